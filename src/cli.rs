@@ -1,0 +1,322 @@
+//! The command line: [`Cli`] is pure syntax (clap derive); [`Cli::into_command`] does all
+//! validation and returns a [`Command`] whose jobs are known to be runnable.
+
+use crate::job::{MAX_COIN_CELLS, MAX_FLIP_COINS, MAX_SLIDING_CELLS, Spec, human_bytes};
+use clap::{Args, Parser, ValueEnum};
+use std::path::PathBuf;
+use thiserror::Error;
+
+/// Enumerates every reachable state of classic puzzles: distances to the goal,
+/// solvability classes, CSV tables, PNG charts and readable reports.
+#[derive(Debug, Parser)]
+#[command(name = "analyze", version, about, max_term_width = 100)]
+pub struct Cli {
+    /// Puzzle to analyse.
+    #[arg(long, value_enum)]
+    pub puzzle: Option<PuzzleName>,
+    /// Board rows (sliding, nine-tails, lights-out).
+    #[arg(long, value_name = "R")]
+    pub rows: Option<u64>,
+    /// Board columns (sliding, nine-tails, lights-out).
+    #[arg(long, value_name = "C")]
+    pub cols: Option<u64>,
+    /// Side of the square board (coin-lines).
+    #[arg(long, value_name = "N")]
+    pub size: Option<u64>,
+    /// Number of coins N (flip-k).
+    #[arg(long, value_name = "N")]
+    pub coins: Option<u64>,
+    /// Coins flipped per move K (flip-k).
+    #[arg(long, value_name = "K")]
+    pub flip: Option<u64>,
+    /// List the puzzles, one line each.
+    #[arg(long, conflicts_with_all = ["puzzle", "all"])]
+    pub list: bool,
+    /// Analyse every puzzle at its default size plus a few generalisations, and write an
+    /// index README.md and overview.png in the output folder.
+    #[arg(long, conflicts_with = "puzzle")]
+    pub all: bool,
+    /// Output options.
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// Options shared by every run.
+#[derive(Debug, Args)]
+pub struct OutputArgs {
+    /// Folder for the reports; each puzzle gets a subfolder named by its id.
+    #[arg(long, value_name = "DIR", default_value = "reports")]
+    pub out: PathBuf,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<u64>,
+    /// No progress bar or memory note on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// The puzzle families.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PuzzleName {
+    /// The 8-puzzle: 3x3 sliding tiles.
+    Eight,
+    /// Sliding tiles on any R x C board (--rows, --cols).
+    Sliding,
+    /// Nine tails: flip a face-up coin and its neighbours; goal all tails (--rows, --cols).
+    NineTails,
+    /// Lights out: press any coin, it and its neighbours flip; goal all heads (--rows, --cols).
+    LightsOut,
+    /// Coin lines: flip a row, column or diagonal; goal all alike (--size).
+    CoinLines,
+    /// Flip K of N coins; goal all tails from all heads (--coins, --flip).
+    FlipK,
+}
+
+impl PuzzleName {
+    /// One line for `--list`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            PuzzleName::Eight => "eight        the 8-puzzle: tiles 1-8 on 3x3, goal 1 2 3 / 4 5 6 / 7 8 _ (181,440 states)",
+            PuzzleName::Sliding => "sliding      sliding tiles on R x C, --rows R --cols C (2x2 up to 3x4 and 2x7 as memory allows)",
+            PuzzleName::NineTails => "nine-tails   flip a face-up coin with its neighbours until all are tails; --rows --cols (3x3)",
+            PuzzleName::LightsOut => "lights-out   press a coin to flip it with its neighbours until all are heads; --rows --cols (4x3)",
+            PuzzleName::CoinLines => "coin-lines   flip a row, column or diagonal until all coins match; --size N (3)",
+            PuzzleName::FlipK => "flip-k       flip exactly K of N coins per move until all are tails; --coins N --flip K (7, 5)",
+        }
+    }
+}
+
+/// A validated request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// Print the puzzle list.
+    List,
+    /// Analyse these puzzles; `index` writes the `--all` index too.
+    Analyze {
+        /// The puzzles, in order.
+        jobs: Vec<Spec>,
+        /// Whether to write the index and overview chart.
+        index: bool,
+        /// Output folder.
+        out: PathBuf,
+        /// Worker threads.
+        threads: usize,
+        /// Suppress stderr chatter.
+        quiet: bool,
+    },
+}
+
+/// A command line that parses but asks for something invalid.
+#[derive(Debug, Error, PartialEq, Eq)]
+#[error("{0}")]
+pub struct UsageError(pub String);
+
+fn usage<T>(message: impl Into<String>) -> Result<T, UsageError> {
+    Err(UsageError(message.into()))
+}
+
+/// Largest thread count accepted (far more than any machine here has cores).
+const MAX_THREADS: u64 = 1024;
+
+impl Cli {
+    /// Checks every option against the puzzle and turns the line into a [`Command`].
+    pub fn into_command(self, available_memory: Option<u64>) -> Result<Command, UsageError> {
+        if self.list {
+            return Ok(Command::List);
+        }
+        let threads = match self.output.threads {
+            None => std::thread::available_parallelism().map_or(1, usize::from),
+            Some(n) if (1..=MAX_THREADS).contains(&n) => n as usize,
+            Some(n) => return usage(format!("--threads {n} is out of range: use 1 to {MAX_THREADS}")),
+        };
+        let jobs = if self.all {
+            self.reject_size_options("--all")?;
+            Spec::all()
+        } else {
+            let Some(name) = self.puzzle else {
+                return usage("nothing to do: give --puzzle NAME (see --list), --all or --list");
+            };
+            vec![self.spec(name)?]
+        };
+        for job in &jobs {
+            check_memory(job, available_memory)?;
+        }
+        Ok(Command::Analyze { jobs, index: self.all, out: self.output.out, threads, quiet: self.output.quiet })
+    }
+
+    fn given(&self) -> Vec<&'static str> {
+        [
+            ("--rows", self.rows.is_some()),
+            ("--cols", self.cols.is_some()),
+            ("--size", self.size.is_some()),
+            ("--coins", self.coins.is_some()),
+            ("--flip", self.flip.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(name, set)| set.then_some(name))
+        .collect()
+    }
+
+    fn reject_size_options(&self, what: &str) -> Result<(), UsageError> {
+        self.allow_only(what, &[], "")
+    }
+
+    fn allow_only(&self, what: &str, allowed: &[&str], hint: &str) -> Result<(), UsageError> {
+        match self.given().into_iter().find(|o| !allowed.contains(o)) {
+            Some(option) => usage(format!("{what} does not take {option}{hint}")),
+            None => Ok(()),
+        }
+    }
+
+    fn spec(&self, name: PuzzleName) -> Result<Spec, UsageError> {
+        let board = ["--rows", "--cols"];
+        match name {
+            PuzzleName::Eight => {
+                self.allow_only("--puzzle eight", &[], " (it is always 3x3; use --puzzle sliding --rows R --cols C for other boards)")?;
+                Ok(Spec::Eight)
+            }
+            PuzzleName::Sliding => {
+                self.allow_only("--puzzle sliding", &board, "")?;
+                let rows = dimension("--rows", self.rows, None)?;
+                let cols = dimension("--cols", self.cols, None)?;
+                let cells = rows * cols;
+                if cells > MAX_SLIDING_CELLS {
+                    return too_big_sliding(rows, cols);
+                }
+                Ok(Spec::Sliding { rows, cols })
+            }
+            PuzzleName::NineTails | PuzzleName::LightsOut => {
+                let label = if name == PuzzleName::NineTails { "nine-tails" } else { "lights-out" };
+                self.allow_only(&format!("--puzzle {label}"), &board, "")?;
+                let default = if name == PuzzleName::NineTails { (3, 3) } else { (4, 3) };
+                let rows = dimension("--rows", self.rows, Some(default.0))?;
+                let cols = dimension("--cols", self.cols, Some(default.1))?;
+                if rows * cols > MAX_COIN_CELLS {
+                    return too_many_coins(label, rows, cols);
+                }
+                Ok(if name == PuzzleName::NineTails { Spec::NineTails { rows, cols } } else { Spec::LightsOut { rows, cols } })
+            }
+            PuzzleName::CoinLines => {
+                self.allow_only("--puzzle coin-lines", &["--size"], " (the board is square: use --size N)")?;
+                let size = dimension("--size", self.size, Some(3))?;
+                if size * size > MAX_COIN_CELLS {
+                    return too_many_coins("coin-lines", size, size);
+                }
+                Ok(Spec::CoinLines { size })
+            }
+            PuzzleName::FlipK => {
+                self.allow_only("--puzzle flip-k", &["--coins", "--flip"], " (use --coins N --flip K)")?;
+                let coins = self.coins.unwrap_or(7);
+                let flip = self.flip.unwrap_or(5);
+                if !(1..=u64::from(MAX_FLIP_COINS)).contains(&coins) {
+                    return usage(format!("--coins {coins} is out of range: use 1 to {MAX_FLIP_COINS} (2^{MAX_FLIP_COINS} configurations is the most the counts hold)"));
+                }
+                if !(1..=coins).contains(&flip) {
+                    return usage(format!("--flip {flip} is out of range: a move flips 1 to N = {coins} coins"));
+                }
+                Ok(Spec::FlipK { coins: coins as u32, flip: flip as u32 })
+            }
+        }
+    }
+}
+
+/// A board side: at least 2, and not absurd (the size checks that follow give the
+/// precise limit with its reason).
+fn dimension(flag: &str, value: Option<u64>, default: Option<usize>) -> Result<usize, UsageError> {
+    match (value, default) {
+        (None, Some(d)) => Ok(d),
+        (None, None) => usage(format!("{flag} is required for this puzzle")),
+        (Some(v), _) if v < 2 => usage(format!("{flag} {v} is too small: a board needs at least 2 rows and 2 columns")),
+        (Some(v), _) if v > 64 => usage(format!("{flag} {v} is too large: boards up to 64 on a side are considered at all")),
+        (Some(v), _) => Ok(v as usize),
+    }
+}
+
+fn too_big_sliding<T>(rows: usize, cols: usize) -> Result<T, UsageError> {
+    let spec = Spec::Sliding { rows, cols };
+    usage(format!(
+        "sliding {rows}x{cols} has {} reachable states: at 3 bits a state the search would need {}; this tool enumerates sliding boards of up to {MAX_SLIDING_CELLS} cells in memory, and boards this large are searched on disk (Korf & Schultze 2005)",
+        count_text(spec.states()),
+        human_bytes(spec.memory())
+    ))
+}
+
+fn too_many_coins<T>(label: &str, rows: usize, cols: usize) -> Result<T, UsageError> {
+    let n = rows * cols;
+    let spec = Spec::LightsOut { rows, cols };
+    usage(format!(
+        "{label} {rows}x{cols} has {n} coins, 2^{n} = {} configurations: the search would need {} of bit sets and about {}x the time of a 5x5 board; the limit is {MAX_COIN_CELLS} coins (5x5)",
+        count_text(spec.states()),
+        human_bytes(spec.memory()),
+        count_text((spec.states() * n as u128 / (25u128 << 25)).max(1))
+    ))
+}
+
+fn count_text(n: u128) -> String {
+    if n == u128::MAX {
+        return "more than 10^38".into();
+    }
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Refuses a job whose bit sets would not fit in the memory available now.
+fn check_memory(job: &Spec, available: Option<u64>) -> Result<(), UsageError> {
+    let need = job.memory();
+    match available {
+        Some(free) if need > u128::from(free) * 9 / 10 => usage(format!(
+            "{job} has {} states: the search needs {} (3 bits a state) but only {} of memory is available",
+            count_text(job.states()),
+            human_bytes(need),
+            human_bytes(u128::from(free)),
+        ) + if matches!(job, Spec::Sliding { .. }) {
+            "; boards this large are searched on disk (Korf & Schultze 2005), not in memory"
+        } else {
+            ""
+        }),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    fn command(args: &[&str]) -> Result<Command, UsageError> {
+        let cli = Cli::try_parse_from(std::iter::once("analyze").chain(args.iter().copied())).map_err(|e| UsageError(e.to_string()))?;
+        cli.into_command(Some(24 << 30))
+    }
+
+    #[test]
+    fn eight_is_the_3x3_board() {
+        let Ok(Command::Analyze { jobs, .. }) = command(&["--puzzle", "eight"]) else { panic!("eight must parse") };
+        assert_eq!(jobs, vec![Spec::Eight]);
+    }
+
+    #[test]
+    fn rejects_size_options_a_puzzle_does_not_take() {
+        assert!(command(&["--puzzle", "eight", "--rows", "3"]).is_err());
+        assert!(command(&["--puzzle", "coin-lines", "--rows", "3"]).is_err());
+        assert!(command(&["--puzzle", "flip-k", "--size", "3"]).is_err());
+    }
+
+    #[test]
+    fn refuses_4x4_with_the_memory_figure() {
+        let err = command(&["--puzzle", "sliding", "--rows", "4", "--cols", "4"]).unwrap_err();
+        assert!(err.0.contains("10,461,394,944,000"), "{err}");
+        assert!(err.0.contains("TiB"), "{err}");
+    }
+}

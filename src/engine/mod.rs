@@ -1,0 +1,7 @@
+//! The search engine: a bit-packed parallel BFS and the algebra that predicts its classes.
+
+pub mod bfs;
+pub mod bitset;
+pub mod gf2;
+
+pub use bfs::{EngineError, Level, Search, bfs};

@@ -1,0 +1,215 @@
+//! Validated puzzle choices ([`Spec`]), their memory estimates, and the dispatch from a
+//! choice to the concrete puzzle type the engine is specialised for.
+
+use crate::analysis::{self, Analysis, AnalysisError, Extras};
+use crate::engine::Level;
+use crate::engine::bitset::BitSet;
+use crate::puzzle::coin_lines::coin_lines;
+use crate::puzzle::coins::{self, Coins};
+use crate::puzzle::flip_k::{self, FlipK};
+use crate::puzzle::lights_out::lights_out;
+use crate::puzzle::nine_tails::nine_tails;
+use crate::puzzle::sliding::{self, Sliding};
+use crate::puzzle::Puzzle;
+use std::fmt;
+
+/// A puzzle and its size, already checked to be a valid choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Spec {
+    /// The 8-puzzle.
+    Eight,
+    /// An R x C sliding-tile board.
+    Sliding {
+        /// Rows.
+        rows: usize,
+        /// Columns.
+        cols: usize,
+    },
+    /// Nine tails on R x C coins.
+    NineTails {
+        /// Rows.
+        rows: usize,
+        /// Columns.
+        cols: usize,
+    },
+    /// Lights out on R x C coins.
+    LightsOut {
+        /// Rows.
+        rows: usize,
+        /// Columns.
+        cols: usize,
+    },
+    /// Coin lines on N x N coins.
+    CoinLines {
+        /// Side of the board.
+        size: usize,
+    },
+    /// Flip K of N coins.
+    FlipK {
+        /// N.
+        coins: u32,
+        /// K.
+        flip: u32,
+    },
+}
+
+/// The concrete puzzle behind a [`Spec`]; matching on it monomorphises the engine.
+pub enum AnyPuzzle {
+    /// Sliding tiles.
+    Sliding(Sliding),
+    /// A coin board with XOR moves.
+    Coins(Coins),
+    /// Flip K of N by symmetry.
+    FlipK(FlipK),
+}
+
+/// Runs `$body` with `$p` bound to the concrete puzzle inside an [`AnyPuzzle`].
+#[macro_export]
+macro_rules! with_puzzle {
+    ($any:expr, $p:ident => $body:expr) => {
+        match $any {
+            $crate::job::AnyPuzzle::Sliding($p) => $body,
+            $crate::job::AnyPuzzle::Coins($p) => $body,
+            $crate::job::AnyPuzzle::FlipK($p) => $body,
+        }
+    };
+}
+
+/// Bit sets the engine keeps per rank.
+const BITS_PER_STATE: u128 = 3;
+
+impl Spec {
+    /// Family name as on the command line.
+    pub fn family(&self) -> &'static str {
+        match self {
+            Spec::Eight => "eight",
+            Spec::Sliding { .. } => "sliding",
+            Spec::NineTails { .. } => "nine-tails",
+            Spec::LightsOut { .. } => "lights-out",
+            Spec::CoinLines { .. } => "coin-lines",
+            Spec::FlipK { .. } => "flip-k",
+        }
+    }
+
+    /// Ranks the search covers, computed without building the puzzle (may be huge).
+    pub fn states(&self) -> u128 {
+        match *self {
+            Spec::Eight => 181_440,
+            Spec::Sliding { rows, cols } => (1..=(rows * cols) as u128).try_fold(1u128, |a, b| a.checked_mul(b)).map_or(u128::MAX, |f| f / 2),
+            Spec::NineTails { rows, cols } | Spec::LightsOut { rows, cols } => 1u128.checked_shl((rows * cols) as u32).unwrap_or(u128::MAX),
+            Spec::CoinLines { size } => 1u128.checked_shl((size * size) as u32).unwrap_or(u128::MAX),
+            Spec::FlipK { coins, .. } => u128::from(coins) + 1,
+        }
+    }
+
+    /// Bytes the search allocates.
+    pub fn memory(&self) -> u128 {
+        self.states().saturating_mul(BITS_PER_STATE) / 8
+    }
+
+    /// Builds the puzzle. Only call on a spec that passed [`crate::cli`] validation.
+    pub fn build(&self) -> AnyPuzzle {
+        match *self {
+            Spec::Eight => AnyPuzzle::Sliding(Sliding::eight()),
+            Spec::Sliding { rows, cols } => {
+                AnyPuzzle::Sliding(Sliding::new(rows, cols).unwrap_or_else(Sliding::eight))
+            }
+            Spec::NineTails { rows, cols } => AnyPuzzle::Coins(nine_tails(rows, cols)),
+            Spec::LightsOut { rows, cols } => AnyPuzzle::Coins(lights_out(rows, cols)),
+            Spec::CoinLines { size } => AnyPuzzle::Coins(coin_lines(size)),
+            Spec::FlipK { coins, flip } => AnyPuzzle::FlipK(FlipK::new(coins, flip)),
+        }
+    }
+
+    /// What the analysis needs to know beyond the puzzle itself.
+    pub fn extras(&self, puzzle: &AnyPuzzle) -> Extras {
+        let mut extras = Extras { family: self.family().into(), exact_invariant: true, ..Extras::default() };
+        match puzzle {
+            AnyPuzzle::Sliding(_) => {}
+            AnyPuzzle::Coins(c) => {
+                extras.gf2_rank = Some(c.rank());
+                extras.exact_invariant = c.moves.iter().all(|m| m.needs_heads.is_none());
+                if let Spec::CoinLines { size } = self {
+                    extras.parameters.push(("size".into(), *size as u64));
+                }
+            }
+            AnyPuzzle::FlipK(f) => {
+                extras.gf2_rank = Some(f.rank());
+                extras.start = Some(f.all_heads());
+                if let Spec::FlipK { coins, flip } = self {
+                    extras.parameters.push(("coins".into(), u64::from(*coins)));
+                    extras.parameters.push(("flip".into(), u64::from(*flip)));
+                }
+            }
+        }
+        extras
+    }
+
+    /// Configurations the invariant expects the search to reach (for progress bars).
+    pub fn expected_reachable(puzzle: &AnyPuzzle) -> u64 {
+        with_puzzle!(puzzle, p => p.classes().iter().filter(|c| c.solvable).map(|c| c.configurations).sum())
+    }
+
+    /// The default sizes and a few instructive generalisations, for `--all`.
+    pub fn all() -> Vec<Spec> {
+        vec![
+            Spec::Eight,
+            Spec::Sliding { rows: 2, cols: 3 },
+            Spec::Sliding { rows: 2, cols: 4 },
+            Spec::Sliding { rows: 2, cols: 5 },
+            Spec::NineTails { rows: 3, cols: 3 },
+            Spec::NineTails { rows: 4, cols: 4 },
+            Spec::LightsOut { rows: 4, cols: 3 },
+            Spec::LightsOut { rows: 4, cols: 4 },
+            Spec::LightsOut { rows: 5, cols: 5 },
+            Spec::CoinLines { size: 3 },
+            Spec::CoinLines { size: 4 },
+            Spec::FlipK { coins: 7, flip: 5 },
+            Spec::FlipK { coins: 60, flip: 31 },
+        ]
+    }
+
+    /// Runs the whole analysis on the current rayon pool.
+    pub fn analyze(&self, progress: impl FnMut(&Level)) -> Result<Analysis, AnalysisError> {
+        let puzzle = self.build();
+        let extras = self.extras(&puzzle);
+        with_puzzle!(&puzzle, p => analysis::analyze(p, &extras, progress))
+    }
+}
+
+impl fmt::Display for Spec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Spec::Eight => write!(f, "eight"),
+            Spec::Sliding { rows, cols } => write!(f, "sliding-{rows}x{cols}"),
+            Spec::NineTails { rows, cols } => write!(f, "nine-tails-{rows}x{cols}"),
+            Spec::LightsOut { rows, cols } => write!(f, "lights-out-{rows}x{cols}"),
+            Spec::CoinLines { size } => write!(f, "coin-lines-{size}x{size}"),
+            Spec::FlipK { coins, flip } => write!(f, "flip-k-{coins}-{flip}"),
+        }
+    }
+}
+
+/// Largest sliding board the ranking handles.
+pub const MAX_SLIDING_CELLS: usize = sliding::MAX_CELLS;
+/// Largest coin board.
+pub const MAX_COIN_CELLS: usize = coins::MAX_COINS;
+/// Largest N for flip-k.
+pub const MAX_FLIP_COINS: u32 = flip_k::MAX_COINS;
+
+/// `bytes` in the largest binary unit that keeps it above 1, e.g. `85.6 MiB`.
+pub fn human_bytes(bytes: u128) -> String {
+    const UNITS: [&str; 7] = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 { format!("{bytes} bytes") } else { format!("{value:.1} {}", UNITS[unit]) }
+}
+
+/// Memory the engine needs for `states` ranks, exactly as it allocates it.
+pub fn engine_bytes(states: u64) -> u64 {
+    3 * BitSet::bytes_for(states)
+}

@@ -1,0 +1,16 @@
+//! `analyze` enumerates every reachable state of classic puzzles.
+//!
+//! The central types, in the order data flows through them:
+//! - [`puzzle::Puzzle`]: a puzzle as dense ranks, goals and reverse moves; one file per
+//!   family under [`puzzle`].
+//! - [`engine::bfs`]: the bit-packed, parallel, level-synchronous search over ranks.
+//! - [`analysis::Analysis`]: the plain result the search and the invariant produce.
+//! - [`report`]: writers that only read an `Analysis` (CSV, JSON, Markdown, PNG).
+//! - [`cli`] and [`job`]: the command line and its validated jobs.
+
+pub mod analysis;
+pub mod cli;
+pub mod engine;
+pub mod job;
+pub mod puzzle;
+pub mod report;

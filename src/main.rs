@@ -1,0 +1,129 @@
+//! `analyze`: parse the command line, run the analyses, write the reports, exit.
+
+use analyze::analysis::Analysis;
+use analyze::cli::{Cli, Command, PuzzleName};
+use analyze::job::{Spec, human_bytes};
+use analyze::report;
+use anyhow::{Context, Result};
+use clap::{Parser, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => return fail(&one_line(&e.to_string()), 2),
+    };
+    let command = match cli.into_command(available_memory()) {
+        Ok(command) => command,
+        Err(e) => return fail(&e.to_string(), 2),
+    };
+    match run(command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => fail(&format!("{e:#}"), 1),
+    }
+}
+
+fn run(command: Command) -> Result<()> {
+    let Command::Analyze { jobs, index, out, threads, quiet } = command else {
+        for name in PuzzleName::value_variants() {
+            writeln!(std::io::stdout(), "{}", name.describe())?;
+        }
+        return Ok(());
+    };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+    // Create every output folder before the first search, so a bad --out fails at once.
+    let index_stage = index.then(|| report::stage(&out, "")).transpose()?;
+    let staged = jobs.iter().map(|job| report::stage(&out, &job.to_string())).collect::<Result<Vec<_>>>()?;
+    let mut analyses = Vec::new();
+    for (job, stage) in jobs.iter().zip(staged) {
+        let analysis = pool.install(|| analyze(job, quiet))?;
+        report::write_all(&analysis, stage.path())?;
+        let path = stage.commit()?;
+        writeln!(std::io::stdout(), "{}  ->  {}", one_line_summary(&analysis), path.display())?;
+        analyses.push(analysis);
+    }
+    if let Some(stage) = index_stage {
+        write_index(&analyses, stage.path(), &out)?;
+    }
+    Ok(())
+}
+
+/// Runs one analysis with a progress bar on stderr (hidden when stderr is not a terminal).
+fn analyze(job: &Spec, quiet: bool) -> Result<Analysis> {
+    let puzzle = job.build();
+    let bar = if quiet { ProgressBar::hidden() } else { ProgressBar::new(Spec::expected_reachable(&puzzle)) };
+    if !quiet {
+        eprintln!("{job}: {} ranks, {} of bit sets", job.states(), human_bytes(job.memory()));
+    }
+    bar.set_style(
+        ProgressStyle::with_template("{prefix} level {msg:>3} [{bar:30}] {human_pos}/{human_len} states, {per_sec}, {eta} left")
+            .context("progress template")?
+            .progress_chars("=> "),
+    );
+    bar.set_prefix(job.to_string());
+    let analysis = job.analyze(|level| {
+        bar.set_message(level.depth.to_string());
+        bar.set_position(level.reached);
+    });
+    bar.finish_and_clear();
+    Ok(analysis.with_context(|| format!("{job}: analysis failed"))?)
+}
+
+fn write_index(analyses: &[Analysis], dir: &Path, out: &Path) -> Result<()> {
+    report::write_file(dir, "README.md", |w| Ok(report::index::write_index(analyses, w)?))?;
+    report::draw(dir, "overview.png", |p| report::chart::overview(analyses, p))?;
+    for name in ["README.md", "overview.png"] {
+        std::fs::rename(dir.join(name), out.join(name)).with_context(|| format!("cannot write {}", out.join(name).display()))?;
+    }
+    Ok(())
+}
+
+fn one_line_summary(a: &Analysis) -> String {
+    format!(
+        "{}: {} of {} configurations reachable, max distance {} ({} antipodes), mean {:.4}, {:.2} s",
+        a.id,
+        report::chart::thousands(a.reachable()),
+        report::chart::thousands(a.configurations),
+        a.max_distance(),
+        report::chart::thousands(a.antipodes()),
+        a.mean_distance(),
+        a.seconds
+    )
+}
+
+/// MemAvailable from /proc/meminfo, if the system reports it.
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// clap's multi-line message folded onto one line, without the `--help` tip.
+fn one_line(message: &str) -> String {
+    message
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("For more information") && !l.starts_with("Usage:"))
+        .collect::<Vec<_>>()
+        .join(" ")
+        .trim_start_matches("error: ")
+        .to_string()
+}
+
+fn fail(message: &str, code: u8) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::from(code)
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
+}

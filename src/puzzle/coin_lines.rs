@@ -1,0 +1,34 @@
+//! Coin lines: a move flips a whole row, column or main diagonal of an N x N board;
+//! the goal is every coin heads or every coin tails.
+
+use super::coins::{CoinMove, Coins};
+
+/// The coin-lines puzzle on an `size x size` board (`size <= 5`), goals all H and all T.
+pub fn coin_lines(size: usize) -> Coins {
+    let n = size * size;
+    let bit = |r: usize, c: usize| 1u64 << (n - 1 - (r * size + c));
+    let line = |name: String, cells: &mut dyn Iterator<Item = (usize, usize)>| CoinMove {
+        name,
+        mask: cells.fold(0, |m, (r, c)| m | bit(r, c)),
+        needs_heads: None,
+    };
+    let mut moves = Vec::new();
+    for i in 0..size {
+        moves.push(line(format!("L{}", i + 1), &mut (0..size).map(|c| (i, c))));
+    }
+    for i in 0..size {
+        moves.push(line(format!("C{}", i + 1), &mut (0..size).map(|r| (r, i))));
+    }
+    moves.push(line("D1".into(), &mut (0..size).map(|i| (i, i))));
+    moves.push(line("D2".into(), &mut (0..size).map(|i| (i, size - 1 - i))));
+    Coins::new(
+        format!("coin-lines-{size}x{size}"),
+        format!("Coin lines ({size}x{size} coins)"),
+        format!(
+            "{n} coins on a {size}x{size} board. A move flips all coins of one row (L1..L{size}), one column (C1..C{size}) or one of the two diagonals (D1 from the top left, D2 from the top right). Goal: all heads or all tails; distances are to the nearer of the two."
+        ),
+        (size, size),
+        moves,
+        vec![0, (1u64 << n) - 1],
+    )
+}

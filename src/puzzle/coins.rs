@@ -1,0 +1,251 @@
+//! What every coin-flipping puzzle shares: a board of coins ranked as a bit mask, moves
+//! that XOR a fixed mask, and classes that are the cosets of the span of those masks.
+//!
+//! Ranks follow the nine-tails book: coins read row by row are binary digits, H = 0 and
+//! T = 1, first coin most significant (so `TTTTTTTTT` is 511). The families (nine tails,
+//! lights out, coin lines, flip K of N) differ only in their move lists and goals.
+
+use super::{ClassInfo, ParseError, Puzzle};
+use crate::engine::gf2::Span;
+
+/// Most coins a board may have: 2^25 configurations take 12 MiB of bit sets and a
+/// couple of seconds; each further coin doubles both.
+pub const MAX_COINS: usize = 25;
+
+/// A move: flip the coins of `mask`, optionally only if one coin shows heads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CoinMove {
+    /// Name in the puzzle's notation, e.g. `L2`, `E` or `r2c3`.
+    pub name: String,
+    /// The coins flipped, as rank bits.
+    pub mask: u64,
+    /// Rank bit that must be H (0) before the move: nine tails' "pick a face-up coin".
+    pub needs_heads: Option<u64>,
+}
+
+/// A coin puzzle whose moves XOR fixed masks into a board of up to 25 coins.
+#[derive(Debug, Clone)]
+pub struct Coins {
+    /// Report id, e.g. `lights-out-4x3`.
+    pub id: String,
+    /// One-line name.
+    pub title: String,
+    /// Rules and goal in a few sentences.
+    pub rules: String,
+    /// Board rows.
+    pub rows: usize,
+    /// Board columns.
+    pub cols: usize,
+    /// The legal moves.
+    pub moves: Vec<CoinMove>,
+    /// Goal ranks.
+    pub goals: Vec<u64>,
+    span: Span,
+}
+
+impl Coins {
+    /// Builds a puzzle; `rows * cols <= MAX_COINS` is the caller's promise.
+    pub fn new(
+        id: String,
+        title: String,
+        rules: String,
+        (rows, cols): (usize, usize),
+        moves: Vec<CoinMove>,
+        goals: Vec<u64>,
+    ) -> Self {
+        let span = Span::new((rows * cols) as u32, moves.iter().map(|m| m.mask));
+        Self { id, title, rules, rows, cols, moves, goals, span }
+    }
+
+    /// Number of coins.
+    pub fn coins(&self) -> usize {
+        self.rows * self.cols
+    }
+
+    /// Rank bit of coin `cell` (row-major from 0): the first coin is the top bit.
+    pub fn bit(&self, cell: usize) -> u64 {
+        1 << (self.coins() - 1 - cell)
+    }
+
+    /// Rank with every coin tails.
+    pub fn all_tails(&self) -> u64 {
+        (1u64 << self.coins()) - 1
+    }
+
+    /// Rank of the move matrix over GF(2).
+    pub fn rank(&self) -> u32 {
+        self.span.rank()
+    }
+
+    fn goal_syndromes(&self) -> Vec<u64> {
+        let mut s: Vec<u64> = self.goals.iter().map(|&g| self.span.syndrome(g)).collect();
+        s.sort_unstable();
+        s.dedup();
+        s
+    }
+
+    fn legal(m: &CoinMove, before: u64) -> bool {
+        m.needs_heads.is_none_or(|bit| before & bit == 0)
+    }
+
+    fn syndrome_label(&self, s: u64) -> String {
+        let width = (self.span.dimension() - self.span.rank()) as usize;
+        if width == 0 { "all".into() } else { format!("{s:0width$b}") }
+    }
+}
+
+/// Names cell `i` of a board as `r{row}c{col}`, counting from 1.
+pub fn cell_name(i: usize, cols: usize) -> String {
+    format!("r{}c{}", i / cols + 1, i % cols + 1)
+}
+
+impl Puzzle for Coins {
+    fn id(&self) -> String {
+        self.id.clone()
+    }
+
+    fn title(&self) -> String {
+        self.title.clone()
+    }
+
+    fn rules(&self) -> String {
+        self.rules.clone()
+    }
+
+    fn shape(&self) -> (usize, usize) {
+        (self.rows, self.cols)
+    }
+
+    fn states(&self) -> u64 {
+        1 << self.coins()
+    }
+
+    fn configurations(&self) -> (u64, String) {
+        (self.states(), format!("2^{}", self.coins()))
+    }
+
+    fn goals(&self) -> Vec<u64> {
+        self.goals.clone()
+    }
+
+    fn for_each_predecessor(&self, rank: u64, mut f: impl FnMut(u64)) {
+        for m in &self.moves {
+            let before = rank ^ m.mask;
+            if Self::legal(m, before) {
+                f(before);
+            }
+        }
+    }
+
+    fn for_each_successor(&self, rank: u64, mut f: impl FnMut(u64)) {
+        for m in &self.moves {
+            if Self::legal(m, rank) {
+                f(rank ^ m.mask);
+            }
+        }
+    }
+
+    fn classes(&self) -> Vec<ClassInfo> {
+        let goals = self.goal_syndromes();
+        let size = 1u64 << self.span.rank();
+        (0..self.span.cosets())
+            .map(|s| {
+                let goal = self.goals.iter().find(|&&g| self.span.syndrome(g) == s);
+                ClassInfo {
+                    label: self.syndrome_label(s),
+                    configurations: size,
+                    solvable: goals.contains(&s),
+                    example: self.render(goal.copied().unwrap_or_else(|| self.span.representative(s))),
+                }
+            })
+            .collect()
+    }
+
+    fn class_of(&self, rank: u64) -> usize {
+        self.span.syndrome(rank) as usize
+    }
+
+    fn invariant(&self) -> String {
+        format!(
+            "Every move adds (XOR) a fixed set of coins, so a configuration can only reach configurations that differ from it by a sum of moves: its coset of the span of the {} move vectors. The move matrix has rank {} over GF(2), so there are 2^({} - {}) = {} classes of 2^{} configurations; a class is named by its syndrome (the configuration reduced by the moves, read on the {} non-pivot coins).",
+            self.moves.len(),
+            self.span.rank(),
+            self.coins(),
+            self.span.rank(),
+            self.span.cosets(),
+            self.span.rank(),
+            self.coins() as u32 - self.span.rank()
+        )
+    }
+
+    fn render(&self, rank: u64) -> String {
+        (0..self.coins()).map(|i| if rank & self.bit(i) == 0 { 'H' } else { 'T' }).collect()
+    }
+
+    fn draw(&self, rank: u64) -> String {
+        let line = self.render(rank);
+        let chars: Vec<char> = line.chars().collect();
+        chars.chunks(self.cols).map(|row| row.iter().collect::<String>()).collect::<Vec<_>>().join("\n")
+    }
+
+    fn parse(&self, text: &str) -> Result<u64, ParseError> {
+        let n = self.coins();
+        let mut rank = 0u64;
+        let mut count = 0;
+        for c in text.chars().filter(|c| !c.is_whitespace() && !matches!(c, '/' | ',')) {
+            let tails = match c {
+                'H' | 'h' => false,
+                'T' | 't' => true,
+                _ => {
+                    return Err(ParseError::Malformed(format!(
+                        "`{c}` is not a coin: write H (heads, face up) or T (tails, face down)"
+                    )));
+                }
+            };
+            if count < n && tails {
+                rank |= self.bit(count);
+            }
+            count += 1;
+        }
+        if count != n {
+            return Err(ParseError::Malformed(format!(
+                "expected {n} coins (H or T) for a {}x{} board, found {count}",
+                self.rows, self.cols
+            )));
+        }
+        let s = self.span.syndrome(rank);
+        if !self.goal_syndromes().contains(&s) {
+            return Err(ParseError::Unsolvable(format!(
+                "its class (syndrome {}) is not the goal's: every move keeps the class, so no sequence of moves reaches the goal",
+                self.syndrome_label(s)
+            )));
+        }
+        Ok(rank)
+    }
+
+    fn describe_move(&self, from: u64, to: u64) -> String {
+        self.moves
+            .iter()
+            .find(|m| m.mask == from ^ to && Self::legal(m, from))
+            .map_or_else(|| "?".into(), |m| m.name.clone())
+    }
+}
+
+/// The mask of a cell and its orthogonal neighbours (a press in lights out and nine tails).
+pub fn cross(rows: usize, cols: usize, cell: usize, bit: impl Fn(usize) -> u64) -> u64 {
+    let (r, c) = (cell / cols, cell % cols);
+    let mut mask = bit(cell);
+    if r > 0 {
+        mask |= bit(cell - cols);
+    }
+    if r + 1 < rows {
+        mask |= bit(cell + cols);
+    }
+    if c > 0 {
+        mask |= bit(cell - 1);
+    }
+    if c + 1 < cols {
+        mask |= bit(cell + 1);
+    }
+    mask
+}

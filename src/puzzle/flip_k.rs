@@ -1,0 +1,258 @@
+//! Flip K of N (Gary Darby's "Coin Flipping"): N coins in a row, a move flips exactly K
+//! of them, the goal is all tails (classically from all heads).
+//!
+//! All configurations with the same number of tails are alike (any permutation of the
+//! coins maps moves to moves), so the puzzle is searched over the N + 1 tail counts, each
+//! standing for `C(N, t)` configurations. That scales to N = 60 where 2^N bits would not.
+
+use super::coins::{CoinMove, Coins};
+use super::{ClassInfo, ParseError, Puzzle};
+
+/// Largest N: 2^60 configurations still fit the 64-bit counts.
+pub const MAX_COINS: u32 = 60;
+
+/// Flip K of N, searched by symmetry: rank `t` is "t coins show tails".
+#[derive(Debug, Clone)]
+pub struct FlipK {
+    n: u32,
+    k: u32,
+}
+
+/// `C(n, r)`, exact for `n <= 62`.
+pub fn binomial(n: u32, r: u32) -> u64 {
+    if r > n {
+        return 0;
+    }
+    let r = r.min(n - r);
+    // Each partial product C(n-r+i, i) is an integer, so the division is exact.
+    (1..=u64::from(r)).fold(1u64, |acc, i| acc * (u64::from(n - r) + i) / i)
+}
+
+impl FlipK {
+    /// N coins, K flipped per move; `1 <= K <= N <= 60` is the caller's promise.
+    pub fn new(n: u32, k: u32) -> Self {
+        Self { n, k }
+    }
+
+    /// Rank of the move matrix over GF(2): the span of all weight-K vectors.
+    pub fn rank(&self) -> u32 {
+        match (self.k == self.n, self.k % 2) {
+            (true, _) => 1,
+            (false, 1) => self.n,
+            (false, _) => self.n - 1,
+        }
+    }
+
+    /// The classic start, all heads (zero tails).
+    pub fn all_heads(&self) -> u64 {
+        0
+    }
+
+    /// Calls `f` with the tail count after flipping `j` tails and `K - j` heads, every `j`.
+    fn for_each_neighbour(&self, t: u64, mut f: impl FnMut(u64)) {
+        let (n, k, t) = (u64::from(self.n), u64::from(self.k), t);
+        let lowest = k.saturating_sub(n - t);
+        for j in lowest..=t.min(k) {
+            f(t + k - 2 * j);
+        }
+    }
+
+    /// Flips the coins needed for one move from `tails` to `target` tails: the first
+    /// `j` tails and the first `K - j` heads. Used to print concrete solutions.
+    pub fn concrete_move(&self, config: &[bool], target: u64) -> Vec<usize> {
+        let t = config.iter().filter(|&&c| c).count() as u64;
+        let j = ((t + u64::from(self.k)).saturating_sub(target) / 2) as usize;
+        let tails = config.iter().enumerate().filter(|(_, c)| **c).map(|(i, _)| i).take(j);
+        let heads = config.iter().enumerate().filter(|(_, c)| !**c).map(|(i, _)| i);
+        let mut flipped: Vec<usize> = tails.chain(heads.take(self.k as usize - j)).collect();
+        flipped.sort_unstable();
+        flipped
+    }
+}
+
+impl Puzzle for FlipK {
+    fn id(&self) -> String {
+        format!("flip-k-{}-{}", self.n, self.k)
+    }
+
+    fn title(&self) -> String {
+        format!("Flip {} of {} coins", self.k, self.n)
+    }
+
+    fn rules(&self) -> String {
+        format!(
+            "{} coins in a row. A move flips exactly {} of them. Goal: all tails; the classic start is all heads. Configurations with the same number of tails are alike, so the search runs over the {} tail counts and each count stands for C({}, t) configurations.",
+            self.n,
+            self.k,
+            self.n + 1,
+            self.n
+        )
+    }
+
+    fn shape(&self) -> (usize, usize) {
+        (1, self.n as usize)
+    }
+
+    fn states(&self) -> u64 {
+        u64::from(self.n) + 1
+    }
+
+    fn multiplicity(&self, rank: u64) -> u64 {
+        binomial(self.n, rank as u32)
+    }
+
+    fn configurations(&self) -> (u64, String) {
+        (1 << self.n, format!("2^{}", self.n))
+    }
+
+    fn goals(&self) -> Vec<u64> {
+        vec![u64::from(self.n)]
+    }
+
+    fn for_each_predecessor(&self, rank: u64, f: impl FnMut(u64)) {
+        self.for_each_neighbour(rank, f);
+    }
+
+    fn for_each_successor(&self, rank: u64, f: impl FnMut(u64)) {
+        self.for_each_neighbour(rank, f);
+    }
+
+    fn classes(&self) -> Vec<ClassInfo> {
+        let n = self.n;
+        let half = 1u64 << (n - 1);
+        let example = |t: u64| self.render(t);
+        if self.k == n {
+            vec![
+                ClassInfo {
+                    label: "complements".into(),
+                    configurations: 2,
+                    solvable: true,
+                    example: example(u64::from(n)),
+                },
+                ClassInfo {
+                    label: format!("other-{}-classes", half - 1),
+                    configurations: (1 << n) - 2,
+                    solvable: false,
+                    example: example(1),
+                },
+            ]
+        } else if self.k % 2 == 1 {
+            vec![ClassInfo { label: "all".into(), configurations: 1 << n, solvable: true, example: example(0) }]
+        } else {
+            let goal = u64::from(n % 2);
+            ["tails-even", "tails-odd"]
+                .iter()
+                .zip(0u64..)
+                .map(|(label, parity)| ClassInfo {
+                    label: (*label).into(),
+                    configurations: half,
+                    solvable: parity == goal,
+                    example: example(parity),
+                })
+                .collect()
+        }
+    }
+
+    fn class_of(&self, rank: u64) -> usize {
+        if self.k == self.n {
+            usize::from(rank != 0 && rank != u64::from(self.n))
+        } else if self.k % 2 == 1 {
+            0
+        } else {
+            (rank % 2) as usize
+        }
+    }
+
+    fn invariant(&self) -> String {
+        if self.k == self.n {
+            "Every move flips all coins, so a configuration only meets its complement: each class is a configuration and its complement, and only the goal's class (all tails, all heads) is solvable.".into()
+        } else if self.k % 2 == 1 {
+            format!(
+                "Two moves differing in one coin flip exactly two coins, so any pair can be flipped; with K = {} odd, one move changes the parity too: the moves span all of GF(2)^{}, one class, all solvable.",
+                self.k, self.n
+            )
+        } else {
+            format!(
+                "K = {} is even, so every move keeps the parity of the number of tails; pairs of coins can be flipped, so the parity is the only invariant: two classes, and the one with the goal's parity ({}) is solvable.",
+                self.k,
+                if self.n % 2 == 0 { "even" } else { "odd" }
+            )
+        }
+    }
+
+    /// The tail count drawn as its first configuration: the tails on the left.
+    fn render(&self, rank: u64) -> String {
+        (0..u64::from(self.n)).map(|i| if i < rank { 'T' } else { 'H' }).collect()
+    }
+
+    fn draw(&self, rank: u64) -> String {
+        self.render(rank)
+    }
+
+    /// Reads an H/T row; the rank is its number of tails.
+    fn parse(&self, text: &str) -> Result<u64, ParseError> {
+        let coins = parse_row(text, self.n as usize)?;
+        let t = coins.iter().filter(|&&c| c).count() as u64;
+        if self.class_of(t) != self.class_of(u64::from(self.n)) {
+            return Err(ParseError::Unsolvable(if self.k == self.n {
+                "every move flips all coins, so only all heads and all tails reach all tails".into()
+            } else {
+                format!(
+                    "K = {} is even, so every move keeps the parity of the number of tails: {} now, {} at the goal",
+                    self.k, t, self.n
+                )
+            }));
+        }
+        Ok(t)
+    }
+
+    fn describe_move(&self, from: u64, to: u64) -> String {
+        let config: Vec<bool> = (0..u64::from(self.n)).map(|i| i < from).collect();
+        coin_list(&self.concrete_move(&config, to))
+    }
+}
+
+/// Names a set of flipped coins, counting from 1: `coins 1 2 5`.
+pub fn coin_list(flipped: &[usize]) -> String {
+    let names: Vec<String> = flipped.iter().map(|i| (i + 1).to_string()).collect();
+    format!("coins {}", names.join(" "))
+}
+
+/// Reads `n` coins written as H and T into tails flags.
+pub fn parse_row(text: &str, n: usize) -> Result<Vec<bool>, ParseError> {
+    let coins = text
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != ',')
+        .map(|c| match c {
+            'H' | 'h' => Ok(false),
+            'T' | 't' => Ok(true),
+            _ => Err(ParseError::Malformed(format!(
+                "`{c}` is not a coin: write H (heads, face up) or T (tails, face down)"
+            ))),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if coins.len() != n {
+        return Err(ParseError::Malformed(format!("expected {n} coins (H or T), found {}", coins.len())));
+    }
+    Ok(coins)
+}
+
+/// The same puzzle without symmetry: all `C(N, K)` masks over 2^N configurations.
+/// Only for checking [`FlipK`] on small N.
+pub fn flip_k_brute(n: usize, k: usize) -> Coins {
+    let mut moves = Vec::new();
+    for mask in 0u64..(1 << n) {
+        if mask.count_ones() as usize == k {
+            let flipped: Vec<usize> = (0..n).filter(|i| mask >> (n - 1 - i) & 1 == 1).collect();
+            moves.push(CoinMove { name: coin_list(&flipped), mask, needs_heads: None });
+        }
+    }
+    Coins::new(
+        format!("flip-k-brute-{n}-{k}"),
+        format!("Flip {k} of {n} coins (every configuration)"),
+        String::new(),
+        (1, n),
+        moves,
+        vec![(1 << n) - 1],
+    )
+}

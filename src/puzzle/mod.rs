@@ -1,0 +1,86 @@
+//! The puzzle abstraction: a puzzle numbers its configurations densely as ranks
+//! `0..states()`, names its goals, and lists the moves into and out of a rank.
+//!
+//! The engine only ever sees ranks, so one breadth-first search serves sliding tiles
+//! (ranked permutations), coin boards (bit masks) and symmetric puzzles (orbit indices).
+
+pub mod coin_lines;
+pub mod coins;
+pub mod flip_k;
+pub mod lights_out;
+pub mod nine_tails;
+pub mod sliding;
+
+use thiserror::Error;
+
+/// Why a written configuration was rejected by [`Puzzle::parse`].
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum ParseError {
+    /// The text is not a configuration of this puzzle at all.
+    #[error("{0}")]
+    Malformed(String),
+    /// A well-formed configuration that no sequence of moves brings to the goal.
+    #[error("unsolvable: {0}")]
+    Unsolvable(String),
+}
+
+/// One solvability class as the invariant predicts it, before any search.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClassInfo {
+    /// Short label identifying the class, e.g. a GF(2) syndrome `01` or `even`.
+    pub label: String,
+    /// How many configurations the class holds.
+    pub configurations: u64,
+    /// Whether the invariant says the goal is reachable from this class.
+    pub solvable: bool,
+    /// One configuration of the class, in the puzzle's notation.
+    pub example: String,
+}
+
+/// A puzzle whose configurations (or symmetry orbits of them) are numbered densely.
+///
+/// Distances are measured *to* the goal: the engine starts at the goals and follows
+/// [`Puzzle::for_each_predecessor`], which is what makes directed puzzles come out right.
+pub trait Puzzle: Sync {
+    /// Stable id used in report paths, e.g. `eight`, `lights-out-4x3`.
+    fn id(&self) -> String;
+    /// One-line human name, e.g. `8-puzzle (3x3 sliding tiles)`.
+    fn title(&self) -> String;
+    /// A few sentences on the rules and the goal, for reports.
+    fn rules(&self) -> String;
+    /// Rows and columns of the board, for drawing configurations as grids.
+    fn shape(&self) -> (usize, usize);
+    /// Size of the rank space; the engine's bit sets have exactly this many bits.
+    fn states(&self) -> u64;
+    /// How many configurations rank `rank` stands for (1 unless ranks are orbits).
+    fn multiplicity(&self, _rank: u64) -> u64 {
+        1
+    }
+    /// All configurations of the puzzle, reachable or not, and how that number arises.
+    fn configurations(&self) -> (u64, String);
+    /// The goal ranks distances are measured to.
+    fn goals(&self) -> Vec<u64>;
+    /// Calls `f` with every rank one move *before* `rank`.
+    ///
+    /// A returned rank `>= states()` means the move left the class the ranking covers,
+    /// i.e. the puzzle's invariant is wrong; the engine reports it as an error.
+    fn for_each_predecessor(&self, rank: u64, f: impl FnMut(u64));
+    /// Calls `f` with every rank one move *after* `rank`.
+    fn for_each_successor(&self, rank: u64, f: impl FnMut(u64));
+    /// Solvability classes predicted by the invariant, in a fixed order.
+    fn classes(&self) -> Vec<ClassInfo>;
+    /// Index into [`Puzzle::classes`] of the class holding `rank`.
+    fn class_of(&self, _rank: u64) -> usize {
+        0
+    }
+    /// One sentence on the invariant that separates the classes.
+    fn invariant(&self) -> String;
+    /// Rank in the puzzle's one-line notation, e.g. `8 1 3 4 0 2 7 6 5` or `HHTTH`.
+    fn render(&self, rank: u64) -> String;
+    /// Rank drawn as a grid of `shape()` rows, one line per row.
+    fn draw(&self, rank: u64) -> String;
+    /// Reads the one-line notation back into a rank.
+    fn parse(&self, text: &str) -> Result<u64, ParseError>;
+    /// Names the move that takes `from` to `to`, e.g. `tile 6` or `L2`.
+    fn describe_move(&self, from: u64, to: u64) -> String;
+}

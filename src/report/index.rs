@@ -1,0 +1,36 @@
+//! The index `README.md` of an output folder written by `--all`: one row per analysis.
+
+use super::chart::thousands;
+use crate::analysis::Analysis;
+use std::io::{self, Write};
+
+/// Writes the index table, linking each puzzle's folder and report.
+pub fn write_index(analyses: &[Analysis], mut w: impl Write) -> io::Result<()> {
+    writeln!(w, "# Puzzle state spaces\n")?;
+    writeln!(
+        w,
+        "Every configuration of each puzzle, its distance to the goal and its solvability class, as computed by `analyze --all`. Each row links to a page with the charts and tables.\n"
+    )?;
+    writeln!(w, "![distance distributions compared](overview.png)\n")?;
+    writeln!(
+        w,
+        "| puzzle | configurations | reachable | classes | max distance | antipodes | mean distance | seconds |\n|---|---:|---:|---:|---:|---:|---:|---:|"
+    )?;
+    for a in analyses {
+        writeln!(
+            w,
+            "| [{}]({}/report.md) | {} | {} | {} | {} | {} | {:.4} | {:.2} |",
+            a.title,
+            a.id,
+            thousands(a.configurations),
+            thousands(a.reachable()),
+            a.classes.len(),
+            a.max_distance(),
+            thousands(a.antipodes()),
+            a.mean_distance(),
+            a.seconds
+        )?;
+    }
+    writeln!(w, "\nTimes are wall-clock seconds for the search and vary from run to run; every other figure is exact.")?;
+    Ok(())
+}

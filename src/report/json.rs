@@ -1,0 +1,49 @@
+//! `summary.json`: the headline figures of an analysis.
+
+use crate::analysis::Analysis;
+use serde_json::{Map, Value, json};
+use std::io::Write;
+
+/// The summary as a JSON object; `seconds` and `threads` are the only fields that vary
+/// between runs.
+pub fn summary(analysis: &Analysis) -> Value {
+    let mut map = Map::new();
+    map.insert("puzzle".into(), json!(analysis.family));
+    map.insert("id".into(), json!(analysis.id));
+    map.insert("title".into(), json!(analysis.title));
+    map.insert("rows".into(), json!(analysis.rows));
+    map.insert("cols".into(), json!(analysis.cols));
+    for (name, value) in &analysis.parameters {
+        map.insert(name.clone(), json!(value));
+    }
+    map.insert("configurations".into(), json!(analysis.configurations));
+    map.insert("configurations_formula".into(), json!(analysis.configurations_formula));
+    map.insert("reachable".into(), json!(analysis.reachable()));
+    map.insert("max_distance".into(), json!(analysis.max_distance()));
+    map.insert("antipodes".into(), json!(analysis.antipodes()));
+    map.insert("antipode_examples".into(), json!(analysis.antipode_examples));
+    map.insert("mean_distance".into(), json!(round6(analysis.mean_distance())));
+    map.insert("classes".into(), json!(analysis.classes.len()));
+    map.insert("solvable_classes".into(), json!(analysis.classes.iter().filter(|c| c.solvable).count()));
+    map.insert("solvable_unreached".into(), json!(analysis.solvable_unreached()));
+    if let Some(rank) = analysis.gf2_rank {
+        map.insert("rank".into(), json!(rank));
+    }
+    if let Some(start) = analysis.start_distance {
+        map.insert("start_distance".into(), json!(start));
+    }
+    map.insert("seconds".into(), json!(round6(analysis.seconds)));
+    map.insert("threads".into(), json!(analysis.threads));
+    Value::Object(map)
+}
+
+/// Rounds to 6 decimals so the file reads cleanly.
+fn round6(x: f64) -> f64 {
+    (x * 1e6).round() / 1e6
+}
+
+/// Writes the summary, pretty-printed, with a final newline.
+pub fn write_summary(analysis: &Analysis, mut out: impl Write) -> std::io::Result<()> {
+    serde_json::to_writer_pretty(&mut out, &summary(analysis))?;
+    writeln!(out)
+}

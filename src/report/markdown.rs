@@ -1,0 +1,142 @@
+//! `report.md`: a page a person reads top to bottom: the puzzle, the totals with their
+//! closed forms, the farthest configurations drawn as boards, the charts and the classes.
+
+use super::chart::thousands;
+use crate::analysis::Analysis;
+use std::io::{self, Write};
+
+/// Antipodes drawn as boards; the rest are listed in one-line notation.
+const DRAWN: usize = 6;
+/// Rows of the distance and class tables shown inline; longer tables stay in the CSVs.
+const INLINE_ROWS: usize = 64;
+
+/// `reachable` as a closed form when it is a simple one, e.g. `9!/2` or `2^23`.
+pub fn reachable_formula(a: &Analysis) -> Option<String> {
+    let r = a.reachable();
+    if r == a.configurations {
+        Some(a.configurations_formula.clone())
+    } else if r * 2 == a.configurations {
+        Some(format!("{}/2", a.configurations_formula))
+    } else if r.is_power_of_two() && r > 1 {
+        Some(format!("2^{}", r.trailing_zeros()))
+    } else {
+        None
+    }
+}
+
+fn with_formula(formula: Option<String>, n: u64) -> String {
+    match formula {
+        Some(f) => format!("{f} = {}", thousands(n)),
+        None => thousands(n),
+    }
+}
+
+/// Writes the page.
+pub fn write_report(a: &Analysis, mut w: impl Write) -> io::Result<()> {
+    writeln!(w, "# {}\n", a.title)?;
+    writeln!(w, "{}\n", a.rules)?;
+    writeln!(w, "## Totals\n")?;
+    writeln!(w, "| | |\n|---|---:|")?;
+    writeln!(w, "| configurations | {} |", with_formula(Some(a.configurations_formula.clone()), a.configurations))?;
+    writeln!(w, "| reachable from the goal | {} |", with_formula(reachable_formula(a), a.reachable()))?;
+    writeln!(w, "| maximum distance | {} moves |", a.max_distance())?;
+    writeln!(w, "| antipodes (at the maximum) | {} |", thousands(a.antipodes()))?;
+    writeln!(w, "| mean distance | {:.4} moves |", a.mean_distance())?;
+    writeln!(w, "| classes | {} ({} solvable) |", a.classes.len(), a.classes.iter().filter(|c| c.solvable).count())?;
+    if let Some(rank) = a.gf2_rank {
+        writeln!(w, "| rank of the moves over GF(2) | {rank} |")?;
+    }
+    if let Some(start) = a.start_distance {
+        let text = start.map_or_else(|| "unsolvable".to_string(), |d| format!("{d} moves"));
+        writeln!(w, "| from the classic start | {text} |")?;
+    }
+    writeln!(w)?;
+
+    writeln!(w, "## The goal and the farthest configurations\n")?;
+    writeln!(w, "Goal{}:\n", if a.goal_drawings.len() > 1 { "s" } else { "" })?;
+    writeln!(w, "```text\n{}\n```\n", side_by_side(&a.goal_drawings))?;
+    writeln!(
+        w,
+        "{} configuration{} need{} {} moves, the most of any. {}:\n",
+        thousands(a.antipodes()),
+        if a.antipodes() == 1 { "" } else { "s" },
+        if a.antipodes() == 1 { "s" } else { "" },
+        a.max_distance(),
+        if a.antipodes() as usize > a.antipode_drawings.len() {
+            format!("The first {} in rank order", a.antipode_drawings.len())
+        } else {
+            "All of them".to_string()
+        }
+    )?;
+    let drawn = &a.antipode_drawings[..a.antipode_drawings.len().min(DRAWN)];
+    writeln!(w, "```text\n{}\n```\n", side_by_side(drawn))?;
+    if a.antipode_examples.len() > DRAWN {
+        writeln!(w, "More: {}\n", a.antipode_examples[DRAWN..].iter().map(|e| format!("`{e}`")).collect::<Vec<_>>().join(", "))?;
+    }
+
+    writeln!(w, "## Distances\n")?;
+    writeln!(w, "![configurations by distance](distances.png)\n")?;
+    writeln!(w, "![configurations by distance, log scale](distances-log.png)\n")?;
+    writeln!(w, "![how the search grew](growth.png)\n")?;
+    if a.levels.len() <= INLINE_ROWS {
+        writeln!(w, "| distance | configurations | cumulative |\n|---:|---:|---:|")?;
+        let mut cumulative = 0;
+        for (d, &n) in a.levels.iter().enumerate() {
+            cumulative += n;
+            writeln!(w, "| {d} | {} | {} |", thousands(n), thousands(cumulative))?;
+        }
+    } else {
+        writeln!(w, "The table has {} rows: see `distances.csv`.", a.levels.len())?;
+    }
+    writeln!(w)?;
+
+    writeln!(w, "## Solvability classes\n")?;
+    writeln!(w, "{}\n", a.invariant)?;
+    writeln!(w, "| class | configurations | solvable | reached | example |\n|---|---:|---|---:|---|")?;
+    for c in a.classes.iter().take(INLINE_ROWS) {
+        writeln!(
+            w,
+            "| `{}` | {} | {} | {} | `{}` |",
+            c.class,
+            thousands(c.configurations),
+            if c.solvable { "yes" } else { "no" },
+            thousands(c.reached),
+            c.example
+        )?;
+    }
+    if a.classes.len() > INLINE_ROWS {
+        writeln!(w, "\n{} more classes in `classes.csv`.", a.classes.len() - INLINE_ROWS)?;
+    }
+    writeln!(w)?;
+    if a.solvable_unreached() > 0 {
+        writeln!(
+            w,
+            "The invariant alone would allow {} more configurations than the search reached: the move rules restrict more than the algebra sees.\n",
+            thousands(a.solvable_unreached())
+        )?;
+    } else {
+        writeln!(w, "The search reached every configuration the invariant calls solvable and none of the others.\n")?;
+    }
+    writeln!(w, "Files: `distances.csv`, `classes.csv`, `summary.json`.")?;
+    Ok(())
+}
+
+/// Boards (multi-line strings) placed next to each other, three spaces apart.
+pub fn side_by_side(boards: &[String]) -> String {
+    let split: Vec<Vec<&str>> = boards.iter().map(|b| b.lines().collect()).collect();
+    let height = split.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = split.iter().map(|l| l.iter().map(|s| s.chars().count()).max().unwrap_or(0)).collect();
+    (0..height)
+        .map(|row| {
+            split
+                .iter()
+                .zip(&widths)
+                .map(|(lines, &width)| format!("{:width$}", lines.get(row).copied().unwrap_or("")))
+                .collect::<Vec<_>>()
+                .join("   ")
+                .trim_end()
+                .to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}

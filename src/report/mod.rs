@@ -1,0 +1,110 @@
+//! Report files. Each format is a small module with a pure function from an
+//! [`Analysis`] to a writer; this module alone decides file names and how a folder of
+//! reports appears on disk: built in a hidden staging folder, then renamed into place,
+//! so a reader never sees a half-written report.
+
+pub mod chart;
+pub mod csv;
+pub mod index;
+pub mod json;
+pub mod markdown;
+
+use crate::analysis::Analysis;
+use anyhow::{Context, Result};
+use std::fs::{self, File};
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use tempfile::TempDir;
+
+/// The files of one analysis, in the order they are written.
+pub const FILES: [&str; 7] = [
+    "distances.csv",
+    "classes.csv",
+    "summary.json",
+    "distances.png",
+    "distances-log.png",
+    "growth.png",
+    "report.md",
+];
+
+/// Writes every report file of `analysis` into the folder `dir`.
+pub fn write_all(analysis: &Analysis, dir: &Path) -> Result<()> {
+    write_file(dir, "distances.csv", |w| Ok(csv::write_distances(analysis, w)?))?;
+    write_file(dir, "classes.csv", |w| Ok(csv::write_classes(analysis, w)?))?;
+    write_file(dir, "summary.json", |w| Ok(json::write_summary(analysis, w)?))?;
+    draw(dir, "distances.png", |p| chart::distances(analysis, p))?;
+    draw(dir, "distances-log.png", |p| chart::distances_log(analysis, p))?;
+    draw(dir, "growth.png", |p| chart::growth(analysis, p))?;
+    write_file(dir, "report.md", |w| Ok(markdown::write_report(analysis, w)?))?;
+    Ok(())
+}
+
+/// Creates `dir/name` and lets `body` fill it through a buffer.
+pub fn write_file(dir: &Path, name: &str, body: impl FnOnce(&mut dyn Write) -> Result<()>) -> Result<()> {
+    let path = dir.join(name);
+    let file = File::create(&path).with_context(|| format!("cannot create {}", path.display()))?;
+    let mut writer = BufWriter::new(file);
+    body(&mut writer).with_context(|| format!("cannot write {}", path.display()))?;
+    writer.flush().with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
+/// Renders one chart to `dir/name`.
+pub fn draw(
+    dir: &Path,
+    name: &str,
+    render: impl FnOnce(&Path) -> std::result::Result<(), Box<dyn std::error::Error + Send + Sync>>,
+) -> Result<()> {
+    let path = dir.join(name);
+    render(&path).map_err(|e| anyhow::anyhow!("cannot draw {}: {e}", path.display()))
+}
+
+/// A report folder being written: hidden until [`Staged::commit`] renames it into place.
+pub struct Staged {
+    dir: TempDir,
+    out: PathBuf,
+    name: String,
+}
+
+/// Starts the folder `out/name`, creating `out` if needed. Fails now, before any long
+/// search, if `out` cannot be written.
+pub fn stage(out: &Path, name: &str) -> Result<Staged> {
+    if out.exists() && !out.is_dir() {
+        anyhow::bail!("--out {} is a file, not a folder", out.display());
+    }
+    fs::create_dir_all(out).with_context(|| format!("cannot create the output folder {}", out.display()))?;
+    let dir = tempfile::Builder::new()
+        .prefix(&format!(".{name}.partial-"))
+        .tempdir_in(out)
+        .with_context(|| format!("cannot write in the output folder {}", out.display()))?;
+    Ok(Staged { dir, out: out.to_path_buf(), name: name.to_string() })
+}
+
+impl Staged {
+    /// Where the files go until the commit.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Replaces `out/name` with the staged folder; returns the final path.
+    pub fn commit(self) -> Result<PathBuf> {
+        let target = self.out.join(&self.name);
+        let fail = |e: std::io::Error| anyhow::anyhow!("cannot move the report into {}: {e}", target.display());
+        let old = if target.exists() {
+            // Move the previous report aside first: a directory cannot be renamed over a
+            // non-empty one, and the old copy must survive until the new one is in place.
+            let aside = tempfile::Builder::new().prefix(&format!(".{}.old-", self.name)).tempdir_in(&self.out).map_err(fail)?;
+            let aside = aside.keep();
+            fs::rename(&target, &aside).map_err(fail)?;
+            Some(aside)
+        } else {
+            None
+        };
+        let staged = self.dir.keep();
+        fs::rename(&staged, &target).map_err(fail)?;
+        if let Some(old) = old {
+            fs::remove_dir_all(&old).map_err(fail)?;
+        }
+        Ok(target)
+    }
+}
