@@ -5,6 +5,7 @@
 //! result depends only on the set of states at each level, never on the thread schedule.
 
 use super::bitset::{BitSet, WORD_BITS};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use crate::puzzle::Puzzle;
 use rayon::prelude::*;
 use thiserror::Error;
@@ -117,11 +118,8 @@ pub fn bfs<P: Puzzle>(puzzle: &P, mut observe: impl FnMut(&Level)) -> Result<Sea
             .into_par_iter()
             .map(|chunk| {
                 let range = chunk * CHUNK_WORDS..words.min((chunk + 1) * CHUNK_WORDS);
-                let tally = expand_words(puzzle, classes, &current, &visited, &next, range.clone());
-                // This level's bits are not needed again: clear them now, while they are
-                // in cache, so the set can serve as the next level's target.
-                current.clear_words(range);
-                tally
+                let first = range.start;
+                expand_words(puzzle, classes, &current.words()[range], first, &visited, &next)
             })
             .reduce_with(Tally::merge)
             .unwrap_or_default();
@@ -129,6 +127,7 @@ pub fn bfs<P: Puzzle>(puzzle: &P, mut observe: impl FnMut(&Level)) -> Result<Sea
             let from = tally.escape_from.map_or_else(String::new, |r| puzzle.render(r));
             return Err(EngineError::InvariantViolated { from, count: tally.escapes });
         }
+        let discovered = merge(&next, &visited);
         for (total, add) in reached_by_class.iter_mut().zip(&tally.by_class) {
             *total += add;
         }
@@ -139,26 +138,72 @@ pub fn bfs<P: Puzzle>(puzzle: &P, mut observe: impl FnMut(&Level)) -> Result<Sea
             reached: levels.iter().sum(),
             next: &next,
         });
-        std::mem::swap(&mut current, &mut next);
-        if (0..words).into_par_iter().all(|w| current.word(w) == 0) {
+        if discovered == 0 {
             return Ok(Search { levels, reached_by_class, antipodes: tally.examples });
         }
+        std::mem::swap(&mut current, &mut next);
     }
 }
 
-/// Counts the frontier ranks in `range` and marks their unvisited predecessors in `next`.
+/// Adds the new level to `visited` and counts its ranks: a sequential pass, each chunk
+/// of words owned by one worker, so plain loads and stores suffice.
+fn merge(next: &BitSet, visited: &BitSet) -> u64 {
+    next.words()
+        .par_chunks(CHUNK_WORDS)
+        .zip(visited.words().par_chunks(CHUNK_WORDS))
+        .map(|(new, seen)| {
+            let mut count = 0;
+            for (new, seen) in new.iter().zip(seen) {
+                let bits = new.load(Relaxed);
+                if bits != 0 {
+                    seen.store(seen.load(Relaxed) | bits, Relaxed);
+                    count += u64::from(bits.count_ones());
+                }
+            }
+            count
+        })
+        .sum()
+}
+
+/// Predecessors gathered before they are looked up, so that the look-ups (mostly cache
+/// misses) run back to back and overlap instead of waiting behind the ranking
+/// arithmetic of each state.
+const BATCH: usize = 512;
+
+/// Counts the frontier ranks in `chunk` (words of the current level starting at word
+/// `first`), marks their unvisited predecessors in `next`, and clears the chunk: its bits
+/// are not needed again, and the set serves as the next level's target after the swap.
+///
+/// `visited` (this level and every one before) is only read during a level, and `next`
+/// is tested with a plain load before its `fetch_or`, so a locked instruction (a full
+/// barrier on x86) is issued only once per newly found rank.
 fn expand_words<P: Puzzle>(
     puzzle: &P,
     classes: usize,
-    current: &BitSet,
+    chunk: &[AtomicU64],
+    first: usize,
     visited: &BitSet,
     next: &BitSet,
-    range: std::ops::Range<usize>,
 ) -> Tally {
     let states = puzzle.states();
     let mut tally = Tally { by_class: vec![0; classes], ..Tally::default() };
-    for w in range {
-        let mut word = current.word(w);
+    let mut batch = Vec::with_capacity(BATCH + 64);
+    let mut memo = P::Memo::default();
+    let (visited, next) = (visited.words(), next.words());
+    let flush = |batch: &mut Vec<u64>| {
+        for &pred in batch.iter() {
+            let (w, bit) = ((pred / WORD_BITS) as usize, 1 << (pred % WORD_BITS));
+            if (visited[w].load(Relaxed) | next[w].load(Relaxed)) & bit == 0 {
+                next[w].fetch_or(bit, Relaxed);
+            }
+        }
+        batch.clear();
+    };
+    for (w, cell) in (first..).zip(chunk) {
+        let mut word = cell.load(Relaxed);
+        if word != 0 {
+            cell.store(0, Relaxed);
+        }
         while word != 0 {
             let rank = w as u64 * WORD_BITS + u64::from(word.trailing_zeros());
             word &= word - 1;
@@ -172,15 +217,19 @@ fn expand_words<P: Puzzle>(
             if tally.examples.len() < EXAMPLES {
                 tally.examples.push(rank);
             }
-            puzzle.for_each_predecessor(rank, |pred| {
-                if pred >= states {
+            puzzle.for_each_predecessor(&mut memo, rank, |pred| {
+                if pred < states {
+                    batch.push(pred);
+                } else {
                     tally.escapes += 1;
                     tally.escape_from.get_or_insert(rank);
-                } else if visited.insert(pred) {
-                    next.insert(pred);
                 }
             });
+            if batch.len() >= BATCH {
+                flush(&mut batch);
+            }
         }
     }
+    flush(&mut batch);
     tally
 }

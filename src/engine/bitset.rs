@@ -30,7 +30,9 @@ impl BitSet {
         len.div_ceil(WORD_BITS) * 8
     }
 
-    fn words(&self) -> &[AtomicU64] {
+    /// The storage words: word `w` holds ranks `64 * w .. 64 * w + 63`, lowest bit first.
+    /// Hot loops take this slice once rather than decoding the bit span per access.
+    pub fn words(&self) -> &[AtomicU64] {
         self.bits.as_raw_slice()
     }
 
@@ -49,23 +51,7 @@ impl BitSet {
     /// Adds `rank`; true if this call added it (exactly one concurrent caller wins).
     #[inline]
     pub fn insert(&self, rank: u64) -> bool {
-        let word = &self.words()[(rank / WORD_BITS) as usize];
-        let bit = 1 << (rank % WORD_BITS);
-        // The plain load skips the read-modify-write for the many already-visited neighbours.
-        word.load(Relaxed) & bit == 0 && word.fetch_or(bit, Relaxed) & bit == 0
-    }
-
-    /// The word holding ranks `64 * index .. 64 * index + 63`.
-    #[inline]
-    pub fn word(&self, index: usize) -> u64 {
-        self.words()[index].load(Relaxed)
-    }
-
-    /// Empties the words `range` (each word is touched by one worker only).
-    pub fn clear_words(&self, range: std::ops::Range<usize>) {
-        for word in &self.words()[range] {
-            word.store(0, Relaxed);
-        }
+        insert(self.words(), rank)
     }
 
     /// Number of ranks in the set.
@@ -77,4 +63,13 @@ impl BitSet {
     pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
         self.bits.iter_ones().map(|i| i as u64)
     }
+}
+
+/// Adds `rank` to the set stored in `words`; true if this call added it.
+#[inline]
+pub fn insert(words: &[AtomicU64], rank: u64) -> bool {
+    let word = &words[(rank / WORD_BITS) as usize];
+    let bit = 1 << (rank % WORD_BITS);
+    // The plain load skips the read-modify-write for the many already-visited neighbours.
+    word.load(Relaxed) & bit == 0 && word.fetch_or(bit, Relaxed) & bit == 0
 }

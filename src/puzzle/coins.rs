@@ -128,7 +128,9 @@ impl Puzzle for Coins {
         self.goals.clone()
     }
 
-    fn for_each_predecessor(&self, rank: u64, mut f: impl FnMut(u64)) {
+    type Memo = ();
+
+    fn for_each_predecessor(&self, _memo: &mut (), rank: u64, mut f: impl FnMut(u64)) {
         for m in &self.moves {
             let before = rank ^ m.mask;
             if Self::legal(m, before) {

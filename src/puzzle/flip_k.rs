@@ -109,7 +109,9 @@ impl Puzzle for FlipK {
         vec![u64::from(self.n)]
     }
 
-    fn for_each_predecessor(&self, rank: u64, f: impl FnMut(u64)) {
+    type Memo = ();
+
+    fn for_each_predecessor(&self, _memo: &mut (), rank: u64, f: impl FnMut(u64)) {
         self.for_each_neighbour(rank, f);
     }
 

@@ -60,11 +60,14 @@ pub trait Puzzle: Sync {
     fn configurations(&self) -> (u64, String);
     /// The goal ranks distances are measured to.
     fn goals(&self) -> Vec<u64>;
+    /// Scratch space one worker keeps between calls: the engine hands ranks to a worker in
+    /// ascending order, so a puzzle can reuse work shared by neighbouring ranks.
+    type Memo: Default;
     /// Calls `f` with every rank one move *before* `rank`.
     ///
     /// A returned rank `>= states()` means the move left the class the ranking covers,
     /// i.e. the puzzle's invariant is wrong; the engine reports it as an error.
-    fn for_each_predecessor(&self, rank: u64, f: impl FnMut(u64));
+    fn for_each_predecessor(&self, memo: &mut Self::Memo, rank: u64, f: impl FnMut(u64));
     /// Calls `f` with every rank one move *after* `rank`.
     fn for_each_successor(&self, rank: u64, f: impl FnMut(u64));
     /// Solvability classes predicted by the invariant, in a fixed order.

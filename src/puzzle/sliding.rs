@@ -26,12 +26,54 @@ pub struct Sliding {
     /// `weight[i]` is `(tiles-1-i)!/2`: the place value of Lehmer digit `i` in `k`
     /// (zero for the last two digits, which only decide the parity).
     weight: [u64; MAX_CELLS],
+    /// Division by `weight[i]`, for unranking.
+    by_weight: [Divisor; MAX_CELLS],
+    /// Division by the number of cells, to split a rank into pair and blank.
+    by_cells: Divisor,
     /// Parity of the tile sequence the invariant demands for each blank cell.
     parity: [u8; MAX_CELLS],
+    /// Tiles `1..cells` packed in increasing order: the pool unranking draws from.
+    identity: Packed,
+    /// Bit mask of all tiles.
+    all_tiles: u16,
 }
 
-/// A tile sequence (tiles `1..cells`, blank skipped) with its blank cell.
-type Tiles = [u8; MAX_CELLS];
+/// A tile sequence packed 4 bits a tile, position `i` in bits `4i..4i+4`: moving a tile
+/// is a few shifts and masks on one register.
+type Packed = u64;
+
+/// The tile at position `i` of a packed sequence.
+#[inline]
+fn at(seq: Packed, i: usize) -> u64 {
+    (seq >> (4 * i)) & 0xF
+}
+
+/// An unranked configuration with what re-ranking a neighbour needs.
+#[derive(Clone, Default)]
+pub struct Unranked {
+    /// Pair index.
+    k: u64,
+    /// The tile sequence.
+    seq: Packed,
+    /// Lehmer digits, packed like `seq`: digit `i` counts later tiles smaller than tile `i`.
+    digits: Packed,
+    /// `later[i]`: bit mask of the tiles at positions after `i`.
+    later: [u16; MAX_CELLS],
+    /// Parity of the sequence.
+    parity: u8,
+}
+
+impl Unranked {
+    /// Swaps the last two of `n` tiles: lexicographic rank `2k` becomes `2k + 1` or back,
+    /// the other sequence of the same pair, of the other parity.
+    fn flip_parity(&mut self, n: usize) {
+        let (a, b) = (at(self.seq, n - 2), at(self.seq, n - 1));
+        self.seq = (self.seq & !(0xFF << (4 * (n - 2)))) | (b << (4 * (n - 2))) | (a << (4 * (n - 1)));
+        self.digits ^= 1 << (4 * (n - 2));
+        self.later[n - 2] = 1 << a;
+        self.parity ^= 1;
+    }
+}
 
 impl Sliding {
     /// The 8-puzzle: 3x3, id `eight`.
@@ -60,7 +102,12 @@ impl Sliding {
                 *p = ((rows - 1 - cell / cols) % 2) as u8;
             }
         }
-        Self { id, rows, cols, cells, weight, parity }
+        let pairs = factorial(tiles) / 2;
+        let by_weight = weight.map(|w| Divisor::new(w.max(1), pairs));
+        let by_cells = Divisor::new(cells as u64, pairs * cells as u64);
+        let identity = (0..tiles as u64).fold(0, |acc, t| acc | ((t + 1) << (4 * t)));
+        let all_tiles = ((1u32 << cells) - 2) as u16;
+        Self { id, rows, cols, cells, weight, by_weight, by_cells, parity, identity, all_tiles }
     }
 
     fn tiles(&self) -> usize {
@@ -68,39 +115,53 @@ impl Sliding {
     }
 
     /// The tile sequence of pair `k` with the given parity.
-    fn unrank(&self, k: u64, parity: u8) -> Tiles {
+    fn unrank(&self, k: u64, parity: u8) -> Unranked {
         let n = self.tiles();
-        // Unused tiles packed as 4-bit values in increasing order: removing the d-th one
-        // is two shifts, so unranking is linear in the number of tiles.
-        let mut pool: u64 = (0..n as u64).fold(0, |acc, t| acc | ((t + 1) << (4 * t)));
-        let mut rest = k;
-        let mut sum = 0;
-        let mut seq = [0; MAX_CELLS];
-        for (i, slot) in seq.iter_mut().enumerate().take(n - 2) {
-            let digit = rest / self.weight[i];
-            rest %= self.weight[i];
-            sum ^= digit as u8 & 1;
+        // Unused tiles as 4-bit values in increasing order: taking the d-th one out is two
+        // shifts, so unranking is linear in the number of tiles.
+        let mut pool = self.identity;
+        let mut remaining = self.all_tiles;
+        let mut later = [0; MAX_CELLS];
+        let (mut seq, mut digits, mut rest, mut sum) = (0, 0, k, 0);
+        for i in 0..n - 2 {
+            let digit = self.by_weight[i].div(rest);
+            rest -= digit * self.weight[i];
+            sum ^= digit & 1;
             let shift = 4 * digit;
-            *slot = ((pool >> shift) & 0xF) as u8;
+            let tile = (pool >> shift) & 0xF;
             pool = (pool & ((1 << shift) - 1)) | ((pool >> (shift + 4)) << shift);
+            seq |= tile << (4 * i);
+            digits |= digit << (4 * i);
+            remaining &= !(1 << tile);
+            later[i] = remaining;
         }
-        // The last two tiles in increasing order give Lehmer digits 0, 0; swapping them
-        // (lexicographic rank 2k+1) flips the parity.
-        seq[n - 2] = (pool & 0xF) as u8;
-        seq[n - 1] = ((pool >> 4) & 0xF) as u8;
-        if sum != parity {
-            seq.swap(n - 2, n - 1);
+        // The last two tiles in increasing order have Lehmer digits 0, 0.
+        seq |= pool << (4 * (n - 2));
+        later[n - 2] = 1 << (pool >> 4);
+        let mut out = Unranked { k, seq, digits, later, parity: sum as u8 };
+        if out.parity != parity {
+            out.flip_parity(n);
         }
-        seq
+        out
     }
 
-    /// Pair index and parity of a tile sequence.
-    fn rank_tiles(&self, seq: &Tiles) -> (u64, u8) {
+    /// The unranked pair `k` with the parity `parity`, reusing `memo` when it holds `k`.
+    fn unrank_cached<'m>(&self, memo: &'m mut Unranked, k: u64, parity: u8) -> &'m Unranked {
+        if memo.later[0] == 0 || memo.k != k {
+            *memo = self.unrank(k, parity);
+        } else if memo.parity != parity {
+            memo.flip_parity(self.tiles());
+        }
+        memo
+    }
+
+    /// Pair index and parity of a tile sequence, from scratch.
+    fn rank_tiles(&self, seq: Packed) -> (u64, u8) {
         let mut later: u32 = 0;
         let mut k = 0;
         let mut parity = 0;
         for i in (0..self.tiles()).rev() {
-            let tile = seq[i];
+            let tile = at(seq, i);
             let digit = (later & ((1 << tile) - 1)).count_ones();
             later |= 1 << tile;
             k += u64::from(digit) * self.weight[i];
@@ -109,28 +170,52 @@ impl Sliding {
         (k, parity)
     }
 
-    /// Rank of `seq` with the blank at `blank`, or `u64::MAX` if the invariant is broken.
-    fn rank_of(&self, seq: &Tiles, blank: usize) -> u64 {
-        let (k, parity) = self.rank_tiles(seq);
-        if parity == self.parity[blank] {
-            k * self.cells as u64 + blank as u64
-        } else {
-            u64::MAX
+    /// Rank after a vertical move that rotated positions `lo..=hi` of `u.seq` into `seq`
+    /// and put the blank at `blank`; `u64::MAX` if the move broke the invariant.
+    ///
+    /// Lehmer digits outside the window are unchanged (the tiles after each such position
+    /// are the same set), so only the window's digits are recomputed. The parity comes out
+    /// of the actual digits, which is what checks the invariant.
+    #[inline]
+    fn rerank(&self, u: &Unranked, seq: Packed, lo: usize, hi: usize, blank: usize, parity: u8) -> u64 {
+        let mut later = u32::from(u.later[hi]);
+        let mut k = u.k;
+        let mut parity = parity;
+        for i in (lo..=hi).rev() {
+            let tile = at(seq, i);
+            let old = at(u.digits, i);
+            let new = u64::from((later & ((1 << tile) - 1)).count_ones());
+            later |= 1 << tile;
+            k = k.wrapping_add(new.wrapping_sub(old).wrapping_mul(self.weight[i]));
+            parity ^= ((old ^ new) & 1) as u8;
         }
+        if parity == self.parity[blank] { k * self.cells as u64 + blank as u64 } else { u64::MAX }
     }
 
-    fn split(&self, rank: u64) -> (Tiles, usize) {
-        let cells = self.cells as u64;
-        let blank = (rank % cells) as usize;
-        (self.unrank(rank / cells, self.parity[blank]), blank)
+    fn split(&self, rank: u64) -> (u64, usize) {
+        let k = self.by_cells.div(rank);
+        (k, (rank - k * self.cells as u64) as usize)
+    }
+
+    /// The tile sequence and blank cell of `rank`.
+    fn decode(&self, rank: u64) -> (Unranked, usize) {
+        let (k, blank) = self.split(rank);
+        (self.unrank(k, self.parity[blank]), blank)
     }
 
     /// The board cell by cell, 0 for the blank.
     pub fn board(&self, rank: u64) -> Vec<u8> {
-        let (seq, blank) = self.split(rank);
-        let mut tiles = seq.iter();
+        let (u, blank) = self.decode(rank);
+        let mut next = 0;
         (0..self.cells)
-            .map(|cell| if cell == blank { 0 } else { tiles.next().copied().unwrap_or(0) })
+            .map(|cell| {
+                if cell == blank {
+                    0
+                } else {
+                    next += 1;
+                    at(u.seq, next - 1) as u8
+                }
+            })
             .collect()
     }
 
@@ -159,11 +244,8 @@ impl Sliding {
             seen |= 1 << tile;
         }
         let blank = board.iter().position(|&t| t == 0).unwrap_or(0);
-        let mut seq = [0; MAX_CELLS];
-        for (slot, &tile) in seq.iter_mut().zip(board.iter().filter(|&&t| t != 0)) {
-            *slot = tile;
-        }
-        let (k, parity) = self.rank_tiles(&seq);
+        let seq = board.iter().filter(|&&t| t != 0).enumerate().fold(0, |s, (i, &t)| s | (u64::from(t) << (4 * i)));
+        let (k, parity) = self.rank_tiles(seq);
         if parity != self.parity[blank] {
             return Err(ParseError::Unsolvable(self.why_unsolvable(parity, blank)));
         }
@@ -185,24 +267,33 @@ impl Sliding {
     }
 
     /// Calls `f` with the rank after each legal move (the graph is undirected).
-    fn for_each_neighbour(&self, rank: u64, mut f: impl FnMut(u64)) {
+    #[inline]
+    fn for_each_neighbour(&self, memo: &mut Unranked, rank: u64, mut f: impl FnMut(u64)) {
         let cols = self.cols;
-        let (seq, blank) = self.split(rank);
+        let (k, blank) = self.split(rank);
+        let u = self.unrank_cached(memo, k, self.parity[blank]);
         if blank % cols > 0 {
             f(rank - 1);
         }
         if blank % cols + 1 < cols {
             f(rank + 1);
         }
+        let parity = self.parity[blank];
+        let window = |lo: usize| ((1u64 << (4 * cols)) - 1) << (4 * lo);
         if blank >= cols {
-            let mut up = seq;
-            up[blank - cols..blank].rotate_left(1);
-            f(self.rank_of(&up, blank - cols));
+            // The tile above drops into the blank: in the sequence it moves from position
+            // blank-cols to blank-1, past the cols-1 tiles between.
+            let (lo, hi) = (blank - cols, blank - 1);
+            let w = u.seq & window(lo);
+            let up = (u.seq & !window(lo)) | ((w >> 4) & window(lo)) | (at(u.seq, lo) << (4 * hi));
+            f(self.rerank(u, up, lo, hi, blank - cols, parity));
         }
         if blank + cols < self.cells {
-            let mut down = seq;
-            down[blank..blank + cols].rotate_right(1);
-            f(self.rank_of(&down, blank + cols));
+            // The tile below rises: from position blank+cols-1 to blank.
+            let (lo, hi) = (blank, blank + cols - 1);
+            let w = u.seq & window(lo);
+            let down = (u.seq & !window(lo)) | ((w << 4) & window(lo)) | (at(u.seq, hi) << (4 * lo));
+            f(self.rerank(u, down, lo, hi, blank + cols, parity));
         }
     }
 
@@ -211,6 +302,30 @@ impl Sliding {
         let mut board: Vec<u8> = (1..self.cells as u8).chain([0]).collect();
         board.swap(0, 1);
         join(&board)
+    }
+}
+
+/// Division by a constant through a precomputed reciprocal: one multiply instead of a
+/// hardware divide, which is most of the cost of unranking otherwise.
+#[derive(Debug, Clone, Copy)]
+struct Divisor {
+    d: u64,
+    /// `ceil(2^64 / d)`, or 0 where the shortcut is not exact for the numerators used.
+    m: u64,
+}
+
+impl Divisor {
+    /// Division by `d >= 1` of numerators below `max`.
+    fn new(d: u64, max: u64) -> Self {
+        // floor(x * m / 2^64) equals floor(x / d) while x * (m * d - 2^64) < 2^64;
+        // m * d - 2^64 < d, so x * d < 2^64 is enough.
+        let exact = d > 1 && u128::from(max) * u128::from(d) < 1 << 64;
+        Self { d, m: if exact { u64::MAX / d + 1 } else { 0 } }
+    }
+
+    #[inline]
+    fn div(self, x: u64) -> u64 {
+        if self.m == 0 { x / self.d } else { ((u128::from(x) * u128::from(self.m)) >> 64) as u64 }
     }
 }
 
@@ -263,12 +378,14 @@ impl Puzzle for Sliding {
         vec![self.cells as u64 - 1]
     }
 
-    fn for_each_predecessor(&self, rank: u64, f: impl FnMut(u64)) {
-        self.for_each_neighbour(rank, f);
+    type Memo = Unranked;
+
+    fn for_each_predecessor(&self, memo: &mut Unranked, rank: u64, f: impl FnMut(u64)) {
+        self.for_each_neighbour(memo, rank, f);
     }
 
     fn for_each_successor(&self, rank: u64, f: impl FnMut(u64)) {
-        self.for_each_neighbour(rank, f);
+        self.for_each_neighbour(&mut Unranked::default(), rank, f);
     }
 
     fn classes(&self) -> Vec<ClassInfo> {

@@ -47,7 +47,7 @@ pub fn short_count(x: f64) -> String {
     let (value, unit) = match x.abs() {
         v if v >= 1e9 => (x / 1e9, "G"),
         v if v >= 1e6 => (x / 1e6, "M"),
-        v if v >= 1e4 => (x / 1e3, "k"),
+        v if v >= 1e3 => (x / 1e3, "k"),
         _ => (x, ""),
     };
     let text = if value.fract().abs() < 1e-9 || value.abs() >= 100.0 {
@@ -93,10 +93,11 @@ pub fn distances(a: &Analysis, path: &Path) -> Result<()> {
         .margin(20)
         .x_label_area_size(60)
         .y_label_area_size(90)
-        .build_cartesian_2d((0u32..max_d).into_segmented(), 0f64..top)?;
+        .build_cartesian_2d((0u32..max_d + 1).into_segmented(), 0f64..top)?;
     chart
         .configure_mesh()
         .disable_x_mesh()
+        .light_line_style(WHITE)
         .x_desc("distance to the goal (moves)")
         .y_desc("configurations")
         .x_labels((max_d as usize + 1).min(40))
@@ -114,7 +115,8 @@ pub fn distances(a: &Analysis, path: &Path) -> Result<()> {
             .margin(if max_d > 60 { 0 } else { 2 })
             .data(a.levels.iter().enumerate().map(|(d, &n)| (d as u32, n as f64))),
     )?;
-    // Mark the farthest level: its bar may be too small to see.
+    // Mark the farthest level: its bar may be too small to see, so a red marker sits
+    // above it and a label at the top right points down to it.
     let last = a.antipodes() as f64;
     chart.draw_series(
         Histogram::vertical(&chart)
@@ -122,9 +124,15 @@ pub fn distances(a: &Analysis, path: &Path) -> Result<()> {
             .margin(if max_d > 60 { 0 } else { 2 })
             .data([(max_d, last)]),
     )?;
+    let at = |y: f64| (SegmentValue::CenterOf(max_d), y);
+    chart.draw_series(std::iter::once(PathElement::new(
+        vec![at(last + top * 0.03), at(top * 0.90)],
+        ACCENT.stroke_width(1),
+    )))?;
+    chart.draw_series(std::iter::once(TriangleMarker::new(at(last + top * 0.03), 7, ACCENT.filled())))?;
     chart.draw_series(std::iter::once(Text::new(
-        format!("max {max_d}: {} antipode{}", thousands(a.antipodes()), if a.antipodes() == 1 { "" } else { "s" }),
-        (SegmentValue::CenterOf(max_d), last + top * 0.08),
+        format!("max {max_d}: {} antipode{} ", thousands(a.antipodes()), if a.antipodes() == 1 { "" } else { "s" }),
+        at(top * 0.93),
         (FONT, 20).into_font().color(&ACCENT).pos(plotters::style::text_anchor::Pos::new(
             plotters::style::text_anchor::HPos::Right,
             plotters::style::text_anchor::VPos::Center,
