@@ -29,8 +29,12 @@ pub struct Cli {
     /// Coins flipped per move K (flip-k).
     #[arg(long, value_name = "K")]
     pub flip: Option<u64>,
+    /// Print a shortest solution of each STATE instead of analysing the whole puzzle
+    /// (sliding: tiles row by row, 0 for the blank, or a data file; coins: H/T string).
+    #[arg(long, num_args = 1.., value_name = "STATE", requires = "puzzle")]
+    pub solve: Vec<String>,
     /// List the puzzles, one line each.
-    #[arg(long, conflicts_with_all = ["puzzle", "all"])]
+    #[arg(long, conflicts_with_all = ["puzzle", "all", "solve"])]
     pub list: bool,
     /// Analyse every puzzle at its default size plus a few generalisations, and write an
     /// index README.md and overview.png in the output folder.
@@ -91,6 +95,17 @@ impl PuzzleName {
 pub enum Command {
     /// Print the puzzle list.
     List,
+    /// Solve these positions of one puzzle.
+    Solve {
+        /// The puzzle (sliding boards of any size the solver accepts).
+        spec: Spec,
+        /// The positions as given: notation strings or data-file paths.
+        states: Vec<String>,
+        /// Worker threads.
+        threads: usize,
+        /// Suppress stderr chatter.
+        quiet: bool,
+    },
     /// Analyse these puzzles; `index` writes the `--all` index too.
     Analyze {
         /// The puzzles, in order.
@@ -136,7 +151,12 @@ impl Cli {
             let Some(name) = self.puzzle else {
                 return usage("nothing to do: give --puzzle NAME (see --list), --all or --list");
             };
-            vec![self.spec(name)?]
+            let solving = !self.solve.is_empty();
+            let spec = self.spec(name, solving)?;
+            if solving {
+                return Ok(Command::Solve { spec, states: self.solve, threads, quiet: self.output.quiet });
+            }
+            vec![spec]
         };
         for job in &jobs {
             check_memory(job, available_memory)?;
@@ -168,7 +188,9 @@ impl Cli {
         }
     }
 
-    fn spec(&self, name: PuzzleName) -> Result<Spec, UsageError> {
+    /// The puzzle asked for. `solving` lifts the enumeration limit on sliding boards:
+    /// single positions of boards too big to enumerate are solved by heuristic search.
+    fn spec(&self, name: PuzzleName, solving: bool) -> Result<Spec, UsageError> {
         let board = ["--rows", "--cols"];
         match name {
             PuzzleName::Eight => {
@@ -180,7 +202,7 @@ impl Cli {
                 let rows = dimension("--rows", self.rows, None)?;
                 let cols = dimension("--cols", self.cols, None)?;
                 let cells = rows * cols;
-                if cells > MAX_SLIDING_CELLS {
+                if cells > MAX_SLIDING_CELLS && !solving {
                     return too_big_sliding(rows, cols);
                 }
                 Ok(Spec::Sliding { rows, cols })

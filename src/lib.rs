@@ -14,3 +14,4 @@ pub mod engine;
 pub mod job;
 pub mod puzzle;
 pub mod report;
+pub mod solve;

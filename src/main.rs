@@ -32,11 +32,17 @@ fn main() -> ExitCode {
 }
 
 fn run(command: Command) -> Result<()> {
-    let Command::Analyze { jobs, index, out, threads, quiet } = command else {
-        for name in PuzzleName::value_variants() {
-            writeln!(std::io::stdout(), "{}", name.describe())?;
+    let (jobs, index, out, threads, quiet) = match command {
+        Command::List => {
+            for name in PuzzleName::value_variants() {
+                writeln!(std::io::stdout(), "{}", name.describe())?;
+            }
+            return Ok(());
         }
-        return Ok(());
+        Command::Solve { spec, states, threads, quiet } => {
+            return analyze::solve::run(&spec, &states, threads, quiet, &mut std::io::stdout().lock());
+        }
+        Command::Analyze { jobs, index, out, threads, quiet } => (jobs, index, out, threads, quiet),
     };
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     // Create every output folder before the first search, so a bad --out fails at once.
