@@ -6,6 +6,7 @@
 use crate::engine::{self, EngineError, Level};
 use crate::puzzle::Puzzle;
 use serde::Serialize;
+use std::ops::ControlFlow;
 use std::time::Instant;
 use thiserror::Error;
 
@@ -91,7 +92,11 @@ impl Analysis {
 
     /// Configurations of solvable classes that the search did not reach.
     pub fn solvable_unreached(&self) -> u64 {
-        self.classes.iter().filter(|c| c.solvable).map(|c| c.configurations - c.reached).sum()
+        self.classes
+            .iter()
+            .filter(|c| c.solvable)
+            .map(|c| c.configurations - c.reached)
+            .sum()
     }
 }
 
@@ -133,11 +138,12 @@ pub enum AnalysisError {
 
 /// Searches the whole space of `puzzle` and checks the result against its invariant.
 ///
-/// `progress` sees each level as it completes. Runs on the current rayon pool.
+/// `progress` sees each level as it completes and may stop the search. Runs on the
+/// current rayon pool.
 pub fn analyze<P: Puzzle>(
     puzzle: &P,
     extras: &Extras,
-    mut progress: impl FnMut(&Level),
+    mut progress: impl FnMut(&Level) -> ControlFlow<()>,
 ) -> Result<Analysis, AnalysisError> {
     let started = Instant::now();
     let mut start_distance = None;
@@ -149,7 +155,7 @@ pub fn analyze<P: Puzzle>(
                 start_distance = Some(0);
             }
         }
-        progress(level);
+        progress(level)
     })?;
     let classes: Vec<ClassRow> = puzzle
         .classes()
@@ -164,7 +170,11 @@ pub fn analyze<P: Puzzle>(
         })
         .collect();
     for c in &classes {
-        let wrong = if c.solvable { extras.exact_invariant && c.reached != c.configurations } else { c.reached != 0 };
+        let wrong = if c.solvable {
+            extras.exact_invariant && c.reached != c.configurations
+        } else {
+            c.reached != 0
+        };
         if wrong {
             return Err(AnalysisError::Disagreement {
                 class: c.class.clone(),

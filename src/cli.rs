@@ -2,6 +2,7 @@
 //! validation and returns a [`Command`] whose jobs are known to be runnable.
 
 use crate::job::{MAX_COIN_CELLS, MAX_FLIP_COINS, MAX_SLIDING_CELLS, Spec, human_bytes};
+use crate::report::thousands;
 use clap::{Args, Parser, ValueEnum};
 use std::path::PathBuf;
 use thiserror::Error;
@@ -80,12 +81,22 @@ impl PuzzleName {
     /// One line for `--list`.
     pub fn describe(self) -> &'static str {
         match self {
-            PuzzleName::Eight => "eight        the 8-puzzle: tiles 1-8 on 3x3, goal 1 2 3 / 4 5 6 / 7 8 _ (181,440 states)",
-            PuzzleName::Sliding => "sliding      sliding tiles on R x C, --rows R --cols C (2x2 up to 3x4 and 2x7 as memory allows)",
-            PuzzleName::NineTails => "nine-tails   flip a face-up coin with its neighbours until all are tails; --rows --cols (3x3)",
-            PuzzleName::LightsOut => "lights-out   press a coin to flip it with its neighbours until all are heads; --rows --cols (4x3)",
+            PuzzleName::Eight => {
+                "eight        the 8-puzzle: tiles 1-8 on 3x3, goal 1 2 3 / 4 5 6 / 7 8 _ (181,440 states)"
+            }
+            PuzzleName::Sliding => {
+                "sliding      sliding tiles on R x C, --rows R --cols C (2x2 up to 3x4 and 2x7 as memory allows)"
+            }
+            PuzzleName::NineTails => {
+                "nine-tails   flip a face-up coin with its neighbours until all are tails; --rows --cols (3x3)"
+            }
+            PuzzleName::LightsOut => {
+                "lights-out   press a coin to flip it with its neighbours until all are heads; --rows --cols (4x3)"
+            }
             PuzzleName::CoinLines => "coin-lines   flip a row, column or diagonal until all coins match; --size N (3)",
-            PuzzleName::FlipK => "flip-k       flip exactly K of N coins per move until all are tails; --coins N --flip K (7, 5)",
+            PuzzleName::FlipK => {
+                "flip-k       flip exactly K of N coins per move until all are tails; --coins N --flip K (7, 5)"
+            }
         }
     }
 }
@@ -154,14 +165,25 @@ impl Cli {
             let solving = !self.solve.is_empty();
             let spec = self.spec(name, solving)?;
             if solving {
-                return Ok(Command::Solve { spec, states: self.solve, threads, quiet: self.output.quiet });
+                return Ok(Command::Solve {
+                    spec,
+                    states: self.solve,
+                    threads,
+                    quiet: self.output.quiet,
+                });
             }
             vec![spec]
         };
         for job in &jobs {
             check_memory(job, available_memory)?;
         }
-        Ok(Command::Analyze { jobs, index: self.all, out: self.output.out, threads, quiet: self.output.quiet })
+        Ok(Command::Analyze {
+            jobs,
+            index: self.all,
+            out: self.output.out,
+            threads,
+            quiet: self.output.quiet,
+        })
     }
 
     fn given(&self) -> Vec<&'static str> {
@@ -194,7 +216,11 @@ impl Cli {
         let board = ["--rows", "--cols"];
         match name {
             PuzzleName::Eight => {
-                self.allow_only("--puzzle eight", &[], " (it is always 3x3; use --puzzle sliding --rows R --cols C for other boards)")?;
+                self.allow_only(
+                    "--puzzle eight",
+                    &[],
+                    " (it is always 3x3; use --puzzle sliding --rows R --cols C for other boards)",
+                )?;
                 Ok(Spec::Eight)
             }
             PuzzleName::Sliding => {
@@ -208,7 +234,11 @@ impl Cli {
                 Ok(Spec::Sliding { rows, cols })
             }
             PuzzleName::NineTails | PuzzleName::LightsOut => {
-                let label = if name == PuzzleName::NineTails { "nine-tails" } else { "lights-out" };
+                let label = if name == PuzzleName::NineTails {
+                    "nine-tails"
+                } else {
+                    "lights-out"
+                };
                 self.allow_only(&format!("--puzzle {label}"), &board, "")?;
                 let default = if name == PuzzleName::NineTails { (3, 3) } else { (4, 3) };
                 let rows = dimension("--rows", self.rows, Some(default.0))?;
@@ -216,10 +246,18 @@ impl Cli {
                 if rows * cols > MAX_COIN_CELLS {
                     return too_many_coins(label, rows, cols);
                 }
-                Ok(if name == PuzzleName::NineTails { Spec::NineTails { rows, cols } } else { Spec::LightsOut { rows, cols } })
+                Ok(if name == PuzzleName::NineTails {
+                    Spec::NineTails { rows, cols }
+                } else {
+                    Spec::LightsOut { rows, cols }
+                })
             }
             PuzzleName::CoinLines => {
-                self.allow_only("--puzzle coin-lines", &["--size"], " (the board is square: use --size N)")?;
+                self.allow_only(
+                    "--puzzle coin-lines",
+                    &["--size"],
+                    " (the board is square: use --size N)",
+                )?;
                 let size = dimension("--size", self.size, Some(3))?;
                 if size * size > MAX_COIN_CELLS {
                     return too_many_coins("coin-lines", size, size);
@@ -231,12 +269,19 @@ impl Cli {
                 let coins = self.coins.unwrap_or(7);
                 let flip = self.flip.unwrap_or(5);
                 if !(1..=u64::from(MAX_FLIP_COINS)).contains(&coins) {
-                    return usage(format!("--coins {coins} is out of range: use 1 to {MAX_FLIP_COINS} (2^{MAX_FLIP_COINS} configurations is the most the counts hold)"));
+                    return usage(format!(
+                        "--coins {coins} is out of range: use 1 to {MAX_FLIP_COINS} (2^{MAX_FLIP_COINS} configurations is the most the counts hold)"
+                    ));
                 }
                 if !(1..=coins).contains(&flip) {
-                    return usage(format!("--flip {flip} is out of range: a move flips 1 to N = {coins} coins"));
+                    return usage(format!(
+                        "--flip {flip} is out of range: a move flips 1 to N = {coins} coins"
+                    ));
                 }
-                Ok(Spec::FlipK { coins: coins as u32, flip: flip as u32 })
+                Ok(Spec::FlipK {
+                    coins: coins as u32,
+                    flip: flip as u32,
+                })
             }
         }
     }
@@ -248,8 +293,12 @@ fn dimension(flag: &str, value: Option<u64>, default: Option<usize>) -> Result<u
     match (value, default) {
         (None, Some(d)) => Ok(d),
         (None, None) => usage(format!("{flag} is required for this puzzle")),
-        (Some(v), _) if v < 2 => usage(format!("{flag} {v} is too small: a board needs at least 2 rows and 2 columns")),
-        (Some(v), _) if v > 64 => usage(format!("{flag} {v} is too large: boards up to 64 on a side are considered at all")),
+        (Some(v), _) if v < 2 => usage(format!(
+            "{flag} {v} is too small: a board needs at least 2 rows and 2 columns"
+        )),
+        (Some(v), _) if v > 64 => usage(format!(
+            "{flag} {v} is too large: boards up to 64 on a side are considered at all"
+        )),
         (Some(v), _) => Ok(v as usize),
     }
 }
@@ -276,33 +325,28 @@ fn too_many_coins<T>(label: &str, rows: usize, cols: usize) -> Result<T, UsageEr
 
 fn count_text(n: u128) -> String {
     if n == u128::MAX {
-        return "more than 10^38".into();
+        "more than 10^38".into()
+    } else {
+        thousands(n)
     }
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// Refuses a job whose bit sets would not fit in the memory available now.
 fn check_memory(job: &Spec, available: Option<u64>) -> Result<(), UsageError> {
     let need = job.memory();
     match available {
-        Some(free) if need > u128::from(free) * 9 / 10 => usage(format!(
-            "{job} has {} states: the search needs {} (3 bits a state) but only {} of memory is available",
-            count_text(job.states()),
-            human_bytes(need),
-            human_bytes(u128::from(free)),
-        ) + if matches!(job, Spec::Sliding { .. }) {
-            "; boards this large are searched on disk (Korf & Schultze 2005), not in memory"
-        } else {
-            ""
-        }),
+        Some(free) if need > u128::from(free) * 9 / 10 => usage(
+            format!(
+                "{job} has {} states: the search needs {} (3 bits a state) but only {} of memory is available",
+                count_text(job.states()),
+                human_bytes(need),
+                human_bytes(u128::from(free)),
+            ) + if matches!(job, Spec::Sliding { .. }) {
+                "; boards this large are searched on disk (Korf & Schultze 2005), not in memory"
+            } else {
+                ""
+            },
+        ),
         _ => Ok(()),
     }
 }
@@ -318,13 +362,16 @@ mod tests {
     }
 
     fn command(args: &[&str]) -> Result<Command, UsageError> {
-        let cli = Cli::try_parse_from(std::iter::once("analyze").chain(args.iter().copied())).map_err(|e| UsageError(e.to_string()))?;
+        let cli = Cli::try_parse_from(std::iter::once("analyze").chain(args.iter().copied()))
+            .map_err(|e| UsageError(e.to_string()))?;
         cli.into_command(Some(24 << 30))
     }
 
     #[test]
     fn eight_is_the_3x3_board() {
-        let Ok(Command::Analyze { jobs, .. }) = command(&["--puzzle", "eight"]) else { panic!("eight must parse") };
+        let Ok(Command::Analyze { jobs, .. }) = command(&["--puzzle", "eight"]) else {
+            panic!("eight must parse")
+        };
         assert_eq!(jobs, vec![Spec::Eight]);
     }
 
@@ -337,7 +384,7 @@ mod tests {
 
     #[test]
     fn refuses_4x4_with_the_memory_figure() {
-        let err = command(&["--puzzle", "sliding", "--rows", "4", "--cols", "4"]).unwrap_err();
+        let err = command(&["--puzzle", "sliding", "--rows", "4", "--cols", "4"]).expect_err("4x4 must be refused");
         assert!(err.0.contains("10,461,394,944,000"), "{err}");
         assert!(err.0.contains("TiB"), "{err}");
     }

@@ -4,14 +4,15 @@
 use crate::analysis::{self, Analysis, AnalysisError, Extras};
 use crate::engine::Level;
 use crate::engine::bitset::BitSet;
+use crate::puzzle::Puzzle;
 use crate::puzzle::coin_lines::coin_lines;
 use crate::puzzle::coins::{self, Coins};
 use crate::puzzle::flip_k::{self, FlipK};
 use crate::puzzle::lights_out::lights_out;
 use crate::puzzle::nine_tails::nine_tails;
 use crate::puzzle::sliding::{self, Sliding};
-use crate::puzzle::Puzzle;
 use std::fmt;
+use std::ops::ControlFlow;
 
 /// A puzzle and its size, already checked to be a valid choice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,6 +55,10 @@ pub enum Spec {
 }
 
 /// The concrete puzzle behind a [`Spec`]; matching on it monomorphises the engine.
+#[expect(
+    clippy::large_enum_variant,
+    reason = "built once per run; a box would only add an indirection"
+)]
 pub enum AnyPuzzle {
     /// Sliding tiles.
     Sliding(Sliding),
@@ -95,8 +100,12 @@ impl Spec {
     pub fn states(&self) -> u128 {
         match *self {
             Spec::Eight => 181_440,
-            Spec::Sliding { rows, cols } => (1..=(rows * cols) as u128).try_fold(1u128, |a, b| a.checked_mul(b)).map_or(u128::MAX, |f| f / 2),
-            Spec::NineTails { rows, cols } | Spec::LightsOut { rows, cols } => 1u128.checked_shl((rows * cols) as u32).unwrap_or(u128::MAX),
+            Spec::Sliding { rows, cols } => (1..=(rows * cols) as u128)
+                .try_fold(1u128, |a, b| a.checked_mul(b))
+                .map_or(u128::MAX, |f| f / 2),
+            Spec::NineTails { rows, cols } | Spec::LightsOut { rows, cols } => {
+                1u128.checked_shl((rows * cols) as u32).unwrap_or(u128::MAX)
+            }
             Spec::CoinLines { size } => 1u128.checked_shl((size * size) as u32).unwrap_or(u128::MAX),
             Spec::FlipK { coins, .. } => u128::from(coins) + 1,
         }
@@ -111,9 +120,7 @@ impl Spec {
     pub fn build(&self) -> AnyPuzzle {
         match *self {
             Spec::Eight => AnyPuzzle::Sliding(Sliding::eight()),
-            Spec::Sliding { rows, cols } => {
-                AnyPuzzle::Sliding(Sliding::new(rows, cols).unwrap_or_else(Sliding::eight))
-            }
+            Spec::Sliding { rows, cols } => AnyPuzzle::Sliding(Sliding::new(rows, cols).unwrap_or_else(Sliding::eight)),
             Spec::NineTails { rows, cols } => AnyPuzzle::Coins(nine_tails(rows, cols)),
             Spec::LightsOut { rows, cols } => AnyPuzzle::Coins(lights_out(rows, cols)),
             Spec::CoinLines { size } => AnyPuzzle::Coins(coin_lines(size)),
@@ -123,7 +130,11 @@ impl Spec {
 
     /// What the analysis needs to know beyond the puzzle itself.
     pub fn extras(&self, puzzle: &AnyPuzzle) -> Extras {
-        let mut extras = Extras { family: self.family().into(), exact_invariant: true, ..Extras::default() };
+        let mut extras = Extras {
+            family: self.family().into(),
+            exact_invariant: true,
+            ..Extras::default()
+        };
         match puzzle {
             AnyPuzzle::Sliding(_) => {}
             AnyPuzzle::Coins(c) => {
@@ -170,7 +181,7 @@ impl Spec {
     }
 
     /// Runs the whole analysis on the current rayon pool.
-    pub fn analyze(&self, progress: impl FnMut(&Level)) -> Result<Analysis, AnalysisError> {
+    pub fn analyze(&self, progress: impl FnMut(&Level) -> ControlFlow<()>) -> Result<Analysis, AnalysisError> {
         let puzzle = self.build();
         let extras = self.extras(&puzzle);
         with_puzzle!(&puzzle, p => analysis::analyze(p, &extras, progress))
@@ -206,7 +217,11 @@ pub fn human_bytes(bytes: u128) -> String {
         value /= 1024.0;
         unit += 1;
     }
-    if unit == 0 { format!("{bytes} bytes") } else { format!("{value:.1} {}", UNITS[unit]) }
+    if unit == 0 {
+        format!("{bytes} bytes")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
 }
 
 /// Memory the engine needs for `states` ranks, exactly as it allocates it.

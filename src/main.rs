@@ -1,15 +1,18 @@
 //! `analyze`: parse the command line, run the analyses, write the reports, exit.
 
-use analyze::analysis::Analysis;
+use analyze::analysis::{Analysis, AnalysisError};
 use analyze::cli::{Cli, Command, PuzzleName};
+use analyze::engine::EngineError;
 use analyze::job::{Spec, human_bytes};
 use analyze::report;
 use anyhow::{Context, Result};
 use clap::{Parser, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -27,6 +30,7 @@ fn main() -> ExitCode {
     match run(command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) if e.is::<Interrupted>() => fail(&format!("{e:#}"), 130),
         Err(e) => fail(&format!("{e:#}"), 1),
     }
 }
@@ -39,21 +43,46 @@ fn run(command: Command) -> Result<()> {
             }
             return Ok(());
         }
-        Command::Solve { spec, states, threads, quiet } => {
+        Command::Solve {
+            spec,
+            states,
+            threads,
+            quiet,
+        } => {
             return analyze::solve::run(&spec, &states, threads, quiet, &mut std::io::stdout().lock());
         }
-        Command::Analyze { jobs, index, out, threads, quiet } => (jobs, index, out, threads, quiet),
+        Command::Analyze {
+            jobs,
+            index,
+            out,
+            threads,
+            quiet,
+        } => (jobs, index, out, threads, quiet),
     };
+    // Ctrl-C or SIGTERM stops the search at the end of the current level; the staging
+    // folders are then dropped (deleted), so no partial report is left behind.
+    ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed)).context("cannot install the Ctrl-C handler")?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     // Create every output folder before the first search, so a bad --out fails at once.
-    let index_stage = index.then(|| report::stage(&out, "")).transpose()?;
-    let staged = jobs.iter().map(|job| report::stage(&out, &job.to_string())).collect::<Result<Vec<_>>>()?;
+    let index_stage = index.then(|| report::stage(&out, "index")).transpose()?;
+    let staged = jobs
+        .iter()
+        .map(|job| report::stage(&out, &job.to_string()))
+        .collect::<Result<Vec<_>>>()?;
     let mut analyses = Vec::new();
     for (job, stage) in jobs.iter().zip(staged) {
         let analysis = pool.install(|| analyze(job, quiet))?;
         report::write_all(&analysis, stage.path())?;
+        if INTERRUPTED.load(Ordering::Relaxed) {
+            anyhow::bail!(Interrupted);
+        }
         let path = stage.commit()?;
-        writeln!(std::io::stdout(), "{}  ->  {}", one_line_summary(&analysis), path.display())?;
+        writeln!(
+            std::io::stdout(),
+            "{}  ->  {}",
+            one_line_summary(&analysis),
+            path.display()
+        )?;
         analyses.push(analysis);
     }
     if let Some(stage) = index_stage {
@@ -65,29 +94,48 @@ fn run(command: Command) -> Result<()> {
 /// Runs one analysis with a progress bar on stderr (hidden when stderr is not a terminal).
 fn analyze(job: &Spec, quiet: bool) -> Result<Analysis> {
     let puzzle = job.build();
-    let bar = if quiet { ProgressBar::hidden() } else { ProgressBar::new(Spec::expected_reachable(&puzzle)) };
+    let bar = if quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(Spec::expected_reachable(&puzzle))
+    };
     if !quiet {
-        eprintln!("{job}: {} ranks, {} of bit sets", job.states(), human_bytes(job.memory()));
+        eprintln!(
+            "{job}: {} ranks, {} of bit sets",
+            job.states(),
+            human_bytes(job.memory())
+        );
     }
     bar.set_style(
-        ProgressStyle::with_template("{prefix} level {msg:>3} [{bar:30}] {human_pos}/{human_len} states, {per_sec}, {eta} left")
-            .context("progress template")?
-            .progress_chars("=> "),
+        ProgressStyle::with_template(
+            "{prefix} level {msg:>3} [{bar:30}] {human_pos}/{human_len} states, {per_sec}, {eta} left",
+        )
+        .context("progress template")?
+        .progress_chars("=> "),
     );
     bar.set_prefix(job.to_string());
     let analysis = job.analyze(|level| {
         bar.set_message(level.depth.to_string());
         bar.set_position(level.reached);
+        if INTERRUPTED.load(Ordering::Relaxed) {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
     });
     bar.finish_and_clear();
-    Ok(analysis.with_context(|| format!("{job}: analysis failed"))?)
+    match analysis {
+        Err(AnalysisError::Engine(EngineError::Interrupted)) => Err(Interrupted.into()),
+        other => other.with_context(|| format!("{job}: analysis failed")),
+    }
 }
 
 fn write_index(analyses: &[Analysis], dir: &Path, out: &Path) -> Result<()> {
     report::write_file(dir, "README.md", |w| Ok(report::index::write_index(analyses, w)?))?;
     report::draw(dir, "overview.png", |p| report::chart::overview(analyses, p))?;
     for name in ["README.md", "overview.png"] {
-        std::fs::rename(dir.join(name), out.join(name)).with_context(|| format!("cannot write {}", out.join(name).display()))?;
+        std::fs::rename(dir.join(name), out.join(name))
+            .with_context(|| format!("cannot write {}", out.join(name).display()))?;
     }
     Ok(())
 }
@@ -96,10 +144,10 @@ fn one_line_summary(a: &Analysis) -> String {
     format!(
         "{}: {} of {} configurations reachable, max distance {} ({} antipodes), mean {:.4}, {:.2} s",
         a.id,
-        report::chart::thousands(a.reachable()),
-        report::chart::thousands(a.configurations),
+        report::thousands(a.reachable()),
+        report::thousands(a.configurations),
         a.max_distance(),
-        report::chart::thousands(a.antipodes()),
+        report::thousands(a.antipodes()),
         a.mean_distance(),
         a.seconds
     )
@@ -125,11 +173,22 @@ fn one_line(message: &str) -> String {
         .to_string()
 }
 
+/// Set by the Ctrl-C / SIGTERM handler.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// The run stopped on Ctrl-C or SIGTERM; exits 130 like a shell does for SIGINT.
+#[derive(Debug, thiserror::Error)]
+#[error("interrupted: no report was written (the previous one, if any, is untouched)")]
+struct Interrupted;
+
 fn fail(message: &str, code: u8) -> ExitCode {
     eprintln!("error: {message}");
     ExitCode::from(code)
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
-    e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

@@ -5,9 +5,10 @@
 //! result depends only on the set of states at each level, never on the thread schedule.
 
 use super::bitset::{BitSet, WORD_BITS};
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use crate::puzzle::Puzzle;
 use rayon::prelude::*;
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use thiserror::Error;
 
 /// Words of the frontier one rayon task scans (256 Ki ranks): enough work to amortise
@@ -53,9 +54,7 @@ pub struct Level<'a> {
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum EngineError {
     /// A move led outside the ranked class: the puzzle's invariant does not hold.
-    #[error(
-        "invariant violated: a move from {from} leaves the class the invariant predicts ({count} such moves)"
-    )]
+    #[error("invariant violated: a move from {from} leaves the class the invariant predicts ({count} such moves)")]
     InvariantViolated {
         /// Example configuration the escaping move starts from.
         from: String,
@@ -65,6 +64,9 @@ pub enum EngineError {
     /// A goal rank is not a valid rank (a bug in the puzzle).
     #[error("goal rank {0} is outside the rank space")]
     BadGoal(u64),
+    /// The observer asked to stop.
+    #[error("interrupted")]
+    Interrupted,
 }
 
 /// Per-chunk tallies, merged in chunk order so that examples come out sorted.
@@ -94,8 +96,9 @@ impl Tally {
 /// Enumerates every configuration reachable from the goals and counts them by distance.
 ///
 /// Runs on the current rayon pool; `observe` is called on the calling thread after each
-/// level. The caller is responsible for checking that `3 * states / 8` bytes fit.
-pub fn bfs<P: Puzzle>(puzzle: &P, mut observe: impl FnMut(&Level)) -> Result<Search, EngineError> {
+/// level and may stop the search by returning `ControlFlow::Break`. The caller is
+/// responsible for checking that `3 * states / 8` bytes fit.
+pub fn bfs<P: Puzzle>(puzzle: &P, mut observe: impl FnMut(&Level) -> ControlFlow<()>) -> Result<Search, EngineError> {
     let states = puzzle.states();
     let classes = puzzle.classes().len();
     let visited = BitSet::new(states);
@@ -125,21 +128,31 @@ pub fn bfs<P: Puzzle>(puzzle: &P, mut observe: impl FnMut(&Level)) -> Result<Sea
             .unwrap_or_default();
         if tally.escapes > 0 {
             let from = tally.escape_from.map_or_else(String::new, |r| puzzle.render(r));
-            return Err(EngineError::InvariantViolated { from, count: tally.escapes });
+            return Err(EngineError::InvariantViolated {
+                from,
+                count: tally.escapes,
+            });
         }
         let discovered = merge(&next, &visited);
         for (total, add) in reached_by_class.iter_mut().zip(&tally.by_class) {
             *total += add;
         }
         levels.push(tally.states);
-        observe(&Level {
+        let flow = observe(&Level {
             depth: levels.len() - 1,
             states: tally.states,
             reached: levels.iter().sum(),
             next: &next,
         });
+        if flow.is_break() {
+            return Err(EngineError::Interrupted);
+        }
         if discovered == 0 {
-            return Ok(Search { levels, reached_by_class, antipodes: tally.examples });
+            return Ok(Search {
+                levels,
+                reached_by_class,
+                antipodes: tally.examples,
+            });
         }
         std::mem::swap(&mut current, &mut next);
     }
@@ -186,7 +199,10 @@ fn expand_words<P: Puzzle>(
     next: &BitSet,
 ) -> Tally {
     let states = puzzle.states();
-    let mut tally = Tally { by_class: vec![0; classes], ..Tally::default() };
+    let mut tally = Tally {
+        by_class: vec![0; classes],
+        ..Tally::default()
+    };
     let mut batch = Vec::with_capacity(BATCH + 64);
     let mut memo = P::Memo::default();
     let (visited, next) = (visited.words(), next.words());

@@ -35,9 +35,17 @@ impl Span {
                 basis.sort_unstable_by(|a, b| b.cmp(a));
             }
         }
-        let pivots: u64 = basis.iter().map(|b| 1u64 << (63 - b.leading_zeros())).fold(0, |a, p| a | p);
+        let pivots: u64 = basis
+            .iter()
+            .map(|b| 1u64 << (63 - b.leading_zeros()))
+            .fold(0, |a, p| a | p);
         let free: Vec<u32> = (0..n).filter(|&i| pivots >> i & 1 == 0).collect();
-        let mut span = Self { n, basis, free, table: Vec::new() };
+        let mut span = Self {
+            n,
+            basis,
+            free,
+            table: Vec::new(),
+        };
         span.table = (0..n.div_ceil(8))
             .map(|byte| {
                 let mut row = [0u64; 256];
@@ -72,7 +80,10 @@ impl Span {
 
     fn slow_syndrome(&self, v: u64) -> u64 {
         let r = reduce(&self.basis, v);
-        self.free.iter().enumerate().fold(0, |s, (j, &i)| s | ((r >> i & 1) << j))
+        self.free
+            .iter()
+            .enumerate()
+            .fold(0, |s, (j, &i)| s | ((r >> i & 1) << j))
     }
 
     /// The coset index of `v`, in `0..cosets()`; linear, so it is a few table look-ups.
@@ -86,7 +97,10 @@ impl Span {
 
     /// The vector of coset `s` that is zero on every pivot coordinate.
     pub fn representative(&self, s: u64) -> u64 {
-        self.free.iter().enumerate().fold(0, |v, (j, &i)| v | ((s >> j & 1) << i))
+        self.free
+            .iter()
+            .enumerate()
+            .fold(0, |v, (j, &i)| v | ((s >> j & 1) << i))
     }
 }
 

@@ -54,7 +54,16 @@ impl Coins {
         goals: Vec<u64>,
     ) -> Self {
         let span = Span::new((rows * cols) as u32, moves.iter().map(|m| m.mask));
-        Self { id, title, rules, rows, cols, moves, goals, span }
+        Self {
+            id,
+            title,
+            rules,
+            rows,
+            cols,
+            moves,
+            goals,
+            span,
+        }
     }
 
     /// Number of coins.
@@ -90,7 +99,11 @@ impl Coins {
 
     fn syndrome_label(&self, s: u64) -> String {
         let width = (self.span.dimension() - self.span.rank()) as usize;
-        if width == 0 { "all".into() } else { format!("{s:0width$b}") }
+        if width == 0 {
+            "all".into()
+        } else {
+            format!("{s:0width$b}")
+        }
     }
 }
 
@@ -181,13 +194,19 @@ impl Puzzle for Coins {
     }
 
     fn render(&self, rank: u64) -> String {
-        (0..self.coins()).map(|i| if rank & self.bit(i) == 0 { 'H' } else { 'T' }).collect()
+        (0..self.coins())
+            .map(|i| if rank & self.bit(i) == 0 { 'H' } else { 'T' })
+            .collect()
     }
 
     fn draw(&self, rank: u64) -> String {
         let line = self.render(rank);
         let chars: Vec<char> = line.chars().collect();
-        chars.chunks(self.cols).map(|row| row.iter().collect::<String>()).collect::<Vec<_>>().join("\n")
+        chars
+            .chunks(self.cols)
+            .map(|row| row.iter().collect::<String>())
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     fn parse(&self, text: &str) -> Result<u64, ParseError> {

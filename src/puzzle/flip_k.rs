@@ -139,7 +139,12 @@ impl Puzzle for FlipK {
                 },
             ]
         } else if self.k % 2 == 1 {
-            vec![ClassInfo { label: "all".into(), configurations: 1 << n, solvable: true, example: example(0) }]
+            vec![ClassInfo {
+                label: "all".into(),
+                configurations: 1 << n,
+                solvable: true,
+                example: example(0),
+            }]
         } else {
             let goal = u64::from(n % 2);
             ["tails-even", "tails-odd"]
@@ -184,7 +189,9 @@ impl Puzzle for FlipK {
 
     /// The tail count drawn as its first configuration: the tails on the left.
     fn render(&self, rank: u64) -> String {
-        (0..u64::from(self.n)).map(|i| if i < rank { 'T' } else { 'H' }).collect()
+        (0..u64::from(self.n))
+            .map(|i| if i < rank { 'T' } else { 'H' })
+            .collect()
     }
 
     fn draw(&self, rank: u64) -> String {
@@ -234,7 +241,10 @@ pub fn parse_row(text: &str, n: usize) -> Result<Vec<bool>, ParseError> {
         })
         .collect::<Result<Vec<_>, _>>()?;
     if coins.len() != n {
-        return Err(ParseError::Malformed(format!("expected {n} coins (H or T), found {}", coins.len())));
+        return Err(ParseError::Malformed(format!(
+            "expected {n} coins (H or T), found {}",
+            coins.len()
+        )));
     }
     Ok(coins)
 }
@@ -246,7 +256,11 @@ pub fn flip_k_brute(n: usize, k: usize) -> Coins {
     for mask in 0u64..(1 << n) {
         if mask.count_ones() as usize == k {
             let flipped: Vec<usize> = (0..n).filter(|i| mask >> (n - 1 - i) & 1 == 1).collect();
-            moves.push(CoinMove { name: coin_list(&flipped), mask, needs_heads: None });
+            moves.push(CoinMove {
+                name: coin_list(&flipped),
+                mask,
+                needs_heads: None,
+            });
         }
     }
     Coins::new(

@@ -12,7 +12,11 @@ pub fn lights_out(rows: usize, cols: usize) -> Coins {
     let lettered = (rows, cols) == (4, 3);
     let moves = (0..n)
         .map(|cell| CoinMove {
-            name: if lettered { char::from(b'A' + cell as u8).to_string() } else { cell_name(cell, cols) },
+            name: if lettered {
+                char::from(b'A' + cell as u8).to_string()
+            } else {
+                cell_name(cell, cols)
+            },
             mask: cross(rows, cols, cell, bit),
             needs_heads: None,
         })

@@ -107,7 +107,18 @@ impl Sliding {
         let by_cells = Divisor::new(cells as u64, pairs * cells as u64);
         let identity = (0..tiles as u64).fold(0, |acc, t| acc | ((t + 1) << (4 * t)));
         let all_tiles = ((1u32 << cells) - 2) as u16;
-        Self { id, rows, cols, cells, weight, by_weight, by_cells, parity, identity, all_tiles }
+        Self {
+            id,
+            rows,
+            cols,
+            cells,
+            weight,
+            by_weight,
+            by_cells,
+            parity,
+            identity,
+            all_tiles,
+        }
     }
 
     fn tiles(&self) -> usize {
@@ -123,7 +134,7 @@ impl Sliding {
         let mut remaining = self.all_tiles;
         let mut later = [0; MAX_CELLS];
         let (mut seq, mut digits, mut rest, mut sum) = (0, 0, k, 0);
-        for i in 0..n - 2 {
+        for (i, after) in later.iter_mut().enumerate().take(n - 2) {
             let digit = self.by_weight[i].div(rest);
             rest -= digit * self.weight[i];
             sum ^= digit & 1;
@@ -133,12 +144,18 @@ impl Sliding {
             seq |= tile << (4 * i);
             digits |= digit << (4 * i);
             remaining &= !(1 << tile);
-            later[i] = remaining;
+            *after = remaining;
         }
         // The last two tiles in increasing order have Lehmer digits 0, 0.
         seq |= pool << (4 * (n - 2));
         later[n - 2] = 1 << (pool >> 4);
-        let mut out = Unranked { k, seq, digits, later, parity: sum as u8 };
+        let mut out = Unranked {
+            k,
+            seq,
+            digits,
+            later,
+            parity: sum as u8,
+        };
         if out.parity != parity {
             out.flip_parity(n);
         }
@@ -189,7 +206,11 @@ impl Sliding {
             k = k.wrapping_add(new.wrapping_sub(old).wrapping_mul(self.weight[i]));
             parity ^= ((old ^ new) & 1) as u8;
         }
-        if parity == self.parity[blank] { k * self.cells as u64 + blank as u64 } else { u64::MAX }
+        if parity == self.parity[blank] {
+            k * self.cells as u64 + blank as u64
+        } else {
+            u64::MAX
+        }
     }
 
     fn split(&self, rank: u64) -> (u64, usize) {
@@ -244,7 +265,11 @@ impl Sliding {
             seen |= 1 << tile;
         }
         let blank = board.iter().position(|&t| t == 0).unwrap_or(0);
-        let seq = board.iter().filter(|&&t| t != 0).enumerate().fold(0, |s, (i, &t)| s | (u64::from(t) << (4 * i)));
+        let seq = board
+            .iter()
+            .filter(|&&t| t != 0)
+            .enumerate()
+            .fold(0, |s, (i, &t)| s | (u64::from(t) << (4 * i)));
         let (k, parity) = self.rank_tiles(seq);
         if parity != self.parity[blank] {
             return Err(ParseError::Unsolvable(self.why_unsolvable(parity, blank)));
@@ -260,7 +285,11 @@ impl Sliding {
             let row = blank / self.cols;
             format!(
                 "inversions ({kind}) + blank row {row} is {}, but the width is even and the goal needs the parity of rows - 1 = {}",
-                if (usize::from(parity) + row) % 2 == 1 { "odd" } else { "even" },
+                if (usize::from(parity) + row) % 2 == 1 {
+                    "odd"
+                } else {
+                    "even"
+                },
                 self.rows - 1
             )
         }
@@ -320,12 +349,19 @@ impl Divisor {
         // floor(x * m / 2^64) equals floor(x / d) while x * (m * d - 2^64) < 2^64;
         // m * d - 2^64 < d, so x * d < 2^64 is enough.
         let exact = d > 1 && u128::from(max) * u128::from(d) < 1 << 64;
-        Self { d, m: if exact { u64::MAX / d + 1 } else { 0 } }
+        Self {
+            d,
+            m: if exact { u64::MAX / d + 1 } else { 0 },
+        }
     }
 
     #[inline]
     fn div(self, x: u64) -> u64 {
-        if self.m == 0 { x / self.d } else { ((u128::from(x) * u128::from(self.m)) >> 64) as u64 }
+        if self.m == 0 {
+            x / self.d
+        } else {
+            ((u128::from(x) * u128::from(self.m)) >> 64) as u64
+        }
     }
 }
 
@@ -347,7 +383,12 @@ impl Puzzle for Sliding {
         if self.id == "eight" {
             "8-puzzle (3x3 sliding tiles)".into()
         } else {
-            format!("{}x{} sliding-tile puzzle ({} tiles)", self.rows, self.cols, self.tiles())
+            format!(
+                "{}x{} sliding-tile puzzle ({} tiles)",
+                self.rows,
+                self.cols,
+                self.tiles()
+            )
         }
     }
 
@@ -425,7 +466,13 @@ impl Puzzle for Sliding {
             .chunks(self.cols)
             .map(|row| {
                 row.iter()
-                    .map(|&t| if t == 0 { format!("{:>width$}", ".") } else { format!("{t:>width$}") })
+                    .map(|&t| {
+                        if t == 0 {
+                            format!("{:>width$}", ".")
+                        } else {
+                            format!("{t:>width$}")
+                        }
+                    })
                     .collect::<Vec<_>>()
                     .join(" ")
             })
@@ -438,9 +485,8 @@ impl Puzzle for Sliding {
             .split(|c: char| c.is_whitespace() || c == ',')
             .filter(|s| !s.is_empty())
             .map(|s| {
-                s.parse::<u8>().map_err(|_| {
-                    ParseError::Malformed(format!("`{s}` is not a tile number (0 to {})", self.cells - 1))
-                })
+                s.parse::<u8>()
+                    .map_err(|_| ParseError::Malformed(format!("`{s}` is not a tile number (0 to {})", self.cells - 1)))
             })
             .collect::<Result<Vec<_>, _>>()?;
         self.rank_board(&board)

@@ -1,6 +1,7 @@
 //! PNG charts drawn by plotters with an embedded DejaVu font, so rendering needs no
 //! system font library. Sized for slides: 1200 x 700.
 
+use super::thousands;
 use crate::analysis::Analysis;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -38,8 +39,7 @@ fn register_font() {
 
 fn canvas(path: &Path) -> DrawingArea<BitMapBackend<'_>, Shift> {
     register_font();
-    let root = BitMapBackend::new(path, SIZE).into_drawing_area();
-    root
+    BitMapBackend::new(path, SIZE).into_drawing_area()
 }
 
 /// A count as people say it on a slide: `950`, `24k`, `1.2M`, `3.4G`.
@@ -56,19 +56,6 @@ pub fn short_count(x: f64) -> String {
         format!("{value:.1}")
     };
     format!("{}{unit}", text.trim_end_matches(".0"))
-}
-
-/// `1234567` as `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 fn headline(a: &Analysis) -> String {
@@ -89,7 +76,10 @@ pub fn distances(a: &Analysis, path: &Path) -> Result<()> {
     let max_d = a.max_distance() as u32;
     let top = a.levels.iter().copied().max().unwrap_or(1) as f64 * 1.15;
     let mut chart = ChartBuilder::on(&root)
-        .caption(format!("{}: configurations by distance to the goal", a.title), (FONT, 30).into_font().style(FontStyle::Bold))
+        .caption(
+            format!("{}: configurations by distance to the goal", a.title),
+            (FONT, 30).into_font().style(FontStyle::Bold),
+        )
         .margin(20)
         .x_label_area_size(60)
         .y_label_area_size(90)
@@ -129,14 +119,25 @@ pub fn distances(a: &Analysis, path: &Path) -> Result<()> {
         vec![at(last + top * 0.03), at(top * 0.90)],
         ACCENT.stroke_width(1),
     )))?;
-    chart.draw_series(std::iter::once(TriangleMarker::new(at(last + top * 0.03), 7, ACCENT.filled())))?;
+    chart.draw_series(std::iter::once(TriangleMarker::new(
+        at(last + top * 0.03),
+        7,
+        ACCENT.filled(),
+    )))?;
     chart.draw_series(std::iter::once(Text::new(
-        format!("max {max_d}: {} antipode{} ", thousands(a.antipodes()), if a.antipodes() == 1 { "" } else { "s" }),
+        format!(
+            "max {max_d}: {} antipode{} ",
+            thousands(a.antipodes()),
+            if a.antipodes() == 1 { "" } else { "s" }
+        ),
         at(top * 0.93),
-        (FONT, 20).into_font().color(&ACCENT).pos(plotters::style::text_anchor::Pos::new(
-            plotters::style::text_anchor::HPos::Right,
-            plotters::style::text_anchor::VPos::Center,
-        )),
+        (FONT, 20)
+            .into_font()
+            .color(&ACCENT)
+            .pos(plotters::style::text_anchor::Pos::new(
+                plotters::style::text_anchor::HPos::Right,
+                plotters::style::text_anchor::VPos::Center,
+            )),
     )))?;
     root.draw(&Text::new(headline(a), (130, 80), (FONT, 20).into_font().color(&BLACK)))?;
     root.present()?;
@@ -151,7 +152,10 @@ pub fn distances_log(a: &Analysis, path: &Path) -> Result<()> {
     let max_d = a.max_distance() as u32;
     let top = a.levels.iter().copied().max().unwrap_or(1) as f64 * 3.0;
     let mut chart = ChartBuilder::on(&root)
-        .caption(format!("{}: configurations by distance (log scale)", a.title), (FONT, 30).into_font().style(FontStyle::Bold))
+        .caption(
+            format!("{}: configurations by distance (log scale)", a.title),
+            (FONT, 30).into_font().style(FontStyle::Bold),
+        )
         .margin(20)
         .x_label_area_size(60)
         .y_label_area_size(90)
@@ -165,7 +169,12 @@ pub fn distances_log(a: &Analysis, path: &Path) -> Result<()> {
         .label_style((FONT, 18))
         .axis_desc_style((FONT, 22))
         .draw()?;
-    let points: Vec<(u32, f64)> = a.levels.iter().enumerate().map(|(d, &n)| (d as u32, n as f64)).collect();
+    let points: Vec<(u32, f64)> = a
+        .levels
+        .iter()
+        .enumerate()
+        .map(|(d, &n)| (d as u32, n as f64))
+        .collect();
     chart.draw_series(LineSeries::new(points.clone(), BAR.stroke_width(3)))?;
     chart.draw_series(points.iter().map(|&p| Circle::new(p, 5, BAR.filled())))?;
     root.draw(&Text::new(headline(a), (130, 80), (FONT, 20).into_font().color(&BLACK)))?;
@@ -199,7 +208,10 @@ pub fn growth(a: &Analysis, path: &Path) -> Result<()> {
         .collect();
     let ratio_top = ratios.iter().map(|r| r.1).fold(1.0f64, f64::max).ceil().max(2.0);
     let mut chart = ChartBuilder::on(&root)
-        .caption(format!("{}: how the search grew", a.title), (FONT, 30).into_font().style(FontStyle::Bold))
+        .caption(
+            format!("{}: how the search grew", a.title),
+            (FONT, 30).into_font().style(FontStyle::Bold),
+        )
         .margin(20)
         .x_label_area_size(60)
         .y_label_area_size(90)
@@ -253,12 +265,19 @@ pub fn overview(analyses: &[Analysis], path: &Path) -> Result<()> {
         .map(|a| {
             let max = a.max_distance().max(1) as f64;
             let total = a.reachable() as f64;
-            a.levels.iter().enumerate().map(|(d, &n)| (d as f64 / max, 100.0 * n as f64 / total)).collect()
+            a.levels
+                .iter()
+                .enumerate()
+                .map(|(d, &n)| (d as f64 / max, 100.0 * n as f64 / total))
+                .collect()
         })
         .collect();
     let top = series.iter().flatten().map(|p| p.1).fold(1.0f64, f64::max) * 1.1;
     let mut chart = ChartBuilder::on(&root)
-        .caption("Distance distributions compared", (FONT, 30).into_font().style(FontStyle::Bold))
+        .caption(
+            "Distance distributions compared",
+            (FONT, 30).into_font().style(FontStyle::Bold),
+        )
         .margin(20)
         .x_label_area_size(60)
         .y_label_area_size(90)
@@ -276,7 +295,10 @@ pub fn overview(analyses: &[Analysis], path: &Path) -> Result<()> {
         let color = PALETTE[i % PALETTE.len()];
         let dashed = i >= PALETTE.len();
         chart
-            .draw_series(LineSeries::new(points.clone(), color.stroke_width(if dashed { 1 } else { 3 })))?
+            .draw_series(LineSeries::new(
+                points.clone(),
+                color.stroke_width(if dashed { 1 } else { 3 }),
+            ))?
             .label(format!("{} (max {})", a.id, a.max_distance()))
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 30, y)], color.stroke_width(3)));
     }

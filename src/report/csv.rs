@@ -18,7 +18,11 @@ pub fn write_distances(analysis: &Analysis, out: impl Write) -> csv::Result<()> 
     let mut cumulative = 0;
     for (distance, &states) in analysis.levels.iter().enumerate() {
         cumulative += states;
-        writer.serialize(DistanceRow { distance, states, cumulative })?;
+        writer.serialize(DistanceRow {
+            distance,
+            states,
+            cumulative,
+        })?;
     }
     writer.flush()?;
     Ok(())

@@ -1,6 +1,6 @@
 //! The index `README.md` of an output folder written by `--all`: one row per analysis.
 
-use super::chart::thousands;
+use super::thousands;
 use crate::analysis::Analysis;
 use std::io::{self, Write};
 
@@ -31,6 +31,9 @@ pub fn write_index(analyses: &[Analysis], mut w: impl Write) -> io::Result<()> {
             a.seconds
         )?;
     }
-    writeln!(w, "\nTimes are wall-clock seconds for the search and vary from run to run; every other figure is exact.")?;
+    writeln!(
+        w,
+        "\nTimes are wall-clock seconds for the search and vary from run to run; every other figure is exact."
+    )?;
     Ok(())
 }

@@ -24,7 +24,10 @@ pub fn summary(analysis: &Analysis) -> Value {
     map.insert("antipode_examples".into(), json!(analysis.antipode_examples));
     map.insert("mean_distance".into(), json!(round6(analysis.mean_distance())));
     map.insert("classes".into(), json!(analysis.classes.len()));
-    map.insert("solvable_classes".into(), json!(analysis.classes.iter().filter(|c| c.solvable).count()));
+    map.insert(
+        "solvable_classes".into(),
+        json!(analysis.classes.iter().filter(|c| c.solvable).count()),
+    );
     map.insert("solvable_unreached".into(), json!(analysis.solvable_unreached()));
     if let Some(rank) = analysis.gf2_rank {
         map.insert("rank".into(), json!(rank));

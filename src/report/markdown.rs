@@ -1,7 +1,7 @@
 //! `report.md`: a page a person reads top to bottom: the puzzle, the totals with their
 //! closed forms, the farthest configurations drawn as boards, the charts and the classes.
 
-use super::chart::thousands;
+use super::thousands;
 use crate::analysis::Analysis;
 use std::io::{self, Write};
 
@@ -37,12 +37,25 @@ pub fn write_report(a: &Analysis, mut w: impl Write) -> io::Result<()> {
     writeln!(w, "{}\n", a.rules)?;
     writeln!(w, "## Totals\n")?;
     writeln!(w, "| | |\n|---|---:|")?;
-    writeln!(w, "| configurations | {} |", with_formula(Some(a.configurations_formula.clone()), a.configurations))?;
-    writeln!(w, "| reachable from the goal | {} |", with_formula(reachable_formula(a), a.reachable()))?;
+    writeln!(
+        w,
+        "| configurations | {} |",
+        with_formula(Some(a.configurations_formula.clone()), a.configurations)
+    )?;
+    writeln!(
+        w,
+        "| reachable from the goal | {} |",
+        with_formula(reachable_formula(a), a.reachable())
+    )?;
     writeln!(w, "| maximum distance | {} moves |", a.max_distance())?;
     writeln!(w, "| antipodes (at the maximum) | {} |", thousands(a.antipodes()))?;
     writeln!(w, "| mean distance | {:.4} moves |", a.mean_distance())?;
-    writeln!(w, "| classes | {} ({} solvable) |", a.classes.len(), a.classes.iter().filter(|c| c.solvable).count())?;
+    writeln!(
+        w,
+        "| classes | {} ({} solvable) |",
+        a.classes.len(),
+        a.classes.iter().filter(|c| c.solvable).count()
+    )?;
     if let Some(rank) = a.gf2_rank {
         writeln!(w, "| rank of the moves over GF(2) | {rank} |")?;
     }
@@ -71,7 +84,15 @@ pub fn write_report(a: &Analysis, mut w: impl Write) -> io::Result<()> {
     let drawn = &a.antipode_drawings[..a.antipode_drawings.len().min(DRAWN)];
     writeln!(w, "```text\n{}\n```\n", side_by_side(drawn))?;
     if a.antipode_examples.len() > DRAWN {
-        writeln!(w, "More: {}\n", a.antipode_examples[DRAWN..].iter().map(|e| format!("`{e}`")).collect::<Vec<_>>().join(", "))?;
+        writeln!(
+            w,
+            "More: {}\n",
+            a.antipode_examples[DRAWN..]
+                .iter()
+                .map(|e| format!("`{e}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )?;
     }
 
     writeln!(w, "## Distances\n")?;
@@ -92,7 +113,10 @@ pub fn write_report(a: &Analysis, mut w: impl Write) -> io::Result<()> {
 
     writeln!(w, "## Solvability classes\n")?;
     writeln!(w, "{}\n", a.invariant)?;
-    writeln!(w, "| class | configurations | solvable | reached | example |\n|---|---:|---|---:|---|")?;
+    writeln!(
+        w,
+        "| class | configurations | solvable | reached | example |\n|---|---:|---|---:|---|"
+    )?;
     for c in a.classes.iter().take(INLINE_ROWS) {
         writeln!(
             w,
@@ -115,7 +139,10 @@ pub fn write_report(a: &Analysis, mut w: impl Write) -> io::Result<()> {
             thousands(a.solvable_unreached())
         )?;
     } else {
-        writeln!(w, "The search reached every configuration the invariant calls solvable and none of the others.\n")?;
+        writeln!(
+            w,
+            "The search reached every configuration the invariant calls solvable and none of the others.\n"
+        )?;
     }
     writeln!(w, "Files: `distances.csv`, `classes.csv`, `summary.json`.")?;
     Ok(())
@@ -125,7 +152,10 @@ pub fn write_report(a: &Analysis, mut w: impl Write) -> io::Result<()> {
 pub fn side_by_side(boards: &[String]) -> String {
     let split: Vec<Vec<&str>> = boards.iter().map(|b| b.lines().collect()).collect();
     let height = split.iter().map(Vec::len).max().unwrap_or(0);
-    let widths: Vec<usize> = split.iter().map(|l| l.iter().map(|s| s.chars().count()).max().unwrap_or(0)).collect();
+    let widths: Vec<usize> = split
+        .iter()
+        .map(|l| l.iter().map(|s| s.chars().count()).max().unwrap_or(0))
+        .collect();
     (0..height)
         .map(|row| {
             split

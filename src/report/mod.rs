@@ -27,6 +27,19 @@ pub const FILES: [&str; 7] = [
     "report.md",
 ];
 
+/// `1234567` as `1,234,567`.
+pub fn thousands(n: impl Into<u128>) -> String {
+    let digits = n.into().to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// Writes every report file of `analysis` into the folder `dir`.
 pub fn write_all(analysis: &Analysis, dir: &Path) -> Result<()> {
     write_file(dir, "distances.csv", |w| Ok(csv::write_distances(analysis, w)?))?;
@@ -45,7 +58,9 @@ pub fn write_file(dir: &Path, name: &str, body: impl FnOnce(&mut dyn Write) -> R
     let file = File::create(&path).with_context(|| format!("cannot create {}", path.display()))?;
     let mut writer = BufWriter::new(file);
     body(&mut writer).with_context(|| format!("cannot write {}", path.display()))?;
-    writer.flush().with_context(|| format!("cannot write {}", path.display()))?;
+    writer
+        .flush()
+        .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(())
 }
 
@@ -67,17 +82,36 @@ pub struct Staged {
 }
 
 /// Starts the folder `out/name`, creating `out` if needed. Fails now, before any long
-/// search, if `out` cannot be written.
+/// search, if `out` cannot be written. Staging folders left by a run that was killed
+/// outright (SIGKILL, power loss) for the same name are removed first.
 pub fn stage(out: &Path, name: &str) -> Result<Staged> {
     if out.exists() && !out.is_dir() {
         anyhow::bail!("--out {} is a file, not a folder", out.display());
     }
     fs::create_dir_all(out).with_context(|| format!("cannot create the output folder {}", out.display()))?;
+    remove_stale(out, name);
     let dir = tempfile::Builder::new()
         .prefix(&format!(".{name}.partial-"))
         .tempdir_in(out)
         .with_context(|| format!("cannot write in the output folder {}", out.display()))?;
-    Ok(Staged { dir, out: out.to_path_buf(), name: name.to_string() })
+    Ok(Staged {
+        dir,
+        out: out.to_path_buf(),
+        name: name.to_string(),
+    })
+}
+
+/// Best effort: a leftover that cannot be removed is harmless, being hidden and named
+/// as incomplete.
+fn remove_stale(out: &Path, name: &str) {
+    let prefixes = [format!(".{name}.partial-"), format!(".{name}.old-")];
+    for entry in fs::read_dir(out).into_iter().flatten().flatten() {
+        let file_name = entry.file_name();
+        let file_name = file_name.to_string_lossy();
+        if prefixes.iter().any(|p| file_name.starts_with(p.as_str())) && entry.path().is_dir() {
+            let _ = fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 impl Staged {
@@ -93,7 +127,10 @@ impl Staged {
         let old = if target.exists() {
             // Move the previous report aside first: a directory cannot be renamed over a
             // non-empty one, and the old copy must survive until the new one is in place.
-            let aside = tempfile::Builder::new().prefix(&format!(".{}.old-", self.name)).tempdir_in(&self.out).map_err(fail)?;
+            let aside = tempfile::Builder::new()
+                .prefix(&format!(".{}.old-", self.name))
+                .tempdir_in(&self.out)
+                .map_err(fail)?;
             let aside = aside.keep();
             fs::rename(&target, &aside).map_err(fail)?;
             Some(aside)
