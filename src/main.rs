@@ -142,12 +142,13 @@ fn write_index(analyses: &[Analysis], dir: &Path, out: &Path) -> Result<()> {
 
 fn one_line_summary(a: &Analysis) -> String {
     format!(
-        "{}: {} of {} configurations reachable, max distance {} ({} antipodes), mean {:.4}, {:.2} s",
+        "{}: {} of {} configurations reachable, max distance {} ({} antipode{}), mean {:.4}, {:.2} s",
         a.id,
         report::thousands(a.reachable()),
         report::thousands(a.configurations),
         a.max_distance(),
         report::thousands(a.antipodes()),
+        if a.antipodes() == 1 { "" } else { "s" },
         a.mean_distance(),
         a.seconds
     )

@@ -150,7 +150,8 @@ pub fn distances_log(a: &Analysis, path: &Path) -> Result<()> {
     let root = canvas(path);
     root.fill(&WHITE)?;
     let max_d = a.max_distance() as u32;
-    let top = a.levels.iter().copied().max().unwrap_or(1) as f64 * 3.0;
+    // Two decades of headroom keep the peak clear of the headline.
+    let top = a.levels.iter().copied().max().unwrap_or(1) as f64 * 100.0;
     let mut chart = ChartBuilder::on(&root)
         .caption(
             format!("{}: configurations by distance (log scale)", a.title),
@@ -245,7 +246,7 @@ pub fn growth(a: &Analysis, path: &Path) -> Result<()> {
     chart.draw_secondary_series(ratios.iter().map(|&p| TriangleMarker::new(p, 5, ACCENT.filled())))?;
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
+        .position(SeriesLabelPosition::MiddleLeft)
         .label_font((FONT, 18))
         .background_style(WHITE.mix(0.9))
         .border_style(BLACK)
@@ -254,57 +255,80 @@ pub fn growth(a: &Analysis, path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// `overview.png`: every analysis's distance distribution on one chart, normalised so
-/// that boards of different sizes compare: distance as a share of the maximum, and the
-/// share of reachable configurations at each distance.
+/// `overview.png`: every analysis's distances on one chart, normalised so that boards
+/// of different sizes compare: the share of reachable configurations within each
+/// fraction of the maximum distance (a cumulative curve, whatever the number of levels).
+/// Each family has one colour; sizes within a family differ by dash pattern.
 pub fn overview(analyses: &[Analysis], path: &Path) -> Result<()> {
     let root = canvas(path);
     root.fill(&WHITE)?;
-    let series: Vec<Vec<(f64, f64)>> = analyses
-        .iter()
-        .map(|a| {
-            let max = a.max_distance().max(1) as f64;
-            let total = a.reachable() as f64;
-            a.levels
-                .iter()
-                .enumerate()
-                .map(|(d, &n)| (d as f64 / max, 100.0 * n as f64 / total))
-                .collect()
-        })
-        .collect();
-    let top = series.iter().flatten().map(|p| p.1).fold(1.0f64, f64::max) * 1.1;
     let mut chart = ChartBuilder::on(&root)
         .caption(
-            "Distance distributions compared",
+            "How fast each puzzle's states are reached",
             (FONT, 30).into_font().style(FontStyle::Bold),
         )
         .margin(20)
         .x_label_area_size(60)
         .y_label_area_size(90)
-        .build_cartesian_2d(0f64..1.0, 0f64..top)?;
+        .build_cartesian_2d(0f64..1.0, 0f64..100.0)?;
     chart
         .configure_mesh()
-        .x_desc("distance / maximum distance")
-        .y_desc("share of reachable configurations (%)")
+        .x_desc("distance / maximum distance of that puzzle")
+        .y_desc("reachable configurations within that distance (%)")
         .y_label_formatter(&|y| format!("{y:.0}%"))
         .x_label_formatter(&|x| format!("{x:.1}"))
         .label_style((FONT, 18))
         .axis_desc_style((FONT, 22))
         .draw()?;
-    for (i, (a, points)) in analyses.iter().zip(&series).enumerate() {
-        let color = PALETTE[i % PALETTE.len()];
-        let dashed = i >= PALETTE.len();
-        chart
-            .draw_series(LineSeries::new(
-                points.clone(),
-                color.stroke_width(if dashed { 1 } else { 3 }),
-            ))?
-            .label(format!("{} (max {})", a.id, a.max_distance()))
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 30, y)], color.stroke_width(3)));
+    let mut families: Vec<&str> = Vec::new();
+    let mut seen_in_family: Vec<usize> = Vec::new();
+    for a in analyses {
+        let family = families.iter().position(|f| *f == a.family).unwrap_or_else(|| {
+            families.push(&a.family);
+            seen_in_family.push(0);
+            families.len() - 1
+        });
+        let variant = seen_in_family[family];
+        seen_in_family[family] += 1;
+        let color = PALETTE[family % PALETTE.len()];
+        let max = a.max_distance().max(1) as f64;
+        let total = a.reachable() as f64;
+        let mut cumulative = 0.0;
+        let points: Vec<(f64, f64)> = a
+            .levels
+            .iter()
+            .enumerate()
+            .map(|(d, &n)| {
+                cumulative += n as f64;
+                (d as f64 / max, 100.0 * cumulative / total)
+            })
+            .collect();
+        let style = color.stroke_width(3);
+        let label = format!("{} (max {})", a.id, a.max_distance());
+        // Solid for a family's first size, then ever shorter dashes.
+        let (dash, gap) = [(0, 0), (14, 6), (6, 6), (2, 5)][variant.min(3)];
+        let legend = move |(x, y): (i32, i32)| {
+            if dash == 0 {
+                EmptyElement::at((x, y)) + PathElement::new([(0, 0), (30, 0)], style)
+            } else {
+                EmptyElement::at((x, y)) + PathElement::new([(0, 0), (dash as i32, 0)], style)
+            }
+        };
+        if dash == 0 {
+            chart
+                .draw_series(LineSeries::new(points, style))?
+                .label(label)
+                .legend(legend);
+        } else {
+            chart
+                .draw_series(DashedLineSeries::new(points, dash, gap, style))?
+                .label(label)
+                .legend(legend);
+        }
     }
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
+        .position(SeriesLabelPosition::LowerRight)
         .label_font((FONT, 17))
         .background_style(WHITE.mix(0.9))
         .border_style(BLACK)

@@ -1,0 +1,81 @@
+//! The committed `reports/` folder must be what `analyze --all` writes today
+//! (`scripts/reports.sh` regenerates it); only timings may differ.
+
+use assert_cmd::Command;
+use std::fs;
+use std::path::Path;
+
+/// `summary.json` without the fields that vary between runs.
+fn without_timings(json: &str) -> serde_json::Value {
+    let mut value: serde_json::Value = serde_json::from_str(json).expect("summary.json is JSON");
+    let map = value.as_object_mut().expect("summary.json is an object");
+    map.remove("seconds");
+    map.remove("threads");
+    value
+}
+
+/// The index table without its last column (seconds).
+fn without_time_column(index: &str) -> String {
+    index
+        .lines()
+        .map(|line| match line.trim_end().strip_suffix('|') {
+            Some(row) if line.starts_with('|') => row.rsplit_once('|').map_or(line, |(head, _)| head).to_string(),
+            _ => line.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn read(path: &Path) -> String {
+    fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+#[test]
+fn committed_reports_equal_a_fresh_run() {
+    let fresh = tempfile::tempdir().expect("temp dir");
+    Command::cargo_bin("analyze")
+        .expect("binary")
+        .args(["--all", "--quiet", "--out"])
+        .arg(fresh.path())
+        .assert()
+        .success();
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
+    assert_eq!(
+        without_time_column(&read(&committed.join("README.md"))),
+        without_time_column(&read(&fresh.path().join("README.md"))),
+        "reports/README.md is stale: run scripts/reports.sh"
+    );
+    let mut folders = 0;
+    for entry in fs::read_dir(fresh.path()).expect("fresh output") {
+        let entry = entry.expect("entry");
+        if !entry.path().is_dir() {
+            continue;
+        }
+        folders += 1;
+        let name = entry.file_name();
+        let old = committed.join(&name);
+        for file in ["distances.csv", "classes.csv", "report.md"] {
+            assert_eq!(
+                read(&old.join(file)),
+                read(&entry.path().join(file)),
+                "reports/{name:?}/{file} is stale"
+            );
+        }
+        assert_eq!(
+            without_timings(&read(&old.join("summary.json"))),
+            without_timings(&read(&entry.path().join("summary.json"))),
+            "reports/{name:?}/summary.json is stale"
+        );
+        for chart in ["distances.png", "distances-log.png", "growth.png"] {
+            assert!(old.join(chart).is_file(), "reports/{name:?}/{chart} is missing");
+        }
+    }
+    let committed_folders = fs::read_dir(&committed)
+        .expect("reports/")
+        .filter(|e| e.as_ref().is_ok_and(|e| e.path().is_dir()))
+        .count();
+    assert_eq!(
+        folders, committed_folders,
+        "reports/ has a different set of puzzles than --all"
+    );
+}
