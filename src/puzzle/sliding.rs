@@ -61,6 +61,13 @@ pub struct Unranked {
     later: [u16; MAX_CELLS],
     /// Parity of the sequence.
     parity: u8,
+    /// `pools[i]`: the unused tiles (packed, increasing) after position `i` was filled,
+    /// from which a later `k` sharing the first `i + 1` digits resumes unranking.
+    pools: [Packed; MAX_CELLS],
+    /// Bit `i`: parity of the digit sum up to position `i`.
+    sums: u16,
+    /// Whether the fields describe `k` (false for a fresh memo).
+    valid: bool,
 }
 
 impl Unranked {
@@ -127,49 +134,70 @@ impl Sliding {
 
     /// The tile sequence of pair `k` with the given parity.
     fn unrank(&self, k: u64, parity: u8) -> Unranked {
+        let mut out = Unranked::default();
+        self.unrank_cached(&mut out, k, parity);
+        out
+    }
+
+    /// Unranks pair `k` into `u`, keeping its digits before position `from` (which must
+    /// be those of `k`) and decoding the rest.
+    fn decode_from(&self, u: &mut Unranked, k: u64, from: usize) {
         let n = self.tiles();
         // Unused tiles as 4-bit values in increasing order: taking the d-th one out is two
         // shifts, so unranking is linear in the number of tiles.
-        let mut pool = self.identity;
-        let mut remaining = self.all_tiles;
-        let mut later = [0; MAX_CELLS];
-        let (mut seq, mut digits, mut rest, mut sum) = (0, 0, k, 0);
-        for (i, after) in later.iter_mut().enumerate().take(n - 2) {
+        let (mut pool, mut remaining, mut sum, mut rest) = match from {
+            0 => (self.identity, self.all_tiles, 0, k),
+            _ => {
+                let before = self.by_weight[from - 1].div(k);
+                (u.pools[from - 1], u.later[from - 1], (u.sums >> (from - 1)) & 1, k - before * self.weight[from - 1])
+            }
+        };
+        let keep = (1u64 << (4 * from)) - 1;
+        let (mut seq, mut digits) = (u.seq & keep, u.digits & keep);
+        for i in from..n - 2 {
             let digit = self.by_weight[i].div(rest);
             rest -= digit * self.weight[i];
-            sum ^= digit & 1;
+            sum ^= digit as u16 & 1;
             let shift = 4 * digit;
             let tile = (pool >> shift) & 0xF;
             pool = (pool & ((1 << shift) - 1)) | ((pool >> (shift + 4)) << shift);
             seq |= tile << (4 * i);
             digits |= digit << (4 * i);
             remaining &= !(1 << tile);
-            *after = remaining;
+            u.later[i] = remaining;
+            u.pools[i] = pool;
+            u.sums = (u.sums & !(1 << i)) | (sum << i);
         }
         // The last two tiles in increasing order have Lehmer digits 0, 0.
-        seq |= pool << (4 * (n - 2));
-        later[n - 2] = 1 << (pool >> 4);
-        let mut out = Unranked {
-            k,
-            seq,
-            digits,
-            later,
-            parity: sum as u8,
-        };
-        if out.parity != parity {
-            out.flip_parity(n);
-        }
-        out
+        u.seq = seq | (pool << (4 * (n - 2)));
+        u.digits = digits;
+        u.later[n - 2] = 1 << (pool >> 4);
+        u.parity = sum as u8;
+        u.k = k;
+        u.valid = true;
     }
 
-    /// The unranked pair `k` with the parity `parity`, reusing `memo` when it holds `k`.
+    /// Unranks pair `k` with the given parity into `memo`, reusing what it holds: nothing
+    /// to do for the same `k` (another blank cell of the same pair), and only the digits
+    /// after the common prefix for a nearby `k` (the engine hands ranks over in order).
     fn unrank_cached<'m>(&self, memo: &'m mut Unranked, k: u64, parity: u8) -> &'m Unranked {
-        if memo.later[0] == 0 || memo.k != k {
-            *memo = self.unrank(k, parity);
-        } else if memo.parity != parity {
+        if !memo.valid || memo.k != k {
+            let from = if memo.valid { self.common_digits(memo.k, k) } else { 0 };
+            self.decode_from(memo, k, from);
+        }
+        if memo.parity != parity {
             memo.flip_parity(self.tiles());
         }
         memo
+    }
+
+    /// How many leading Lehmer digits pairs `a` and `b` share: the first `i + 1` digits
+    /// agree exactly when both have the same quotient by the place value of digit `i`.
+    fn common_digits(&self, a: u64, b: u64) -> usize {
+        (0..self.tiles() - 2)
+            .rev()
+            .find(|&i| self.by_weight[i].div(a) == self.by_weight[i].div(b))
+            .map_or(0, |i| i + 1)
     }
 
     /// Pair index and parity of a tile sequence, from scratch.
