@@ -3,7 +3,6 @@
 
 use crate::analysis::{self, Analysis, AnalysisError, Extras};
 use crate::engine::Level;
-use crate::engine::bitset::BitSet;
 use crate::puzzle::Puzzle;
 use crate::puzzle::coin_lines::coin_lines;
 use crate::puzzle::coins::{self, Coins};
@@ -99,7 +98,7 @@ impl Spec {
     /// Ranks the search covers, computed without building the puzzle (may be huge).
     pub fn states(&self) -> u128 {
         match *self {
-            Spec::Eight => 181_440,
+            Spec::Eight => Spec::Sliding { rows: 3, cols: 3 }.states(),
             Spec::Sliding { rows, cols } => (1..=(rows * cols) as u128)
                 .try_fold(1u128, |a, b| a.checked_mul(b))
                 .map_or(u128::MAX, |f| f / 2),
@@ -222,9 +221,4 @@ pub fn human_bytes(bytes: u128) -> String {
     } else {
         format!("{value:.1} {}", UNITS[unit])
     }
-}
-
-/// Memory the engine needs for `states` ranks, exactly as it allocates it.
-pub fn engine_bytes(states: u64) -> u64 {
-    3 * BitSet::bytes_for(states)
 }

@@ -306,13 +306,9 @@ pub fn overview(analyses: &[Analysis], path: &Path) -> Result<()> {
         let style = color.stroke_width(3);
         let label = format!("{} (max {})", a.id, a.max_distance());
         // Solid for a family's first size, then ever shorter dashes.
-        let (dash, gap) = [(0, 0), (14, 6), (6, 6), (2, 5)][variant.min(3)];
+        let (dash, gap): (i32, i32) = [(0, 0), (14, 6), (6, 6), (2, 5)][variant.min(3)];
         let legend = move |(x, y): (i32, i32)| {
-            if dash == 0 {
-                EmptyElement::at((x, y)) + PathElement::new([(0, 0), (30, 0)], style)
-            } else {
-                EmptyElement::at((x, y)) + PathElement::new([(0, 0), (dash as i32, 0)], style)
-            }
+            EmptyElement::at((x, y)) + PathElement::new([(0, 0), (if dash == 0 { 30 } else { dash }, 0)], style)
         };
         if dash == 0 {
             chart
