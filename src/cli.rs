@@ -316,10 +316,10 @@ fn too_many_coins<T>(label: &str, rows: usize, cols: usize) -> Result<T, UsageEr
     let n = rows * cols;
     let spec = Spec::LightsOut { rows, cols };
     usage(format!(
-        "{label} {rows}x{cols} has {n} coins, 2^{n} = {} configurations: the search would need {} of bit sets and about {}x the time of a 5x5 board; the limit is {MAX_COIN_CELLS} coins (5x5)",
+        "{label} {rows}x{cols} has {n} coins, 2^{n} = {} configurations: the search would need {} of bit sets and over 2^{} times as long as a 5x5 board; the limit is {MAX_COIN_CELLS} coins (5x5)",
         count_text(spec.states()),
         human_bytes(spec.memory()),
-        count_text((spec.states() * n as u128 / (25u128 << 25)).max(1))
+        n - MAX_COIN_CELLS
     ))
 }
 

@@ -124,20 +124,20 @@ impl Puzzle for FlipK {
         let half = 1u64 << (n - 1);
         let example = |t: u64| self.render(t);
         if self.k == n {
-            vec![
-                ClassInfo {
-                    label: "complements".into(),
-                    configurations: 2,
-                    solvable: true,
-                    example: example(u64::from(n)),
-                },
-                ClassInfo {
-                    label: format!("other-{}-classes", half - 1),
-                    configurations: (1 << n) - 2,
-                    solvable: false,
-                    example: example(1),
-                },
-            ]
+            let goal = ClassInfo {
+                label: "complements".into(),
+                configurations: 2,
+                solvable: true,
+                example: example(u64::from(n)),
+            };
+            let others = ClassInfo {
+                label: format!("other-{}-classes", half - 1),
+                configurations: (1 << n) - 2,
+                solvable: false,
+                example: example(1),
+            };
+            // With one coin, all tails and all heads are the only configurations.
+            if n == 1 { vec![goal] } else { vec![goal, others] }
         } else if self.k % 2 == 1 {
             vec![ClassInfo {
                 label: "all".into(),

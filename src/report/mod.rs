@@ -82,8 +82,9 @@ pub struct Staged {
 }
 
 /// Starts the folder `out/name`, creating `out` if needed. Fails now, before any long
-/// search, if `out` cannot be written. Staging folders left by a run that was killed
-/// outright (SIGKILL, power loss) for the same name are removed first.
+/// search, if `out` cannot be written. Staging folders for the same name left by a run
+/// that was killed outright (SIGKILL, power loss) are removed first; a staging folder
+/// carries its process id, so one of a run still going is left alone.
 pub fn stage(out: &Path, name: &str) -> Result<Staged> {
     if out.exists() && !out.is_dir() {
         anyhow::bail!("--out {} is a file, not a folder", out.display());
@@ -91,7 +92,7 @@ pub fn stage(out: &Path, name: &str) -> Result<Staged> {
     fs::create_dir_all(out).with_context(|| format!("cannot create the output folder {}", out.display()))?;
     remove_stale(out, name);
     let dir = tempfile::Builder::new()
-        .prefix(&format!(".{name}.partial-"))
+        .prefix(&format!(".{name}.partial-{}-", std::process::id()))
         .tempdir_in(out)
         .with_context(|| format!("cannot write in the output folder {}", out.display()))?;
     Ok(Staged {
@@ -102,13 +103,19 @@ pub fn stage(out: &Path, name: &str) -> Result<Staged> {
 }
 
 /// Best effort: a leftover that cannot be removed is harmless, being hidden and named
-/// as incomplete.
+/// as incomplete. Where the system does not show processes under `/proc`, nothing is
+/// removed.
 fn remove_stale(out: &Path, name: &str) {
     let prefixes = [format!(".{name}.partial-"), format!(".{name}.old-")];
     for entry in fs::read_dir(out).into_iter().flatten().flatten() {
         let file_name = entry.file_name();
         let file_name = file_name.to_string_lossy();
-        if prefixes.iter().any(|p| file_name.starts_with(p.as_str())) && entry.path().is_dir() {
+        let Some(rest) = prefixes.iter().find_map(|p| file_name.strip_prefix(p.as_str())) else {
+            continue;
+        };
+        let owner = rest.split('-').next().unwrap_or_default();
+        let alive = Path::new("/proc").join(owner).exists() || !Path::new("/proc/self").exists();
+        if !alive && entry.path().is_dir() {
             let _ = fs::remove_dir_all(entry.path());
         }
     }
@@ -128,7 +135,7 @@ impl Staged {
             // Move the previous report aside first: a directory cannot be renamed over a
             // non-empty one, and the old copy must survive until the new one is in place.
             let aside = tempfile::Builder::new()
-                .prefix(&format!(".{}.old-", self.name))
+                .prefix(&format!(".{}.old-{}-", self.name, std::process::id()))
                 .tempdir_in(&self.out)
                 .map_err(fail)?;
             let aside = aside.keep();

@@ -1,0 +1,440 @@
+//! The binary end to end: each test runs `analyze` in a fresh temporary folder and checks
+//! its exit status, stdout, stderr and the files it writes.
+
+mod common;
+
+use common::{Sandbox, analyze, textbook_solvable};
+use serde_json::Value;
+use std::fs;
+use std::path::Path;
+
+/// The files every analysis writes into its folder.
+const REPORT_FILES: [&str; 7] = [
+    "classes.csv",
+    "distances-log.png",
+    "distances.csv",
+    "distances.png",
+    "growth.png",
+    "report.md",
+    "summary.json",
+];
+
+/// OEIS A089473: the 8-puzzle, states at each distance from the goal.
+const A089473: [u64; 32] = [
+    1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748, 1024, 1893, 2512, 4485, 5638, 9529, 10878, 16993, 17110,
+    23952, 20224, 24047, 15578, 14560, 6274, 3910, 760, 221, 2,
+];
+
+fn read(path: &Path) -> String {
+    fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// Runs the 8-puzzle into `out` and returns the sandbox.
+fn eight() -> Sandbox {
+    let (sandbox, assert) = analyze(&["--puzzle", "eight", "--out", "out"]);
+    assert.success();
+    sandbox
+}
+
+/// Width and height from a PNG's IHDR chunk, after checking the signature.
+fn png_size(path: &Path) -> (u32, u32) {
+    let bytes = fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    assert!(bytes.len() > 24, "{} is too short for a PNG", path.display());
+    assert_eq!(
+        &bytes[..8],
+        b"\x89PNG\r\n\x1a\n",
+        "{} has no PNG signature",
+        path.display()
+    );
+    assert_eq!(&bytes[12..16], b"IHDR", "{} does not start with IHDR", path.display());
+    let be = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().expect("four bytes"));
+    (be(16), be(20))
+}
+
+#[test]
+fn writes_every_report_file_for_the_8_puzzle() {
+    let (sandbox, assert) = analyze(&["--puzzle", "eight", "--out", "out"]);
+    let stdout = String::from_utf8(assert.success().get_output().stdout.clone()).expect("UTF-8 stdout");
+    assert!(stdout.contains("181,440") && stdout.contains("eight"), "{stdout}");
+    // Nothing else, hidden staging folders included.
+    assert_eq!(sandbox.list("out"), ["eight"]);
+    assert_eq!(sandbox.list("out/eight"), REPORT_FILES);
+}
+
+#[test]
+fn writes_into_the_reports_folder_by_default() {
+    let (sandbox, assert) = analyze(&["--puzzle", "eight", "--quiet"]);
+    let output = assert.success().get_output().clone();
+    assert!(
+        output.stderr.is_empty(),
+        "--quiet: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(sandbox.list("."), ["reports"]);
+    assert_eq!(sandbox.list("reports/eight"), REPORT_FILES);
+}
+
+/// The distances.csv the 8-puzzle must produce: A089473 with its running total.
+fn a089473_csv() -> String {
+    let mut cumulative = 0;
+    let mut csv = String::from("distance,states,cumulative\n");
+    for (d, n) in A089473.iter().enumerate() {
+        cumulative += n;
+        csv += &format!("{d},{n},{cumulative}\n");
+    }
+    csv
+}
+
+#[test]
+fn writes_depth_csv_for_8_puzzle() {
+    let sandbox = eight();
+    assert_eq!(read(&sandbox.path("out/eight/distances.csv")), a089473_csv());
+}
+
+#[test]
+fn writes_classes_csv_for_8_puzzle() {
+    let sandbox = eight();
+    let text = read(&sandbox.path("out/eight/classes.csv"));
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("class,configurations,solvable,reached,example"));
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    for row in &rows {
+        assert_eq!(row.len(), 5, "{row:?}");
+        let board: Vec<u8> = row[4]
+            .split_whitespace()
+            .map(|t| t.parse().expect("a tile number"))
+            .collect::<Vec<_>>();
+        let solvable = textbook_solvable(&board, 3, 3);
+        match row[2] {
+            "true" => assert_eq!(&row[1..4], ["181440", "true", "181440"], "{row:?}"),
+            "false" => assert_eq!(&row[1..4], ["181440", "false", "0"], "{row:?}"),
+            other => panic!("solvable is {other}"),
+        }
+        assert_eq!(
+            row[2] == "true",
+            solvable,
+            "the example {} lies in the wrong class",
+            row[4]
+        );
+    }
+    assert_ne!(rows[0][2], rows[1][2], "one solvable and one unsolvable class");
+}
+
+#[test]
+fn writes_summary_json_for_8_puzzle() {
+    let sandbox = eight();
+    let summary: Value = serde_json::from_str(&read(&sandbox.path("out/eight/summary.json"))).expect("valid JSON");
+    assert_eq!(summary["puzzle"], "eight");
+    assert_eq!(summary["rows"], 3);
+    assert_eq!(summary["cols"], 3);
+    assert_eq!(summary["configurations"], 362_880);
+    assert_eq!(summary["reachable"], 181_440);
+    assert_eq!(summary["max_distance"], 31);
+    assert_eq!(summary["antipodes"], 2);
+    let mut antipodes: Vec<&str> = summary["antipode_examples"]
+        .as_array()
+        .expect("antipode_examples is an array")
+        .iter()
+        .map(|v| v.as_str().expect("a board"))
+        .collect();
+    antipodes.sort_unstable();
+    assert_eq!(antipodes, ["6 4 7 8 5 0 3 2 1", "8 6 7 2 5 4 3 0 1"]);
+    let total: u64 = A089473.iter().sum();
+    let mean = A089473
+        .iter()
+        .enumerate()
+        .map(|(d, &n)| d as f64 * n as f64)
+        .sum::<f64>()
+        / total as f64;
+    let written = summary["mean_distance"].as_f64().expect("mean_distance is a number");
+    assert!(
+        (written - mean).abs() < 1e-6,
+        "mean_distance {written}, expected {mean}"
+    );
+    assert!(
+        summary["seconds"].as_f64().is_some_and(|s| s >= 0.0),
+        "seconds: {}",
+        summary["seconds"]
+    );
+    assert!(
+        summary["threads"].as_u64().is_some_and(|t| t >= 1),
+        "threads: {}",
+        summary["threads"]
+    );
+}
+
+#[test]
+fn draws_every_chart_as_a_1200_by_700_png() {
+    let sandbox = eight();
+    for chart in ["distances.png", "distances-log.png", "growth.png"] {
+        assert_eq!(
+            png_size(&sandbox.path(&format!("out/eight/{chart}"))),
+            (1200, 700),
+            "{chart}"
+        );
+    }
+}
+
+/// `summary.json` without the two fields that may differ between runs.
+fn without_run_fields(summary: &str) -> String {
+    summary
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("\"seconds\"") && !l.trim_start().starts_with("\"threads\""))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Runs `args` with one and with two threads and compares the two report folders.
+fn assert_thread_count_only_changes_run_fields(args: &[&str], id: &str) {
+    let sandbox = Sandbox::new();
+    for threads in ["1", "2"] {
+        let out = format!("out-{threads}");
+        let mut full = args.to_vec();
+        full.extend(["--out", &out, "--threads", threads]);
+        sandbox.run(&full).success();
+    }
+    let (one, two) = (format!("out-1/{id}"), format!("out-2/{id}"));
+    assert_eq!(sandbox.list(&one), REPORT_FILES);
+    assert_eq!(sandbox.list(&two), REPORT_FILES);
+    for file in REPORT_FILES {
+        let a = fs::read(sandbox.path(&format!("{one}/{file}"))).expect("readable");
+        let b = fs::read(sandbox.path(&format!("{two}/{file}"))).expect("readable");
+        if file == "summary.json" {
+            let (a, b) = (
+                String::from_utf8(a).expect("UTF-8"),
+                String::from_utf8(b).expect("UTF-8"),
+            );
+            assert_eq!(without_run_fields(&a), without_run_fields(&b), "{id}/{file}");
+            let threads = |s: &str| serde_json::from_str::<Value>(s).expect("valid JSON")["threads"].clone();
+            assert_eq!((threads(&a), threads(&b)), (1.into(), 2.into()), "{id}/{file}");
+        } else {
+            assert!(a == b, "{id}/{file} differs between --threads 1 and --threads 2");
+        }
+    }
+}
+
+#[test]
+fn thread_count_changes_only_seconds_and_threads_for_the_8_puzzle() {
+    assert_thread_count_only_changes_run_fields(&["--puzzle", "eight"], "eight");
+}
+
+#[test]
+fn thread_count_changes_only_seconds_and_threads_for_sliding_2x5() {
+    // The 8-puzzle's ranks fit in one work chunk; 2x5's 1.8 million span several, so two
+    // threads really split its levels.
+    assert_thread_count_only_changes_run_fields(&["--puzzle", "sliding", "--rows", "2", "--cols", "5"], "sliding-2x5");
+}
+
+#[test]
+fn lists_every_puzzle() {
+    let (sandbox, assert) = analyze(&["--list"]);
+    let output = assert.success().get_output().clone();
+    let stdout = String::from_utf8(output.stdout).expect("UTF-8 stdout");
+    let names: Vec<&str> = stdout.lines().filter_map(|l| l.split_whitespace().next()).collect();
+    assert_eq!(
+        names,
+        ["eight", "sliding", "nine-tails", "lights-out", "coin-lines", "flip-k"]
+    );
+    assert!(output.stderr.is_empty());
+    assert!(sandbox.list(".").is_empty(), "--list writes nothing");
+}
+
+#[test]
+fn rerun_replaces_the_report_folder_cleanly() {
+    let sandbox = eight();
+    let first = read(&sandbox.path("out/eight/distances.csv"));
+    fs::write(sandbox.path("out/eight/stale.txt"), "from an older run").expect("writable");
+    fs::write(sandbox.path("out/notes.txt"), "not ours").expect("writable");
+    sandbox.run(&["--puzzle", "eight", "--out", "out"]).success();
+    // No leftover .eight.partial-* or .eight.old-* folder, no file of the old report, and
+    // the rest of the output folder left alone.
+    assert_eq!(sandbox.list("out"), ["eight", "notes.txt"]);
+    assert_eq!(read(&sandbox.path("out/notes.txt")), "not ours");
+    assert_eq!(sandbox.list("out/eight"), REPORT_FILES);
+    assert_eq!(read(&sandbox.path("out/eight/distances.csv")), first);
+}
+
+#[test]
+fn all_writes_an_index_an_overview_and_every_puzzle_folder() {
+    let (sandbox, assert) = analyze(&["--all", "--out", "out", "--quiet"]);
+    assert.success();
+    let index = read(&sandbox.path("out/README.md"));
+    assert_eq!(png_size(&sandbox.path("out/overview.png")), (1200, 700));
+    // Every row of the index links to `<id>/report.md`; those folders are all there is.
+    let linked: Vec<&str> = index
+        .split("](")
+        .skip(1)
+        .filter_map(|s| s.split_once("/report.md)"))
+        .map(|p| p.0)
+        .collect();
+    for id in [
+        "eight",
+        "sliding-2x3",
+        "nine-tails-3x3",
+        "lights-out-4x3",
+        "coin-lines-3x3",
+        "flip-k-7-5",
+    ] {
+        assert!(linked.contains(&id), "{id} missing from the index: {linked:?}");
+    }
+    let mut expected: Vec<String> = linked.iter().map(|id| (*id).to_string()).collect();
+    expected.extend(["README.md".into(), "overview.png".into()]);
+    expected.sort();
+    assert_eq!(sandbox.list("out"), expected);
+    for id in &linked {
+        assert_eq!(sandbox.list(&format!("out/{id}")), REPORT_FILES, "{id}");
+        for chart in ["distances.png", "distances-log.png", "growth.png"] {
+            assert_eq!(
+                png_size(&sandbox.path(&format!("out/{id}/{chart}"))),
+                (1200, 700),
+                "{id}/{chart}"
+            );
+        }
+    }
+    assert_eq!(read(&sandbox.path("out/eight/distances.csv")), a089473_csv());
+}
+
+/// Runs `args` (which name their own `--out`) expecting a refusal: a failing exit status,
+/// nothing on stdout, exactly one `error:` line on stderr, which it returns.
+fn refused(sandbox: &Sandbox, args: &[&str]) -> String {
+    let output = sandbox.run(args).failure().get_output().clone();
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8 stderr");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "stderr should be one line:\n{stderr}");
+    assert!(lines[0].starts_with("error: "), "{stderr}");
+    assert!(
+        output.stdout.is_empty(),
+        "stdout: {}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    lines[0].to_string()
+}
+
+/// Asserts `analyze ARGS --out out` is refused with a message containing every one of
+/// `mentions`, and that nothing at all is written.
+fn rejects(args: &[&str], mentions: &[&str]) {
+    let sandbox = Sandbox::new();
+    let mut full = args.to_vec();
+    full.extend(["--out", "out"]);
+    let message = refused(&sandbox, &full);
+    for m in mentions {
+        assert!(message.contains(m), "`{m}` missing from: {message}");
+    }
+    assert!(sandbox.list(".").is_empty(), "wrote {:?}", sandbox.list("."));
+}
+
+#[test]
+fn rejects_unknown_puzzle() {
+    // The message names the bad value and lists the accepted ones.
+    rejects(&["--puzzle", "tetris"], &["tetris", "eight", "flip-k"]);
+}
+
+#[test]
+fn rejects_zero_rows() {
+    rejects(&["--puzzle", "sliding", "--rows", "0", "--cols", "3"], &["--rows"]);
+}
+
+#[test]
+fn rejects_a_single_row() {
+    rejects(&["--puzzle", "sliding", "--rows", "1", "--cols", "3"], &["--rows"]);
+}
+
+#[test]
+fn rejects_a_row_count_beyond_any_integer() {
+    rejects(
+        &["--puzzle", "sliding", "--rows", "99999999999999999999", "--cols", "3"],
+        &["--rows"],
+    );
+}
+
+#[test]
+fn refuses_the_15_puzzle_with_its_state_count_and_memory() {
+    rejects(
+        &["--puzzle", "sliding", "--rows", "4", "--cols", "4"],
+        &["10,461,394,944,000", "TiB"],
+    );
+}
+
+#[test]
+fn refuses_sliding_3x5_with_its_state_count_and_memory() {
+    // 653,837,184,000 states need about 228 GiB of bit sets: more than this machine has.
+    rejects(
+        &["--puzzle", "sliding", "--rows", "3", "--cols", "5"],
+        &["653,837,184,000", "GiB"],
+    );
+}
+
+#[test]
+fn refuses_nine_tails_6x6() {
+    rejects(
+        &["--puzzle", "nine-tails", "--rows", "6", "--cols", "6"],
+        &["36 coins", "68,719,476,736"],
+    );
+}
+
+#[test]
+fn refuses_a_64x64_lights_out_board() {
+    // 4,096 coins: the refusal must still be one plain line, whatever the figures.
+    rejects(
+        &["--puzzle", "lights-out", "--rows", "64", "--cols", "64"],
+        &["4096 coins"],
+    );
+}
+
+#[test]
+fn refuses_coin_lines_12x12() {
+    rejects(&["--puzzle", "coin-lines", "--size", "12"], &["144 coins"]);
+}
+
+#[test]
+fn rejects_rows_for_the_8_puzzle() {
+    rejects(&["--puzzle", "eight", "--rows", "3"], &["--rows"]);
+}
+
+#[test]
+fn rejects_rows_for_coin_lines() {
+    rejects(&["--puzzle", "coin-lines", "--rows", "3"], &["--rows", "--size"]);
+}
+
+#[test]
+fn rejects_flipping_zero_coins() {
+    rejects(&["--puzzle", "flip-k", "--flip", "0"], &["--flip"]);
+}
+
+#[test]
+fn rejects_flipping_more_coins_than_there_are() {
+    rejects(&["--puzzle", "flip-k", "--coins", "4", "--flip", "5"], &["--flip"]);
+}
+
+#[test]
+fn rejects_more_than_60_coins() {
+    rejects(&["--puzzle", "flip-k", "--coins", "61"], &["--coins", "60"]);
+}
+
+#[test]
+fn rejects_zero_threads() {
+    rejects(&["--puzzle", "eight", "--threads", "0"], &["--threads"]);
+}
+
+#[test]
+fn refuses_an_out_path_that_is_a_file() {
+    let sandbox = Sandbox::new();
+    fs::write(sandbox.path("out"), "not a folder").expect("writable");
+    let message = refused(&sandbox, &["--puzzle", "eight", "--out", "out"]);
+    assert!(message.contains("out"), "{message}");
+    assert_eq!(read(&sandbox.path("out")), "not a folder");
+    assert_eq!(sandbox.list("."), ["out"]);
+}
+
+#[test]
+fn refuses_an_out_path_that_cannot_be_created() {
+    // A folder inside a regular file cannot exist, whoever runs the test (root ignores
+    // permission bits, so a read-only folder would not do).
+    let sandbox = Sandbox::new();
+    fs::write(sandbox.path("blocker"), "a file").expect("writable");
+    let message = refused(&sandbox, &["--puzzle", "eight", "--out", "blocker/reports"]);
+    assert!(message.contains("blocker/reports"), "{message}");
+    assert_eq!(read(&sandbox.path("blocker")), "a file");
+    assert_eq!(sandbox.list("."), ["blocker"]);
+}
