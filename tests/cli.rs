@@ -293,6 +293,51 @@ fn all_writes_an_index_an_overview_and_every_puzzle_folder() {
         }
     }
     assert_eq!(read(&sandbox.path("out/eight/distances.csv")), a089473_csv());
+    index_rows_equal_the_tables(&sandbox, &index);
+}
+
+/// Every figure in each row of the index equals what the puzzle's own CSV files say.
+fn index_rows_equal_the_tables(sandbox: &Sandbox, index: &str) {
+    let number = |cell: &str| -> u64 { cell.trim().replace(',', "").parse().expect("a count") };
+    let rows: Vec<&str> = index.lines().filter(|l| l.starts_with("| [")).collect();
+    assert!(!rows.is_empty(), "the index has no puzzle rows");
+    for row in rows {
+        let cells: Vec<&str> = row.trim_matches('|').split('|').collect();
+        let id = cells[0]
+            .split("](")
+            .nth(1)
+            .and_then(|s| s.split('/').next())
+            .expect("a link");
+        let distances = read(&sandbox.path(&format!("out/{id}/distances.csv")));
+        let levels: Vec<(u64, u64)> = distances
+            .lines()
+            .skip(1)
+            .map(|l| {
+                let f: Vec<u64> = l.split(',').map(|x| x.parse().expect("a number")).collect();
+                (f[0], f[1])
+            })
+            .collect();
+        let classes = read(&sandbox.path(&format!("out/{id}/classes.csv")));
+        let class_sizes: Vec<u64> = classes
+            .lines()
+            .skip(1)
+            .map(|l| number(l.split(',').nth(1).expect("size")))
+            .collect();
+        let reachable: u64 = levels.iter().map(|l| l.1).sum();
+        let weighted: f64 = levels.iter().map(|&(d, n)| d as f64 * n as f64).sum();
+        let last = levels.last().expect("a level");
+        assert_eq!(
+            number(cells[1]),
+            class_sizes.iter().sum::<u64>(),
+            "{id}: configurations"
+        );
+        assert_eq!(number(cells[2]), reachable, "{id}: reachable");
+        assert_eq!(number(cells[3]), class_sizes.len() as u64, "{id}: classes");
+        assert_eq!(number(cells[4]), last.0, "{id}: max distance");
+        assert_eq!(number(cells[5]), last.1, "{id}: antipodes");
+        let mean: f64 = cells[6].trim().parse().expect("a mean");
+        assert!((mean - weighted / reachable as f64).abs() < 1e-4, "{id}: mean distance");
+    }
 }
 
 /// Runs `args` (which name their own `--out`) expecting a refusal: a failing exit status,
