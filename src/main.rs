@@ -7,7 +7,7 @@ use analyze::job::{Spec, human_bytes};
 use analyze::report;
 use anyhow::{Context, Result};
 use clap::{Parser, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::Path;
@@ -101,16 +101,19 @@ fn analyze(job: &Spec, quiet: bool) -> Result<Analysis> {
     };
     if !quiet {
         eprintln!(
-            "{job}: {} ranks, {} of bit sets",
-            job.states(),
+            "{job}: {} states to search, {} of bit sets (3 bits a state)",
+            report::thousands(job.states()),
             human_bytes(job.memory())
         );
     }
     bar.set_style(
         ProgressStyle::with_template(
-            "{prefix} level {msg:>3} [{bar:30}] {human_pos}/{human_len} states, {per_sec}, {eta} left",
+            "{prefix} level {msg:>3} [{bar:30}] {human_pos}/{human_len} states, {rate}, {eta} left",
         )
         .context("progress template")?
+        .with_key("rate", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = write!(w, "{} states/s", report::chart::short_count(state.per_sec()));
+        })
         .progress_chars("=> "),
     );
     bar.set_prefix(job.to_string());
