@@ -149,7 +149,12 @@ impl Sliding {
             0 => (self.identity, self.all_tiles, 0, k),
             _ => {
                 let before = self.by_weight[from - 1].div(k);
-                (u.pools[from - 1], u.later[from - 1], (u.sums >> (from - 1)) & 1, k - before * self.weight[from - 1])
+                (
+                    u.pools[from - 1],
+                    u.later[from - 1],
+                    (u.sums >> (from - 1)) & 1,
+                    k - before * self.weight[from - 1],
+                )
             }
         };
         let keep = (1u64 << (4 * from)) - 1;

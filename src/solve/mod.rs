@@ -2,8 +2,9 @@
 //!
 //! Two routes to a provably shortest solution:
 //! - [`table`]: when the whole rank space fits a distance table (every coin board, sliding
-//!   boards up to 10 cells), one breadth-first search from the goals, then a walk that
-//!   always steps one move closer. No search per position.
+//!   boards up to 10 cells), one breadth-first search from the goals (cached on disk from
+//!   65,536 ranks up), then a walk that always steps one move closer. No search per
+//!   position.
 //! - [`ida`]: for sliding boards too big to enumerate (3x4, 4x4, 3x5, 2x7, 5x5 ...),
 //!   IDA* with an admissible estimate: additive [`pdb`] pattern databases (built once,
 //!   cached on disk by [`cache`]) up to 25 cells, [`manhattan`] distance plus linear
@@ -46,7 +47,10 @@ pub fn run(spec: &Spec, states: &[String], threads: usize, quiet: bool, out: &mu
         let start = Instant::now();
         pool.install(|| solver.prepare(&note))?;
         if let Some(what) = solver.prepared_what() {
-            note(&format!("{spec}: {what} ready in {:.2} s", start.elapsed().as_secs_f64()));
+            note(&format!(
+                "{spec}: {what} ready in {:.2} s",
+                start.elapsed().as_secs_f64()
+            ));
         }
     }
     let mut summary = Vec::new();
@@ -55,7 +59,16 @@ pub fn run(spec: &Spec, states: &[String], threads: usize, quiet: bool, out: &mu
             writeln!(out)?;
         }
         let start = Instant::now();
-        let outcome = pool.install(|| solver.solve(position))?;
+        let mut progress = |bound: u32, nodes: u64| {
+            if start.elapsed().as_secs() >= 2 {
+                note(&format!(
+                    "  {}: no solution under {bound} moves ({nodes} positions, {:.0} s)",
+                    position.label,
+                    start.elapsed().as_secs_f64()
+                ));
+            }
+        };
+        let outcome = pool.install(|| solver.solve_with_progress(position, &mut progress))?;
         let seconds = start.elapsed().as_secs_f64();
         let moves = match &outcome {
             Outcome::Unsolvable(reason) => {
@@ -65,7 +78,11 @@ pub fn run(spec: &Spec, states: &[String], threads: usize, quiet: bool, out: &mu
             Outcome::Solved(solution) => {
                 write_solution(solution, out)?;
                 if let Some(nodes) = solution.nodes {
-                    note(&format!("{}: {} moves, {nodes} positions searched, {seconds:.3} s", position.label, solution.len()));
+                    note(&format!(
+                        "{}: {} moves, {nodes} positions searched, {seconds:.3} s",
+                        position.label,
+                        solution.len()
+                    ));
                 }
                 solution.len().to_string()
             }
@@ -143,11 +160,28 @@ pub struct Solver {
     game: Game,
 }
 
+#[expect(
+    clippy::large_enum_variant,
+    reason = "one per run; a box would only add an indirection"
+)]
 enum Game {
-    Coins { puzzle: Coins, table: Option<DistanceTable> },
-    FlipK { puzzle: FlipK, table: Option<DistanceTable> },
-    SlidingTable { puzzle: Sliding, table: Option<DistanceTable> },
-    SlidingSearch { rows: usize, cols: usize, estimate: Option<Estimate> },
+    Coins {
+        puzzle: Coins,
+        table: Option<DistanceTable>,
+    },
+    FlipK {
+        puzzle: FlipK,
+        table: Option<DistanceTable>,
+    },
+    SlidingTable {
+        puzzle: Sliding,
+        table: Option<DistanceTable>,
+    },
+    SlidingSearch {
+        rows: usize,
+        cols: usize,
+        estimate: Option<Estimate>,
+    },
 }
 
 /// The admissible estimate IDA* uses on a board.
@@ -163,7 +197,10 @@ impl Solver {
     /// The solver for `spec`; fails (one line) on a sliding board it does not take.
     pub fn new(spec: &Spec) -> Result<Self> {
         let game = match *spec {
-            Spec::Eight => Game::SlidingTable { puzzle: Sliding::eight(), table: None },
+            Spec::Eight => Game::SlidingTable {
+                puzzle: Sliding::eight(),
+                table: None,
+            },
             Spec::Sliding { rows, cols } => {
                 let cells = rows * cols;
                 if cells > board::MAX_CELLS {
@@ -174,7 +211,11 @@ impl Solver {
                 }
                 match Sliding::new(rows, cols) {
                     Some(puzzle) if puzzle.states() <= MAX_TABLE_RANKS => Game::SlidingTable { puzzle, table: None },
-                    _ => Game::SlidingSearch { rows, cols, estimate: None },
+                    _ => Game::SlidingSearch {
+                        rows,
+                        cols,
+                        estimate: None,
+                    },
                 }
             }
             _ => match spec.build() {
@@ -212,9 +253,9 @@ impl Solver {
     /// Runs on the current rayon pool; `note` hears about anything slow.
     pub fn prepare(&mut self, note: &dyn Fn(&str)) -> Result<()> {
         match &mut self.game {
-            Game::Coins { puzzle, table } => prepare_table(puzzle, table),
-            Game::FlipK { puzzle, table } => prepare_table(puzzle, table),
-            Game::SlidingTable { puzzle, table } => prepare_table(puzzle, table),
+            Game::Coins { puzzle, table } => prepare_table(puzzle, table, note),
+            Game::FlipK { puzzle, table } => prepare_table(puzzle, table, note),
+            Game::SlidingTable { puzzle, table } => prepare_table(puzzle, table, note),
             Game::SlidingSearch { rows, cols, estimate } => {
                 if estimate.is_none() {
                     *estimate = Some(Estimate::for_board(*rows, *cols, cache::cache_dir().as_deref(), note));
@@ -228,15 +269,28 @@ impl Solver {
     fn prepared_what(&self) -> Option<String> {
         match &self.game {
             Game::Coins { puzzle, table: Some(_) } => Some(format!("distance table of {} ranks", puzzle.states())),
-            Game::FlipK { puzzle, table: Some(_) } => Some(format!("distance table of {} tail counts", puzzle.states())),
-            Game::SlidingTable { puzzle, table: Some(_) } => Some(format!("distance table of {} ranks", puzzle.states())),
-            Game::SlidingSearch { estimate: Some(Estimate::Patterns(_)), .. } => Some("pattern databases".into()),
+            Game::FlipK { puzzle, table: Some(_) } => {
+                Some(format!("distance table of {} tail counts", puzzle.states()))
+            }
+            Game::SlidingTable { puzzle, table: Some(_) } => {
+                Some(format!("distance table of {} ranks", puzzle.states()))
+            }
+            Game::SlidingSearch {
+                estimate: Some(Estimate::Patterns(_)),
+                ..
+            } => Some("pattern databases".into()),
             _ => None,
         }
     }
 
     /// Solves one position, preparing first if [`Solver::prepare`] was not called.
     pub fn solve(&mut self, position: &Position) -> Result<Outcome> {
+        self.solve_with_progress(position, &mut |_, _| {})
+    }
+
+    /// [`Solver::solve`], reporting the heuristic search's iterations to `progress`
+    /// (the bound no solution is shorter than, positions expanded so far).
+    pub fn solve_with_progress(&mut self, position: &Position, progress: &mut dyn FnMut(u32, u64)) -> Result<Outcome> {
         if let State::Unsolvable(reason) = &position.state {
             return Ok(Outcome::Unsolvable(reason.clone()));
         }
@@ -247,7 +301,13 @@ impl Solver {
             )
         };
         Ok(match (&self.game, &position.state) {
-            (Game::Coins { puzzle, table: Some(table) }, State::Rank(rank)) => match table.path(puzzle, *rank) {
+            (
+                Game::Coins {
+                    puzzle,
+                    table: Some(table),
+                },
+                State::Rank(rank),
+            ) => match table.path(puzzle, *rank) {
                 Some(path) => Outcome::Solved(Solution {
                     drawings: path.iter().map(|&r| puzzle.draw(r)).collect(),
                     moves: path.windows(2).map(|w| puzzle.describe_move(w[0], w[1])).collect(),
@@ -255,30 +315,53 @@ impl Solver {
                 }),
                 None => unreached(),
             },
-            (Game::FlipK { puzzle, table: Some(table) }, State::Row(row)) => {
+            (
+                Game::FlipK {
+                    puzzle,
+                    table: Some(table),
+                },
+                State::Row(row),
+            ) => {
                 let tails = row.iter().filter(|&&t| t).count() as u64;
                 match table.path(puzzle, tails) {
                     Some(counts) => Outcome::Solved(flip_k_solution(puzzle, row, &counts)?),
                     None => unreached(),
                 }
             }
-            (Game::SlidingTable { puzzle, table: Some(table) }, State::Board(board)) => {
+            (
+                Game::SlidingTable {
+                    puzzle,
+                    table: Some(table),
+                },
+                State::Board(board),
+            ) => {
                 let rank = puzzle.rank_board(board.tiles()).map_err(|e| anyhow::anyhow!("{e}"))?;
                 match table.path(puzzle, rank) {
                     Some(path) => {
                         let (rows, cols) = puzzle.shape();
-                        let boards =
-                            path.iter().map(|&r| Board::new(rows, cols, puzzle.board(r))).collect::<Result<Vec<_>, _>>()?;
+                        let boards = path
+                            .iter()
+                            .map(|&r| Board::new(rows, cols, puzzle.board(r)))
+                            .collect::<Result<Vec<_>, _>>()?;
                         Outcome::Solved(sliding_solution(&boards, None))
                     }
                     None => unreached(),
                 }
             }
-            (Game::SlidingSearch { estimate: Some(estimate), .. }, State::Board(board)) => match estimate.solve(board) {
+            (
+                Game::SlidingSearch {
+                    estimate: Some(estimate),
+                    ..
+                },
+                State::Board(board),
+            ) => match estimate.solve(board, progress) {
                 Some(found) => {
                     let mut boards = vec![board.clone()];
                     for &cell in &found.slides {
-                        let next = boards.last().and_then(|b| b.slide(usize::from(cell))).context("the search returned an illegal move")?;
+                        let next = boards
+                            .last()
+                            .and_then(|b| b.slide(usize::from(cell)))
+                            .context("the search returned an illegal move")?;
                         boards.push(next);
                     }
                     Outcome::Solved(sliding_solution(&boards, Some(found.nodes)))
@@ -304,17 +387,19 @@ impl Estimate {
     }
 
     /// A shortest solution of `board` by IDA*; `None` if it is unsolvable.
-    pub fn solve(&self, board: &Board) -> Option<ida::Found> {
+    pub fn solve(&self, board: &Board, progress: &mut dyn FnMut(u32, u64)) -> Option<ida::Found> {
         match self {
-            Estimate::Patterns(h) => ida::solve(board, h),
-            Estimate::Manhattan(h) => ida::solve(board, h),
+            Estimate::Patterns(h) => ida::solve_with_progress(board, h, progress),
+            Estimate::Manhattan(h) => ida::solve_with_progress(board, h, progress),
         }
     }
 }
 
-fn prepare_table<P: Puzzle>(puzzle: &P, table: &mut Option<DistanceTable>) -> Result<()> {
+fn prepare_table<P: Puzzle>(puzzle: &P, table: &mut Option<DistanceTable>, note: &dyn Fn(&str)) -> Result<()> {
     if table.is_none() {
-        *table = Some(DistanceTable::build(puzzle).with_context(|| format!("{}: cannot build the distance table", puzzle.id()))?);
+        let dir = cache::cache_dir();
+        let built = DistanceTable::load_or_build(puzzle, dir.as_deref(), note);
+        *table = Some(built.with_context(|| format!("{}: cannot build the distance table", puzzle.id()))?);
     }
     Ok(())
 }
@@ -335,11 +420,14 @@ fn unsolvable(e: ParseError, text: &str) -> Result<State> {
 /// Reads a sliding board: tiles on the command line, or a data file's path (anything that
 /// is not just numbers, spaces and commas).
 fn read_board((rows, cols): (usize, usize), text: &str) -> Result<State> {
-    let is_tiles = text.chars().all(|c| c.is_ascii_digit() || c.is_whitespace() || c == ',');
+    let is_tiles = text
+        .chars()
+        .all(|c| c.is_ascii_digit() || c.is_whitespace() || c == ',');
     let board = if is_tiles {
         Board::parse(rows, cols, text).map_err(|e| malformed(text, &e))?
     } else {
-        let contents = std::fs::read_to_string(text).with_context(|| format!("cannot read the position file {text}"))?;
+        let contents =
+            std::fs::read_to_string(text).with_context(|| format!("cannot read the position file {text}"))?;
         Board::parse_data_file(rows, cols, &contents).map_err(|e| anyhow::anyhow!("{text}: {e}"))?
     };
     Ok(match board.check_solvable() {
@@ -352,7 +440,10 @@ fn read_board((rows, cols): (usize, usize), text: &str) -> Result<State> {
 fn sliding_solution(boards: &[Board], nodes: Option<u64>) -> Solution {
     Solution {
         drawings: boards.iter().map(Board::draw).collect(),
-        moves: boards.windows(2).map(|w| format!("tile {}", w[0].tiles()[w[1].blank()])).collect(),
+        moves: boards
+            .windows(2)
+            .map(|w| format!("tile {}", w[0].tiles()[w[1].blank()]))
+            .collect(),
         nodes,
     }
 }
@@ -361,7 +452,11 @@ fn sliding_solution(boards: &[Board], nodes: Option<u64>) -> Solution {
 fn flip_k_solution(puzzle: &FlipK, row: &[bool], counts: &[u64]) -> Result<Solution> {
     let draw = |row: &[bool]| row.iter().map(|&t| if t { 'T' } else { 'H' }).collect::<String>();
     let mut row = row.to_vec();
-    let mut solution = Solution { drawings: vec![draw(&row)], moves: Vec::new(), nodes: None };
+    let mut solution = Solution {
+        drawings: vec![draw(&row)],
+        moves: Vec::new(),
+        nodes: None,
+    };
     for &target in &counts[1..] {
         let flipped = puzzle.concrete_move(&row, target);
         for &i in &flipped {
@@ -393,7 +488,13 @@ pub fn write_solution(solution: &Solution, out: &mut impl Write) -> std::io::Res
 fn write_summary(rows: &[(String, String, f64)], out: &mut impl Write) -> std::io::Result<()> {
     let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(0).max("state".len());
     writeln!(out, "| {:width$} | {:>10} | {:>8} |", "state", "moves", "seconds")?;
-    writeln!(out, "|{}|{}:|{}:|", "-".repeat(width + 2), "-".repeat(11), "-".repeat(9))?;
+    writeln!(
+        out,
+        "|{}|{}:|{}:|",
+        "-".repeat(width + 2),
+        "-".repeat(11),
+        "-".repeat(9)
+    )?;
     for (label, moves, seconds) in rows {
         writeln!(out, "| {label:width$} | {moves:>10} | {seconds:>8.3} |")?;
     }

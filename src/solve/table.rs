@@ -1,0 +1,147 @@
+//! Solving by table: when a puzzle's whole rank space is small, one breadth-first search
+//! from the goals gives every configuration's distance, and a shortest solution is a walk
+//! that always steps to a successor one move closer. No search per position.
+
+use super::cache;
+use crate::engine::{EngineError, bfs};
+use crate::puzzle::Puzzle;
+use std::ops::ControlFlow;
+use std::path::Path;
+use thiserror::Error;
+
+/// Largest rank space solved by table: a byte per rank (64 MiB) plus the engine's 3 bits.
+/// It covers the 8-puzzle, the 2x5 board (1.8 M ranks) and every coin board up to 5x5;
+/// 3x4 and 2x6 (239 M ranks, a 20 s search) are left to the heuristic search.
+pub const MAX_TABLE_RANKS: u64 = 1 << 26;
+
+/// Smallest table worth caching on disk: the 8-puzzle's takes 20 ms to build, a millisecond
+/// to read.
+pub const CACHED_RANKS: u64 = 1 << 16;
+
+/// Marks a rank the search from the goals never reached.
+const UNREACHED: u8 = u8::MAX;
+
+/// Why a distance table could not be built.
+#[derive(Debug, Error)]
+pub enum TableError {
+    /// The rank space is larger than [`MAX_TABLE_RANKS`].
+    #[error("{states} ranks are too many for a distance table (the limit is {MAX_TABLE_RANKS})")]
+    TooLarge {
+        /// Size of the rank space.
+        states: u64,
+    },
+    /// A configuration lies 255 or more moves from the goal: distances are stored in bytes.
+    #[error("distances of 255 moves or more do not fit the table's bytes")]
+    TooDeep,
+    /// The breadth-first search itself failed.
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+}
+
+/// The distance to the nearest goal of every rank of a puzzle.
+#[derive(Debug, Clone)]
+pub struct DistanceTable {
+    distances: Vec<u8>,
+}
+
+impl DistanceTable {
+    /// Runs the engine's breadth-first search from the goals (on the current rayon pool)
+    /// and records each level's ranks as it completes.
+    pub fn build<P: Puzzle>(puzzle: &P) -> Result<Self, TableError> {
+        let states = puzzle.states();
+        if states > MAX_TABLE_RANKS {
+            return Err(TableError::TooLarge { states });
+        }
+        let mut distances = vec![UNREACHED; states as usize];
+        for goal in puzzle.goals() {
+            if let Some(d) = distances.get_mut(goal as usize) {
+                *d = 0;
+            }
+        }
+        let mut too_deep = false;
+        bfs(puzzle, |level| {
+            let depth = level.depth + 1;
+            match u8::try_from(depth) {
+                Ok(d) if d < UNREACHED => level.next.iter().for_each(|rank| distances[rank as usize] = d),
+                _ => too_deep |= level.next.iter().next().is_some(),
+            }
+            ControlFlow::Continue(())
+        })?;
+        if too_deep {
+            return Err(TableError::TooDeep);
+        }
+        Ok(Self { distances })
+    }
+
+    /// Loads the table from the cache folder `dir`, or builds and stores it there. Tables
+    /// under [`CACHED_RANKS`] ranks are always built: that takes less than reading a file.
+    ///
+    /// The file's header carries a fingerprint of the puzzle's ranking (a sample of ranks
+    /// with their renderings and successors), so a table written under another ranking
+    /// is rebuilt rather than trusted.
+    pub fn load_or_build<P: Puzzle>(puzzle: &P, dir: Option<&Path>, note: &dyn Fn(&str)) -> Result<Self, TableError> {
+        let states = puzzle.states();
+        let Some(dir) = dir.filter(|_| (CACHED_RANKS..=MAX_TABLE_RANKS).contains(&states)) else {
+            return Self::build(puzzle);
+        };
+        let path = dir.join(format!("{}.dist", puzzle.id()));
+        let header = format!(
+            "analyze distance table v1: {}, {states} ranks, ranking fingerprint {:016x}",
+            puzzle.id(),
+            fingerprint(puzzle)
+        );
+        match cache::load(&path, &header, states as usize) {
+            Ok(distances) => return Ok(Self { distances }),
+            Err(why) if path.exists() => note(&format!("{}: {why}; rebuilding it", path.display())),
+            Err(_) => {}
+        }
+        let table = Self::build(puzzle)?;
+        if let Err(e) = cache::store(&path, &header, &table.distances) {
+            note(&format!("cannot cache the distance table in {}: {e}", dir.display()));
+        }
+        Ok(table)
+    }
+
+    /// Moves from `rank` to the nearest goal; `None` if no sequence of moves gets there.
+    pub fn distance(&self, rank: u64) -> Option<usize> {
+        match self.distances.get(rank as usize) {
+            Some(&d) if d != UNREACHED => Some(usize::from(d)),
+            _ => None,
+        }
+    }
+
+    /// One shortest path from `rank` to a goal, both ends included; `None` if there is none.
+    /// Each step goes to the first successor (in the puzzle's move order) one move closer.
+    pub fn path<P: Puzzle>(&self, puzzle: &P, rank: u64) -> Option<Vec<u64>> {
+        let mut d = self.distance(rank)?;
+        let mut path = vec![rank];
+        let mut here = rank;
+        while d > 0 {
+            let mut closer = None;
+            puzzle.for_each_successor(here, |next| {
+                if closer.is_none() && self.distance(next) == Some(d - 1) {
+                    closer = Some(next);
+                }
+            });
+            // The table came from the same moves, so a closer successor always exists.
+            here = closer?;
+            path.push(here);
+            d -= 1;
+        }
+        Some(path)
+    }
+}
+
+/// A hash of how `puzzle` ranks configurations: 64 ranks spread over the rank space, each
+/// with its rendering and its successors.
+fn fingerprint<P: Puzzle>(puzzle: &P) -> u64 {
+    let states = puzzle.states();
+    let mut text = String::new();
+    for i in 0..64 {
+        let rank = states / 64 * i + i % states;
+        text.push_str(&puzzle.render(rank));
+        puzzle.for_each_successor(rank, |next| text.push_str(&format!(" {next}")));
+        text.push('\n');
+    }
+    cache::checksum(text.as_bytes())
+}
