@@ -10,6 +10,7 @@ use crate::puzzle::flip_k::{self, FlipK};
 use crate::puzzle::lights_out::lights_out;
 use crate::puzzle::nine_tails::nine_tails;
 use crate::puzzle::sliding::{self, Sliding};
+use anyhow::Context;
 use std::fmt;
 use std::ops::ControlFlow;
 
@@ -115,16 +116,17 @@ impl Spec {
         self.states().saturating_mul(BITS_PER_STATE) / 8
     }
 
-    /// Builds the puzzle. Only call on a spec that passed [`crate::cli`] validation.
-    pub fn build(&self) -> AnyPuzzle {
-        match *self {
+    /// Builds the puzzle to enumerate; `None` for a sliding board beyond the ranking's
+    /// 16 cells (such boards can only be solved position by position).
+    pub fn build(&self) -> Option<AnyPuzzle> {
+        Some(match *self {
             Spec::Eight => AnyPuzzle::Sliding(Sliding::eight()),
-            Spec::Sliding { rows, cols } => AnyPuzzle::Sliding(Sliding::new(rows, cols).unwrap_or_else(Sliding::eight)),
+            Spec::Sliding { rows, cols } => AnyPuzzle::Sliding(Sliding::new(rows, cols)?),
             Spec::NineTails { rows, cols } => AnyPuzzle::Coins(nine_tails(rows, cols)),
             Spec::LightsOut { rows, cols } => AnyPuzzle::Coins(lights_out(rows, cols)),
             Spec::CoinLines { size } => AnyPuzzle::Coins(coin_lines(size)),
             Spec::FlipK { coins, flip } => AnyPuzzle::FlipK(FlipK::new(coins, flip)),
-        }
+        })
     }
 
     /// What the analysis needs to know beyond the puzzle itself.
@@ -179,11 +181,22 @@ impl Spec {
         ]
     }
 
-    /// Runs the whole analysis on the current rayon pool.
-    pub fn analyze(&self, progress: impl FnMut(&Level) -> ControlFlow<()>) -> Result<Analysis, AnalysisError> {
-        let puzzle = self.build();
-        let extras = self.extras(&puzzle);
-        with_puzzle!(&puzzle, p => analysis::analyze(p, &extras, progress))
+    /// Builds the puzzle and runs the whole analysis on the current rayon pool.
+    pub fn analyze(&self, progress: impl FnMut(&Level) -> ControlFlow<()>) -> anyhow::Result<Analysis> {
+        let puzzle = self
+            .build()
+            .with_context(|| format!("{self} is too large to enumerate"))?;
+        Ok(self.analyze_built(&puzzle, progress)?)
+    }
+
+    /// Runs the whole analysis of `puzzle`, built from this spec.
+    pub fn analyze_built(
+        &self,
+        puzzle: &AnyPuzzle,
+        progress: impl FnMut(&Level) -> ControlFlow<()>,
+    ) -> Result<Analysis, AnalysisError> {
+        let extras = self.extras(puzzle);
+        with_puzzle!(puzzle, p => analysis::analyze(p, &extras, progress))
     }
 }
 

@@ -93,7 +93,9 @@ fn run(command: Command) -> Result<()> {
 
 /// Runs one analysis with a progress bar on stderr (hidden when stderr is not a terminal).
 fn analyze(job: &Spec, quiet: bool) -> Result<Analysis> {
-    let puzzle = job.build();
+    let puzzle = job
+        .build()
+        .with_context(|| format!("{job} is too large to enumerate"))?;
     let bar = if quiet {
         ProgressBar::hidden()
     } else {
@@ -117,7 +119,7 @@ fn analyze(job: &Spec, quiet: bool) -> Result<Analysis> {
         .progress_chars("=> "),
     );
     bar.set_prefix(job.to_string());
-    let analysis = job.analyze(|level| {
+    let analysis = job.analyze_built(&puzzle, |level| {
         bar.set_message(level.depth.to_string());
         bar.set_position(level.reached);
         if INTERRUPTED.load(Ordering::Relaxed) {

@@ -219,9 +219,9 @@ impl Solver {
                 }
             }
             _ => match spec.build() {
-                AnyPuzzle::Coins(puzzle) => Game::Coins { puzzle, table: None },
-                AnyPuzzle::FlipK(puzzle) => Game::FlipK { puzzle, table: None },
-                AnyPuzzle::Sliding(_) => bail!("{spec}: not a coin puzzle"),
+                Some(AnyPuzzle::Coins(puzzle)) => Game::Coins { puzzle, table: None },
+                Some(AnyPuzzle::FlipK(puzzle)) => Game::FlipK { puzzle, table: None },
+                _ => bail!("{spec}: not a coin puzzle"),
             },
         };
         Ok(Self { game })
