@@ -1,6 +1,6 @@
 //! Level-synchronous breadth-first search from the goals over every rank of a puzzle.
 //!
-//! Three bit sets (visited, this level, next level) are all the memory it needs: 3 bits
+//! Three bits per rank (visited, this level, next level) are all the memory it needs: 3 bits
 //! per rank. Each level is expanded in parallel over fixed chunks of the frontier; the
 //! result depends only on the set of states at each level, never on the thread schedule.
 
@@ -101,16 +101,18 @@ impl Tally {
 pub fn bfs<P: Puzzle>(puzzle: &P, mut observe: impl FnMut(&Level) -> ControlFlow<()>) -> Result<Search, EngineError> {
     let states = puzzle.states();
     let classes = puzzle.classes().len();
-    let visited = BitSet::new(states);
-    let mut current = BitSet::new(states);
-    let mut next = BitSet::new(states);
+    // `marks` interleaves each word of the visited set with the same word of the next
+    // level (even index: visited, odd: next): the look-up of a neighbour, usually a cache
+    // miss, then brings both into one cache line.
+    let marks = BitSet::new(2 * states.div_ceil(WORD_BITS) * WORD_BITS);
+    let current = BitSet::new(states);
     for goal in puzzle.goals() {
         if goal >= states {
             return Err(EngineError::BadGoal(goal));
         }
-        if visited.insert(goal) {
-            current.insert(goal);
-        }
+        let (w, bit) = ((goal / WORD_BITS) as usize, 1 << (goal % WORD_BITS));
+        marks.words()[2 * w].fetch_or(bit, Relaxed);
+        current.insert(goal);
     }
 
     let mut levels = Vec::new();
@@ -122,7 +124,7 @@ pub fn bfs<P: Puzzle>(puzzle: &P, mut observe: impl FnMut(&Level) -> ControlFlow
             .map(|chunk| {
                 let range = chunk * CHUNK_WORDS..words.min((chunk + 1) * CHUNK_WORDS);
                 let first = range.start;
-                expand_words(puzzle, classes, &current.words()[range], first, &visited, &next)
+                expand_words(puzzle, classes, &current.words()[range], first, &marks)
             })
             .reduce_with(Tally::merge)
             .unwrap_or_default();
@@ -133,7 +135,7 @@ pub fn bfs<P: Puzzle>(puzzle: &P, mut observe: impl FnMut(&Level) -> ControlFlow
                 count: tally.escapes,
             });
         }
-        let discovered = merge(&next, &visited);
+        let discovered = merge(&marks, &current);
         for (total, add) in reached_by_class.iter_mut().zip(&tally.by_class) {
             *total += add;
         }
@@ -142,7 +144,7 @@ pub fn bfs<P: Puzzle>(puzzle: &P, mut observe: impl FnMut(&Level) -> ControlFlow
             depth: levels.len() - 1,
             states: tally.states,
             reached: levels.iter().sum(),
-            next: &next,
+            next: &current,
         });
         if flow.is_break() {
             return Err(EngineError::Interrupted);
@@ -154,22 +156,25 @@ pub fn bfs<P: Puzzle>(puzzle: &P, mut observe: impl FnMut(&Level) -> ControlFlow
                 antipodes: tally.examples,
             });
         }
-        std::mem::swap(&mut current, &mut next);
     }
 }
 
-/// Adds the new level to `visited` and counts its ranks: a sequential pass, each chunk
-/// of words owned by one worker, so plain loads and stores suffice.
-fn merge(next: &BitSet, visited: &BitSet) -> u64 {
-    next.words()
-        .par_chunks(CHUNK_WORDS)
-        .zip(visited.words().par_chunks(CHUNK_WORDS))
-        .map(|(new, seen)| {
+/// Moves the new level from `marks` into `current` (emptied by the expansion), adds it
+/// to the visited words, and counts it: a sequential pass, each chunk of words owned by
+/// one worker, so plain loads and stores suffice.
+fn merge(marks: &BitSet, current: &BitSet) -> u64 {
+    marks
+        .words()
+        .par_chunks(2 * CHUNK_WORDS)
+        .zip(current.words().par_chunks(CHUNK_WORDS))
+        .map(|(pairs, level)| {
             let mut count = 0;
-            for (new, seen) in new.iter().zip(seen) {
-                let bits = new.load(Relaxed);
+            for (pair, word) in pairs.chunks_exact(2).zip(level) {
+                let bits = pair[1].load(Relaxed);
                 if bits != 0 {
-                    seen.store(seen.load(Relaxed) | bits, Relaxed);
+                    pair[0].store(pair[0].load(Relaxed) | bits, Relaxed);
+                    pair[1].store(0, Relaxed);
+                    word.store(bits, Relaxed);
                     count += u64::from(bits.count_ones());
                 }
             }
@@ -184,20 +189,13 @@ fn merge(next: &BitSet, visited: &BitSet) -> u64 {
 const BATCH: usize = 512;
 
 /// Counts the frontier ranks in `chunk` (words of the current level starting at word
-/// `first`), marks their unvisited predecessors in `next`, and clears the chunk: its bits
-/// are not needed again, and the set serves as the next level's target after the swap.
+/// `first`), marks their unvisited predecessors as next in `marks`, and clears the chunk:
+/// its bits are not needed again, and [`merge`] refills it with the next level.
 ///
-/// `visited` (this level and every one before) is only read during a level, and `next`
-/// is tested with a plain load before its `fetch_or`, so a locked instruction (a full
-/// barrier on x86) is issued only once per newly found rank.
-fn expand_words<P: Puzzle>(
-    puzzle: &P,
-    classes: usize,
-    chunk: &[AtomicU64],
-    first: usize,
-    visited: &BitSet,
-    next: &BitSet,
-) -> Tally {
+/// The visited words (this level and every one before) are only read during a level,
+/// and the next words are tested with a plain load before the `fetch_or`, so a locked
+/// instruction (a full barrier on x86) is issued only once per newly found rank.
+fn expand_words<P: Puzzle>(puzzle: &P, classes: usize, chunk: &[AtomicU64], first: usize, marks: &BitSet) -> Tally {
     let states = puzzle.states();
     let mut tally = Tally {
         by_class: vec![0; classes],
@@ -205,12 +203,12 @@ fn expand_words<P: Puzzle>(
     };
     let mut batch = Vec::with_capacity(BATCH + 64);
     let mut memo = P::Memo::default();
-    let (visited, next) = (visited.words(), next.words());
+    let marks = marks.words();
     let flush = |batch: &mut Vec<u64>| {
         for &pred in batch.iter() {
-            let (w, bit) = ((pred / WORD_BITS) as usize, 1 << (pred % WORD_BITS));
-            if (visited[w].load(Relaxed) | next[w].load(Relaxed)) & bit == 0 {
-                next[w].fetch_or(bit, Relaxed);
+            let (w, bit) = (2 * (pred / WORD_BITS) as usize, 1 << (pred % WORD_BITS));
+            if (marks[w].load(Relaxed) | marks[w + 1].load(Relaxed)) & bit == 0 {
+                marks[w + 1].fetch_or(bit, Relaxed);
             }
         }
         batch.clear();

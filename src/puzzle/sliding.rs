@@ -390,10 +390,13 @@ impl Divisor {
 
     #[inline]
     fn div(self, x: u64) -> u64 {
-        if self.m == 0 {
-            x / self.d
-        } else {
+        if self.m != 0 {
             ((u128::from(x) * u128::from(self.m)) >> 64) as u64
+        } else if self.d == 1 {
+            // The last digit's place value: 2^64 / 1 does not fit, and it needs no divide.
+            x
+        } else {
+            x / self.d
         }
     }
 }
