@@ -31,6 +31,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) if e.is::<Interrupted>() => fail(&format!("{e:#}"), 130),
+        Err(e) if e.is::<BadInput>() => fail(&format!("{e:#}"), 2),
         Err(e) => fail(&format!("{e:#}"), 1),
     }
 }
@@ -49,7 +50,15 @@ fn run(command: Command) -> Result<()> {
             threads,
             quiet,
         } => {
-            return analyze::solve::run(&spec, &states, threads, quiet, &mut std::io::stdout().lock());
+            // Every position is read and checked before any search, so a failure here is
+            // bad input (exit 2), unless it is stdout going away.
+            return analyze::solve::run(&spec, &states, threads, quiet, &mut std::io::stdout().lock()).map_err(|e| {
+                if is_broken_pipe(&e) {
+                    e
+                } else {
+                    anyhow::Error::new(BadInput(format!("{e:#}")))
+                }
+            });
         }
         Command::Analyze {
             jobs,
@@ -186,6 +195,11 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 #[derive(Debug, thiserror::Error)]
 #[error("interrupted: no report was written (the previous one, if any, is untouched)")]
 struct Interrupted;
+
+/// A position given to `--solve` that cannot be read (exit 2, like a bad option).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct BadInput(String);
 
 fn fail(message: &str, code: u8) -> ExitCode {
     eprintln!("error: {message}");
