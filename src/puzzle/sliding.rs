@@ -401,6 +401,29 @@ impl Divisor {
     }
 }
 
+/// A board (cell by cell, 0 = blank) as a grid: one line per row, tiles right-aligned,
+/// `.` for the blank.
+pub fn draw_tiles(board: &[u8], cols: usize) -> String {
+    let width = (board.len() - 1).to_string().len();
+    board
+        .chunks(cols)
+        .map(|row| {
+            let cells: Vec<String> = row
+                .iter()
+                .map(|&t| {
+                    if t == 0 {
+                        format!("{:>width$}", ".")
+                    } else {
+                        format!("{t:>width$}")
+                    }
+                })
+                .collect();
+            cells.join(" ")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 fn join(board: &[u8]) -> String {
     board.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
 }
@@ -496,24 +519,7 @@ impl Puzzle for Sliding {
     }
 
     fn draw(&self, rank: u64) -> String {
-        let board = self.board(rank);
-        let width = (self.cells - 1).to_string().len();
-        board
-            .chunks(self.cols)
-            .map(|row| {
-                row.iter()
-                    .map(|&t| {
-                        if t == 0 {
-                            format!("{:>width$}", ".")
-                        } else {
-                            format!("{t:>width$}")
-                        }
-                    })
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
+        draw_tiles(&self.board(rank), self.cols)
     }
 
     fn parse(&self, text: &str) -> Result<u64, ParseError> {

@@ -189,26 +189,9 @@ impl Board {
         Ok(())
     }
 
-    /// The board as a grid, one line per row: tiles right-aligned, `.` for the blank
-    /// (the same drawing as [`crate::puzzle::Puzzle::draw`] for sliding puzzles).
+    /// The board as a grid, one line per row, drawn like every sliding puzzle.
     pub fn draw(&self) -> String {
-        let width = (self.tiles.len() - 1).to_string().len();
-        self.tiles
-            .chunks(self.cols)
-            .map(|row| {
-                row.iter()
-                    .map(|&t| {
-                        if t == 0 {
-                            format!("{:>width$}", ".")
-                        } else {
-                            format!("{t:>width$}")
-                        }
-                    })
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
+        crate::puzzle::sliding::draw_tiles(&self.tiles, self.cols)
     }
 
     /// The tiles on one line, e.g. `1 2 3 4 5 6 7 8 0`.
