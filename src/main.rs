@@ -37,46 +37,54 @@ fn main() -> ExitCode {
 }
 
 fn run(command: Command) -> Result<()> {
-    let (jobs, index, out, threads, quiet) = match command {
-        Command::List => {
-            for name in PuzzleName::value_variants() {
-                writeln!(std::io::stdout(), "{}", name.describe())?;
-            }
-            return Ok(());
-        }
+    match command {
+        Command::List => list(),
         Command::Solve {
             spec,
             states,
             threads,
             quiet,
-        } => {
-            // Every position is read and checked before any search, so a failure here is
-            // bad input (exit 2), unless it is stdout going away.
-            return analyze::solve::run(&spec, &states, threads, quiet, &mut std::io::stdout().lock()).map_err(|e| {
-                if is_broken_pipe(&e) {
-                    e
-                } else {
-                    anyhow::Error::new(BadInput(format!("{e:#}")))
-                }
-            });
-        }
+        } => solve(&spec, &states, threads, quiet),
         Command::Analyze {
             jobs,
             index,
             out,
             threads,
             quiet,
-        } => (jobs, index, out, threads, quiet),
-    };
+        } => analyze_all(&jobs, index, &out, threads, quiet),
+    }
+}
+
+fn list() -> Result<()> {
+    for name in PuzzleName::value_variants() {
+        writeln!(std::io::stdout(), "{}", name.describe())?;
+    }
+    Ok(())
+}
+
+fn solve(spec: &Spec, states: &[String], threads: usize, quiet: bool) -> Result<()> {
+    // Every position is read and checked before any search, so a failure here is bad
+    // input (exit 2), unless it is stdout going away.
+    analyze::solve::run(spec, states, threads, quiet, &mut std::io::stdout().lock()).map_err(|e| {
+        if is_broken_pipe(&e) {
+            e
+        } else {
+            anyhow::Error::new(BadInput(format!("{e:#}")))
+        }
+    })
+}
+
+/// Analyses each job, writes its report folder, and for `--all` the index.
+fn analyze_all(jobs: &[Spec], index: bool, out: &Path, threads: usize, quiet: bool) -> Result<()> {
     // Ctrl-C or SIGTERM stops the search at the end of the current level; the staging
     // folders are then dropped (deleted), so no partial report is left behind.
     ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed)).context("cannot install the Ctrl-C handler")?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     // Create every output folder before the first search, so a bad --out fails at once.
-    let index_stage = index.then(|| report::stage(&out, "index")).transpose()?;
+    let index_stage = index.then(|| report::stage(out, "index")).transpose()?;
     let staged = jobs
         .iter()
-        .map(|job| report::stage(&out, &job.to_string()))
+        .map(|job| report::stage(out, &job.to_string()))
         .collect::<Result<Vec<_>>>()?;
     let mut analyses = Vec::new();
     for (job, stage) in jobs.iter().zip(staged) {
@@ -95,7 +103,7 @@ fn run(command: Command) -> Result<()> {
         analyses.push(analysis);
     }
     if let Some(stage) = index_stage {
-        write_index(&analyses, stage.path(), &out)?;
+        write_index(&analyses, stage.path(), out)?;
     }
     Ok(())
 }
