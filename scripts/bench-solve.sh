@@ -4,8 +4,10 @@
 # Builds target/release/analyze (cargo build --release), makes sure the 4x4 pattern
 # databases and the 8-puzzle distance table are in the cache (building them once if
 # needed, timed on its own line), then solves each position in its own run and prints
-# one row per position: board, position, moves found, moves expected, and the wall time
-# of the whole command (process start, cache load and search). Progress goes to stderr.
+# one row per position: board, position, moves found, moves expected, the wall time of
+# the whole command (process start, cache load and search), and for the heuristic search
+# the positions it expanded and, for runs of a second or more, how many per second of
+# that wall time. Progress goes to stderr.
 #
 # Positions: the two hardest 8-puzzle positions (31 moves); Korf's random 15-puzzle
 # instances 16, 12, 9, 19, 8 and 1 (42 to 57 moves), turned to this tool's goal
@@ -67,8 +69,11 @@ if [[ ${BENCH_SKIP_HARD:-0} != 1 ]]; then
     )
 fi
 
-echo "| board | position | moves | expected | seconds |"
-echo "|---|---|---:|---:|---:|"
+errors=$(mktemp)
+trap 'rm -f "$errors"' EXIT
+
+echo "| board | position | moves | expected | seconds | positions | M positions/s |"
+echo "|---|---|---:|---:|---:|---:|---:|"
 for case in "${CASES[@]}"; do
     IFS='|' read -r board position expected <<<"$case"
     if [[ $board == eight ]]; then
@@ -78,12 +83,20 @@ for case in "${CASES[@]}"; do
     fi
     echo "solving $board $position ..." >&2
     start=$(now)
-    if output=$(timeout "$TIMEOUT" "$BIN" "${THREADS[@]}" "${args[@]}" --solve "$position"); then
+    nodes="" rate=""
+    if output=$(timeout "$TIMEOUT" "$BIN" "${THREADS[@]}" "${args[@]}" --solve "$position" 2>"$errors"); then
         seconds=$(elapsed "$start" "$(now)")
         moves=${output%% *}
+        # The search's note on stderr: `...: N moves, P positions searched, S s`.
+        nodes=$(sed -n 's/.* \([0-9][0-9]*\) positions searched.*/\1/p' "$errors")
+        # Rates of runs under a second would mostly measure process start and loading.
+        if [[ -n $nodes ]] && awk -v s="$seconds" 'BEGIN { exit !(s >= 1) }'; then
+            rate=$(awk -v n="$nodes" -v s="$seconds" 'BEGIN { printf "%.1f", n / s / 1e6 }')
+        fi
     else
         seconds="> $TIMEOUT"
         moves="n/a"
     fi
-    echo "| $board | \`$position\` | $moves | $expected | $seconds |"
+    cat "$errors" >&2
+    echo "| $board | \`$position\` | $moves | $expected | $seconds | $nodes | $rate |"
 done

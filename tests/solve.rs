@@ -365,13 +365,11 @@ fn check_incremental<H: Heuristic>(heuristic: &H, rows: usize, cols: usize, rng:
     for _ in 0..3000 {
         let options: Vec<usize> = board.neighbours(board.blank()).collect();
         let cell = options[rng.below(options.len() as u64) as usize];
-        let blank = board.blank();
+        let value = heuristic.update(&mut memo, &Node::new(&board), cell as u8);
         board = board.slide(cell).expect("a neighbour");
-        let node = Node::new(&board);
-        let value = heuristic.update(&mut memo, &node, board.tiles()[blank], u32::MAX);
         assert_eq!(
             value,
-            heuristic.evaluate(&node).1,
+            heuristic.evaluate(&Node::new(&board)).1,
             "{rows}x{cols} at {}",
             board.render()
         );
@@ -474,6 +472,31 @@ fn heuristic_search_is_optimal_where_tables_exist() {
         &sample[..10],
         "2x5 Manhattan + conflicts",
     );
+}
+
+#[test]
+fn heuristic_search_finds_the_same_solution_on_any_number_of_threads() {
+    // Threads take subtrees as they come free; the solution reported must still be the
+    // first one in a fixed order.
+    let heuristic = patterns(3, 4, &[&[1, 2, 5, 6, 9], &[3, 4, 7, 8, 10, 11]]);
+    let mut rng = Rng(0x5851_f42d_4c95_7f2d);
+    for _ in 0..6 {
+        let board = random_board(3, 4, &mut rng);
+        let solve_on = |threads| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("a pool");
+            pool.install(|| ida::solve(&board, &heuristic))
+                .expect("solvable")
+                .slides
+        };
+        let alone = solve_on(1);
+        assert!(replay_slides(&board, &alone).is_goal(), "{}", board.render());
+        for threads in [2, 3] {
+            assert_eq!(solve_on(threads), alone, "{} on {threads} threads", board.render());
+        }
+    }
 }
 
 #[test]

@@ -10,7 +10,6 @@
 //! frontier order) that has one, so the output does not depend on the thread count.
 
 use super::board::{Board, MAX_CELLS};
-use rayon::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 /// A board as the search mutates it: where each tile is and what each cell holds.
@@ -37,8 +36,8 @@ impl Node {
     }
 
     /// Slides the tile on `cell` into the blank; returns the tile.
-    #[inline]
-    fn slide(&mut self, cell: u8) -> u8 {
+    #[inline(always)]
+    pub fn slide(&mut self, cell: u8) -> u8 {
         let blank = self.cells[0];
         let tile = self.tiles[usize::from(cell)];
         self.tiles[usize::from(blank)] = tile;
@@ -58,13 +57,9 @@ pub trait Heuristic: Sync {
     type Memo: Copy + Send + Sync;
     /// The estimate of `node`, from scratch.
     fn evaluate(&self, node: &Node) -> (Self::Memo, u32);
-    /// The estimate after `tile` slid (`node` already shows the move); `memo` held the
-    /// estimate before the move and is updated.
-    ///
-    /// Once the estimate is known to exceed `limit`, any lower bound above `limit` may be
-    /// returned instead, leaving `memo` unfinished: the search prunes that position
-    /// without using it.
-    fn update(&self, memo: &mut Self::Memo, node: &Node, tile: u8, limit: u32) -> u32;
+    /// The estimate after the tile on `cell` slides into the blank of `node`; `memo`
+    /// holds the estimate of `node` and is updated to the position after the move.
+    fn update(&self, memo: &mut Self::Memo, node: &Node, cell: u8) -> u32;
 }
 
 /// A shortest solution found by [`solve`].
@@ -180,16 +175,16 @@ fn iteration<H: Heuristic>(
                 if cell == NONE || cell == sub.previous {
                     continue;
                 }
-                let mut node = sub.node.clone();
                 let mut memo = sub.memo;
-                let tile = node.slide(cell);
+                let h = heuristic.update(&mut memo, &sub.node, cell);
                 let g = sub.path.len() as u32 + 1;
-                let h = heuristic.update(&mut memo, &node, tile, bound.saturating_sub(g));
                 let f = g + h;
                 if f > bound {
                     next_bound = next_bound.min(f);
                     continue;
                 }
+                let mut node = sub.node.clone();
+                node.slide(cell);
                 let mut path = sub.path.clone();
                 path.push(cell);
                 deeper.push(Subtree {
@@ -204,13 +199,20 @@ fn iteration<H: Heuristic>(
         frontier = deeper;
     }
 
+    // Each thread takes the next subtree in frontier order until none is left, so both
+    // stay busy to the end of the iteration, and they search near each other: once one
+    // finds a solution, the others have little to cancel past it. All subtrees before
+    // the first one holding a solution are searched in full, so the solution reported
+    // is the first in frontier order whatever the threads do.
     let first_found = AtomicUsize::new(usize::MAX);
-    let results: Vec<(Option<Vec<u8>>, u32, u64)> = frontier
-        .par_iter()
-        .enumerate()
-        .map(|(index, sub)| {
+    let taken = AtomicUsize::new(0);
+    let searched: Vec<Searched> = rayon::broadcast(|_| {
+        let mut searched = Vec::new();
+        loop {
+            let index = taken.fetch_add(1, Relaxed);
+            let Some(sub) = frontier.get(index) else { break };
             if first_found.load(Relaxed) < index {
-                return (None, u32::MAX, 0);
+                break;
             }
             let mut worker = Worker {
                 geometry,
@@ -224,24 +226,42 @@ fn iteration<H: Heuristic>(
                 first_found: &first_found,
                 cancelled: false,
             };
-            let found = worker.dfs(sub.path.len() as u32, sub.h, sub.memo, sub.previous);
+            let found = worker.dfs(sub.path.len() as u32, sub.h, &sub.memo, sub.previous);
             if found {
                 first_found.fetch_min(index, Relaxed);
             }
-            (found.then_some(worker.path), worker.next_bound, worker.nodes)
-        })
-        .collect();
-
-    *nodes += results.iter().map(|r| r.2).sum::<u64>();
-    for (sub, (found, next, _)) in frontier.iter().zip(results) {
-        if let Some(rest) = found {
-            let mut slides = sub.path.clone();
-            slides.extend(rest);
-            return Ok(slides);
+            searched.push(Searched {
+                index,
+                found: found.then_some(worker.path),
+                next_bound: worker.next_bound,
+                nodes: worker.nodes,
+            });
         }
-        next_bound = next_bound.min(next);
+        searched
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+
+    *nodes += searched.iter().map(|s| s.nodes).sum::<u64>();
+    if let Some(first) = searched.iter().filter(|s| s.found.is_some()).min_by_key(|s| s.index) {
+        let mut slides = frontier[first.index].path.clone();
+        slides.extend(first.found.iter().flatten());
+        return Ok(slides);
     }
-    Err(next_bound)
+    Err(searched.iter().fold(next_bound, |bound, s| bound.min(s.next_bound)))
+}
+
+/// What searching one subtree gave.
+struct Searched {
+    /// The subtree's position in the frontier.
+    index: usize,
+    /// The rest of a solution, if the subtree holds one within the bound.
+    found: Option<Vec<u8>>,
+    /// Smallest `f` above the bound met.
+    next_bound: u32,
+    /// Positions expanded.
+    nodes: u64,
 }
 
 /// The depth-first search below one frontier node.
@@ -264,7 +284,7 @@ struct Worker<'a, H: Heuristic> {
 impl<H: Heuristic> Worker<'_, H> {
     /// Searches below the current node, `g` moves from the root with estimate `h`; true
     /// when a solution within the bound is found (then `path` holds its moves).
-    fn dfs(&mut self, g: u32, h: u32, memo: H::Memo, previous: u8) -> bool {
+    fn dfs(&mut self, g: u32, h: u32, memo: &H::Memo, previous: u8) -> bool {
         if h == 0 {
             return true;
         }
@@ -275,26 +295,33 @@ impl<H: Heuristic> Worker<'_, H> {
         if self.cancelled {
             return false;
         }
+        // Estimate every child before searching any: the estimates' table reads do not
+        // depend on each other, so the processor overlaps them instead of waiting for
+        // each in turn.
         let blank = self.node.cells[0];
-        for &cell in &self.geometry.neighbours[usize::from(blank)] {
+        let mut children = [(NONE, *memo, 0); 4];
+        for (child, &cell) in children.iter_mut().zip(&self.geometry.neighbours[usize::from(blank)]) {
             if cell == NONE || cell == previous {
                 continue;
             }
-            let tile = self.node.slide(cell);
-            let mut next = memo;
-            let h = self
-                .heuristic
-                .update(&mut next, &self.node, tile, self.bound.saturating_sub(g + 1));
+            child.0 = cell;
+            child.2 = self.heuristic.update(&mut child.1, &self.node, cell);
+        }
+        for (cell, memo, h) in &children {
+            if *cell == NONE {
+                continue;
+            }
             let f = g + 1 + h;
             if f > self.bound {
                 self.next_bound = self.next_bound.min(f);
-            } else {
-                self.path.push(cell);
-                if self.dfs(g + 1, h, next, blank) {
-                    return true;
-                }
-                self.path.pop();
+                continue;
             }
+            self.node.slide(*cell);
+            self.path.push(*cell);
+            if self.dfs(g + 1, *h, memo, blank) {
+                return true;
+            }
+            self.path.pop();
             self.node.slide(blank);
         }
         false

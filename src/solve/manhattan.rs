@@ -107,11 +107,12 @@ impl Heuristic for ManhattanLc {
     }
 
     #[inline]
-    fn update(&self, memo: &mut LcMemo, node: &Node, tile: u8, _limit: u32) -> u32 {
+    fn update(&self, memo: &mut LcMemo, node: &Node, cell: u8) -> u32 {
         let cells = self.rows * self.cols;
-        let tile = usize::from(tile);
-        // The tile now sits where the blank was; the blank where the tile was.
-        let (from, to) = (usize::from(node.cells[0]), usize::from(node.cells[tile]));
+        let (from, to) = (usize::from(cell), usize::from(node.cells[0]));
+        // The lines' conflicts are counted on the board after the move.
+        let mut node = node.clone();
+        let tile = usize::from(node.slide(cell));
         memo.manhattan = memo.manhattan + u32::from(self.distance[tile * cells + to])
             - u32::from(self.distance[tile * cells + from]);
         let cols = self.cols;
