@@ -204,12 +204,24 @@ fn expand_words<P: Puzzle>(puzzle: &P, classes: usize, chunk: &[AtomicU64], firs
     let mut batch = Vec::with_capacity(BATCH + 64);
     let mut memo = P::Memo::default();
     let marks = marks.words();
+    let place = |pred: u64| (2 * (pred / WORD_BITS) as usize, 1 << (pred % WORD_BITS));
     let flush = |batch: &mut Vec<u64>| {
+        // Every look-up first, then the writes: a locked instruction is a full barrier on
+        // x86, so a `fetch_or` between two look-ups would make each miss wait for the last.
+        // The look-ups keep the new ranks without a branch: whether a rank is new is a coin
+        // toss, and each mispredicted branch would cancel the look-ups issued after it.
+        let mut kept = 0;
+        for i in 0..batch.len() {
+            let pred = batch[i];
+            let (w, bit) = place(pred);
+            let seen = (marks[w].load(Relaxed) | marks[w + 1].load(Relaxed)) & bit;
+            batch[kept] = pred;
+            kept += usize::from(seen == 0);
+        }
+        batch.truncate(kept);
         for &pred in batch.iter() {
-            let (w, bit) = (2 * (pred / WORD_BITS) as usize, 1 << (pred % WORD_BITS));
-            if (marks[w].load(Relaxed) | marks[w + 1].load(Relaxed)) & bit == 0 {
-                marks[w + 1].fetch_or(bit, Relaxed);
-            }
+            let (w, bit) = place(pred);
+            marks[w + 1].fetch_or(bit, Relaxed);
         }
         batch.clear();
     };

@@ -36,7 +36,19 @@ pub struct Sliding {
     identity: Packed,
     /// Bit mask of all tiles.
     all_tiles: u16,
+    /// `moves[cell]`: which moves the blank on `cell` has, as [`LEFT`] | [`RIGHT`] | [`UP`] |
+    /// [`DOWN`] (a table, because `cell % cols` is a hardware divide on the hot path).
+    moves: [u8; MAX_CELLS],
 }
+
+/// The blank can move left (a tile slides right into it).
+const LEFT: u8 = 1;
+/// The blank can move right.
+const RIGHT: u8 = 2;
+/// The blank can move up.
+const UP: u8 = 4;
+/// The blank can move down.
+const DOWN: u8 = 8;
 
 /// A tile sequence packed 4 bits a tile, position `i` in bits `4i..4i+4`: moving a tile
 /// is a few shifts and masks on one register.
@@ -114,6 +126,20 @@ impl Sliding {
         let by_cells = Divisor::new(cells as u64, pairs * cells as u64);
         let identity = (0..tiles as u64).fold(0, |acc, t| acc | ((t + 1) << (4 * t)));
         let all_tiles = ((1u32 << cells) - 2) as u16;
+        let mut moves = [0; MAX_CELLS];
+        for (cell, m) in moves.iter_mut().enumerate().take(cells) {
+            let (row, col) = (cell / cols, cell % cols);
+            for (legal, bit) in [
+                (col > 0, LEFT),
+                (col + 1 < cols, RIGHT),
+                (row > 0, UP),
+                (row + 1 < rows, DOWN),
+            ] {
+                if legal {
+                    *m |= bit;
+                }
+            }
+        }
         Self {
             id,
             rows,
@@ -125,6 +151,7 @@ impl Sliding {
             parity,
             identity,
             all_tiles,
+            moves,
         }
     }
 
@@ -185,15 +212,25 @@ impl Sliding {
     /// Unranks pair `k` with the given parity into `memo`, reusing what it holds: nothing
     /// to do for the same `k` (another blank cell of the same pair), and only the digits
     /// after the common prefix for a nearby `k` (the engine hands ranks over in order).
+    ///
+    /// The checks are inlined into the caller and the decoding is not: most calls find the
+    /// pair already decoded.
+    #[inline]
     fn unrank_cached<'m>(&self, memo: &'m mut Unranked, k: u64, parity: u8) -> &'m Unranked {
         if !memo.valid || memo.k != k {
-            let from = if memo.valid { self.common_digits(memo.k, k) } else { 0 };
-            self.decode_from(memo, k, from);
+            self.decode_near(memo, k);
         }
         if memo.parity != parity {
             memo.flip_parity(self.tiles());
         }
         memo
+    }
+
+    /// Decodes pair `k` into `memo`, keeping the digits it shares with the pair there.
+    #[inline(never)]
+    fn decode_near(&self, memo: &mut Unranked, k: u64) {
+        let from = if memo.valid { self.common_digits(memo.k, k) } else { 0 };
+        self.decode_from(memo, k, from);
     }
 
     /// How many leading Lehmer digits pairs `a` and `b` share: the first `i + 1` digits
@@ -334,15 +371,16 @@ impl Sliding {
         let cols = self.cols;
         let (k, blank) = self.split(rank);
         let u = self.unrank_cached(memo, k, self.parity[blank]);
-        if blank % cols > 0 {
+        let moves = self.moves[blank];
+        if moves & LEFT != 0 {
             f(rank - 1);
         }
-        if blank % cols + 1 < cols {
+        if moves & RIGHT != 0 {
             f(rank + 1);
         }
         let parity = self.parity[blank];
         let window = |lo: usize| ((1u64 << (4 * cols)) - 1) << (4 * lo);
-        if blank >= cols {
+        if moves & UP != 0 {
             // The tile above drops into the blank: in the sequence it moves from position
             // blank-cols to blank-1, past the cols-1 tiles between.
             let (lo, hi) = (blank - cols, blank - 1);
@@ -350,7 +388,7 @@ impl Sliding {
             let up = (u.seq & !window(lo)) | ((w >> 4) & window(lo)) | (at(u.seq, lo) << (4 * hi));
             f(self.rerank(u, up, lo, hi, blank - cols, parity));
         }
-        if blank + cols < self.cells {
+        if moves & DOWN != 0 {
             // The tile below rises: from position blank+cols-1 to blank.
             let (lo, hi) = (blank, blank + cols - 1);
             let w = u.seq & window(lo);
