@@ -313,27 +313,7 @@ impl Sliding {
     /// Reads a board (cell by cell, 0 = blank) into a rank.
     pub fn rank_board(&self, board: &[u8]) -> Result<u64, ParseError> {
         let n = self.cells;
-        if board.len() != n {
-            return Err(ParseError::Malformed(format!(
-                "expected {n} tiles for a {}x{} board, found {}",
-                self.rows,
-                self.cols,
-                board.len()
-            )));
-        }
-        let mut seen = 0u32;
-        for &tile in board {
-            if usize::from(tile) >= n {
-                return Err(ParseError::Malformed(format!(
-                    "tile {tile} is out of range: tiles are 0 (blank) to {}",
-                    n - 1
-                )));
-            }
-            if seen & (1 << tile) != 0 {
-                return Err(ParseError::Malformed(format!("tile {tile} appears twice")));
-            }
-            seen |= 1 << tile;
-        }
+        check_tiles(self.rows, self.cols, board)?;
         let blank = board.iter().position(|&t| t == 0).unwrap_or(0);
         let seq = board
             .iter()
@@ -437,6 +417,32 @@ impl Divisor {
             x / self.d
         }
     }
+}
+
+/// Checks that `tiles` holds each of `0..rows*cols` (0 the blank) exactly once, with a
+/// message naming what is wrong. Boards up to 64 cells.
+pub fn check_tiles(rows: usize, cols: usize, tiles: &[u8]) -> Result<(), ParseError> {
+    let n = rows * cols;
+    if tiles.len() != n {
+        return Err(ParseError::Malformed(format!(
+            "expected {n} tiles for a {rows}x{cols} board, found {}",
+            tiles.len()
+        )));
+    }
+    let mut seen = 0u64;
+    for &tile in tiles {
+        if usize::from(tile) >= n {
+            return Err(ParseError::Malformed(format!(
+                "tile {tile} is out of range: tiles are 0 (blank) to {}",
+                n - 1
+            )));
+        }
+        if seen & (1 << tile) != 0 {
+            return Err(ParseError::Malformed(format!("tile {tile} appears twice")));
+        }
+        seen |= 1 << tile;
+    }
+    Ok(())
 }
 
 /// A board (cell by cell, 0 = blank) as a grid: one line per row, tiles right-aligned,

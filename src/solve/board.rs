@@ -30,26 +30,7 @@ impl Board {
 
     /// A board from its tiles, checked to hold each of `0..rows*cols` exactly once.
     pub fn new(rows: usize, cols: usize, tiles: Vec<u8>) -> Result<Self, ParseError> {
-        let n = rows * cols;
-        if tiles.len() != n {
-            return Err(ParseError::Malformed(format!(
-                "expected {n} tiles for a {rows}x{cols} board, found {}",
-                tiles.len()
-            )));
-        }
-        let mut seen = 0u64;
-        for &tile in &tiles {
-            if usize::from(tile) >= n {
-                return Err(ParseError::Malformed(format!(
-                    "tile {tile} is out of range: tiles are 0 (blank) to {}",
-                    n - 1
-                )));
-            }
-            if seen & (1 << tile) != 0 {
-                return Err(ParseError::Malformed(format!("tile {tile} appears twice")));
-            }
-            seen |= 1 << tile;
-        }
+        crate::puzzle::sliding::check_tiles(rows, cols, &tiles)?;
         Ok(Self { rows, cols, tiles })
     }
 
