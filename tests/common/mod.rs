@@ -31,24 +31,29 @@ pub fn goal_board(rows: usize, cols: usize) -> Board {
     (1..cells).chain([0]).collect()
 }
 
+/// The cells orthogonally next to `cell` on a `rows x cols` board.
+fn neighbours(rows: usize, cols: usize, cell: usize) -> Vec<usize> {
+    let (row, col) = (cell / cols, cell % cols);
+    let mut cells = Vec::new();
+    if row > 0 {
+        cells.push(cell - cols);
+    }
+    if row + 1 < rows {
+        cells.push(cell + cols);
+    }
+    if col > 0 {
+        cells.push(cell - 1);
+    }
+    if col + 1 < cols {
+        cells.push(cell + 1);
+    }
+    cells
+}
+
 /// Every board one move from `board`: a tile next to the blank slides into it.
 pub fn slides(board: &[u8], rows: usize, cols: usize) -> Vec<Board> {
     let blank = board.iter().position(|&t| t == 0).expect("a board has a blank");
-    let (row, col) = (blank / cols, blank % cols);
-    let mut tiles = Vec::new();
-    if row > 0 {
-        tiles.push(blank - cols);
-    }
-    if row + 1 < rows {
-        tiles.push(blank + cols);
-    }
-    if col > 0 {
-        tiles.push(blank - 1);
-    }
-    if col + 1 < cols {
-        tiles.push(blank + 1);
-    }
-    tiles
+    neighbours(rows, cols, blank)
         .into_iter()
         .map(|cell| {
             let mut next = board.to_vec();
@@ -187,21 +192,7 @@ fn vector(cells: impl IntoIterator<Item = usize>) -> CoinVector {
 
 /// A cell and its orthogonal neighbours.
 fn plus(rows: usize, cols: usize, cell: usize) -> CoinVector {
-    let (r, c) = (cell / cols, cell % cols);
-    let mut cells = vec![cell];
-    if r > 0 {
-        cells.push(cell - cols);
-    }
-    if r + 1 < rows {
-        cells.push(cell + cols);
-    }
-    if c > 0 {
-        cells.push(cell - 1);
-    }
-    if c + 1 < cols {
-        cells.push(cell + 1);
-    }
-    vector(cells)
+    vector([cell].into_iter().chain(neighbours(rows, cols, cell)))
 }
 
 /// Lights out: press any cell, it and its orthogonal neighbours flip; goal all heads.
