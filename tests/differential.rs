@@ -68,6 +68,35 @@ fn sliding_moves_are_exactly_the_explicit_slides() {
 }
 
 #[test]
+fn sliding_far_and_adjacent_predecessors_are_all_the_predecessors() {
+    // The engine takes `rank +- 1` a word at a time from `adjacent_predecessors` and asks
+    // the puzzle only for the others: together they must be the predecessors, each once.
+    for (rows, cols) in SMALL_BOARDS {
+        let puzzle = sliding(rows, cols);
+        let adjacent = puzzle
+            .adjacent_predecessors()
+            .expect("horizontal moves are adjacent ranks");
+        let period = adjacent.below.len() as u64;
+        let mut memo = Default::default();
+        for rank in 0..puzzle.states() {
+            let mut split = Vec::new();
+            puzzle.for_each_far_predecessor(&mut memo, rank, |r| split.push(r));
+            if adjacent.below[(rank % period) as usize] {
+                split.push(rank - 1);
+            }
+            if adjacent.above[(rank % period) as usize] {
+                split.push(rank + 1);
+            }
+            let mut all = Vec::new();
+            puzzle.for_each_predecessor(&mut Default::default(), rank, |r| all.push(r));
+            split.sort_unstable();
+            all.sort_unstable();
+            assert_eq!(split, all, "{rows}x{cols} rank {rank}");
+        }
+    }
+}
+
+#[test]
 fn sliding_predecessors_do_not_depend_on_what_the_memo_saw_before() {
     // The engine hands a worker only the frontier's ranks: ascending but with gaps of any
     // size. Visit every rank in a scrambled order with one memo and compare against a

@@ -5,7 +5,7 @@
 //! result depends only on the set of states at each level, never on the thread schedule.
 
 use super::bitset::{BitSet, WORD_BITS};
-use crate::puzzle::Puzzle;
+use crate::puzzle::{Adjacent, Puzzle};
 use rayon::prelude::*;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -118,13 +118,15 @@ pub fn bfs<P: Puzzle>(puzzle: &P, mut observe: impl FnMut(&Level) -> ControlFlow
     let mut levels = Vec::new();
     let mut reached_by_class = vec![0; classes];
     let words = current.word_count();
+    let adjacent = puzzle.adjacent_predecessors().map(|a| Shifts::new(&a, states));
     loop {
         let tally = (0..words.div_ceil(CHUNK_WORDS))
             .into_par_iter()
             .map(|chunk| {
                 let range = chunk * CHUNK_WORDS..words.min((chunk + 1) * CHUNK_WORDS);
                 let first = range.start;
-                expand_words(puzzle, classes, &current.words()[range], first, &marks)
+                let chunk = &current.words()[range];
+                expand_words(puzzle, classes, chunk, first, &marks, adjacent.as_ref())
             })
             .reduce_with(Tally::merge)
             .unwrap_or_default();
@@ -183,6 +185,39 @@ fn merge(marks: &BitSet, current: &BitSet) -> u64 {
         .sum()
 }
 
+/// [`Adjacent`] predecessors as word masks: bit `b` of `below[w % period]` is set when rank
+/// `64 * w + b` has the predecessor one below, so a whole word of the frontier yields its
+/// adjacent predecessors in a few shifts instead of 64 calls into the puzzle.
+struct Shifts {
+    below: Vec<u64>,
+    above: Vec<u64>,
+    /// Valid bits of the last word (ranks below `states`).
+    last: u64,
+}
+
+impl Shifts {
+    fn new(adjacent: &Adjacent, states: u64) -> Self {
+        let period = adjacent.below.len() as u64;
+        // The pattern of `period` ranks lines up with word boundaries again after
+        // lcm(period, 64) ranks.
+        let words = period / gcd(period, WORD_BITS);
+        let mask = |moves: &[bool], w: u64| {
+            (0..WORD_BITS).fold(0, |m, b| {
+                m | (u64::from(moves[((w * WORD_BITS + b) % period) as usize]) << b)
+            })
+        };
+        Self {
+            below: (0..words).map(|w| mask(&adjacent.below, w)).collect(),
+            above: (0..words).map(|w| mask(&adjacent.above, w)).collect(),
+            last: u64::MAX >> ((WORD_BITS - states % WORD_BITS) % WORD_BITS),
+        }
+    }
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
 /// Predecessors gathered before they are looked up, so that the look-ups (mostly cache
 /// misses) run back to back and overlap instead of waiting behind the ranking
 /// arithmetic of each state.
@@ -195,7 +230,14 @@ const BATCH: usize = 512;
 /// The visited words (this level and every one before) are only read during a level,
 /// and the next words are tested with a plain load before the `fetch_or`, so a locked
 /// instruction (a full barrier on x86) is issued only once per newly found rank.
-fn expand_words<P: Puzzle>(puzzle: &P, classes: usize, chunk: &[AtomicU64], first: usize, marks: &BitSet) -> Tally {
+fn expand_words<P: Puzzle>(
+    puzzle: &P,
+    classes: usize,
+    chunk: &[AtomicU64],
+    first: usize,
+    marks: &BitSet,
+    adjacent: Option<&Shifts>,
+) -> Tally {
     let states = puzzle.states();
     let mut tally = Tally {
         by_class: vec![0; classes],
@@ -204,7 +246,31 @@ fn expand_words<P: Puzzle>(puzzle: &P, classes: usize, chunk: &[AtomicU64], firs
     let mut batch = Vec::with_capacity(BATCH + 64);
     let mut memo = P::Memo::default();
     let marks = marks.words();
+    let words = marks.len() / 2;
     let place = |pred: u64| (2 * (pred / WORD_BITS) as usize, 1 << (pred % WORD_BITS));
+    // Marks the ranks of `found` in word `w` that are not yet visited or next.
+    let mark_word = |w: usize, found: u64, tally: &mut Tally| {
+        if found == 0 {
+            return;
+        }
+        let valid = match w {
+            _ if w >= words => 0,
+            _ if w == words - 1 => adjacent.map_or(u64::MAX, |a| a.last),
+            _ => u64::MAX,
+        };
+        if found & !valid != 0 {
+            tally.escapes += u64::from((found & !valid).count_ones());
+            return;
+        }
+        let new = found & !(marks[2 * w].load(Relaxed) | marks[2 * w + 1].load(Relaxed));
+        if new != 0 {
+            marks[2 * w + 1].fetch_or(new, Relaxed);
+        }
+    };
+    // Adjacent predecessors found for the previous word, waiting for the next word's
+    // ranks that step down into it; and those the previous word's top rank steps up to.
+    let (mut pending, mut carry) = (0, 0);
+    let mut phase = adjacent.map_or(0, |a| first % a.below.len());
     let flush = |batch: &mut Vec<u64>| {
         // Every look-up first, then the writes: a locked instruction is a full barrier on
         // x86, so a `fetch_or` between two look-ups would make each miss wait for the last.
@@ -230,6 +296,13 @@ fn expand_words<P: Puzzle>(puzzle: &P, classes: usize, chunk: &[AtomicU64], firs
         if word != 0 {
             cell.store(0, Relaxed);
         }
+        if let Some(a) = adjacent {
+            let (down, up) = (word & a.below[phase], word & a.above[phase]);
+            phase = if phase + 1 == a.below.len() { 0 } else { phase + 1 };
+            mark_word(w.wrapping_sub(1), pending | (down << 63), &mut tally);
+            pending = (up << 1) | (down >> 1) | carry;
+            carry = up >> 63;
+        }
         while word != 0 {
             let rank = w as u64 * WORD_BITS + u64::from(word.trailing_zeros());
             word &= word - 1;
@@ -243,7 +316,7 @@ fn expand_words<P: Puzzle>(puzzle: &P, classes: usize, chunk: &[AtomicU64], firs
             if tally.examples.len() < EXAMPLES {
                 tally.examples.push(rank);
             }
-            puzzle.for_each_predecessor(&mut memo, rank, |pred| {
+            puzzle.for_each_far_predecessor(&mut memo, rank, |pred| {
                 if pred < states {
                     batch.push(pred);
                 } else {
@@ -257,5 +330,8 @@ fn expand_words<P: Puzzle>(puzzle: &P, classes: usize, chunk: &[AtomicU64], firs
         }
     }
     flush(&mut batch);
+    let last = first + chunk.len() - 1;
+    mark_word(last, pending, &mut tally);
+    mark_word(last + 1, carry, &mut tally);
     tally
 }

@@ -68,6 +68,17 @@ pub trait Puzzle: Sync {
     /// A returned rank `>= states()` means the move left the class the ranking covers,
     /// i.e. the puzzle's invariant is wrong; the engine reports it as an error.
     fn for_each_predecessor(&self, memo: &mut Self::Memo, rank: u64, f: impl FnMut(u64));
+    /// Predecessors `rank - 1` and `rank + 1` that the engine can mark 64 ranks at a time
+    /// with word shifts, if the ranking puts some moves side by side (a sliding tile's
+    /// horizontal moves).
+    fn adjacent_predecessors(&self) -> Option<Adjacent> {
+        None
+    }
+    /// [`Puzzle::for_each_predecessor`] without the predecessors that
+    /// [`Puzzle::adjacent_predecessors`] describes: the engine's hot loop.
+    fn for_each_far_predecessor(&self, memo: &mut Self::Memo, rank: u64, f: impl FnMut(u64)) {
+        self.for_each_predecessor(memo, rank, f);
+    }
     /// Calls `f` with every rank one move *after* `rank`.
     fn for_each_successor(&self, rank: u64, f: impl FnMut(u64));
     /// Solvability classes predicted by the invariant, in a fixed order.
@@ -86,4 +97,14 @@ pub trait Puzzle: Sync {
     fn parse(&self, text: &str) -> Result<u64, ParseError>;
     /// Names the move that takes `from` to `to`, e.g. `tile 6` or `L2`.
     fn describe_move(&self, from: u64, to: u64) -> String;
+}
+
+/// Which ranks have `rank - 1` and `rank + 1` among their predecessors, as a pattern that
+/// repeats every `below.len()` ranks (the two vectors have the same length).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Adjacent {
+    /// `below[rank % period]`: `rank - 1` is a predecessor of `rank`.
+    pub below: Vec<bool>,
+    /// `above[rank % period]`: `rank + 1` is a predecessor of `rank`.
+    pub above: Vec<bool>,
 }

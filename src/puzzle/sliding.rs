@@ -11,7 +11,7 @@
 //! The invariant is checked, not trusted: every vertical move recomputes the parity of the
 //! new sequence from scratch and reports a move that leaves the class as an escape.
 
-use super::{ClassInfo, ParseError, Puzzle};
+use super::{Adjacent, ClassInfo, ParseError, Puzzle};
 
 /// Largest board the ranking supports: tiles are packed as 4-bit values.
 pub const MAX_CELLS: usize = 16;
@@ -345,17 +345,18 @@ impl Sliding {
         }
     }
 
-    /// Calls `f` with the rank after each legal move (the graph is undirected).
+    /// Calls `f` with the rank after each legal move (the graph is undirected), the
+    /// horizontal ones (`rank +- 1`) only if `horizontal`.
     #[inline]
-    fn for_each_neighbour(&self, memo: &mut Unranked, rank: u64, mut f: impl FnMut(u64)) {
+    fn for_each_neighbour(&self, memo: &mut Unranked, rank: u64, horizontal: bool, mut f: impl FnMut(u64)) {
         let cols = self.cols;
         let (k, blank) = self.split(rank);
         let u = self.unrank_cached(memo, k, self.parity[blank]);
         let moves = self.moves[blank];
-        if moves & LEFT != 0 {
+        if horizontal && moves & LEFT != 0 {
             f(rank - 1);
         }
-        if moves & RIGHT != 0 {
+        if horizontal && moves & RIGHT != 0 {
             f(rank + 1);
         }
         let parity = self.parity[blank];
@@ -525,11 +526,24 @@ impl Puzzle for Sliding {
     type Memo = Unranked;
 
     fn for_each_predecessor(&self, memo: &mut Unranked, rank: u64, f: impl FnMut(u64)) {
-        self.for_each_neighbour(memo, rank, f);
+        self.for_each_neighbour(memo, rank, true, f);
+    }
+
+    /// Horizontal moves: the blank's cell is `rank % cells` and the tile sequence stays.
+    fn adjacent_predecessors(&self) -> Option<Adjacent> {
+        let moves = &self.moves[..self.cells];
+        Some(Adjacent {
+            below: moves.iter().map(|m| m & LEFT != 0).collect(),
+            above: moves.iter().map(|m| m & RIGHT != 0).collect(),
+        })
+    }
+
+    fn for_each_far_predecessor(&self, memo: &mut Unranked, rank: u64, f: impl FnMut(u64)) {
+        self.for_each_neighbour(memo, rank, false, f);
     }
 
     fn for_each_successor(&self, rank: u64, f: impl FnMut(u64)) {
-        self.for_each_neighbour(&mut Unranked::default(), rank, f);
+        self.for_each_neighbour(&mut Unranked::default(), rank, true, f);
     }
 
     fn classes(&self) -> Vec<ClassInfo> {
