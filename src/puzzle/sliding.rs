@@ -8,8 +8,13 @@
 //! and lexicographic ranks `2k` and `2k+1` differ by swapping the last two tiles, so each
 //! pair holds one sequence of each parity and `k` ranks one parity class perfectly.
 //!
-//! The invariant is checked, not trusted: every vertical move recomputes the parity of the
-//! new sequence from scratch and reports a move that leaves the class as an escape.
+//! A vertical move never re-ranks: it changes only the Lehmer digits of the `cols` positions
+//! the moved tile passes, by amounts known in closed form ([`Vertical`]). Unranking a pair
+//! near the last one decodes only the digits that differ, the last [`TAIL`] by table.
+//!
+//! The invariant is checked, not trusted: every vertical move compares the parity it gives
+//! the new sequence with the one the ranking expects for the new blank cell, and reports a
+//! mismatch as an escape.
 
 use super::{Adjacent, ClassInfo, ParseError, Puzzle};
 
@@ -34,11 +39,17 @@ pub struct Sliding {
     parity: [u8; MAX_CELLS],
     /// Tiles `1..cells` packed in increasing order: the pool unranking draws from.
     identity: Packed,
-    /// Bit mask of all tiles.
-    all_tiles: u16,
     /// `moves[cell]`: which moves the blank on `cell` has, as [`LEFT`] | [`RIGHT`] | [`UP`] |
     /// [`DOWN`] (a table, because `cell % cols` is a hardware divide on the hot path).
     moves: [u8; MAX_CELLS],
+    /// How many of the last positions are decoded by table look-up ([`TAIL`] or fewer).
+    tail: usize,
+    /// `tails[k % block]`: the arrangement of the last `tail` tiles of pair `k`.
+    tails: Vec<Tail>,
+    /// Division by `tails.len()`: pairs sharing `k / block` share all the other digits.
+    by_block: Divisor,
+    /// Vertical moves in closed form, see [`Vertical`]; `[0]` moves a tile up, `[1]` down.
+    vertical: [Vertical; 2],
 }
 
 /// The blank can move left (a tile slides right into it).
@@ -50,6 +61,21 @@ const UP: u8 = 4;
 /// The blank can move down.
 const DOWN: u8 = 8;
 
+/// Positions at the end of the tile sequence decoded from a table of `TAIL!/2` entries
+/// rather than digit by digit: nearby pairs (the engine's next rank) differ only there.
+const TAIL: usize = 6;
+
+/// The last `tail` tiles of a pair as a pattern over the tiles left for them.
+#[derive(Debug, Clone, Copy)]
+struct Tail {
+    /// Position `j` holds the tile of index `(order >> 4j) & 15` among those tiles, sorted.
+    order: u32,
+    /// The Lehmer digits of those positions, packed like a sequence.
+    digits: u32,
+    /// Parity of their sum.
+    parity: u8,
+}
+
 /// A tile sequence packed 4 bits a tile, position `i` in bits `4i..4i+4`: moving a tile
 /// is a few shifts and masks on one register.
 type Packed = u64;
@@ -60,7 +86,7 @@ fn at(seq: Packed, i: usize) -> u64 {
     (seq >> (4 * i)) & 0xF
 }
 
-/// An unranked configuration with what re-ranking a neighbour needs.
+/// An unranked configuration with what unranking a nearby pair reuses.
 #[derive(Clone, Default)]
 pub struct Unranked {
     /// Pair index.
@@ -69,17 +95,22 @@ pub struct Unranked {
     seq: Packed,
     /// Lehmer digits, packed like `seq`: digit `i` counts later tiles smaller than tile `i`.
     digits: Packed,
-    /// `later[i]`: bit mask of the tiles at positions after `i`.
-    later: [u16; MAX_CELLS],
     /// Parity of the sequence.
     parity: u8,
-    /// `pools[i]`: the unused tiles (packed, increasing) after position `i` was filled,
-    /// from which a later `k` sharing the first `i + 1` digits resumes unranking.
-    pools: [Packed; MAX_CELLS],
-    /// Bit `i`: parity of the digit sum up to position `i`.
-    sums: u16,
     /// Whether the fields describe `k` (false for a fresh memo).
     valid: bool,
+    /// The head, every position before the tail: `k / block` of the pair it was decoded
+    /// for, its tiles, digits and digit-sum parity, and the tiles left for the tail.
+    block: u64,
+    head_seq: Packed,
+    head_digits: Packed,
+    head_parity: u8,
+    pool: Packed,
+    /// `pools[i]`: the unused tiles (packed, increasing) after position `i` was filled,
+    /// from which a later `k` sharing the first `i + 1` digits resumes decoding the head;
+    /// bit `i` of `sums`: the digit-sum parity so far.
+    pools: [Packed; MAX_CELLS],
+    sums: u16,
 }
 
 impl Unranked {
@@ -89,9 +120,21 @@ impl Unranked {
         let (a, b) = (at(self.seq, n - 2), at(self.seq, n - 1));
         self.seq = (self.seq & !(0xFF << (4 * (n - 2)))) | (b << (4 * (n - 2))) | (a << (4 * (n - 1)));
         self.digits ^= 1 << (4 * (n - 2));
-        self.later[n - 2] = 1 << a;
         self.parity ^= 1;
     }
+}
+
+/// A vertical move in closed form. Moving a tile `t` over the `cols - 1` tiles between
+/// its cell and the blank's changes only the Lehmer digits of that window, by amounts
+/// that depend on the old digits and on which of those tiles exceed `t`; so the new pair
+/// index is `k + sum(digit * coefficient) + gain[which exceed t]`, with no re-ranking.
+#[derive(Debug, Clone, Default)]
+struct Vertical {
+    /// `coefficient[lo * cols + j]`: multiplies the old digit at position `lo + j` of the
+    /// window starting at sequence position `lo` (wrapping arithmetic: some are negative).
+    coefficient: Vec<u64>,
+    /// `gain[lo << (cols - 1) | mask]`: the rest, for a mask of the passed tiles above `t`.
+    gain: Vec<u64>,
 }
 
 impl Sliding {
@@ -125,7 +168,6 @@ impl Sliding {
         let by_weight = weight.map(|w| Divisor::new(w.max(1), pairs));
         let by_cells = Divisor::new(cells as u64, pairs * cells as u64);
         let identity = (0..tiles as u64).fold(0, |acc, t| acc | ((t + 1) << (4 * t)));
-        let all_tiles = ((1u32 << cells) - 2) as u16;
         let mut moves = [0; MAX_CELLS];
         for (cell, m) in moves.iter_mut().enumerate().take(cells) {
             let (row, col) = (cell / cols, cell % cols);
@@ -140,6 +182,8 @@ impl Sliding {
                 }
             }
         }
+        let tail = tiles.min(TAIL);
+        let tails = tail_table(tail);
         Self {
             id,
             rows,
@@ -150,8 +194,11 @@ impl Sliding {
             by_cells,
             parity,
             identity,
-            all_tiles,
             moves,
+            tail,
+            by_block: Divisor::new(tails.len() as u64, pairs),
+            tails,
+            vertical: [vertical_up(&weight, tiles, cols), vertical_down(&weight, tiles, cols)],
         }
     }
 
@@ -166,27 +213,59 @@ impl Sliding {
         out
     }
 
-    /// Unranks pair `k` into `u`, keeping its digits before position `from` (which must
-    /// be those of `k`) and decoding the rest.
-    fn decode_from(&self, u: &mut Unranked, k: u64, from: usize) {
-        let n = self.tiles();
+    /// Unranks pair `k` with the given parity into `memo`, reusing what it holds: nothing
+    /// to do for the same `k` (another blank cell of the same pair), one table look-up for
+    /// the tail when the head is the same (the engine hands ranks over in order), and only
+    /// the head's digits after the common prefix otherwise.
+    ///
+    /// The checks and the tail are inlined into the caller and the head decoding is not:
+    /// most calls find the head already decoded.
+    #[inline]
+    fn unrank_cached<'m>(&self, memo: &'m mut Unranked, k: u64, parity: u8) -> &'m Unranked {
+        if !memo.valid || memo.k != k {
+            let block = self.by_block.div(k);
+            if !memo.valid || memo.block != block {
+                self.decode_head(memo, k, block);
+            }
+            let tail = self.tails[(k - block * self.tails.len() as u64) as usize];
+            let mut seq = 0;
+            for j in 0..self.tail {
+                seq |= at(memo.pool, ((tail.order >> (4 * j)) & 0xF) as usize) << (4 * j);
+            }
+            let head = 4 * (self.tiles() - self.tail);
+            memo.seq = memo.head_seq | (seq << head);
+            memo.digits = memo.head_digits | (u64::from(tail.digits) << head);
+            memo.parity = memo.head_parity ^ tail.parity;
+            memo.k = k;
+        }
+        if memo.parity != parity {
+            memo.flip_parity(self.tiles());
+        }
+        memo
+    }
+
+    /// Decodes the head of pair `k` (in block `block`) into `u`, keeping the digits it
+    /// shares with the head there.
+    #[inline(never)]
+    fn decode_head(&self, u: &mut Unranked, k: u64, block: u64) {
+        let head = self.tiles() - self.tail;
+        let from = if u.valid { self.common_digits(u.k, k, head) } else { 0 };
         // Unused tiles as 4-bit values in increasing order: taking the d-th one out is two
-        // shifts, so unranking is linear in the number of tiles.
-        let (mut pool, mut remaining, mut sum, mut rest) = match from {
-            0 => (self.identity, self.all_tiles, 0, k),
+        // shifts, so decoding is linear in the number of tiles.
+        let (mut pool, mut sum, mut rest) = match from {
+            0 => (self.identity, 0, k),
             _ => {
                 let before = self.by_weight[from - 1].div(k);
                 (
                     u.pools[from - 1],
-                    u.later[from - 1],
                     (u.sums >> (from - 1)) & 1,
                     k - before * self.weight[from - 1],
                 )
             }
         };
         let keep = (1u64 << (4 * from)) - 1;
-        let (mut seq, mut digits) = (u.seq & keep, u.digits & keep);
-        for i in from..n - 2 {
+        let (mut seq, mut digits) = (u.head_seq & keep, u.head_digits & keep);
+        for i in from..head {
             let digit = self.by_weight[i].div(rest);
             rest -= digit * self.weight[i];
             sum ^= digit as u16 & 1;
@@ -195,48 +274,24 @@ impl Sliding {
             pool = (pool & ((1 << shift) - 1)) | ((pool >> (shift + 4)) << shift);
             seq |= tile << (4 * i);
             digits |= digit << (4 * i);
-            remaining &= !(1 << tile);
-            u.later[i] = remaining;
             u.pools[i] = pool;
             u.sums = (u.sums & !(1 << i)) | (sum << i);
         }
-        // The last two tiles in increasing order have Lehmer digits 0, 0.
-        u.seq = seq | (pool << (4 * (n - 2)));
-        u.digits = digits;
-        u.later[n - 2] = 1 << (pool >> 4);
-        u.parity = sum as u8;
+        u.head_seq = seq;
+        u.head_digits = digits;
+        u.head_parity = sum as u8;
+        u.pool = pool;
+        u.block = block;
+        // The old pair is gone: only the head is known until the caller adds the tail.
         u.k = k;
         u.valid = true;
     }
 
-    /// Unranks pair `k` with the given parity into `memo`, reusing what it holds: nothing
-    /// to do for the same `k` (another blank cell of the same pair), and only the digits
-    /// after the common prefix for a nearby `k` (the engine hands ranks over in order).
-    ///
-    /// The checks are inlined into the caller and the decoding is not: most calls find the
-    /// pair already decoded.
-    #[inline]
-    fn unrank_cached<'m>(&self, memo: &'m mut Unranked, k: u64, parity: u8) -> &'m Unranked {
-        if !memo.valid || memo.k != k {
-            self.decode_near(memo, k);
-        }
-        if memo.parity != parity {
-            memo.flip_parity(self.tiles());
-        }
-        memo
-    }
-
-    /// Decodes pair `k` into `memo`, keeping the digits it shares with the pair there.
-    #[inline(never)]
-    fn decode_near(&self, memo: &mut Unranked, k: u64) {
-        let from = if memo.valid { self.common_digits(memo.k, k) } else { 0 };
-        self.decode_from(memo, k, from);
-    }
-
-    /// How many leading Lehmer digits pairs `a` and `b` share: the first `i + 1` digits
-    /// agree exactly when both have the same quotient by the place value of digit `i`.
-    fn common_digits(&self, a: u64, b: u64) -> usize {
-        (0..self.tiles() - 2)
+    /// How many of the first `head` Lehmer digits pairs `a` and `b` share: the first
+    /// `i + 1` digits agree exactly when both have the same quotient by the place value
+    /// of digit `i`.
+    fn common_digits(&self, a: u64, b: u64, head: usize) -> usize {
+        (0..head)
             .rev()
             .find(|&i| self.by_weight[i].div(a) == self.by_weight[i].div(b))
             .map_or(0, |i| i + 1)
@@ -257,26 +312,22 @@ impl Sliding {
         (k, parity)
     }
 
-    /// Rank after a vertical move that rotated positions `lo..=hi` of `u.seq` into `seq`
-    /// and put the blank at `blank`; `u64::MAX` if the move broke the invariant.
-    ///
-    /// Lehmer digits outside the window are unchanged (the tiles after each such position
-    /// are the same set), so only the window's digits are recomputed. The parity comes out
-    /// of the actual digits, which is what checks the invariant.
+    /// Rank after moving the tile at sequence position `from` over the `cols - 1` tiles
+    /// of the window starting at `lo` (the positions between its cell and the blank's),
+    /// with the blank ending on `blank`; `u64::MAX` if the parity the move gives is not
+    /// the one the ranking expects there (the invariant would be wrong).
     #[inline]
-    fn rerank(&self, u: &Unranked, seq: Packed, lo: usize, hi: usize, blank: usize, parity: u8) -> u64 {
-        let mut later = u32::from(u.later[hi]);
-        let mut k = u.k;
-        let mut parity = parity;
-        for i in (lo..=hi).rev() {
-            let tile = at(seq, i);
-            let old = at(u.digits, i);
-            let new = u64::from((later & ((1 << tile) - 1)).count_ones());
-            later |= 1 << tile;
-            k = k.wrapping_add(new.wrapping_sub(old).wrapping_mul(self.weight[i]));
-            parity ^= ((old ^ new) & 1) as u8;
+    fn vertical(&self, u: &Unranked, dir: usize, lo: usize, from: usize, blank: usize, parity: u8) -> u64 {
+        let cols = self.cols;
+        let passed = if dir == 0 { lo + 1 } else { lo };
+        let mask = greater((u.seq >> (4 * passed)) & ((1 << (4 * (cols - 1))) - 1), at(u.seq, from));
+        let table = &self.vertical[dir];
+        let mut k = u.k.wrapping_add(table.gain[(lo << (cols - 1)) | mask]);
+        for (j, c) in table.coefficient[lo * cols..(lo + 1) * cols].iter().enumerate() {
+            k = k.wrapping_add(at(u.digits, lo + j).wrapping_mul(*c));
         }
-        if parity == self.parity[blank] {
+        // Passing cols - 1 tiles changes the digit sum by cols - 1 plus an even number.
+        if parity ^ ((cols - 1) & 1) as u8 == self.parity[blank] {
             k * self.cells as u64 + blank as u64
         } else {
             u64::MAX
@@ -360,21 +411,15 @@ impl Sliding {
             f(rank + 1);
         }
         let parity = self.parity[blank];
-        let window = |lo: usize| ((1u64 << (4 * cols)) - 1) << (4 * lo);
         if moves & UP != 0 {
             // The tile above drops into the blank: in the sequence it moves from position
             // blank-cols to blank-1, past the cols-1 tiles between.
-            let (lo, hi) = (blank - cols, blank - 1);
-            let w = u.seq & window(lo);
-            let up = (u.seq & !window(lo)) | ((w >> 4) & window(lo)) | (at(u.seq, lo) << (4 * hi));
-            f(self.rerank(u, up, lo, hi, blank - cols, parity));
+            let lo = blank - cols;
+            f(self.vertical(u, 0, lo, lo, blank - cols, parity));
         }
         if moves & DOWN != 0 {
             // The tile below rises: from position blank+cols-1 to blank.
-            let (lo, hi) = (blank, blank + cols - 1);
-            let w = u.seq & window(lo);
-            let down = (u.seq & !window(lo)) | ((w << 4) & window(lo)) | (at(u.seq, hi) << (4 * lo));
-            f(self.rerank(u, down, lo, hi, blank + cols, parity));
+            f(self.vertical(u, 1, blank, blank + cols - 1, blank + cols, parity));
         }
     }
 
@@ -384,6 +429,84 @@ impl Sliding {
         board.swap(0, 1);
         join(&board)
     }
+}
+
+/// The arrangements of the last `tail` tiles, in the order of the pair index: entry `r`
+/// has the Lehmer digits of `r` in the tail's mixed radix (place values `(tail-1-j)!/2`)
+/// and the even one of the two orders of the last two tiles.
+fn tail_table(tail: usize) -> Vec<Tail> {
+    let entries = factorial(tail) / 2;
+    (0..entries)
+        .map(|mut rest| {
+            let mut left: Vec<u32> = (0..tail as u32).collect();
+            let (mut order, mut digits, mut parity) = (0, 0, 0);
+            for j in 0..tail {
+                let place = if j + 2 < tail { factorial(tail - 1 - j) / 2 } else { 1 };
+                let digit = if j + 2 < tail { rest / place } else { 0 };
+                rest -= digit * place;
+                order |= left.remove(digit as usize) << (4 * j);
+                digits |= (digit as u32) << (4 * j);
+                parity ^= (digit & 1) as u8;
+            }
+            Tail { order, digits, parity }
+        })
+        .collect()
+}
+
+/// Closed form of moving the tile at window position `lo` up to `hi = lo + cols - 1`
+/// (the tile above the blank drops into it) over the tiles `x` at `lo + 1 ..= hi`.
+/// Each `x` moves one place left and gains the moved tile `t` among its later tiles if
+/// `t < x`; `t`'s new digit is its old one less the `x` below it.
+fn vertical_up(weight: &[u64; MAX_CELLS], tiles: usize, cols: usize) -> Vertical {
+    let windows = tiles + 1 - cols;
+    let mut coefficient = Vec::with_capacity(windows * cols);
+    let mut gain = Vec::with_capacity(windows << (cols - 1));
+    for lo in 0..windows {
+        let hi = lo + cols - 1;
+        coefficient.push(weight[hi].wrapping_sub(weight[lo]));
+        coefficient.extend((lo + 1..=hi).map(|i| weight[i - 1].wrapping_sub(weight[i])));
+        gain.extend((0..1usize << (cols - 1)).map(|mask| {
+            let above = (0..cols - 1).filter(|j| mask >> j & 1 == 1);
+            let sum = above.fold(0u64, |s, j| s.wrapping_add(weight[lo + j] + weight[hi]));
+            sum.wrapping_sub((cols as u64 - 1) * weight[hi])
+        }));
+    }
+    Vertical { coefficient, gain }
+}
+
+/// Closed form of moving the tile at window position `hi` down to `lo` (the tile below
+/// the blank rises into it) over the tiles `x` at `lo ..= hi - 1`: each moves one place
+/// right and loses `t` from its later tiles if `t < x`; `t`'s new digit is its old one
+/// plus the `x` below it.
+fn vertical_down(weight: &[u64; MAX_CELLS], tiles: usize, cols: usize) -> Vertical {
+    let windows = tiles + 1 - cols;
+    let mut coefficient = Vec::with_capacity(windows * cols);
+    let mut gain = Vec::with_capacity(windows << (cols - 1));
+    for lo in 0..windows {
+        let hi = lo + cols - 1;
+        coefficient.extend((lo..hi).map(|i| weight[i + 1].wrapping_sub(weight[i])));
+        coefficient.push(weight[lo].wrapping_sub(weight[hi]));
+        gain.extend((0..1usize << (cols - 1)).map(|mask| {
+            let above = (0..cols - 1).filter(|j| mask >> j & 1 == 1);
+            let sum = above.fold(0u64, |s, j| s.wrapping_add(weight[lo + j + 1] + weight[lo]));
+            ((cols as u64 - 1) * weight[lo]).wrapping_sub(sum)
+        }));
+    }
+    Vertical { coefficient, gain }
+}
+
+/// Bit `j` set where tile `j` of the packed tiles `x` (at most 7) exceeds `t`, all at
+/// once: spread the 4-bit tiles to bytes, subtract `t` from each byte with its top bit
+/// set (no byte borrows), and gather the top bits that survive.
+#[inline]
+fn greater(x: Packed, t: u64) -> usize {
+    let mut v = x & 0xFFFF_FFFF;
+    v = (v | (v << 16)) & 0x0000_FFFF_0000_FFFF;
+    v = (v | (v << 8)) & 0x00FF_00FF_00FF_00FF;
+    v = (v | (v << 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+    // Empty bytes lose their top bit too: every tile is at least 1.
+    let top = ((v | 0x8080_8080_8080_8080) - t * 0x0101_0101_0101_0101) & 0x8080_8080_8080_8080;
+    ((top >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as usize
 }
 
 /// Division by a constant through a precomputed reciprocal: one multiply instead of a
