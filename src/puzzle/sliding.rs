@@ -21,6 +21,9 @@ use super::{Adjacent, ClassInfo, ParseError, Puzzle};
 /// Largest board the ranking supports: tiles are packed as 4-bit values.
 pub const MAX_CELLS: usize = 16;
 
+/// Widest board the ranking supports (2 rows of 8).
+const MAX_COLS: usize = MAX_CELLS / 2;
+
 /// An R x C sliding-tile puzzle, goal `1 2 ... n-1 0`.
 #[derive(Debug, Clone)]
 pub struct Sliding {
@@ -42,6 +45,9 @@ pub struct Sliding {
     /// `moves[cell]`: which moves the blank on `cell` has, as [`LEFT`] | [`RIGHT`] | [`UP`] |
     /// [`DOWN`] (a table, because `cell % cols` is a hardware divide on the hot path).
     moves: [u8; MAX_CELLS],
+    /// `slides[cell]`: the blank's vertical moves from `cell` (a table rather than two
+    /// branches on the blank's row, which the processor cannot predict).
+    slides: [Vec<Slide>; MAX_CELLS],
     /// How many of the last positions are decoded by table look-up ([`TAIL`] or fewer).
     tail: usize,
     /// `tails[k % block]`: the arrangement of the last `tail` tiles of pair `k`.
@@ -60,6 +66,19 @@ const RIGHT: u8 = 2;
 const UP: u8 = 4;
 /// The blank can move down.
 const DOWN: u8 = 8;
+
+/// A vertical move of the blank, in terms of the tile sequence: the tile at position
+/// `from` moves over the `cols - 1` tiles from position `passed` on, in the window
+/// starting at `lo`, and the blank ends on cell `to`.
+#[derive(Debug, Clone, Copy)]
+struct Slide {
+    /// 0: a tile moves up (later in the sequence), 1: down; indexes [`Sliding::vertical`].
+    dir: usize,
+    lo: usize,
+    from: usize,
+    passed: usize,
+    to: usize,
+}
 
 /// Positions at the end of the tile sequence decoded from a table of `TAIL!/2` entries
 /// rather than digit by digit: nearby pairs (the engine's next rank) differ only there.
@@ -114,13 +133,16 @@ pub struct Unranked {
 }
 
 impl Unranked {
-    /// Swaps the last two of `n` tiles: lexicographic rank `2k` becomes `2k + 1` or back,
-    /// the other sequence of the same pair, of the other parity.
-    fn flip_parity(&mut self, n: usize) {
-        let (a, b) = (at(self.seq, n - 2), at(self.seq, n - 1));
-        self.seq = (self.seq & !(0xFF << (4 * (n - 2)))) | (b << (4 * (n - 2))) | (a << (4 * (n - 1)));
-        self.digits ^= 1 << (4 * (n - 2));
-        self.parity ^= 1;
+    /// Gives the sequence of `n` tiles the parity `parity` by swapping its last two tiles
+    /// if needed: lexicographic ranks `2k` and `2k + 1` are the two sequences of pair `k`.
+    /// Without a branch: which parity the next rank wants is a coin toss.
+    #[inline]
+    fn set_parity(&mut self, n: usize, parity: u8) {
+        let flip = u64::from(self.parity ^ parity);
+        let swap = at(self.seq, n - 2) ^ at(self.seq, n - 1);
+        self.seq ^= flip.wrapping_neg() & ((swap << (4 * (n - 2))) | (swap << (4 * (n - 1))));
+        self.digits ^= flip << (4 * (n - 2));
+        self.parity = parity;
     }
 }
 
@@ -130,9 +152,10 @@ impl Unranked {
 /// index is `k + sum(digit * coefficient) + gain[which exceed t]`, with no re-ranking.
 #[derive(Debug, Clone, Default)]
 struct Vertical {
-    /// `coefficient[lo * cols + j]`: multiplies the old digit at position `lo + j` of the
+    /// `coefficient[lo][j]`: multiplies the old digit at position `lo + j` of the
     /// window starting at sequence position `lo` (wrapping arithmetic: some are negative).
-    coefficient: Vec<u64>,
+    /// Zero for `j >= cols`, so that the sum has a fixed length the compiler unrolls.
+    coefficient: Vec<[u64; MAX_COLS]>,
     /// `gain[lo << (cols - 1) | mask]`: the rest, for a mask of the passed tiles above `t`.
     gain: Vec<u64>,
 }
@@ -182,6 +205,33 @@ impl Sliding {
                 }
             }
         }
+        let slides = std::array::from_fn(|blank| {
+            let mut list = Vec::new();
+            if moves[blank] & UP != 0 {
+                // The tile above drops into the blank: in the sequence it moves from
+                // position blank-cols to blank-1, past the cols-1 tiles between.
+                let lo = blank - cols;
+                list.push(Slide {
+                    dir: 0,
+                    lo,
+                    from: lo,
+                    passed: lo + 1,
+                    to: blank - cols,
+                });
+            }
+            if moves[blank] & DOWN != 0 {
+                // The tile below rises: from position blank+cols-1 to blank.
+                let (lo, hi) = (blank, blank + cols - 1);
+                list.push(Slide {
+                    dir: 1,
+                    lo,
+                    from: hi,
+                    passed: lo,
+                    to: blank + cols,
+                });
+            }
+            list
+        });
         let tail = tiles.min(TAIL);
         let tails = tail_table(tail);
         Self {
@@ -195,6 +245,7 @@ impl Sliding {
             parity,
             identity,
             moves,
+            slides,
             tail,
             by_block: Divisor::new(tails.len() as u64, pairs),
             tails,
@@ -228,19 +279,19 @@ impl Sliding {
                 self.decode_head(memo, k, block);
             }
             let tail = self.tails[(k - block * self.tails.len() as u64) as usize];
+            // A fixed count of steps, unrolled; boards with fewer tail tiles drop the rest.
             let mut seq = 0;
-            for j in 0..self.tail {
+            for j in 0..TAIL {
                 seq |= at(memo.pool, ((tail.order >> (4 * j)) & 0xF) as usize) << (4 * j);
             }
+            seq &= (1 << (4 * self.tail)) - 1;
             let head = 4 * (self.tiles() - self.tail);
             memo.seq = memo.head_seq | (seq << head);
             memo.digits = memo.head_digits | (u64::from(tail.digits) << head);
             memo.parity = memo.head_parity ^ tail.parity;
             memo.k = k;
         }
-        if memo.parity != parity {
-            memo.flip_parity(self.tiles());
-        }
+        memo.set_parity(self.tiles(), parity);
         memo
     }
 
@@ -312,19 +363,19 @@ impl Sliding {
         (k, parity)
     }
 
-    /// Rank after moving the tile at sequence position `from` over the `cols - 1` tiles
-    /// of the window starting at `lo` (the positions between its cell and the blank's),
-    /// with the blank ending on `blank`; `u64::MAX` if the parity the move gives is not
-    /// the one the ranking expects there (the invariant would be wrong).
+    /// Rank after the vertical move `slide` from `u` (of parity `parity`); `u64::MAX` if
+    /// the parity the move gives is not the one the ranking expects for the new blank
+    /// cell (the invariant would be wrong).
     #[inline]
-    fn vertical(&self, u: &Unranked, dir: usize, lo: usize, from: usize, blank: usize, parity: u8) -> u64 {
-        let cols = self.cols;
-        let passed = if dir == 0 { lo + 1 } else { lo };
-        let mask = greater((u.seq >> (4 * passed)) & ((1 << (4 * (cols - 1))) - 1), at(u.seq, from));
-        let table = &self.vertical[dir];
+    fn slide(&self, u: &Unranked, slide: &Slide, parity: u8) -> u64 {
+        let (cols, lo, blank) = (self.cols, slide.lo, slide.to);
+        let passed = (u.seq >> (4 * slide.passed)) & ((1 << (4 * (cols - 1))) - 1);
+        let mask = greater(passed, at(u.seq, slide.from));
+        let table = &self.vertical[slide.dir];
         let mut k = u.k.wrapping_add(table.gain[(lo << (cols - 1)) | mask]);
-        for (j, c) in table.coefficient[lo * cols..(lo + 1) * cols].iter().enumerate() {
-            k = k.wrapping_add(at(u.digits, lo + j).wrapping_mul(*c));
+        let digits = u.digits >> (4 * lo);
+        for (j, c) in table.coefficient[lo].iter().enumerate() {
+            k = k.wrapping_add(at(digits, j).wrapping_mul(*c));
         }
         // Passing cols - 1 tiles changes the digit sum by cols - 1 plus an even number.
         if parity ^ ((cols - 1) & 1) as u8 == self.parity[blank] {
@@ -400,7 +451,6 @@ impl Sliding {
     /// horizontal ones (`rank +- 1`) only if `horizontal`.
     #[inline]
     fn for_each_neighbour(&self, memo: &mut Unranked, rank: u64, horizontal: bool, mut f: impl FnMut(u64)) {
-        let cols = self.cols;
         let (k, blank) = self.split(rank);
         let u = self.unrank_cached(memo, k, self.parity[blank]);
         let moves = self.moves[blank];
@@ -410,16 +460,8 @@ impl Sliding {
         if horizontal && moves & RIGHT != 0 {
             f(rank + 1);
         }
-        let parity = self.parity[blank];
-        if moves & UP != 0 {
-            // The tile above drops into the blank: in the sequence it moves from position
-            // blank-cols to blank-1, past the cols-1 tiles between.
-            let lo = blank - cols;
-            f(self.vertical(u, 0, lo, lo, blank - cols, parity));
-        }
-        if moves & DOWN != 0 {
-            // The tile below rises: from position blank+cols-1 to blank.
-            f(self.vertical(u, 1, blank, blank + cols - 1, blank + cols, parity));
+        for slide in &self.slides[blank] {
+            f(self.slide(u, slide, self.parity[blank]));
         }
     }
 
@@ -459,12 +501,14 @@ fn tail_table(tail: usize) -> Vec<Tail> {
 /// `t < x`; `t`'s new digit is its old one less the `x` below it.
 fn vertical_up(weight: &[u64; MAX_CELLS], tiles: usize, cols: usize) -> Vertical {
     let windows = tiles + 1 - cols;
-    let mut coefficient = Vec::with_capacity(windows * cols);
+    let mut coefficient = vec![[0; MAX_COLS]; windows];
     let mut gain = Vec::with_capacity(windows << (cols - 1));
     for lo in 0..windows {
         let hi = lo + cols - 1;
-        coefficient.push(weight[hi].wrapping_sub(weight[lo]));
-        coefficient.extend((lo + 1..=hi).map(|i| weight[i - 1].wrapping_sub(weight[i])));
+        coefficient[lo][0] = weight[hi].wrapping_sub(weight[lo]);
+        for i in lo + 1..=hi {
+            coefficient[lo][i - lo] = weight[i - 1].wrapping_sub(weight[i]);
+        }
         gain.extend((0..1usize << (cols - 1)).map(|mask| {
             let above = (0..cols - 1).filter(|j| mask >> j & 1 == 1);
             let sum = above.fold(0u64, |s, j| s.wrapping_add(weight[lo + j] + weight[hi]));
@@ -480,12 +524,14 @@ fn vertical_up(weight: &[u64; MAX_CELLS], tiles: usize, cols: usize) -> Vertical
 /// plus the `x` below it.
 fn vertical_down(weight: &[u64; MAX_CELLS], tiles: usize, cols: usize) -> Vertical {
     let windows = tiles + 1 - cols;
-    let mut coefficient = Vec::with_capacity(windows * cols);
+    let mut coefficient = vec![[0; MAX_COLS]; windows];
     let mut gain = Vec::with_capacity(windows << (cols - 1));
     for lo in 0..windows {
         let hi = lo + cols - 1;
-        coefficient.extend((lo..hi).map(|i| weight[i + 1].wrapping_sub(weight[i])));
-        coefficient.push(weight[lo].wrapping_sub(weight[hi]));
+        for i in lo..hi {
+            coefficient[lo][i - lo] = weight[i + 1].wrapping_sub(weight[i]);
+        }
+        coefficient[lo][cols - 1] = weight[lo].wrapping_sub(weight[hi]);
         gain.extend((0..1usize << (cols - 1)).map(|mask| {
             let above = (0..cols - 1).filter(|j| mask >> j & 1 == 1);
             let sum = above.fold(0u64, |s, j| s.wrapping_add(weight[lo + j + 1] + weight[lo]));
