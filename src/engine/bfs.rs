@@ -8,7 +8,7 @@ use super::bitset::{BitSet, WORD_BITS};
 use crate::puzzle::{Adjacent, Puzzle};
 use rayon::prelude::*;
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use thiserror::Error;
 
 /// Words of the frontier one rayon task scans (256 Ki ranks): enough work to amortise
@@ -80,6 +80,13 @@ struct Tally {
 }
 
 impl Tally {
+    fn new(classes: usize) -> Self {
+        Tally {
+            by_class: vec![0; classes],
+            ..Tally::default()
+        }
+    }
+
     fn merge(mut self, other: Tally) -> Tally {
         self.states += other.states;
         for (a, b) in self.by_class.iter_mut().zip(&other.by_class) {
@@ -106,6 +113,13 @@ pub fn bfs<P: Puzzle>(puzzle: &P, mut observe: impl FnMut(&Level) -> ControlFlow
     // miss, then brings both into one cache line.
     let marks = BitSet::new(2 * states.div_ceil(WORD_BITS) * WORD_BITS);
     let current = BitSet::new(states);
+    let words = current.word_count();
+    let chunks = words.div_ceil(CHUNK_WORDS);
+    // Which chunks hold part of the frontier, and which received a rank of the next
+    // level: the first and last levels are a few ranks, and scanning every word for them
+    // would cost as much as a busy level.
+    let mut frontier = vec![false; chunks];
+    let touched: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
     for goal in puzzle.goals() {
         if goal >= states {
             return Err(EngineError::BadGoal(goal));
@@ -113,23 +127,28 @@ pub fn bfs<P: Puzzle>(puzzle: &P, mut observe: impl FnMut(&Level) -> ControlFlow
         let (w, bit) = ((goal / WORD_BITS) as usize, 1 << (goal % WORD_BITS));
         marks.words()[2 * w].fetch_or(bit, Relaxed);
         current.insert(goal);
+        frontier[w / CHUNK_WORDS] = true;
     }
 
     let mut levels = Vec::new();
     let mut reached_by_class = vec![0; classes];
-    let words = current.word_count();
     let adjacent = puzzle.adjacent_predecessors().map(|a| Shifts::new(&a, states));
+    let expansion = Expansion {
+        marks: &marks,
+        touched: &touched,
+        adjacent: adjacent.as_ref(),
+        classes,
+    };
     loop {
-        let tally = (0..words.div_ceil(CHUNK_WORDS))
+        let tally = (0..chunks)
             .into_par_iter()
+            .filter(|&chunk| frontier[chunk])
             .map(|chunk| {
                 let range = chunk * CHUNK_WORDS..words.min((chunk + 1) * CHUNK_WORDS);
                 let first = range.start;
-                let chunk = &current.words()[range];
-                expand_words(puzzle, classes, chunk, first, &marks, adjacent.as_ref())
+                expansion.expand(puzzle, &current.words()[range], first)
             })
-            .reduce_with(Tally::merge)
-            .unwrap_or_default();
+            .reduce(|| Tally::new(classes), Tally::merge);
         if tally.escapes > 0 {
             let from = tally.escape_from.map_or_else(String::new, |r| puzzle.render(r));
             return Err(EngineError::InvariantViolated {
@@ -137,7 +156,7 @@ pub fn bfs<P: Puzzle>(puzzle: &P, mut observe: impl FnMut(&Level) -> ControlFlow
                 count: tally.escapes,
             });
         }
-        let discovered = merge(&marks, &current);
+        let discovered = merge(&marks, &current, &touched, &mut frontier);
         for (total, add) in reached_by_class.iter_mut().zip(&tally.by_class) {
             *total += add;
         }
@@ -162,15 +181,22 @@ pub fn bfs<P: Puzzle>(puzzle: &P, mut observe: impl FnMut(&Level) -> ControlFlow
 }
 
 /// Moves the new level from `marks` into `current` (emptied by the expansion), adds it
-/// to the visited words, and counts it: a sequential pass, each chunk of words owned by
-/// one worker, so plain loads and stores suffice.
-fn merge(marks: &BitSet, current: &BitSet) -> u64 {
+/// to the visited words, and counts it: a sequential pass over the touched chunks, each
+/// owned by one worker, so plain loads and stores suffice. Sets `frontier` to the chunks
+/// the new level occupies.
+fn merge(marks: &BitSet, current: &BitSet, touched: &[AtomicBool], frontier: &mut [bool]) -> u64 {
     marks
         .words()
         .par_chunks(2 * CHUNK_WORDS)
         .zip(current.words().par_chunks(CHUNK_WORDS))
-        .map(|(pairs, level)| {
+        .zip(touched)
+        .zip(frontier)
+        .map(|(((pairs, level), touched), frontier)| {
             let mut count = 0;
+            *frontier = touched.swap(false, Relaxed);
+            if !*frontier {
+                return 0;
+            }
             for (pair, word) in pairs.chunks_exact(2).zip(level) {
                 let bits = pair[1].load(Relaxed);
                 if bits != 0 {
@@ -180,6 +206,7 @@ fn merge(marks: &BitSet, current: &BitSet) -> u64 {
                     count += u64::from(bits.count_ones());
                 }
             }
+            *frontier = count > 0;
             count
         })
         .sum()
@@ -223,115 +250,119 @@ fn gcd(a: u64, b: u64) -> u64 {
 /// arithmetic of each state.
 const BATCH: usize = 512;
 
-/// Counts the frontier ranks in `chunk` (words of the current level starting at word
-/// `first`), marks their unvisited predecessors as next in `marks`, and clears the chunk:
-/// its bits are not needed again, and [`merge`] refills it with the next level.
-///
-/// The visited words (this level and every one before) are only read during a level,
-/// and the next words are tested with a plain load before the `fetch_or`, so a locked
-/// instruction (a full barrier on x86) is issued only once per newly found rank.
-fn expand_words<P: Puzzle>(
-    puzzle: &P,
+/// What every worker of a level shares.
+struct Expansion<'a> {
+    marks: &'a BitSet,
+    /// Chunks that received a rank of the next level.
+    touched: &'a [AtomicBool],
+    adjacent: Option<&'a Shifts>,
     classes: usize,
-    chunk: &[AtomicU64],
-    first: usize,
-    marks: &BitSet,
-    adjacent: Option<&Shifts>,
-) -> Tally {
-    let states = puzzle.states();
-    let mut tally = Tally {
-        by_class: vec![0; classes],
-        ..Tally::default()
-    };
-    let mut batch = Vec::with_capacity(BATCH + 64);
-    let mut memo = P::Memo::default();
-    let marks = marks.words();
-    let words = marks.len() / 2;
-    let place = |pred: u64| (2 * (pred / WORD_BITS) as usize, 1 << (pred % WORD_BITS));
-    // Marks the ranks of `found` in word `w` that are not yet visited or next.
-    let mark_word = |w: usize, found: u64, tally: &mut Tally| {
-        if found == 0 {
-            return;
-        }
-        let valid = match w {
-            _ if w >= words => 0,
-            _ if w == words - 1 => adjacent.map_or(u64::MAX, |a| a.last),
-            _ => u64::MAX,
+}
+
+impl Expansion<'_> {
+    /// Counts the frontier ranks in `chunk` (words of the current level starting at word
+    /// `first`), marks their unvisited predecessors as next in `marks`, and clears the chunk:
+    /// its bits are not needed again, and [`merge`] refills it with the next level.
+    ///
+    /// The visited words (this level and every one before) are only read during a level,
+    /// and the next words are tested with a plain load before the `fetch_or`, so a locked
+    /// instruction (a full barrier on x86) is issued only once per newly found rank.
+    fn expand<P: Puzzle>(&self, puzzle: &P, chunk: &[AtomicU64], first: usize) -> Tally {
+        let (classes, adjacent, touched) = (self.classes, self.adjacent, self.touched);
+        let states = puzzle.states();
+        let mut tally = Tally::new(classes);
+        let mut batch = Vec::with_capacity(BATCH + 64);
+        let mut memo = P::Memo::default();
+        let marks = self.marks.words();
+        let words = marks.len() / 2;
+        let place = |pred: u64| (2 * (pred / WORD_BITS) as usize, 1 << (pred % WORD_BITS));
+        // Marks the ranks of `found` in word `w` that are not yet visited or next.
+        let mark_word = |w: usize, found: u64, tally: &mut Tally| {
+            if found == 0 {
+                return;
+            }
+            let valid = match w {
+                _ if w >= words => 0,
+                _ if w == words - 1 => adjacent.map_or(u64::MAX, |a| a.last),
+                _ => u64::MAX,
+            };
+            if found & !valid != 0 {
+                tally.escapes += u64::from((found & !valid).count_ones());
+                return;
+            }
+            let new = found & !(marks[2 * w].load(Relaxed) | marks[2 * w + 1].load(Relaxed));
+            if new != 0 {
+                marks[2 * w + 1].fetch_or(new, Relaxed);
+                touched[w / CHUNK_WORDS].store(true, Relaxed);
+            }
         };
-        if found & !valid != 0 {
-            tally.escapes += u64::from((found & !valid).count_ones());
-            return;
-        }
-        let new = found & !(marks[2 * w].load(Relaxed) | marks[2 * w + 1].load(Relaxed));
-        if new != 0 {
-            marks[2 * w + 1].fetch_or(new, Relaxed);
-        }
-    };
-    // Adjacent predecessors found for the previous word, waiting for the next word's
-    // ranks that step down into it; and those the previous word's top rank steps up to.
-    let (mut pending, mut carry) = (0, 0);
-    let mut phase = adjacent.map_or(0, |a| first % a.below.len());
-    let flush = |batch: &mut Vec<u64>| {
-        // Every look-up first, then the writes: a locked instruction is a full barrier on
-        // x86, so a `fetch_or` between two look-ups would make each miss wait for the last.
-        // The look-ups keep the new ranks without a branch: whether a rank is new is a coin
-        // toss, and each mispredicted branch would cancel the look-ups issued after it.
-        let mut kept = 0;
-        for i in 0..batch.len() {
-            let pred = batch[i];
-            let (w, bit) = place(pred);
-            let seen = (marks[w].load(Relaxed) | marks[w + 1].load(Relaxed)) & bit;
-            batch[kept] = pred;
-            kept += usize::from(seen == 0);
-        }
-        batch.truncate(kept);
-        for &pred in batch.iter() {
-            let (w, bit) = place(pred);
-            marks[w + 1].fetch_or(bit, Relaxed);
-        }
-        batch.clear();
-    };
-    for (w, cell) in (first..).zip(chunk) {
-        let mut word = cell.load(Relaxed);
-        if word != 0 {
-            cell.store(0, Relaxed);
-        }
-        if let Some(a) = adjacent {
-            let (down, up) = (word & a.below[phase], word & a.above[phase]);
-            phase = if phase + 1 == a.below.len() { 0 } else { phase + 1 };
-            mark_word(w.wrapping_sub(1), pending | (down << 63), &mut tally);
-            pending = (up << 1) | (down >> 1) | carry;
-            carry = up >> 63;
-        }
-        while word != 0 {
-            let rank = w as u64 * WORD_BITS + u64::from(word.trailing_zeros());
-            word &= word - 1;
-            let weight = puzzle.multiplicity(rank);
-            tally.states += weight;
-            if classes > 1 {
-                tally.by_class[puzzle.class_of(rank)] += weight;
-            } else {
-                tally.by_class[0] += weight;
+        // Adjacent predecessors found for the previous word, waiting for the next word's
+        // ranks that step down into it; and those the previous word's top rank steps up to.
+        let (mut pending, mut carry) = (0, 0);
+        let mut phase = adjacent.map_or(0, |a| first % a.below.len());
+        let flush = |batch: &mut Vec<u64>| {
+            // Every look-up first, then the writes: a locked instruction is a full barrier on
+            // x86, so a `fetch_or` between two look-ups would make each miss wait for the last.
+            // The look-ups keep the new ranks without a branch: whether a rank is new is a coin
+            // toss, and each mispredicted branch would cancel the look-ups issued after it.
+            let mut kept = 0;
+            for i in 0..batch.len() {
+                let pred = batch[i];
+                let (w, bit) = place(pred);
+                let seen = (marks[w].load(Relaxed) | marks[w + 1].load(Relaxed)) & bit;
+                batch[kept] = pred;
+                kept += usize::from(seen == 0);
             }
-            if tally.examples.len() < EXAMPLES {
-                tally.examples.push(rank);
+            batch.truncate(kept);
+            for &pred in batch.iter() {
+                let (w, bit) = place(pred);
+                marks[w + 1].fetch_or(bit, Relaxed);
+                touched[w / (2 * CHUNK_WORDS)].store(true, Relaxed);
             }
-            puzzle.for_each_far_predecessor(&mut memo, rank, |pred| {
-                if pred < states {
-                    batch.push(pred);
+            batch.clear();
+        };
+        for (w, cell) in (first..).zip(chunk) {
+            let mut word = cell.load(Relaxed);
+            if word != 0 {
+                cell.store(0, Relaxed);
+            }
+            if let Some(a) = adjacent {
+                let (down, up) = (word & a.below[phase], word & a.above[phase]);
+                phase = if phase + 1 == a.below.len() { 0 } else { phase + 1 };
+                mark_word(w.wrapping_sub(1), pending | (down << 63), &mut tally);
+                pending = (up << 1) | (down >> 1) | carry;
+                carry = up >> 63;
+            }
+            while word != 0 {
+                let rank = w as u64 * WORD_BITS + u64::from(word.trailing_zeros());
+                word &= word - 1;
+                let weight = puzzle.multiplicity(rank);
+                tally.states += weight;
+                if classes > 1 {
+                    tally.by_class[puzzle.class_of(rank)] += weight;
                 } else {
-                    tally.escapes += 1;
-                    tally.escape_from.get_or_insert(rank);
+                    tally.by_class[0] += weight;
                 }
-            });
-            if batch.len() >= BATCH {
-                flush(&mut batch);
+                if tally.examples.len() < EXAMPLES {
+                    tally.examples.push(rank);
+                }
+                puzzle.for_each_far_predecessor(&mut memo, rank, |pred| {
+                    if pred < states {
+                        batch.push(pred);
+                    } else {
+                        tally.escapes += 1;
+                        tally.escape_from.get_or_insert(rank);
+                    }
+                });
+                if batch.len() >= BATCH {
+                    flush(&mut batch);
+                }
             }
         }
+        flush(&mut batch);
+        let last = first + chunk.len() - 1;
+        mark_word(last, pending, &mut tally);
+        mark_word(last + 1, carry, &mut tally);
+        tally
     }
-    flush(&mut batch);
-    let last = first + chunk.len() - 1;
-    mark_word(last, pending, &mut tally);
-    mark_word(last + 1, carry, &mut tally);
-    tally
 }
