@@ -276,6 +276,13 @@ impl Expansion<'_> {
         let marks = self.marks.words();
         let words = marks.len() / 2;
         let place = |pred: u64| (2 * (pred / WORD_BITS) as usize, 1 << (pred % WORD_BITS));
+        // Flags a chunk as holding part of the next level. The flags share cache lines
+        // between workers, so each is written once a level, not once a rank.
+        let touch = |chunk: usize| {
+            if !touched[chunk].load(Relaxed) {
+                touched[chunk].store(true, Relaxed);
+            }
+        };
         // Marks the ranks of `found` in word `w` that are not yet visited or next.
         let mark_word = |w: usize, found: u64, tally: &mut Tally| {
             if found == 0 {
@@ -293,7 +300,7 @@ impl Expansion<'_> {
             let new = found & !(marks[2 * w].load(Relaxed) | marks[2 * w + 1].load(Relaxed));
             if new != 0 {
                 marks[2 * w + 1].fetch_or(new, Relaxed);
-                touched[w / CHUNK_WORDS].store(true, Relaxed);
+                touch(w / CHUNK_WORDS);
             }
         };
         // Adjacent predecessors found for the previous word, waiting for the next word's
@@ -317,7 +324,7 @@ impl Expansion<'_> {
             for &pred in batch.iter() {
                 let (w, bit) = place(pred);
                 marks[w + 1].fetch_or(bit, Relaxed);
-                touched[w / (2 * CHUNK_WORDS)].store(true, Relaxed);
+                touch(w / (2 * CHUNK_WORDS));
             }
             batch.clear();
         };
