@@ -132,11 +132,12 @@ pub fn bfs<P: Puzzle>(puzzle: &P, mut observe: impl FnMut(&Level) -> ControlFlow
 
     let mut levels = Vec::new();
     let mut reached_by_class = vec![0; classes];
-    let adjacent = puzzle.adjacent_predecessors().map(|a| Shifts::new(&a, states));
+    let adjacent = puzzle.adjacent_predecessors().map(|a| Shifts::new(&a));
     let expansion = Expansion {
         marks: &marks,
         touched: &touched,
         adjacent: adjacent.as_ref(),
+        last_word: u64::MAX >> ((WORD_BITS - states % WORD_BITS) % WORD_BITS),
         classes,
     };
     loop {
@@ -193,8 +194,8 @@ fn merge(marks: &BitSet, current: &BitSet, touched: &[AtomicBool], frontier: &mu
         .zip(frontier)
         .map(|(((pairs, level), touched), frontier)| {
             let mut count = 0;
-            *frontier = touched.swap(false, Relaxed);
-            if !*frontier {
+            if !touched.swap(false, Relaxed) {
+                *frontier = false;
                 return 0;
             }
             for (pair, word) in pairs.chunks_exact(2).zip(level) {
@@ -218,12 +219,10 @@ fn merge(marks: &BitSet, current: &BitSet, touched: &[AtomicBool], frontier: &mu
 struct Shifts {
     below: Vec<u64>,
     above: Vec<u64>,
-    /// Valid bits of the last word (ranks below `states`).
-    last: u64,
 }
 
 impl Shifts {
-    fn new(adjacent: &Adjacent, states: u64) -> Self {
+    fn new(adjacent: &Adjacent) -> Self {
         let period = adjacent.below.len() as u64;
         // The pattern of `period` ranks lines up with word boundaries again after
         // lcm(period, 64) ranks.
@@ -236,7 +235,6 @@ impl Shifts {
         Self {
             below: (0..words).map(|w| mask(&adjacent.below, w)).collect(),
             above: (0..words).map(|w| mask(&adjacent.above, w)).collect(),
-            last: u64::MAX >> ((WORD_BITS - states % WORD_BITS) % WORD_BITS),
         }
     }
 }
@@ -256,6 +254,8 @@ struct Expansion<'a> {
     /// Chunks that received a rank of the next level.
     touched: &'a [AtomicBool],
     adjacent: Option<&'a Shifts>,
+    /// The bits of the last word that are ranks (below `states`).
+    last_word: u64,
     classes: usize,
 }
 
@@ -290,7 +290,7 @@ impl Expansion<'_> {
             }
             let valid = match w {
                 _ if w >= words => 0,
-                _ if w == words - 1 => adjacent.map_or(u64::MAX, |a| a.last),
+                _ if w == words - 1 => self.last_word,
                 _ => u64::MAX,
             };
             if found & !valid != 0 {

@@ -12,9 +12,9 @@
 //! the moved tile passes, by amounts known in closed form ([`Vertical`]). Unranking a pair
 //! near the last one decodes only the digits that differ, the last [`TAIL`] by table.
 //!
-//! The invariant is checked, not trusted: every vertical move compares the parity it gives
-//! the new sequence with the one the ranking expects for the new blank cell, and reports a
-//! mismatch as an escape.
+//! The invariant is checked, not trusted: the parity each vertical move gives the new
+//! sequence is compared with the one the ranking expects for the new blank cell, and a
+//! mismatch is reported to the engine as an escape.
 
 use super::{Adjacent, ClassInfo, ParseError, Puzzle};
 
@@ -54,7 +54,7 @@ pub struct Sliding {
     tails: Vec<Tail>,
     /// Division by `tails.len()`: pairs sharing `k / block` share all the other digits.
     by_block: Divisor,
-    /// Vertical moves in closed form, see [`Vertical`]; `[0]` moves a tile up, `[1]` down.
+    /// Vertical moves in closed form, see [`Vertical`]; `[0]`: a tile drops, `[1]`: it rises.
     vertical: [Vertical; 2],
 }
 
@@ -72,12 +72,18 @@ const DOWN: u8 = 8;
 /// starting at `lo`, and the blank ends on cell `to`.
 #[derive(Debug, Clone, Copy)]
 struct Slide {
-    /// 0: a tile moves up (later in the sequence), 1: down; indexes [`Sliding::vertical`].
+    /// 0: the tile drops into the blank below it (it moves later in the sequence),
+    /// 1: it rises (earlier); indexes [`Sliding::vertical`].
     dir: usize,
     lo: usize,
     from: usize,
     passed: usize,
     to: usize,
+    /// Whether the parity the move gives the sequence (it passes `cols - 1` tiles, which
+    /// changes the digit sum by `cols - 1` plus an even number) is the one the ranking
+    /// expects on cell `to`. The same for every sequence, so it is checked once here;
+    /// a move that breaks it is reported to the engine as an escape.
+    keeps_class: bool,
 }
 
 /// Positions at the end of the tile sequence decoded from a table of `TAIL!/2` entries
@@ -205,29 +211,35 @@ impl Sliding {
                 }
             }
         }
+        let passing = ((cols - 1) & 1) as u8;
+        let keeps_class = |blank: usize, to: usize| parity[blank] ^ passing == parity[to];
         let slides = std::array::from_fn(|blank| {
             let mut list = Vec::new();
             if moves[blank] & UP != 0 {
                 // The tile above drops into the blank: in the sequence it moves from
                 // position blank-cols to blank-1, past the cols-1 tiles between.
-                let lo = blank - cols;
+                let (lo, to) = (blank - cols, blank - cols);
+                let keeps_class = keeps_class(blank, to);
                 list.push(Slide {
                     dir: 0,
                     lo,
                     from: lo,
                     passed: lo + 1,
-                    to: blank - cols,
+                    to,
+                    keeps_class,
                 });
             }
             if moves[blank] & DOWN != 0 {
                 // The tile below rises: from position blank+cols-1 to blank.
-                let (lo, hi) = (blank, blank + cols - 1);
+                let (lo, hi, to) = (blank, blank + cols - 1, blank + cols);
+                let keeps_class = keeps_class(blank, to);
                 list.push(Slide {
                     dir: 1,
                     lo,
                     from: hi,
                     passed: lo,
-                    to: blank + cols,
+                    to,
+                    keeps_class,
                 });
             }
             list
@@ -249,7 +261,7 @@ impl Sliding {
             tail,
             by_block: Divisor::new(tails.len() as u64, pairs),
             tails,
-            vertical: [vertical_up(&weight, tiles, cols), vertical_down(&weight, tiles, cols)],
+            vertical: [tile_drops(&weight, tiles, cols), tile_rises(&weight, tiles, cols)],
         }
     }
 
@@ -363,11 +375,10 @@ impl Sliding {
         (k, parity)
     }
 
-    /// Rank after the vertical move `slide` from `u` (of parity `parity`); `u64::MAX` if
-    /// the parity the move gives is not the one the ranking expects for the new blank
-    /// cell (the invariant would be wrong).
+    /// Rank after the vertical move `slide` from `u`; `u64::MAX` if the move leaves the
+    /// parity class the ranking expects (the invariant would be wrong).
     #[inline]
-    fn slide(&self, u: &Unranked, slide: &Slide, parity: u8) -> u64 {
+    fn slide(&self, u: &Unranked, slide: &Slide) -> u64 {
         let (cols, lo, blank) = (self.cols, slide.lo, slide.to);
         let passed = (u.seq >> (4 * slide.passed)) & ((1 << (4 * (cols - 1))) - 1);
         let mask = greater(passed, at(u.seq, slide.from));
@@ -377,8 +388,7 @@ impl Sliding {
         for (j, c) in table.coefficient[lo].iter().enumerate() {
             k = k.wrapping_add(at(digits, j).wrapping_mul(*c));
         }
-        // Passing cols - 1 tiles changes the digit sum by cols - 1 plus an even number.
-        if parity ^ ((cols - 1) & 1) as u8 == self.parity[blank] {
+        if slide.keeps_class {
             k * self.cells as u64 + blank as u64
         } else {
             u64::MAX
@@ -461,7 +471,7 @@ impl Sliding {
             f(rank + 1);
         }
         for slide in &self.slides[blank] {
-            f(self.slide(u, slide, self.parity[blank]));
+            f(self.slide(u, slide));
         }
     }
 
@@ -495,11 +505,11 @@ fn tail_table(tail: usize) -> Vec<Tail> {
         .collect()
 }
 
-/// Closed form of moving the tile at window position `lo` up to `hi = lo + cols - 1`
-/// (the tile above the blank drops into it) over the tiles `x` at `lo + 1 ..= hi`.
+/// Closed form of moving the tile at sequence position `lo` later, to `hi = lo + cols - 1`
+/// (the tile above the blank drops into it), over the tiles `x` at `lo + 1 ..= hi`.
 /// Each `x` moves one place left and gains the moved tile `t` among its later tiles if
 /// `t < x`; `t`'s new digit is its old one less the `x` below it.
-fn vertical_up(weight: &[u64; MAX_CELLS], tiles: usize, cols: usize) -> Vertical {
+fn tile_drops(weight: &[u64; MAX_CELLS], tiles: usize, cols: usize) -> Vertical {
     let windows = tiles + 1 - cols;
     let mut coefficient = vec![[0; MAX_COLS]; windows];
     let mut gain = Vec::with_capacity(windows << (cols - 1));
@@ -518,11 +528,11 @@ fn vertical_up(weight: &[u64; MAX_CELLS], tiles: usize, cols: usize) -> Vertical
     Vertical { coefficient, gain }
 }
 
-/// Closed form of moving the tile at window position `hi` down to `lo` (the tile below
-/// the blank rises into it) over the tiles `x` at `lo ..= hi - 1`: each moves one place
+/// Closed form of moving the tile at sequence position `hi` earlier, to `lo` (the tile
+/// below the blank rises into it), over the tiles `x` at `lo ..= hi - 1`: each moves one place
 /// right and loses `t` from its later tiles if `t < x`; `t`'s new digit is its old one
 /// plus the `x` below it.
-fn vertical_down(weight: &[u64; MAX_CELLS], tiles: usize, cols: usize) -> Vertical {
+fn tile_rises(weight: &[u64; MAX_CELLS], tiles: usize, cols: usize) -> Vertical {
     let windows = tiles + 1 - cols;
     let mut coefficient = vec![[0; MAX_COLS]; windows];
     let mut gain = Vec::with_capacity(windows << (cols - 1));
