@@ -1,29 +1,54 @@
 //! PNG charts drawn by plotters with an embedded DejaVu font, so rendering needs no
 //! system font library. Sized for slides: 1200 x 700.
+//!
+//! Every axis gets its ticks from this module ([`linear_ticks`], [`log_ticks`],
+//! [`distance_ticks`]) rather than from plotters, so the labels are known before drawing:
+//! [`label_area`] measures them with the font and sizes the space beside the axis, and
+//! no label is cut at the image edge or drawn over the axis title, whatever the scale
+//! (two levels or two hundred, counts of 1 or 2^64). Titles, statistics and legends sit
+//! in a strip above the plot, never over the data.
 
 use super::thousands;
 use crate::analysis::Analysis;
 use plotters::coord::Shift;
+use plotters::coord::ranged1d::{AsRangedCoord, DefaultFormatting, KeyPointHint, Ranged};
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use std::ops::Range;
 use std::path::Path;
 use std::sync::Once;
 
-/// Width and height of every chart, pixels.
+/// Width and height of every chart but the overview, pixels.
 pub const SIZE: (u32, u32) = (1200, 700);
+/// Width and height of `overview.png` (one small chart per family), pixels.
+pub const OVERVIEW_SIZE: (u32, u32) = (1200, 860);
+/// White space kept free around the whole image, pixels.
+pub const MARGIN: u32 = 20;
+/// Size of tick labels, pixels.
+pub const LABEL_PX: u32 = 18;
+/// Size of axis titles, pixels.
+pub const DESC_PX: u32 = 20;
 
 const FONT: &str = "sans-serif";
+const TITLE_PX: u32 = 30;
+const TEXT_PX: u32 = 20;
+/// Height of the strip above the plot: title, then one line of statistics or legend.
+const HEADER: u32 = 100;
+/// Tick marks, pixels; plotters leaves twice this between the axis and its labels.
+const TICK: i32 = 5;
+/// Free space between a tick label and the axis title.
+const GAP: u32 = 10;
 const BAR: RGBColor = RGBColor(52, 101, 164);
 const ACCENT: RGBColor = RGBColor(204, 0, 0);
-const PALETTE: [RGBColor; 8] = [
-    RGBColor(52, 101, 164),
-    RGBColor(204, 0, 0),
-    RGBColor(78, 154, 6),
-    RGBColor(245, 121, 0),
-    RGBColor(117, 80, 123),
-    RGBColor(193, 125, 17),
-    RGBColor(6, 152, 154),
-    RGBColor(46, 52, 54),
+const GRID: RGBColor = RGBColor(222, 222, 222);
+/// Colours of the series that share a small chart: far apart in hue and lightness.
+const PALETTE: [RGBColor; 4] = [
+    RGBColor(31, 119, 180),
+    RGBColor(214, 39, 40),
+    RGBColor(44, 160, 44),
+    RGBColor(255, 127, 14),
 ];
 
 type Result<T> = std::result::Result<T, Box<dyn std::error::Error + Send + Sync>>;
@@ -37,9 +62,11 @@ fn register_font() {
     });
 }
 
-fn canvas(path: &Path) -> DrawingArea<BitMapBackend<'_>, Shift> {
+fn canvas(path: &Path, size: (u32, u32)) -> Result<DrawingArea<BitMapBackend<'_>, Shift>> {
     register_font();
-    BitMapBackend::new(path, SIZE).into_drawing_area()
+    let root = BitMapBackend::new(path, size).into_drawing_area();
+    root.fill(&WHITE)?;
+    Ok(root.margin(MARGIN, MARGIN, MARGIN, MARGIN))
 }
 
 /// A count as people say it on a slide: `950`, `24k`, `1.2M`, `3.4G`.
@@ -58,6 +85,155 @@ pub fn short_count(x: f64) -> String {
     format!("{}{unit}", text.trim_end_matches(".0"))
 }
 
+/// `x` in powers of ten with at most two significant digits: `1.2e18`, `5e-7`.
+pub fn scientific(x: f64) -> String {
+    if x == 0.0 {
+        return "0".to_string();
+    }
+    let text = format!("{x:.1e}");
+    let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
+    format!("{}e{exponent}", mantissa.trim_end_matches(".0"))
+}
+
+/// A tick label on a count axis whose largest value is `axis_max`: [`short_count`] up to
+/// the billions (`24k`, `3.4G`); on longer axes [`scientific`] from 1000 on (`1e3`,
+/// `1.2e18`), one style per axis so the labels compare at a glance and stay at most six
+/// characters wide.
+pub fn count_label(x: f64, axis_max: f64) -> String {
+    if axis_max < 1e12 || x.abs() < 1e3 {
+        short_count(x)
+    } else {
+        scientific(x)
+    }
+}
+
+/// A tick label for a ratio or any plain number: decimals between 0.001 and 9999
+/// (`0.02`, `2.5`, `300`), [`scientific`] outside.
+pub fn number_label(x: f64) -> String {
+    if x == 0.0 || (1e-3..1e4).contains(&x.abs()) {
+        let text = format!("{x:.3}");
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        scientific(x)
+    }
+}
+
+/// Round tick values from 0 to at most `max`, about `count` of them, spaced 1, 2 or 5
+/// times a power of ten.
+pub fn linear_ticks(max: f64, count: usize) -> Vec<f64> {
+    if max <= 0.0 || !max.is_finite() {
+        return vec![0.0];
+    }
+    let rough = max / count.max(1) as f64;
+    let power = 10f64.powf(rough.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * power)
+        .find(|s| *s >= rough)
+        .unwrap_or(10.0 * power);
+    (0..)
+        .map(|i| i as f64 * step)
+        .take_while(|t| *t <= max * (1.0 + 1e-9))
+        .collect()
+}
+
+/// Tick values for a logarithmic axis over `lo..hi` (both positive): the powers of ten,
+/// every second or third one when there are many (at most ten), with 2 and 5 times them when the
+/// range spans three powers of ten or fewer.
+pub fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let first = lo.log10().ceil() as i32;
+    let last = hi.log10().floor() as i32;
+    let decades = (last - first + 1).max(0) as usize;
+    if decades <= 3 {
+        let mut ticks: Vec<f64> = (first - 1..=last)
+            .flat_map(|e| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(e)))
+            .filter(|t| (lo..=hi).contains(t))
+            .collect();
+        ticks.dedup();
+        return ticks;
+    }
+    // Every `every`-th power, counted from 10^0 so that 1 is among them when in range.
+    let every = decades.div_ceil(10).max(1) as i32;
+    (first..=last)
+        .filter(|e| e.rem_euclid(every) == 0)
+        .map(|e| 10f64.powi(e))
+        .collect()
+}
+
+/// Tick values for a distance axis from 0 to `max`: every distance up to 20 levels,
+/// then every 2nd, 5th, 10th... so that at most about 20 labels show.
+pub fn distance_ticks(max: usize) -> Vec<f64> {
+    let step = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000]
+        .into_iter()
+        .find(|s| max / s < 20)
+        .unwrap_or(max.div_ceil(20).max(1));
+    (0..=max).step_by(step).map(|d| d as f64).collect()
+}
+
+/// A plotters axis whose ticks are exactly `ticks`, mapped to pixels by `inner` (linear
+/// or logarithmic): the chart knows its labels before drawing, so it can measure them.
+pub struct Ticked<R> {
+    inner: R,
+    ticks: Vec<f64>,
+}
+
+/// An axis over `range` (e.g. `0.0..9.0`, or `(1.0..1e9).log_scale()`) with `ticks` only.
+pub fn ticked<A: AsRangedCoord<Value = f64>>(range: A, ticks: Vec<f64>) -> Ticked<A::CoordDescType> {
+    Ticked {
+        inner: range.into(),
+        ticks,
+    }
+}
+
+impl<R: Ranged<ValueType = f64>> Ranged for Ticked<R> {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        self.inner.map(value, limit)
+    }
+
+    fn key_points<H: KeyPointHint>(&self, hint: H) -> Vec<f64> {
+        // No light grid lines: the labelled ones are enough.
+        if hint.weight().allow_light_points() {
+            Vec::new()
+        } else {
+            self.ticks.clone()
+        }
+    }
+
+    fn range(&self) -> Range<f64> {
+        self.inner.range()
+    }
+
+    fn axis_pixel_range(&self, limit: (i32, i32)) -> Range<i32> {
+        self.inner.axis_pixel_range(limit)
+    }
+}
+
+/// Width and height in pixels of `text` in the chart font at `size` pixels.
+pub fn text_size(text: &str, size: u32) -> (u32, u32) {
+    register_font();
+    (FONT, size).into_font().box_size(text).unwrap_or((0, 0))
+}
+
+/// Pixels the label area beside a vertical axis needs for `labels` and a rotated axis
+/// title: the widest label, a gap, the title's height, and the space plotters leaves
+/// between the axis and its labels. Also right for a horizontal axis when `labels` are
+/// measured by height: pass `horizontal`.
+pub fn label_area(labels: &[String], horizontal: bool) -> u32 {
+    let extent = labels
+        .iter()
+        .map(|l| {
+            let (w, h) = text_size(l, LABEL_PX);
+            if horizontal { h } else { w }
+        })
+        .max()
+        .unwrap_or(0);
+    let title = text_size("Distance (gy)", DESC_PX).1;
+    2 * TICK as u32 + extent + GAP + title + 4
+}
+
 fn headline(a: &Analysis) -> String {
     format!(
         "{} reachable, max distance {} ({} antipode{}), mean {:.2}",
@@ -69,266 +245,375 @@ fn headline(a: &Analysis) -> String {
     )
 }
 
+/// Draws the title and, below it, one line of statistics; returns the area left below.
+fn header<'a>(
+    root: &DrawingArea<BitMapBackend<'a>, Shift>,
+    title: &str,
+    line: Option<&str>,
+) -> Result<DrawingArea<BitMapBackend<'a>, Shift>> {
+    let (top, body) = root.split_vertically(HEADER);
+    let centre = top.dim_in_pixel().0 as i32 / 2;
+    let style = |size: u32| {
+        (FONT, size)
+            .into_font()
+            .color(&BLACK)
+            .pos(Pos::new(HPos::Center, VPos::Top))
+    };
+    top.draw(&Text::new(
+        title.to_string(),
+        (centre, 8),
+        (FONT, TITLE_PX, FontStyle::Bold)
+            .into_font()
+            .color(&BLACK)
+            .pos(Pos::new(HPos::Center, VPos::Top)),
+    ))?;
+    if let Some(line) = line {
+        top.draw(&Text::new(line.to_string(), (centre, 60), style(TEXT_PX)))?;
+    }
+    Ok(body)
+}
+
+/// Draws a legend on one line, centred in the header strip below the title.
+fn header_legend(root: &DrawingArea<BitMapBackend<'_>, Shift>, entries: &[(&str, RGBColor)]) -> Result<()> {
+    const SAMPLE: i32 = 36;
+    const SPACE: i32 = 40;
+    let widths: Vec<i32> = entries
+        .iter()
+        .map(|(text, _)| SAMPLE + 8 + text_size(text, TEXT_PX).0 as i32)
+        .collect();
+    let total: i32 = widths.iter().sum::<i32>() + SPACE * (entries.len() as i32 - 1);
+    let mut x = (root.dim_in_pixel().0 as i32 - total) / 2;
+    let y = 72;
+    for ((text, color), width) in entries.iter().zip(widths) {
+        root.draw(&PathElement::new([(x, y), (x + SAMPLE, y)], color.stroke_width(3)))?;
+        root.draw(&Text::new(
+            text.to_string(),
+            (x + SAMPLE + 8, y),
+            (FONT, TEXT_PX)
+                .into_font()
+                .color(&BLACK)
+                .pos(Pos::new(HPos::Left, VPos::Center)),
+        ))?;
+        x += width + SPACE;
+    }
+    Ok(())
+}
+
+/// The horizontal axis of the per-analysis charts: half a level of room on each side,
+/// so the first and last points and bars are whole.
+fn distance_axis(a: &Analysis) -> (Ticked<RangedCoordf64>, Vec<String>) {
+    let ticks = distance_ticks(a.max_distance());
+    let labels = ticks.iter().map(|t| format!("{t:.0}")).collect();
+    let range = -0.5..a.max_distance() as f64 + 0.5;
+    (ticked(range, ticks), labels)
+}
+
 /// `distances.png`: configurations at each distance as bars, the antipodes marked.
 pub fn distances(a: &Analysis, path: &Path) -> Result<()> {
-    let root = canvas(path);
-    root.fill(&WHITE)?;
-    let max_d = a.max_distance() as u32;
-    let top = a.levels.iter().copied().max().unwrap_or(1) as f64 * 1.15;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(
-            format!("{}: configurations by distance to the goal", a.title),
-            (FONT, 30).into_font().style(FontStyle::Bold),
-        )
-        .margin(20)
-        .x_label_area_size(60)
-        .y_label_area_size(90)
-        .build_cartesian_2d((0u32..max_d + 1).into_segmented(), 0f64..top)?;
+    let root = canvas(path, SIZE)?;
+    let body = header(
+        &root,
+        &format!("{}: configurations by distance to the goal", a.title),
+        Some(&headline(a)),
+    )?;
+    let max_d = a.max_distance() as f64;
+    let peak = a.levels.iter().copied().max().unwrap_or(1) as f64;
+    let top = peak * 1.18;
+    // Whole configurations only, even when the largest level holds one.
+    let y_ticks: Vec<f64> = linear_ticks(top, 6).into_iter().filter(|t| t.fract() == 0.0).collect();
+    let y_labels: Vec<String> = y_ticks.iter().map(|&y| count_label(y, peak)).collect();
+    let (x_axis, x_labels) = distance_axis(a);
+    let mut chart = ChartBuilder::on(&body)
+        .x_label_area_size(label_area(&x_labels, true))
+        .y_label_area_size(label_area(&y_labels, false))
+        .build_cartesian_2d(x_axis, ticked(0f64..top, y_ticks))?;
     chart
         .configure_mesh()
         .disable_x_mesh()
-        .light_line_style(WHITE)
+        .bold_line_style(GRID)
+        .set_all_tick_mark_size(TICK)
         .x_desc("distance to the goal (moves)")
         .y_desc("configurations")
-        .x_labels((max_d as usize + 1).min(40))
-        .y_label_formatter(&|y| short_count(*y))
-        .x_label_formatter(&|x| match x {
-            SegmentValue::CenterOf(v) | SegmentValue::Exact(v) => v.to_string(),
-            SegmentValue::Last => String::new(),
-        })
-        .label_style((FONT, 18))
-        .axis_desc_style((FONT, 22))
+        .y_label_formatter(&|y| count_label(*y, peak))
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .label_style((FONT, LABEL_PX))
+        .axis_desc_style((FONT, DESC_PX))
         .draw()?;
-    chart.draw_series(
-        Histogram::vertical(&chart)
-            .style(BAR.filled())
-            .margin(if max_d > 60 { 0 } else { 2 })
-            .data(a.levels.iter().enumerate().map(|(d, &n)| (d as u32, n as f64))),
-    )?;
+    // Bars a little narrower than a level when they are wide enough to show a gap.
+    let plot_width = chart.plotting_area().dim_in_pixel().0 as f64;
+    let half = if plot_width / (max_d + 1.0) > 8.0 { 0.42 } else { 0.5 };
+    let bar = |d: f64, n: f64, color: RGBColor| Rectangle::new([(d - half, 0.0), (d + half, n)], color.filled());
+    chart.draw_series(a.levels.iter().enumerate().map(|(d, &n)| bar(d as f64, n as f64, BAR)))?;
     // Mark the farthest level: its bar may be too small to see, so a red marker sits
-    // above it and a label at the top right points down to it.
+    // above it and a label near the top points down to it.
     let last = a.antipodes() as f64;
-    chart.draw_series(
-        Histogram::vertical(&chart)
-            .style(ACCENT.filled())
-            .margin(if max_d > 60 { 0 } else { 2 })
-            .data([(max_d, last)]),
-    )?;
-    let at = |y: f64| (SegmentValue::CenterOf(max_d), y);
-    chart.draw_series(std::iter::once(PathElement::new(
-        vec![at(last + top * 0.03), at(top * 0.90)],
+    chart.draw_series([bar(max_d, last, ACCENT)])?;
+    chart.draw_series([PathElement::new(
+        vec![(max_d, last + top * 0.03), (max_d, top * 0.90)],
         ACCENT.stroke_width(1),
-    )))?;
-    chart.draw_series(std::iter::once(TriangleMarker::new(
-        at(last + top * 0.03),
-        7,
-        ACCENT.filled(),
-    )))?;
-    chart.draw_series(std::iter::once(Text::new(
+    )])?;
+    chart.draw_series([TriangleMarker::new((max_d, last + top * 0.03), 7, ACCENT.filled())])?;
+    // The label reads towards the middle of the plot: leftwards from a bar on the right.
+    let anchor = if max_d >= 1.0 { HPos::Right } else { HPos::Left };
+    chart.draw_series([Text::new(
         format!(
-            "max {max_d}: {} antipode{} ",
+            " max {}: {} antipode{} ",
+            a.max_distance(),
             thousands(a.antipodes()),
             if a.antipodes() == 1 { "" } else { "s" }
         ),
-        at(top * 0.93),
-        (FONT, 20)
+        (max_d, top * 0.94),
+        (FONT, TEXT_PX)
             .into_font()
             .color(&ACCENT)
-            .pos(plotters::style::text_anchor::Pos::new(
-                plotters::style::text_anchor::HPos::Right,
-                plotters::style::text_anchor::VPos::Center,
-            )),
-    )))?;
-    root.draw(&Text::new(headline(a), (130, 80), (FONT, 20).into_font().color(&BLACK)))?;
+            .pos(Pos::new(anchor, VPos::Center)),
+    )])?;
     root.present()?;
     Ok(())
 }
 
 /// `distances-log.png`: the same counts on a logarithmic axis, so the first and last
-/// levels (a handful of states) show beside the millions in the middle.
+/// levels (a handful of states) show beside the millions in the middle. The axis spans
+/// the data with a factor of two to spare at each end.
 pub fn distances_log(a: &Analysis, path: &Path) -> Result<()> {
-    let root = canvas(path);
-    root.fill(&WHITE)?;
-    let max_d = a.max_distance() as u32;
-    // Two decades of headroom keep the peak clear of the headline.
-    let top = a.levels.iter().copied().max().unwrap_or(1) as f64 * 100.0;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(
-            format!("{}: configurations by distance (log scale)", a.title),
-            (FONT, 30).into_font().style(FontStyle::Bold),
-        )
-        .margin(20)
-        .x_label_area_size(60)
-        .y_label_area_size(90)
-        .build_cartesian_2d(0u32..max_d.max(1), (0.7f64..top).log_scale())?;
+    let root = canvas(path, SIZE)?;
+    let body = header(
+        &root,
+        &format!("{}: configurations by distance (log scale)", a.title),
+        Some(&headline(a)),
+    )?;
+    let peak = a.levels.iter().copied().max().unwrap_or(1).max(1) as f64;
+    let least = a.levels.iter().copied().min().unwrap_or(1).max(1) as f64;
+    let (lo, hi) = (least / 2.0, peak * 2.0);
+    let y_ticks: Vec<f64> = log_ticks(lo, hi).into_iter().filter(|&t| t >= 1.0).collect();
+    let y_labels: Vec<String> = y_ticks.iter().map(|&y| count_label(y, hi)).collect();
+    let (x_axis, x_labels) = distance_axis(a);
+    let mut chart = ChartBuilder::on(&body)
+        .x_label_area_size(label_area(&x_labels, true))
+        .y_label_area_size(label_area(&y_labels, false))
+        .build_cartesian_2d(x_axis, ticked((lo..hi).log_scale(), y_ticks))?;
     chart
         .configure_mesh()
+        .bold_line_style(GRID)
+        .set_all_tick_mark_size(TICK)
         .x_desc("distance to the goal (moves)")
         .y_desc("configurations (log scale)")
-        .x_labels((max_d as usize + 1).min(40))
-        .y_label_formatter(&|y| short_count(*y))
-        .label_style((FONT, 18))
-        .axis_desc_style((FONT, 22))
+        .y_label_formatter(&|y| count_label(*y, hi))
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .label_style((FONT, LABEL_PX))
+        .axis_desc_style((FONT, DESC_PX))
         .draw()?;
-    let points: Vec<(u32, f64)> = a
+    let points: Vec<(f64, f64)> = a
         .levels
         .iter()
         .enumerate()
-        .map(|(d, &n)| (d as u32, n as f64))
+        .map(|(d, &n)| (d as f64, n as f64))
         .collect();
+    let radius = if points.len() > 60 { 3 } else { 5 };
     chart.draw_series(LineSeries::new(points.clone(), BAR.stroke_width(3)))?;
-    chart.draw_series(points.iter().map(|&p| Circle::new(p, 5, BAR.filled())))?;
-    root.draw(&Text::new(headline(a), (130, 80), (FONT, 20).into_font().color(&BLACK)))?;
+    chart.draw_series(points.iter().map(|&p| Circle::new(p, radius, BAR.filled())))?;
     root.present()?;
     Ok(())
 }
 
 /// `growth.png`: how the search grew: the share of all reachable configurations found
 /// within each distance, and the ratio between successive levels (the effective
-/// branching factor) on the right-hand axis.
+/// branching factor) on a logarithmic right-hand axis, where doubling and halving are
+/// the same distance from 1 and ratios of 10^17 still fit.
 pub fn growth(a: &Analysis, path: &Path) -> Result<()> {
-    let root = canvas(path);
-    root.fill(&WHITE)?;
-    let max_d = a.max_distance() as u32;
+    let root = canvas(path, SIZE)?;
+    let body = header(&root, &format!("{}: how the search grew", a.title), None)?;
+    let share_label = "cumulative share reached (left axis)";
+    let ratio_label = "level size / previous level size (right axis)";
+    header_legend(&root, &[(share_label, BAR), (ratio_label, ACCENT)])?;
     let total = a.reachable() as f64;
     let mut cumulative = 0.0;
-    let share: Vec<(u32, f64)> = a
+    let share: Vec<(f64, f64)> = a
         .levels
         .iter()
         .enumerate()
         .map(|(d, &n)| {
             cumulative += n as f64;
-            (d as u32, 100.0 * cumulative / total)
+            (d as f64, 100.0 * cumulative / total)
         })
         .collect();
-    let ratios: Vec<(u32, f64)> = a
+    let ratios: Vec<(f64, f64)> = a
         .levels
         .windows(2)
         .enumerate()
-        .map(|(d, w)| (d as u32 + 1, w[1] as f64 / w[0] as f64))
+        .map(|(d, w)| (d as f64 + 1.0, w[1] as f64 / w[0].max(1) as f64))
         .collect();
-    let ratio_top = ratios.iter().map(|r| r.1).fold(1.0f64, f64::max).ceil().max(2.0);
-    let mut chart = ChartBuilder::on(&root)
-        .caption(
-            format!("{}: how the search grew", a.title),
-            (FONT, 30).into_font().style(FontStyle::Bold),
-        )
-        .margin(20)
-        .x_label_area_size(60)
-        .y_label_area_size(90)
-        .right_y_label_area_size(90)
-        .build_cartesian_2d(0u32..max_d.max(1), 0f64..100.0)?
-        .set_secondary_coord(0u32..max_d.max(1), 0f64..ratio_top);
+    // A ratio of 1 (a level as large as the one before) always shows.
+    let (r_lo, r_hi) = ratios
+        .iter()
+        .fold((1.0f64, 1.0f64), |(lo, hi), r| (lo.min(r.1), hi.max(r.1)));
+    let (r_lo, r_hi) = (r_lo / 1.6, r_hi * 1.6);
+    let r_ticks = log_ticks(r_lo, r_hi);
+    let r_labels: Vec<String> = r_ticks.iter().copied().map(number_label).collect();
+    let y_ticks = linear_ticks(100.0, 10);
+    let y_labels: Vec<String> = y_ticks.iter().map(|y| format!("{y:.0}%")).collect();
+    let (x_axis, x_labels) = distance_axis(a);
+    let (x_axis2, _) = distance_axis(a);
+    // plotters centres the right axis title on the area's outer edge: half of it needs
+    // room beyond the label area.
+    let mut chart = ChartBuilder::on(&body)
+        .margin_right(text_size("Ay", DESC_PX).1)
+        .x_label_area_size(label_area(&x_labels, true))
+        .y_label_area_size(label_area(&y_labels, false))
+        .right_y_label_area_size(label_area(&r_labels, false))
+        .build_cartesian_2d(x_axis, ticked(0f64..100.0, y_ticks))?
+        .set_secondary_coord(x_axis2, ticked((r_lo..r_hi).log_scale(), r_ticks));
     chart
         .configure_mesh()
+        .bold_line_style(GRID)
+        .set_all_tick_mark_size(TICK)
         .x_desc("distance to the goal (moves)")
         .y_desc("reached within this distance (% of reachable)")
-        .x_labels((max_d as usize + 1).min(40))
+        .x_label_formatter(&|x| format!("{x:.0}"))
         .y_label_formatter(&|y| format!("{y:.0}%"))
-        .label_style((FONT, 18))
-        .axis_desc_style((FONT, 20))
+        .label_style((FONT, LABEL_PX))
+        .axis_desc_style((FONT, DESC_PX))
         .draw()?;
     chart
         .configure_secondary_axes()
-        .y_desc("level size / previous level size")
-        .label_style((FONT, 18))
-        .axis_desc_style((FONT, 20))
+        .set_all_tick_mark_size(TICK)
+        .y_desc("level size / previous level size (log scale)")
+        .y_label_formatter(&|y| number_label(*y))
+        .label_style((FONT, LABEL_PX))
+        .axis_desc_style((FONT, DESC_PX))
         .draw()?;
-    chart
-        .draw_series(LineSeries::new(share.clone(), BAR.stroke_width(3)))?
-        .label("cumulative share reached")
-        .legend(|(x, y)| PathElement::new([(x, y), (x + 30, y)], BAR.stroke_width(3)));
-    chart.draw_series(share.iter().map(|&p| Circle::new(p, 4, BAR.filled())))?;
-    chart
-        .draw_secondary_series(LineSeries::new(ratios.clone(), ACCENT.stroke_width(2)))?
-        .label("ratio to the previous level (right axis)")
-        .legend(|(x, y)| PathElement::new([(x, y), (x + 30, y)], ACCENT.stroke_width(2)));
-    chart.draw_secondary_series(ratios.iter().map(|&p| TriangleMarker::new(p, 5, ACCENT.filled())))?;
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::MiddleLeft)
-        .label_font((FONT, 18))
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .draw()?;
+    let radius = if share.len() > 60 { 2 } else { 4 };
+    chart.draw_secondary_series(DashedLineSeries::new(
+        [(-0.5, 1.0), (a.max_distance() as f64 + 0.5, 1.0)],
+        6,
+        6,
+        ACCENT.mix(0.5).stroke_width(1),
+    ))?;
+    chart.draw_series(LineSeries::new(share.clone(), BAR.stroke_width(3)))?;
+    chart.draw_series(share.iter().map(|&p| Circle::new(p, radius, BAR.filled())))?;
+    chart.draw_secondary_series(LineSeries::new(ratios.clone(), ACCENT.stroke_width(2)))?;
+    chart.draw_secondary_series(
+        ratios
+            .iter()
+            .map(|&p| TriangleMarker::new(p, radius + 1, ACCENT.filled())),
+    )?;
     root.present()?;
     Ok(())
 }
 
-/// `overview.png`: every analysis's distances on one chart, normalised so that boards
-/// of different sizes compare: the share of reachable configurations within each
-/// fraction of the maximum distance (a cumulative curve, whatever the number of levels).
-/// Each family has one colour; sizes within a family differ by dash pattern.
+/// The share of reachable configurations within each fraction of the maximum distance.
+fn normalised(a: &Analysis) -> Vec<(f64, f64)> {
+    let max = a.max_distance().max(1) as f64;
+    let total = a.reachable() as f64;
+    let mut cumulative = 0.0;
+    a.levels
+        .iter()
+        .enumerate()
+        .map(|(d, &n)| {
+            cumulative += n as f64;
+            (d as f64 / max, 100.0 * cumulative / total)
+        })
+        .collect()
+}
+
+/// `overview.png`: every analysis's distances normalised so that boards of different
+/// sizes compare: the share of reachable configurations within each fraction of the
+/// maximum distance (a cumulative curve, whatever the number of levels). One small chart
+/// per family, each size in its own colour, the other families in grey behind for
+/// comparison.
 pub fn overview(analyses: &[Analysis], path: &Path) -> Result<()> {
-    let root = canvas(path);
-    root.fill(&WHITE)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(
-            "How fast each puzzle's states are reached",
-            (FONT, 30).into_font().style(FontStyle::Bold),
-        )
-        .margin(20)
-        .x_label_area_size(60)
-        .y_label_area_size(90)
-        .build_cartesian_2d(0f64..1.0, 0f64..100.0)?;
-    chart
-        .configure_mesh()
-        .x_desc("distance / maximum distance of that puzzle")
-        .y_desc("reachable configurations within that distance (%)")
-        .y_label_formatter(&|y| format!("{y:.0}%"))
-        .x_label_formatter(&|x| format!("{x:.1}"))
-        .label_style((FONT, 18))
-        .axis_desc_style((FONT, 22))
-        .draw()?;
+    let root = canvas(path, OVERVIEW_SIZE)?;
+    let body = header(
+        &root,
+        "How fast each puzzle's states are reached",
+        Some("share of the reachable configurations within each fraction of the puzzle's maximum distance"),
+    )?;
     let mut families: Vec<&str> = Vec::new();
-    let mut seen_in_family: Vec<usize> = Vec::new();
     for a in analyses {
-        let family = families.iter().position(|f| *f == a.family).unwrap_or_else(|| {
+        if !families.contains(&a.family.as_str()) {
             families.push(&a.family);
-            seen_in_family.push(0);
-            families.len() - 1
-        });
-        let variant = seen_in_family[family];
-        seen_in_family[family] += 1;
-        let color = PALETTE[family % PALETTE.len()];
-        let max = a.max_distance().max(1) as f64;
-        let total = a.reachable() as f64;
-        let mut cumulative = 0.0;
-        let points: Vec<(f64, f64)> = a
-            .levels
-            .iter()
-            .enumerate()
-            .map(|(d, &n)| {
-                cumulative += n as f64;
-                (d as f64 / max, 100.0 * cumulative / total)
-            })
-            .collect();
-        let style = color.stroke_width(3);
-        let label = format!("{} (max {})", a.id, a.max_distance());
-        // Solid for a family's first size, then ever shorter dashes.
-        let (dash, gap): (i32, i32) = [(0, 0), (14, 6), (6, 6), (2, 5)][variant.min(3)];
-        let legend = move |(x, y): (i32, i32)| {
-            EmptyElement::at((x, y)) + PathElement::new([(0, 0), (if dash == 0 { 30 } else { dash }, 0)], style)
-        };
-        if dash == 0 {
-            chart
-                .draw_series(LineSeries::new(points, style))?
-                .label(label)
-                .legend(legend);
-        } else {
-            chart
-                .draw_series(DashedLineSeries::new(points, dash, gap, style))?
-                .label(label)
-                .legend(legend);
         }
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
-        .label_font((FONT, 17))
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .draw()?;
+    let columns = families.len().clamp(1, 3);
+    let rows = families.len().div_ceil(columns).max(1);
+    // Shared axis titles: one for the whole figure, outside the small charts.
+    let (body, x_title) = body.split_vertically(body.dim_in_pixel().1 - 34);
+    x_title.draw(&Text::new(
+        "distance / maximum distance of that puzzle",
+        (x_title.dim_in_pixel().0 as i32 / 2, 34),
+        (FONT, DESC_PX)
+            .into_font()
+            .color(&BLACK)
+            .pos(Pos::new(HPos::Center, VPos::Bottom)),
+    ))?;
+    let (y_title, body) = body.split_horizontally(34);
+    y_title.draw(&Text::new(
+        "reachable configurations within that distance",
+        (0, y_title.dim_in_pixel().1 as i32 / 2),
+        (FONT, DESC_PX)
+            .into_font()
+            .transform(FontTransform::Rotate270)
+            .color(&BLACK)
+            .pos(Pos::new(HPos::Center, VPos::Top)),
+    ))?;
+    let most = families
+        .iter()
+        .map(|f| analyses.iter().filter(|a| a.family == *f).count())
+        .max()
+        .unwrap_or(1) as u32;
+    let legend_height = most * 24 + 8;
+    let y_labels: Vec<String> = ["0%", "50%", "100%"].map(String::from).to_vec();
+    let x_labels: Vec<String> = ["0", "0.5", "1"].map(String::from).to_vec();
+    for (panel, family) in body.split_evenly((rows, columns)).iter().zip(&families) {
+        let panel = panel.margin(4, 4, 10, 10);
+        let (plot, legend) = panel.split_vertically(panel.dim_in_pixel().1 - legend_height);
+        let mut chart = ChartBuilder::on(&plot)
+            .caption(*family, (FONT, TEXT_PX).into_font().style(FontStyle::Bold))
+            .x_label_area_size(2 * TICK as u32 + text_size("0", LABEL_PX).1 + 6)
+            .y_label_area_size(
+                2 * TICK as u32 + y_labels.iter().map(|l| text_size(l, LABEL_PX).0).max().unwrap_or(0) + 4,
+            )
+            .build_cartesian_2d(
+                ticked(0f64..1.0, vec![0.0, 0.25, 0.5, 0.75, 1.0]),
+                ticked(0f64..100.0, vec![0.0, 25.0, 50.0, 75.0, 100.0]),
+            )?;
+        chart
+            .configure_mesh()
+            .bold_line_style(GRID)
+            .set_all_tick_mark_size(TICK)
+            .x_label_formatter(&|x| {
+                let text = format!("{x}");
+                if x_labels.contains(&text) { text } else { String::new() }
+            })
+            .y_label_formatter(&|y| {
+                let text = format!("{y:.0}%");
+                if y_labels.contains(&text) { text } else { String::new() }
+            })
+            .label_style((FONT, LABEL_PX))
+            .draw()?;
+        for other in analyses.iter().filter(|a| a.family != *family) {
+            chart.draw_series(LineSeries::new(
+                normalised(other),
+                RGBColor(200, 200, 200).stroke_width(1),
+            ))?;
+        }
+        let members: Vec<&Analysis> = analyses.iter().filter(|a| a.family == *family).collect();
+        for (i, a) in members.iter().enumerate() {
+            let color = PALETTE[i % PALETTE.len()];
+            chart.draw_series(LineSeries::new(normalised(a), color.stroke_width(3)))?;
+            let y = 12 + 24 * i as i32;
+            let x = 2 * TICK + text_size("100%", LABEL_PX).0 as i32 + 10;
+            legend.draw(&PathElement::new([(x, y), (x + 30, y)], color.stroke_width(3)))?;
+            legend.draw(&Text::new(
+                format!("{} (max {})", a.id, a.max_distance()),
+                (x + 38, y),
+                (FONT, LABEL_PX)
+                    .into_font()
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Left, VPos::Center)),
+            ))?;
+        }
+    }
     root.present()?;
     Ok(())
 }
