@@ -113,6 +113,9 @@ pub fn write_report(a: &Analysis, mut w: impl Write) -> io::Result<()> {
 
     writeln!(w, "## Solvability classes\n")?;
     writeln!(w, "{}\n", a.invariant)?;
+    if let Some(text) = syndrome_guide(a) {
+        writeln!(w, "{text}\n")?;
+    }
     writeln!(
         w,
         "| class | configurations | solvable | reached | example |\n|---|---:|---|---:|---|"
@@ -146,6 +149,21 @@ pub fn write_report(a: &Analysis, mut w: impl Write) -> io::Result<()> {
     }
     writeln!(w, "Files: `distances.csv`, `classes.csv`, `summary.json`.")?;
     Ok(())
+}
+
+/// How to read a class label that is a GF(2) syndrome (coin boards with more than one
+/// class): a string of one 0/1 digit per non-pivot coin, first coin first, as
+/// `engine::gf2` reduces a configuration and `puzzle::coins` prints it.
+fn syndrome_guide(a: &Analysis) -> Option<String> {
+    let rank = a.gf2_rank? as usize;
+    let free = (a.rows * a.cols).checked_sub(rank).filter(|&f| f > 0)?;
+    let is_syndrome = |label: &str| label.len() == free && label.bytes().all(|b| b == b'0' || b == b'1');
+    if a.classes.len() < 2 || !a.classes.iter().all(|c| is_syndrome(&c.class)) {
+        return None;
+    }
+    Some(format!(
+        "How to read a class label: use moves to turn the {rank} pivot coins (one per independent move) heads up; the label is what is then left on the other {free} coins, read row by row, 1 for tails and 0 for heads. The example of each class that holds no goal is that configuration: its tails spell the label. No move changes the label, so a configuration whose label differs from the goal's can never reach the goal."
+    ))
 }
 
 /// Boards (multi-line strings) placed next to each other, three spaces apart.
