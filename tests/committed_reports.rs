@@ -1,5 +1,6 @@
 //! The committed `reports/` folder must be what `analyze --all` writes today
-//! (`scripts/reports.sh` regenerates it); only timings may differ.
+//! (`scripts/reports.sh` regenerates it); only timings may differ. Charts are compared
+//! byte for byte: they show no timing, and rendering is deterministic.
 
 use assert_cmd::Command;
 use std::fs;
@@ -30,6 +31,13 @@ fn read(path: &Path) -> String {
     fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
 
+/// A committed file (e.g. a chart) is exactly what the fresh run wrote.
+fn assert_same_bytes(committed: &Path, fresh: &Path) {
+    let old = fs::read(committed).unwrap_or_else(|e| panic!("cannot read {}: {e}", committed.display()));
+    let new = fs::read(fresh).unwrap_or_else(|e| panic!("cannot read {}: {e}", fresh.display()));
+    assert!(old == new, "{} is stale: run scripts/reports.sh", committed.display());
+}
+
 #[test]
 fn committed_reports_equal_a_fresh_run() {
     let fresh = tempfile::tempdir().expect("temp dir");
@@ -45,6 +53,7 @@ fn committed_reports_equal_a_fresh_run() {
         without_time_column(&read(&fresh.path().join("README.md"))),
         "reports/README.md is stale: run scripts/reports.sh"
     );
+    assert_same_bytes(&committed.join("overview.png"), &fresh.path().join("overview.png"));
     let mut folders = 0;
     for entry in fs::read_dir(fresh.path()).expect("fresh output") {
         let entry = entry.expect("entry");
@@ -67,7 +76,7 @@ fn committed_reports_equal_a_fresh_run() {
             "reports/{name:?}/summary.json is stale"
         );
         for chart in ["distances.png", "distances-log.png", "growth.png"] {
-            assert!(old.join(chart).is_file(), "reports/{name:?}/{chart} is missing");
+            assert_same_bytes(&old.join(chart), &entry.path().join(chart));
         }
     }
     let committed_folders = fs::read_dir(&committed)
