@@ -260,7 +260,10 @@ fn all_writes_an_index_an_overview_and_every_puzzle_folder() {
     let (sandbox, assert) = analyze(&["--all", "--out", "out", "--quiet"]);
     assert.success();
     let index = read(&sandbox.path("out/README.md"));
-    assert_eq!(png_size(&sandbox.path("out/overview.png")), (1200, 700));
+    assert_eq!(
+        png_size(&sandbox.path("out/overview.png")),
+        analyze::report::chart::OVERVIEW_SIZE
+    );
     // Every row of the index links to `<id>/report.md`; those folders are all there is.
     let linked: Vec<&str> = index
         .split("](")

@@ -7,6 +7,11 @@
 //! no label is cut at the image edge or drawn over the axis title, whatever the scale
 //! (two levels or two hundred, counts of 1 or 2^64). Titles, statistics and legends sit
 //! in a strip above the plot, never over the data.
+//!
+//! A new chart follows the same recipe: [`canvas`], [`header`] (and [`header_legend`]),
+//! axes built with [`ticked`] from the tick functions, label areas from [`label_area`],
+//! tick labels from [`count_label`] or [`number_label`]; `tests/charts.rs` checks the
+//! pixels of the result.
 
 use super::thousands;
 use crate::analysis::Analysis;
@@ -62,7 +67,9 @@ fn register_font() {
     });
 }
 
-fn canvas(path: &Path, size: (u32, u32)) -> Result<DrawingArea<BitMapBackend<'_>, Shift>> {
+/// A white image of `size` at `path`, returned inside its [`MARGIN`]: draw there, then
+/// `present()` it.
+pub fn canvas(path: &Path, size: (u32, u32)) -> Result<DrawingArea<BitMapBackend<'_>, Shift>> {
     register_font();
     let root = BitMapBackend::new(path, size).into_drawing_area();
     root.fill(&WHITE)?;
@@ -245,8 +252,9 @@ fn headline(a: &Analysis) -> String {
     )
 }
 
-/// Draws the title and, below it, one line of statistics; returns the area left below.
-fn header<'a>(
+/// Draws the title and, below it, one line of statistics (or nothing, to leave room for
+/// [`header_legend`]); returns the area left below for the chart.
+pub fn header<'a>(
     root: &DrawingArea<BitMapBackend<'a>, Shift>,
     title: &str,
     line: Option<&str>,
@@ -273,8 +281,9 @@ fn header<'a>(
     Ok(body)
 }
 
-/// Draws a legend on one line, centred in the header strip below the title.
-fn header_legend(root: &DrawingArea<BitMapBackend<'_>, Shift>, entries: &[(&str, RGBColor)]) -> Result<()> {
+/// Draws a legend on one line, centred in the [`header`] strip below the title, where it
+/// can never cover the data.
+pub fn header_legend(root: &DrawingArea<BitMapBackend<'_>, Shift>, entries: &[(&str, RGBColor)]) -> Result<()> {
     const SAMPLE: i32 = 36;
     const SPACE: i32 = 40;
     let widths: Vec<i32> = entries
@@ -301,7 +310,8 @@ fn header_legend(root: &DrawingArea<BitMapBackend<'_>, Shift>, entries: &[(&str,
 
 /// The horizontal axis of the per-analysis charts: half a level of room on each side,
 /// so the first and last points and bars are whole.
-fn distance_axis(a: &Analysis) -> (Ticked<RangedCoordf64>, Vec<String>) {
+/// Returns the axis and its tick labels, to be measured with [`label_area`].
+pub fn distance_axis(a: &Analysis) -> (Ticked<RangedCoordf64>, Vec<String>) {
     let ticks = distance_ticks(a.max_distance());
     let labels = ticks.iter().map(|t| format!("{t:.0}")).collect();
     let range = -0.5..a.max_distance() as f64 + 0.5;
