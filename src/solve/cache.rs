@@ -7,7 +7,7 @@
 //! so a reader never sees half a file; a file whose header, length or checksum does not
 //! match is treated as missing.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 /// The environment variable that overrides the cache folder.
@@ -22,8 +22,22 @@ pub fn cache_dir() -> Option<PathBuf> {
 }
 
 /// Reads `path` if it holds exactly `len` bytes described by `header`; otherwise says why not.
+/// The type and size are checked before anything is read, so an entry that is a FIFO,
+/// a device (a link to `/dev/zero`) or a huge file is rejected at once.
 pub fn load(path: &Path, header: &str, len: usize) -> Result<Vec<u8>, String> {
-    let mut bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let start = header.len() + 1 + "checksum ".len() + 16 + 1;
+    let expected = (start + len) as u64;
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("not a regular file".into());
+    }
+    if meta.len() != expected {
+        return Err(format!("{} bytes instead of {expected}", meta.len()));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|file| file.take(expected + 1).read_to_end(&mut bytes))
+        .map_err(|e| e.to_string())?;
     let mut lines = bytes.splitn(3, |&b| b == b'\n');
     let (Some(found), Some(sum)) = (lines.next(), lines.next()) else {
         return Err("no header".into());
@@ -35,7 +49,6 @@ pub fn load(path: &Path, header: &str, len: usize) -> Result<Vec<u8>, String> {
         .ok()
         .and_then(|s| s.strip_prefix("checksum "))
         .and_then(|s| u64::from_str_radix(s, 16).ok());
-    let start = header.len() + 1 + "checksum ".len() + 16 + 1;
     if bytes.len() != start + len {
         return Err(format!(
             "{} bytes of data instead of {len}",
