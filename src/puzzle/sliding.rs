@@ -12,9 +12,10 @@
 //! the moved tile passes, by amounts known in closed form ([`Vertical`]). Unranking a pair
 //! near the last one decodes only the digits that differ, the last [`TAIL`] by table.
 //!
-//! The invariant is checked, not trusted: the parity each vertical move gives the new
-//! sequence is compared with the one the ranking expects for the new blank cell, and a
-//! mismatch is reported to the engine as an escape.
+//! The ranking covers the solvable half only, so a search over it cannot reach the other
+//! half: what a run checks is that it reaches all `cells!/2` ranks. That the ranked half is
+//! the half the textbook rule ([`check_solvable`]) calls solvable is what the parity table
+//! below encodes; the tests compare both with a plain search over explicit boards.
 
 use super::{Adjacent, ClassInfo, ParseError, Puzzle, quote};
 
@@ -79,11 +80,6 @@ struct Slide {
     from: usize,
     passed: usize,
     to: usize,
-    /// Whether the parity the move gives the sequence (it passes `cols - 1` tiles, which
-    /// changes the digit sum by `cols - 1` plus an even number) is the one the ranking
-    /// expects on cell `to`. The same for every sequence, so it is checked once here;
-    /// a move that breaks it is reported to the engine as an escape.
-    keeps_class: bool,
 }
 
 /// Positions at the end of the tile sequence decoded from a table of `TAIL!/2` entries
@@ -211,6 +207,10 @@ impl Sliding {
                 }
             }
         }
+        // A vertical move passes `cols - 1` tiles, changing the digit sum by `cols - 1` plus
+        // an even number: the parity table above is built so that this lands on the parity
+        // the ranking expects on the new blank cell (a consistency check of the table, true
+        // by construction; it is not a check of the rule, which the tests do).
         let passing = ((cols - 1) & 1) as u8;
         let keeps_class = |blank: usize, to: usize| parity[blank] ^ passing == parity[to];
         let slides = std::array::from_fn(|blank| {
@@ -219,27 +219,25 @@ impl Sliding {
                 // The tile above drops into the blank: in the sequence it moves from
                 // position blank-cols to blank-1, past the cols-1 tiles between.
                 let (lo, to) = (blank - cols, blank - cols);
-                let keeps_class = keeps_class(blank, to);
+                debug_assert!(keeps_class(blank, to));
                 list.push(Slide {
                     dir: 0,
                     lo,
                     from: lo,
                     passed: lo + 1,
                     to,
-                    keeps_class,
                 });
             }
             if moves[blank] & DOWN != 0 {
                 // The tile below rises: from position blank+cols-1 to blank.
                 let (lo, hi, to) = (blank, blank + cols - 1, blank + cols);
-                let keeps_class = keeps_class(blank, to);
+                debug_assert!(keeps_class(blank, to));
                 list.push(Slide {
                     dir: 1,
                     lo,
                     from: hi,
                     passed: lo,
                     to,
-                    keeps_class,
                 });
             }
             list
@@ -375,8 +373,7 @@ impl Sliding {
         (k, parity)
     }
 
-    /// Rank after the vertical move `slide` from `u`; `u64::MAX` if the move leaves the
-    /// parity class the ranking expects (the invariant would be wrong).
+    /// Rank after the vertical move `slide` from `u`.
     #[inline]
     fn slide(&self, u: &Unranked, slide: &Slide) -> u64 {
         let (cols, lo, blank) = (self.cols, slide.lo, slide.to);
@@ -388,11 +385,7 @@ impl Sliding {
         for (j, c) in table.coefficient[lo].iter().enumerate() {
             k = k.wrapping_add(at(digits, j).wrapping_mul(*c));
         }
-        if slide.keeps_class {
-            k * self.cells as u64 + blank as u64
-        } else {
-            u64::MAX
-        }
+        k * self.cells as u64 + blank as u64
     }
 
     fn split(&self, rank: u64) -> (u64, usize) {

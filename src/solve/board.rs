@@ -105,14 +105,6 @@ impl Board {
         self.tiles.iter().position(|&t| t == 0).unwrap_or(0)
     }
 
-    /// Whether this is the goal board.
-    pub fn is_goal(&self) -> bool {
-        self.tiles
-            .iter()
-            .enumerate()
-            .all(|(cell, &t)| usize::from(t) == (cell + 1) % self.tiles.len())
-    }
-
     /// The cells next to `cell`: up, down, left, right, those that exist.
     pub fn neighbours(&self, cell: usize) -> impl Iterator<Item = usize> + use<> {
         neighbours(self.rows, self.cols, cell)
