@@ -805,4 +805,13 @@ fn boards_beyond_pattern_databases_use_manhattan_and_conflicts() {
     let printed = printed_solutions(&stdout);
     assert_eq!(Some(&printed[0].moves), distance.get(&board));
     replay_sliding(&printed[0], 6, 6);
+    // The plain estimate: no pattern database was built or even mentioned.
+    assert!(!stderr.contains("pattern database"), "{stderr}");
+    assert!(
+        std::fs::read_dir(dir.path())
+            .expect("the cache folder")
+            .next()
+            .is_none(),
+        "something was cached"
+    );
 }
