@@ -514,3 +514,26 @@ fn exit_status_0_for_a_run_and_for_help() {
         assert_eq!(status.code(), Some(0), "{args:?}");
     }
 }
+
+// The memory guard without /proc/meminfo ----------------------------------------------
+
+#[test]
+fn a_search_beyond_memory_is_refused_with_its_figure_not_aborted() {
+    // Where the kernel may grant any allocation (overcommit mode 1), the refusal cannot
+    // be observed: the pages would only fail when touched.
+    let mode = fs::read_to_string("/proc/sys/vm/overcommit_memory").unwrap_or_default();
+    if mode.trim() == "1" {
+        return;
+    }
+    // 4x4 passes validation when the available memory is unknown; the engine's fallible
+    // allocation then refuses its 2.3 TiB of bit sets.
+    let spec = analyze::job::Spec::Sliding { rows: 4, cols: 4 };
+    let err = spec
+        .analyze(|_| std::ops::ControlFlow::Continue(()))
+        .expect_err("terabytes cannot be allocated");
+    let message = format!("{err:#}");
+    assert!(
+        message.starts_with("cannot allocate") && message.contains("TiB for the bit sets"),
+        "{message}"
+    );
+}

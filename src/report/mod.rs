@@ -89,8 +89,7 @@ pub fn stage(out: &Path, name: &str) -> Result<Staged> {
         anyhow::bail!("--out {} is a file, not a folder", out.display());
     }
     fs::create_dir_all(out).with_context(|| format!("cannot create the output folder {}", out.display()))?;
-    {
-        let _lock = lock(out)?;
+    if let Some(_lock) = lock(out)? {
         tidy(out);
     }
     check_target(&out.join(name))?;
@@ -119,7 +118,7 @@ fn check_target(target: &Path) -> Result<()> {
 /// An exclusive lock on the folder `out`, held while report folders are swapped, so
 /// that concurrent runs writing the same `out` commit one after the other. The system
 /// releases it when the process dies, however it dies. Where a folder cannot be opened
-/// as a file (not on Linux or macOS), runs are not serialised.
+/// as a file (not on Linux or macOS), runs are not serialised and nothing is tidied.
 fn lock(out: &Path) -> Result<Option<File>> {
     let Ok(folder) = File::open(out) else {
         return Ok(None);
