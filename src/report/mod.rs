@@ -108,8 +108,9 @@ pub fn stage(out: &Path, name: &str) -> Result<Staged> {
 fn check_target(target: &Path) -> Result<()> {
     match fs::symlink_metadata(target) {
         Ok(meta) if !meta.is_dir() => anyhow::bail!(
-            "{} exists and is not a folder, so the report cannot replace it: move it away or choose another --out",
-            target.display()
+            "{} exists and is not a folder ({}), so the report cannot replace it: move it away or choose another --out",
+            target.display(),
+            if meta.is_symlink() { "a symbolic link" } else { "a file" }
         ),
         _ => Ok(()),
     }
