@@ -7,7 +7,7 @@ use analyze::job::Spec;
 use analyze::solve::{Outcome, Position, Solution, Solver};
 use anyhow::{Context, Result};
 use std::io::{Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Largest position data file read: a 64-cell board takes a few hundred bytes.
@@ -30,7 +30,7 @@ pub fn run(spec: &Spec, states: &[String], threads: usize, quiet: bool) -> Resul
         .collect::<Result<Vec<_>, _>>()?;
     if positions.iter().any(Position::needs_solver) {
         let start = Instant::now();
-        pool.install(|| solver.prepare(&say))?;
+        pool.install(|| solver.prepare(cache_dir().as_deref(), &say))?;
         if let Some(what) = solver.prepared_what() {
             say(&format!(
                 "{spec}: {what} ready in {:.2} s",
@@ -82,6 +82,16 @@ pub fn run(spec: &Spec, states: &[String], threads: usize, quiet: bool) -> Resul
         write_summary(&summary, &mut out).context(STDOUT)?;
     }
     out.flush().context(STDOUT)
+}
+
+/// Where the solver keeps its tables: `$ANALYZE_CACHE_DIR` if set, else
+/// `$XDG_CACHE_HOME/analyze`, else `$HOME/.cache/analyze`; `None` (no cache) if the
+/// environment names none of them.
+fn cache_dir() -> Option<PathBuf> {
+    let var = |name| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    var("ANALYZE_CACHE_DIR")
+        .or_else(|| var("XDG_CACHE_HOME").map(|d| d.join("analyze")))
+        .or_else(|| var("HOME").map(|d| d.join(".cache").join("analyze")))
 }
 
 /// `1 move`, `2 moves`.

@@ -1,25 +1,14 @@
 //! Where the solver keeps what it computed once (pattern databases, and distance tables
 //! of 65,536 ranks or more), and how.
 //!
-//! The folder is `$ANALYZE_CACHE_DIR` if set, else `$XDG_CACHE_HOME/analyze`, else
-//! `$HOME/.cache/analyze`. A file is a header line naming exactly what it holds, a
-//! checksum line, then the raw bytes. Files are written to a temporary name and renamed,
-//! so a reader never sees half a file; a file whose header, length or checksum does not
-//! match is treated as missing.
+//! The folder is chosen by the caller (the binary: `$ANALYZE_CACHE_DIR` if set, else
+//! `$XDG_CACHE_HOME/analyze`, else `$HOME/.cache/analyze`). A file is a header line naming
+//! exactly what it holds, a checksum line, then the raw bytes. Files are written to a
+//! temporary name and renamed, so a reader never sees half a file; a file whose type,
+//! header, length or checksum does not match is treated as missing.
 
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
-
-/// The environment variable that overrides the cache folder.
-pub const CACHE_DIR_VAR: &str = "ANALYZE_CACHE_DIR";
-
-/// The cache folder, or `None` if the environment names none (no `HOME` either).
-pub fn cache_dir() -> Option<PathBuf> {
-    let var = |name| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
-    var(CACHE_DIR_VAR)
-        .or_else(|| var("XDG_CACHE_HOME").map(|d| d.join("analyze")))
-        .or_else(|| var("HOME").map(|d| d.join(".cache").join("analyze")))
-}
+use std::path::Path;
 
 /// Reads `path` if it holds exactly `len` bytes described by `header`; otherwise says why not.
 /// The type and size are checked before anything is read, so an entry that is a FIFO,

@@ -29,6 +29,7 @@ use anyhow::{Context, Result, bail};
 use board::Board;
 use manhattan::ManhattanLc;
 use pdb::PatternHeuristic;
+use std::path::Path;
 use table::{DistanceTable, MAX_TABLE_RANKS};
 
 /// One shortest solution, ready to print.
@@ -221,16 +222,17 @@ impl Solver {
         }
     }
 
-    /// Builds the distance table, or loads (building if need be) the pattern databases.
-    /// Runs on the current rayon pool; `note` hears about anything slow.
-    pub fn prepare(&mut self, note: &dyn Fn(&str)) -> Result<()> {
+    /// Builds the distance table, or loads (building if need be) the pattern databases,
+    /// keeping them in the folder `cache` if given (see [`cache`]). Runs on the current
+    /// rayon pool; `note` hears about anything slow.
+    pub fn prepare(&mut self, cache: Option<&Path>, note: &dyn Fn(&str)) -> Result<()> {
         match &mut self.game {
-            Game::Coins { puzzle, table } => prepare_table(puzzle, table, note),
-            Game::FlipK { puzzle, table } => prepare_table(puzzle, table, note),
-            Game::SlidingTable { puzzle, table } => prepare_table(puzzle, table, note),
+            Game::Coins { puzzle, table } => prepare_table(puzzle, table, cache, note),
+            Game::FlipK { puzzle, table } => prepare_table(puzzle, table, cache, note),
+            Game::SlidingTable { puzzle, table } => prepare_table(puzzle, table, cache, note),
             Game::SlidingSearch { rows, cols, estimate } => {
                 if estimate.is_none() {
-                    *estimate = Some(Estimate::for_board(*rows, *cols, cache::cache_dir().as_deref(), note));
+                    *estimate = Some(Estimate::for_board(*rows, *cols, cache, note));
                 }
                 Ok(())
             }
@@ -257,14 +259,15 @@ impl Solver {
         }
     }
 
-    /// Solves one position, preparing first if [`Solver::prepare`] was not called, and
+    /// Solves one position, preparing first (without a cache) if [`Solver::prepare`] was
+    /// not called, and
     /// reports the heuristic search's iterations to `progress` (the bound no solution is
     /// shorter than, positions expanded so far).
     pub fn solve_with_progress(&mut self, position: &Position, progress: &mut dyn FnMut(u32, u64)) -> Result<Outcome> {
         if let State::Unsolvable(reason) = &position.state {
             return Ok(Outcome::Unsolvable(reason.clone()));
         }
-        self.prepare(&|_| {})?;
+        self.prepare(None, &|_| {})?;
         let unreached = || {
             Outcome::Unsolvable(
                 "no sequence of moves reaches the goal: the search from the goal over every configuration never meets this one".into(),
@@ -347,7 +350,7 @@ impl Estimate {
     /// The best estimate available for a `rows x cols` board: pattern databases (loaded
     /// from `cache_dir` or built) up to [`pdb::MAX_PATTERN_CELLS`] cells, else Manhattan
     /// distance plus linear conflicts.
-    pub fn for_board(rows: usize, cols: usize, cache_dir: Option<&std::path::Path>, note: &dyn Fn(&str)) -> Self {
+    pub fn for_board(rows: usize, cols: usize, cache_dir: Option<&Path>, note: &dyn Fn(&str)) -> Self {
         if rows * cols <= pdb::MAX_PATTERN_CELLS
             && let Some(patterns) = PatternHeuristic::for_board(rows, cols, cache_dir, note)
         {
@@ -365,10 +368,14 @@ impl Estimate {
     }
 }
 
-fn prepare_table<P: Puzzle>(puzzle: &P, table: &mut Option<DistanceTable>, note: &dyn Fn(&str)) -> Result<()> {
+fn prepare_table<P: Puzzle>(
+    puzzle: &P,
+    table: &mut Option<DistanceTable>,
+    cache: Option<&Path>,
+    note: &dyn Fn(&str),
+) -> Result<()> {
     if table.is_none() {
-        let dir = cache::cache_dir();
-        let built = DistanceTable::load_or_build(puzzle, dir.as_deref(), note);
+        let built = DistanceTable::load_or_build(puzzle, cache, note);
         *table = Some(built.with_context(|| format!("{}: cannot build the distance table", puzzle.id()))?);
     }
     Ok(())
