@@ -195,11 +195,21 @@ fn available_memory() -> Option<u64> {
 }
 
 /// clap's multi-line message folded onto one line, without the `--help` tip.
+/// A word longer than 60 characters (a huge value clap quotes back) is cut to its start.
 fn one_line(message: &str) -> String {
     message
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with("For more information") && !l.starts_with("Usage:"))
+        .flat_map(str::split_whitespace)
+        .map(|word| match word.char_indices().nth(60) {
+            Some(_) => format!(
+                "{}... ({} characters)",
+                word.chars().take(40).collect::<String>(),
+                report::thousands(word.chars().count() as u64)
+            ),
+            None => word.to_string(),
+        })
         .collect::<Vec<_>>()
         .join(" ")
         .trim_start_matches("error: ")

@@ -435,6 +435,14 @@ fn errors_quote_only_the_start_of_a_huge_input() {
         assert!(stderr.len() < 400, "{} bytes: {}", stderr.len(), &stderr[..200]);
         assert!(stderr.contains("(100,000 characters)"), "{stderr}");
     }
+    // A value clap itself refuses.
+    let huge_name = "x".repeat(100_000);
+    let stderr = refusal(&["--puzzle", &huge_name]);
+    assert!(
+        stderr.len() < 400 && stderr.contains("characters)"),
+        "{}",
+        &stderr[..200]
+    );
     let long_token = "7".repeat(10_000);
     let stderr = refusal(&["--puzzle", "eight", "--solve", &long_token]);
     assert!(stderr.len() < 400, "{} bytes", stderr.len());
