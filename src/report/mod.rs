@@ -83,7 +83,7 @@ pub struct Staged {
 
 /// Starts the folder `out/name`, creating `out` if needed. Fails now, before any long
 /// search, if `out` cannot be written or `out/name` exists and is not a folder. First
-/// tidies `out` after runs that were killed outright (SIGKILL, power loss): see [`tidy`].
+/// tidies `out` after runs that were killed outright (SIGKILL, power loss): see `tidy`.
 pub fn stage(out: &Path, name: &str) -> Result<Staged> {
     if out.exists() && !out.is_dir() {
         anyhow::bail!("--out {} is a file, not a folder", out.display());
@@ -168,7 +168,7 @@ impl Staged {
 
     /// Replaces `out/name` with the staged folder; returns the final path. The swap is
     /// two renames under the folder lock; a run killed between them leaves the previous
-    /// report in `.name.old-*`, which the next run puts back (see [`tidy`]).
+    /// report in `.name.old-*`, which the next run puts back (see `tidy`).
     pub fn commit(self) -> Result<PathBuf> {
         let target = self.out.join(&self.name);
         let fail = |e: std::io::Error| anyhow::anyhow!("cannot move the report into {}: {e}", target.display());
