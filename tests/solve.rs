@@ -815,3 +815,50 @@ fn boards_beyond_pattern_databases_use_manhattan_and_conflicts() {
         "something was cached"
     );
 }
+
+#[test]
+fn readme_data_file_examples_run_as_written() {
+    // Every `examples/` file the README names exists, and the two `--solve` examples give
+    // the published distances (the 8-puzzle's hardest but one, 31; Korf's instance 16, 42).
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    let named: Vec<&str> = readme
+        .split(|c: char| c.is_whitespace() || c == '`' || c == '(' || c == ')')
+        .filter(|w| w.starts_with("examples/") && w.ends_with(".txt"))
+        .collect();
+    assert!(named.len() >= 2, "{named:?}");
+    for file in &named {
+        assert!(
+            root.join(file).is_file(),
+            "{file} is named in the README but not shipped"
+        );
+    }
+    for (args, moves, side) in [
+        (&["--puzzle", "eight", "--solve", "examples/puzzle03.txt"][..], 31, 3),
+        (
+            &[
+                "--puzzle",
+                "sliding",
+                "--rows",
+                "4",
+                "--cols",
+                "4",
+                "--solve",
+                "examples/puzzle04.txt",
+            ],
+            42,
+            4,
+        ),
+    ] {
+        let output = assert_cmd::Command::new(env!("CARGO_BIN_EXE_analyze"))
+            .current_dir(root)
+            .args(args)
+            .env("ANALYZE_CACHE_DIR", shared_cache())
+            .output()
+            .expect("the binary runs");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        assert!(stdout.starts_with(&format!("{moves} moves\n")), "{stdout}");
+        replay_sliding(&printed_solutions(&stdout)[0], side, side);
+    }
+}
