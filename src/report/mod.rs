@@ -104,6 +104,20 @@ pub fn stage(out: &Path, name: &str) -> Result<Staged> {
     })
 }
 
+/// Swaps the folders `a` and `b` in one step (Linux `renameat2` with `RENAME_EXCHANGE`),
+/// so no moment exists without a report; false where the system or file system cannot,
+/// and the caller falls back to two renames.
+#[cfg(target_os = "linux")]
+fn exchange(a: &Path, b: &Path) -> bool {
+    use rustix::fs::{CWD, RenameFlags, renameat_with};
+    renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE).is_ok()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn exchange(_: &Path, _: &Path) -> bool {
+    false
+}
+
 /// `out/name` must be a folder (a previous report) or absent.
 fn check_target(target: &Path) -> Result<()> {
     match fs::symlink_metadata(target) {
@@ -166,15 +180,21 @@ impl Staged {
         self.dir.path()
     }
 
-    /// Replaces `out/name` with the staged folder; returns the final path. The swap is
-    /// two renames under the folder lock; a run killed between them leaves the previous
-    /// report in `.name.old-*`, which the next run puts back (see `tidy`).
+    /// Replaces `out/name` with the staged folder; returns the final path. Under the
+    /// folder lock, the two folders are exchanged in one step where the system can; else
+    /// the swap is two renames, and a run killed between them leaves the previous report
+    /// in `.name.old-*`, which the next run puts back (see `tidy`).
     pub fn commit(self) -> Result<PathBuf> {
         let target = self.out.join(&self.name);
         let fail = |e: std::io::Error| anyhow::anyhow!("cannot move the report into {}: {e}", target.display());
         let _lock = lock(&self.out)?;
         check_target(&target)?;
-        let old = if fs::symlink_metadata(&target).is_ok() {
+        let exists = fs::symlink_metadata(&target).is_ok();
+        if exists && exchange(self.dir.path(), &target) {
+            // The staging folder now holds the previous report: dropping it deletes it.
+            return Ok(target);
+        }
+        let old = if exists {
             // A folder cannot be renamed over a non-empty one: move the previous report
             // aside (over an empty folder of a unique name) first.
             let aside = tempfile::Builder::new()
