@@ -62,7 +62,8 @@ pub struct Analysis {
     pub gf2_rank: Option<u32>,
     /// Distance of the puzzle's classic start, if it has one (`None` inside: unsolvable).
     pub start_distance: Option<Option<usize>>,
-    /// Wall time of the search and the report, seconds.
+    /// Wall time of the search and of its check against the invariant, seconds (writing
+    /// the report files is not included).
     pub seconds: f64,
     /// Worker threads used.
     pub threads: usize,

@@ -15,19 +15,20 @@ pub struct Cli {
     /// Puzzle to analyse.
     #[arg(long, value_enum)]
     pub puzzle: Option<PuzzleName>,
-    /// Board rows (sliding, nine-tails, lights-out).
+    /// Board rows (sliding, nine-tails, lights-out). Give --rows and --cols together, or
+    /// neither for the default board (nine-tails 3x3, lights-out 4x3; sliding has none).
     #[arg(long, value_name = "R")]
     pub rows: Option<u64>,
-    /// Board columns (sliding, nine-tails, lights-out).
+    /// Board columns (sliding, nine-tails, lights-out); see --rows.
     #[arg(long, value_name = "C")]
     pub cols: Option<u64>,
     /// Side of the square board (coin-lines).
     #[arg(long, value_name = "N")]
     pub size: Option<u64>,
-    /// Number of coins N (flip-k).
+    /// Number of coins N (flip-k; default 7).
     #[arg(long, value_name = "N")]
     pub coins: Option<u64>,
-    /// Coins flipped per move K (flip-k).
+    /// Coins flipped per move K (flip-k; default 5).
     #[arg(long, value_name = "K")]
     pub flip: Option<u64>,
     /// Print a shortest solution of each STATE instead of analysing the whole puzzle
@@ -39,7 +40,7 @@ pub struct Cli {
     pub list: bool,
     /// Analyse every puzzle at its default size plus a few generalisations, and write an
     /// index README.md and overview.png in the output folder.
-    #[arg(long, conflicts_with = "puzzle")]
+    #[arg(long, conflicts_with_all = ["puzzle", "solve"])]
     pub all: bool,
     /// Output options.
     #[command(flatten)]
@@ -225,8 +226,7 @@ impl Cli {
             }
             PuzzleName::Sliding => {
                 self.allow_only("--puzzle sliding", &board, "")?;
-                let rows = dimension("--rows", self.rows, None)?;
-                let cols = dimension("--cols", self.cols, None)?;
+                let (rows, cols) = self.board("--puzzle sliding", None)?;
                 let cells = rows * cols;
                 if cells > MAX_SLIDING_CELLS && !solving {
                     return too_big_sliding(rows, cols);
@@ -241,8 +241,7 @@ impl Cli {
                 };
                 self.allow_only(&format!("--puzzle {label}"), &board, "")?;
                 let default = if name == PuzzleName::NineTails { (3, 3) } else { (4, 3) };
-                let rows = dimension("--rows", self.rows, Some(default.0))?;
-                let cols = dimension("--cols", self.cols, Some(default.1))?;
+                let (rows, cols) = self.board(&format!("--puzzle {label}"), Some(default))?;
                 if rows * cols > MAX_COIN_CELLS {
                     return too_many_coins(label, rows, cols);
                 }
@@ -258,7 +257,7 @@ impl Cli {
                     &["--size"],
                     " (the board is square: use --size N)",
                 )?;
-                let size = dimension("--size", self.size, Some(3))?;
+                let size = dimension("--size", self.size.unwrap_or(3))?;
                 if size * size > MAX_COIN_CELLS {
                     return too_many_coins("coin-lines", size, size);
                 }
@@ -266,17 +265,25 @@ impl Cli {
             }
             PuzzleName::FlipK => {
                 self.allow_only("--puzzle flip-k", &["--coins", "--flip"], " (use --coins N --flip K)")?;
-                let coins = self.coins.unwrap_or(7);
-                let flip = self.flip.unwrap_or(5);
+                let coins = self.coins.unwrap_or(DEFAULT_COINS);
+                let flip = self.flip.unwrap_or(DEFAULT_FLIP);
                 if !(1..=u64::from(MAX_FLIP_COINS)).contains(&coins) {
                     return usage(format!(
                         "--coins {coins} is out of range: use 1 to {MAX_FLIP_COINS} (2^{MAX_FLIP_COINS} configurations is the most the counts hold)"
                     ));
                 }
                 if !(1..=coins).contains(&flip) {
-                    return usage(format!(
-                        "--flip {flip} is out of range: a move flips 1 to N = {coins} coins"
-                    ));
+                    return usage(match (self.flip, self.coins) {
+                        (None, _) => format!(
+                            "--flip defaults to {DEFAULT_FLIP}, more than the {coins} coins: pass --flip K with K from 1 to {coins}"
+                        ),
+                        (Some(_), None) => format!(
+                            "--flip {flip} is out of range: a move flips 1 to N coins, and --coins defaults to {DEFAULT_COINS}; pass --coins N with N >= {flip}"
+                        ),
+                        (Some(_), Some(_)) => {
+                            format!("--flip {flip} is out of range: a move flips 1 to N = {coins} coins")
+                        }
+                    });
                 }
                 Ok(Spec::FlipK {
                     coins: coins as u32,
@@ -287,19 +294,48 @@ impl Cli {
     }
 }
 
+/// flip-k's size when --coins or --flip is not given.
+const DEFAULT_COINS: u64 = 7;
+/// See [`DEFAULT_COINS`].
+const DEFAULT_FLIP: u64 = 5;
+
+impl Cli {
+    /// `--rows` and `--cols`: both, or neither for `default` (one alone is refused rather
+    /// than completed with a side the user never typed).
+    fn board(&self, what: &str, default: Option<(usize, usize)>) -> Result<(usize, usize), UsageError> {
+        match (self.rows, self.cols, default) {
+            (None, None, Some(board)) => Ok(board),
+            (None, None, None) => usage(format!("{what} needs the board size: give --rows R and --cols C")),
+            (Some(rows), None, _) => usage(format!(
+                "--rows {rows} is given without --cols: give both{}",
+                or_default(default)
+            )),
+            (None, Some(cols), _) => usage(format!(
+                "--cols {cols} is given without --rows: give both{}",
+                or_default(default)
+            )),
+            (Some(rows), Some(cols), _) => Ok((dimension("--rows", rows)?, dimension("--cols", cols)?)),
+        }
+    }
+}
+
+fn or_default(default: Option<(usize, usize)>) -> String {
+    default.map_or_else(String::new, |(r, c)| {
+        format!(", or neither for the default {r}x{c} board")
+    })
+}
+
 /// A board side: at least 2, and not absurd (the size checks that follow give the
 /// precise limit with its reason).
-fn dimension(flag: &str, value: Option<u64>, default: Option<usize>) -> Result<usize, UsageError> {
-    match (value, default) {
-        (None, Some(d)) => Ok(d),
-        (None, None) => usage(format!("{flag} is required for this puzzle")),
-        (Some(v), _) if v < 2 => usage(format!(
+fn dimension(flag: &str, value: u64) -> Result<usize, UsageError> {
+    match value {
+        v if v < 2 => usage(format!(
             "{flag} {v} is too small: a board needs at least 2 rows and 2 columns"
         )),
-        (Some(v), _) if v > 64 => usage(format!(
+        v if v > 64 => usage(format!(
             "{flag} {v} is too large: boards up to 64 on a side are considered at all"
         )),
-        (Some(v), _) => Ok(v as usize),
+        v => Ok(v as usize),
     }
 }
 

@@ -111,9 +111,9 @@ impl Spec {
         }
     }
 
-    /// Bytes the search allocates.
+    /// Bytes the search allocates: each bit set is whole 64-bit words.
     pub fn memory(&self) -> u128 {
-        self.states().saturating_mul(BITS_PER_STATE) / 8
+        self.states().div_ceil(64).saturating_mul(BITS_PER_STATE * 8)
     }
 
     /// Builds the puzzle to enumerate; `None` for a sliding board beyond the ranking's
@@ -229,7 +229,9 @@ pub fn human_bytes(bytes: u128) -> String {
         value /= 1024.0;
         unit += 1;
     }
-    if unit == 0 {
+    if bytes == 1 {
+        "1 byte".into()
+    } else if unit == 0 {
         format!("{bytes} bytes")
     } else {
         format!("{value:.1} {}", UNITS[unit])

@@ -1,4 +1,10 @@
 //! `analyze`: parse the command line, run the analyses, write the reports, exit.
+//!
+//! Exit status: 0 done (a closed stdout too), 1 the run failed (files, stdout, memory,
+//! internal), 2 bad input (options, positions), 130 interrupted. Everything on stderr
+//! goes through [`note`], which ignores its own failure.
+
+mod solve_cmd;
 
 use analyze::analysis::{Analysis, AnalysisError};
 use analyze::cli::{Cli, Command, PuzzleName};
@@ -8,6 +14,7 @@ use analyze::report;
 use anyhow::{Context, Result};
 use clap::{Parser, ValueEnum};
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
+use std::fmt::Display;
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::Path;
@@ -17,9 +24,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
+        // --help and --version, on stdout.
         Err(e) if !e.use_stderr() => {
-            let _ = e.print();
-            return ExitCode::SUCCESS;
+            return match e.print() {
+                Err(io) if io.kind() != std::io::ErrorKind::BrokenPipe => {
+                    fail(&format!("cannot write to stdout: {io}"), 1)
+                }
+                _ => ExitCode::SUCCESS,
+            };
         }
         Err(e) => return fail(&one_line(&e.to_string()), 2),
     };
@@ -56,22 +68,15 @@ fn run(command: Command) -> Result<()> {
 }
 
 fn list() -> Result<()> {
+    let mut out = std::io::stdout().lock();
     for name in PuzzleName::value_variants() {
-        writeln!(std::io::stdout(), "{}", name.describe())?;
+        writeln!(out, "{}", name.describe()).context(STDOUT)?;
     }
-    Ok(())
+    out.flush().context(STDOUT)
 }
 
 fn solve(spec: &Spec, states: &[String], threads: usize, quiet: bool) -> Result<()> {
-    // Every position is read and checked before any search, so a failure here is bad
-    // input (exit 2), unless it is stdout going away.
-    analyze::solve::run(spec, states, threads, quiet, &mut std::io::stdout().lock()).map_err(|e| {
-        if is_broken_pipe(&e) {
-            e
-        } else {
-            anyhow::Error::new(BadInput(format!("{e:#}")))
-        }
-    })
+    solve_cmd::run(spec, states, threads, quiet)
 }
 
 /// Analyses each job, writes its report folder, and for `--all` the index.
@@ -87,19 +92,23 @@ fn analyze_all(jobs: &[Spec], index: bool, out: &Path, threads: usize, quiet: bo
         .map(|job| report::stage(out, &job.to_string()))
         .collect::<Result<Vec<_>>>()?;
     let mut analyses = Vec::new();
+    let interrupted = |written: usize| Interrupted {
+        written: jobs[..written].iter().map(Spec::to_string).collect(),
+        not_written: jobs[written..].iter().map(Spec::to_string).collect(),
+        index,
+    };
     for (job, stage) in jobs.iter().zip(staged) {
-        let analysis = pool.install(|| analyze(job, quiet))?;
+        let Some(analysis) = pool.install(|| analyze(job, quiet))? else {
+            return Err(interrupted(analyses.len()).into());
+        };
         report::write_all(&analysis, stage.path())?;
         if INTERRUPTED.load(Ordering::Relaxed) {
-            anyhow::bail!(Interrupted);
+            return Err(interrupted(analyses.len()).into());
         }
         let path = stage.commit()?;
-        writeln!(
-            std::io::stdout(),
-            "{}  ->  {}",
-            one_line_summary(&analysis),
-            path.display()
-        )?;
+        let mut stdout = std::io::stdout().lock();
+        writeln!(stdout, "{}  ->  {}", one_line_summary(&analysis), path.display()).context(STDOUT)?;
+        stdout.flush().context(STDOUT)?;
         analyses.push(analysis);
     }
     if let Some(stage) = index_stage {
@@ -108,8 +117,9 @@ fn analyze_all(jobs: &[Spec], index: bool, out: &Path, threads: usize, quiet: bo
     Ok(())
 }
 
-/// Runs one analysis with a progress bar on stderr (hidden when stderr is not a terminal).
-fn analyze(job: &Spec, quiet: bool) -> Result<Analysis> {
+/// Runs one analysis with a progress bar on stderr (hidden when stderr is not a terminal;
+/// indicatif ignores a failed write); `None` if interrupted.
+fn analyze(job: &Spec, quiet: bool) -> Result<Option<Analysis>> {
     let puzzle = job
         .build()
         .with_context(|| format!("{job} is too large to enumerate"))?;
@@ -119,11 +129,11 @@ fn analyze(job: &Spec, quiet: bool) -> Result<Analysis> {
         ProgressBar::new(Spec::expected_reachable(&puzzle))
     };
     if !quiet {
-        eprintln!(
+        note(format_args!(
             "{job}: {} states to search, {} of bit sets (3 bits a state)",
             report::thousands(job.states()),
             human_bytes(job.memory())
-        );
+        ));
     }
     bar.set_style(
         ProgressStyle::with_template(
@@ -147,8 +157,8 @@ fn analyze(job: &Spec, quiet: bool) -> Result<Analysis> {
     });
     bar.finish_and_clear();
     match analysis {
-        Err(AnalysisError::Engine(EngineError::Interrupted)) => Err(Interrupted.into()),
-        other => other.with_context(|| format!("{job}: analysis failed")),
+        Err(AnalysisError::Engine(EngineError::Interrupted)) => Ok(None),
+        other => other.map(Some).with_context(|| format!("{job}: analysis failed")),
     }
 }
 
@@ -185,11 +195,21 @@ fn available_memory() -> Option<u64> {
 }
 
 /// clap's multi-line message folded onto one line, without the `--help` tip.
+/// A word longer than 60 characters (a huge value clap quotes back) is cut to its start.
 fn one_line(message: &str) -> String {
     message
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with("For more information") && !l.starts_with("Usage:"))
+        .flat_map(str::split_whitespace)
+        .map(|word| match word.char_indices().nth(60) {
+            Some(_) => format!(
+                "{}... ({} characters)",
+                word.chars().take(40).collect::<String>(),
+                report::thousands(word.chars().count() as u64)
+            ),
+            None => word.to_string(),
+        })
         .collect::<Vec<_>>()
         .join(" ")
         .trim_start_matches("error: ")
@@ -199,18 +219,53 @@ fn one_line(message: &str) -> String {
 /// Set by the Ctrl-C / SIGTERM handler.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
+/// Context for a failed write to stdout (a run failure, exit 1; a closed pipe is not).
+const STDOUT: &str = "cannot write to stdout";
+
 /// The run stopped on Ctrl-C or SIGTERM; exits 130 like a shell does for SIGINT.
 #[derive(Debug, thiserror::Error)]
-#[error("interrupted: no report was written (the previous one, if any, is untouched)")]
-struct Interrupted;
+#[error("{}", self.describe())]
+struct Interrupted {
+    /// Reports already replaced (and listed on stdout).
+    written: Vec<String>,
+    /// Reports not written: their previous versions, if any, are untouched.
+    not_written: Vec<String>,
+    /// Whether the `--all` index was due (it is written last, so it was not).
+    index: bool,
+}
 
-/// A position given to `--solve` that cannot be read (exit 2, like a bad option).
+impl Interrupted {
+    fn describe(&self) -> String {
+        let mut missing = self.not_written.clone();
+        if self.index {
+            missing.push("the index (README.md, overview.png)".into());
+        }
+        let untouched = "previous versions, if any, are untouched";
+        if self.written.is_empty() {
+            format!("interrupted: no report was written (the {untouched})")
+        } else {
+            format!(
+                "interrupted: wrote {} (listed above); not written: {} (their {untouched})",
+                self.written.join(", "),
+                missing.join(", ")
+            )
+        }
+    }
+}
+
+/// Input that cannot be used: a position given to `--solve` (exit 2, like a bad option).
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 struct BadInput(String);
 
+/// Writes `message` as one line on stderr. A stderr that cannot be written (full, closed)
+/// is ignored: notes and the error line are a courtesy, the exit status is the answer.
+fn note(message: impl Display) {
+    let _ = writeln!(std::io::stderr().lock(), "{message}");
+}
+
 fn fail(message: &str, code: u8) -> ExitCode {
-    eprintln!("error: {message}");
+    note(format_args!("error: {message}"));
     ExitCode::from(code)
 }
 

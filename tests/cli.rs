@@ -343,10 +343,10 @@ fn index_rows_equal_the_tables(sandbox: &Sandbox, index: &str) {
     }
 }
 
-/// Runs `args` (which name their own `--out`) expecting a refusal: a failing exit status,
+/// Runs `args` (which name their own `--out`) expecting a refusal: exit status `code`,
 /// nothing on stdout, exactly one `error:` line on stderr, which it returns.
-fn refused(sandbox: &Sandbox, args: &[&str]) -> String {
-    let output = sandbox.run(args).failure().get_output().clone();
+fn refused(sandbox: &Sandbox, args: &[&str], code: i32) -> String {
+    let output = sandbox.run(args).code(code).get_output().clone();
     let stderr = String::from_utf8(output.stderr).expect("UTF-8 stderr");
     let lines: Vec<&str> = stderr.lines().collect();
     assert_eq!(lines.len(), 1, "stderr should be one line:\n{stderr}");
@@ -365,7 +365,7 @@ fn rejects(args: &[&str], mentions: &[&str]) {
     let sandbox = Sandbox::new();
     let mut full = args.to_vec();
     full.extend(["--out", "out"]);
-    let message = refused(&sandbox, &full);
+    let message = refused(&sandbox, &full, 2);
     for m in mentions {
         assert!(message.contains(m), "`{m}` missing from: {message}");
     }
@@ -469,7 +469,7 @@ fn rejects_zero_threads() {
 fn refuses_an_out_path_that_is_a_file() {
     let sandbox = Sandbox::new();
     fs::write(sandbox.path("out"), "not a folder").expect("writable");
-    let message = refused(&sandbox, &["--puzzle", "eight", "--out", "out"]);
+    let message = refused(&sandbox, &["--puzzle", "eight", "--out", "out"], 1);
     assert!(message.contains("out"), "{message}");
     assert_eq!(read(&sandbox.path("out")), "not a folder");
     assert_eq!(sandbox.list("."), ["out"]);
@@ -481,7 +481,7 @@ fn refuses_an_out_path_that_cannot_be_created() {
     // permission bits, so a read-only folder would not do).
     let sandbox = Sandbox::new();
     fs::write(sandbox.path("blocker"), "a file").expect("writable");
-    let message = refused(&sandbox, &["--puzzle", "eight", "--out", "blocker/reports"]);
+    let message = refused(&sandbox, &["--puzzle", "eight", "--out", "blocker/reports"], 1);
     assert!(message.contains("blocker/reports"), "{message}");
     assert_eq!(read(&sandbox.path("blocker")), "a file");
     assert_eq!(sandbox.list("."), ["blocker"]);

@@ -219,7 +219,7 @@ fn replay_sliding(printed: &Printed, rows: usize, cols: usize) {
     assert!(
         boards
             .last()
-            .is_some_and(|b| Board::new(rows, cols, b.clone()).is_ok_and(|b| b.is_goal()))
+            .is_some_and(|b| Board::new(rows, cols, b.clone()).is_ok_and(|b| b == Board::goal(rows, cols)))
     );
 }
 
@@ -400,7 +400,7 @@ fn check_optimal<H: Heuristic>(puzzle: &Sliding, table: &DistanceTable, heuristi
         let d = table.distance(rank_of(puzzle, board)).expect("solvable");
         assert_eq!(found.slides.len(), d, "{what}: {}", board.render());
         assert!(
-            replay_slides(board, &found.slides).is_goal(),
+            replay_slides(board, &found.slides) == Board::goal(board.rows(), board.cols()),
             "{what}: {}",
             board.render()
         );
@@ -492,7 +492,11 @@ fn heuristic_search_finds_the_same_solution_on_any_number_of_threads() {
                 .slides
         };
         let alone = solve_on(1);
-        assert!(replay_slides(&board, &alone).is_goal(), "{}", board.render());
+        assert!(
+            replay_slides(&board, &alone) == Board::goal(board.rows(), board.cols()),
+            "{}",
+            board.render()
+        );
         for threads in [2, 3] {
             assert_eq!(solve_on(threads), alone, "{} on {threads} threads", board.render());
         }
@@ -801,4 +805,60 @@ fn boards_beyond_pattern_databases_use_manhattan_and_conflicts() {
     let printed = printed_solutions(&stdout);
     assert_eq!(Some(&printed[0].moves), distance.get(&board));
     replay_sliding(&printed[0], 6, 6);
+    // The plain estimate: no pattern database was built or even mentioned.
+    assert!(!stderr.contains("pattern database"), "{stderr}");
+    assert!(
+        std::fs::read_dir(dir.path())
+            .expect("the cache folder")
+            .next()
+            .is_none(),
+        "something was cached"
+    );
+}
+
+#[test]
+fn readme_data_file_examples_run_as_written() {
+    // Every `examples/` file the README names exists, and the two `--solve` examples give
+    // the published distances (the 8-puzzle's hardest but one, 31; Korf's instance 16, 42).
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    let named: Vec<&str> = readme
+        .split(|c: char| c.is_whitespace() || c == '`' || c == '(' || c == ')')
+        .filter(|w| w.starts_with("examples/") && w.ends_with(".txt"))
+        .collect();
+    assert!(named.len() >= 2, "{named:?}");
+    for file in &named {
+        assert!(
+            root.join(file).is_file(),
+            "{file} is named in the README but not shipped"
+        );
+    }
+    for (args, moves, side) in [
+        (&["--puzzle", "eight", "--solve", "examples/puzzle03.txt"][..], 31, 3),
+        (
+            &[
+                "--puzzle",
+                "sliding",
+                "--rows",
+                "4",
+                "--cols",
+                "4",
+                "--solve",
+                "examples/puzzle04.txt",
+            ],
+            42,
+            4,
+        ),
+    ] {
+        let output = assert_cmd::Command::new(env!("CARGO_BIN_EXE_analyze"))
+            .current_dir(root)
+            .args(args)
+            .env("ANALYZE_CACHE_DIR", shared_cache())
+            .output()
+            .expect("the binary runs");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        assert!(stdout.starts_with(&format!("{moves} moves\n")), "{stdout}");
+        replay_sliding(&printed_solutions(&stdout)[0], side, side);
+    }
 }

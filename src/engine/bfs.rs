@@ -4,7 +4,7 @@
 //! per rank. Each level is expanded in parallel over fixed chunks of the frontier; the
 //! result depends only on the set of states at each level, never on the thread schedule.
 
-use super::bitset::{BitSet, WORD_BITS};
+use super::bitset::{BitSet, TooLarge, WORD_BITS};
 use crate::puzzle::{Adjacent, Puzzle};
 use rayon::prelude::*;
 use std::ops::ControlFlow;
@@ -67,6 +67,9 @@ pub enum EngineError {
     /// The observer asked to stop.
     #[error("interrupted")]
     Interrupted,
+    /// The bit sets do not fit in memory.
+    #[error(transparent)]
+    TooLarge(#[from] TooLarge),
 }
 
 /// Per-chunk tallies, merged in chunk order so that examples come out sorted.
@@ -111,8 +114,8 @@ pub fn bfs<P: Puzzle>(puzzle: &P, mut observe: impl FnMut(&Level) -> ControlFlow
     // `marks` interleaves each word of the visited set with the same word of the next
     // level (even index: visited, odd: next): the look-up of a neighbour, usually a cache
     // miss, then brings both into one cache line.
-    let marks = BitSet::new(2 * states.div_ceil(WORD_BITS) * WORD_BITS);
-    let current = BitSet::new(states);
+    let marks = BitSet::try_new(2 * states.div_ceil(WORD_BITS) * WORD_BITS)?;
+    let current = BitSet::try_new(states)?;
     let words = current.word_count();
     let chunks = words.div_ceil(CHUNK_WORDS);
     // Which chunks hold part of the frontier, and which received a rank of the next

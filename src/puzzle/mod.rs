@@ -24,6 +24,21 @@ pub enum ParseError {
     Unsolvable(String),
 }
 
+/// `text` in backticks for an error message: at most its first 40 characters (then how
+/// long it is), control characters shown as spaces, so the message stays one short line
+/// whatever was typed.
+pub fn quote(text: &str) -> String {
+    const MAX: usize = 40;
+    let clean = |c: char| if c.is_control() { ' ' } else { c };
+    let length = text.chars().count();
+    if length <= MAX {
+        format!("`{}`", text.chars().map(clean).collect::<String>())
+    } else {
+        let start: String = text.chars().take(MAX).map(clean).collect();
+        format!("`{start}...` ({} characters)", crate::report::thousands(length as u64))
+    }
+}
+
 /// One solvability class as the invariant predicts it, before any search.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClassInfo {

@@ -12,11 +12,12 @@
 //! the moved tile passes, by amounts known in closed form ([`Vertical`]). Unranking a pair
 //! near the last one decodes only the digits that differ, the last [`TAIL`] by table.
 //!
-//! The invariant is checked, not trusted: the parity each vertical move gives the new
-//! sequence is compared with the one the ranking expects for the new blank cell, and a
-//! mismatch is reported to the engine as an escape.
+//! The ranking covers the solvable half only, so a search over it cannot reach the other
+//! half: what a run checks is that it reaches all `cells!/2` ranks. That the ranked half is
+//! the half the textbook rule ([`check_solvable`]) calls solvable is what the parity table
+//! below encodes; the tests compare both with a plain search over explicit boards.
 
-use super::{Adjacent, ClassInfo, ParseError, Puzzle};
+use super::{Adjacent, ClassInfo, ParseError, Puzzle, quote};
 
 /// Largest board the ranking supports: tiles are packed as 4-bit values.
 pub const MAX_CELLS: usize = 16;
@@ -79,11 +80,6 @@ struct Slide {
     from: usize,
     passed: usize,
     to: usize,
-    /// Whether the parity the move gives the sequence (it passes `cols - 1` tiles, which
-    /// changes the digit sum by `cols - 1` plus an even number) is the one the ranking
-    /// expects on cell `to`. The same for every sequence, so it is checked once here;
-    /// a move that breaks it is reported to the engine as an escape.
-    keeps_class: bool,
 }
 
 /// Positions at the end of the tile sequence decoded from a table of `TAIL!/2` entries
@@ -211,6 +207,10 @@ impl Sliding {
                 }
             }
         }
+        // A vertical move passes `cols - 1` tiles, changing the digit sum by `cols - 1` plus
+        // an even number: the parity table above is built so that this lands on the parity
+        // the ranking expects on the new blank cell (a consistency check of the table, true
+        // by construction; it is not a check of the rule, which the tests do).
         let passing = ((cols - 1) & 1) as u8;
         let keeps_class = |blank: usize, to: usize| parity[blank] ^ passing == parity[to];
         let slides = std::array::from_fn(|blank| {
@@ -219,27 +219,25 @@ impl Sliding {
                 // The tile above drops into the blank: in the sequence it moves from
                 // position blank-cols to blank-1, past the cols-1 tiles between.
                 let (lo, to) = (blank - cols, blank - cols);
-                let keeps_class = keeps_class(blank, to);
+                debug_assert!(keeps_class(blank, to));
                 list.push(Slide {
                     dir: 0,
                     lo,
                     from: lo,
                     passed: lo + 1,
                     to,
-                    keeps_class,
                 });
             }
             if moves[blank] & DOWN != 0 {
                 // The tile below rises: from position blank+cols-1 to blank.
                 let (lo, hi, to) = (blank, blank + cols - 1, blank + cols);
-                let keeps_class = keeps_class(blank, to);
+                debug_assert!(keeps_class(blank, to));
                 list.push(Slide {
                     dir: 1,
                     lo,
                     from: hi,
                     passed: lo,
                     to,
-                    keeps_class,
                 });
             }
             list
@@ -375,8 +373,7 @@ impl Sliding {
         (k, parity)
     }
 
-    /// Rank after the vertical move `slide` from `u`; `u64::MAX` if the move leaves the
-    /// parity class the ranking expects (the invariant would be wrong).
+    /// Rank after the vertical move `slide` from `u`.
     #[inline]
     fn slide(&self, u: &Unranked, slide: &Slide) -> u64 {
         let (cols, lo, blank) = (self.cols, slide.lo, slide.to);
@@ -388,11 +385,7 @@ impl Sliding {
         for (j, c) in table.coefficient[lo].iter().enumerate() {
             k = k.wrapping_add(at(digits, j).wrapping_mul(*c));
         }
-        if slide.keeps_class {
-            k * self.cells as u64 + blank as u64
-        } else {
-            u64::MAX
-        }
+        k * self.cells as u64 + blank as u64
     }
 
     fn split(&self, rank: u64) -> (u64, usize) {
@@ -425,7 +418,7 @@ impl Sliding {
     /// Reads a board (cell by cell, 0 = blank) into a rank.
     pub fn rank_board(&self, board: &[u8]) -> Result<u64, ParseError> {
         let n = self.cells;
-        check_tiles(self.rows, self.cols, board)?;
+        check_solvable(self.rows, self.cols, board)?;
         let blank = board.iter().position(|&t| t == 0).unwrap_or(0);
         let seq = board
             .iter()
@@ -433,28 +426,8 @@ impl Sliding {
             .enumerate()
             .fold(0, |s, (i, &t)| s | (u64::from(t) << (4 * i)));
         let (k, parity) = self.rank_tiles(seq);
-        if parity != self.parity[blank] {
-            return Err(ParseError::Unsolvable(self.why_unsolvable(parity, blank)));
-        }
+        debug_assert_eq!(parity, self.parity[blank], "the textbook rule and the ranking agree");
         Ok(k * n as u64 + blank as u64)
-    }
-
-    fn why_unsolvable(&self, parity: u8, blank: usize) -> String {
-        let kind = if parity == 1 { "odd" } else { "even" };
-        if self.cols % 2 == 1 {
-            format!("the tiles have an {kind} number of inversions; the width is odd, so only even counts are solvable")
-        } else {
-            let row = blank / self.cols;
-            format!(
-                "inversions ({kind}) + blank row {row} is {}, but the width is even and the goal needs the parity of rows - 1 = {}",
-                if (usize::from(parity) + row) % 2 == 1 {
-                    "odd"
-                } else {
-                    "even"
-                },
-                self.rows - 1
-            )
-        }
     }
 
     /// Calls `f` with the rank after each legal move (the graph is undirected), the
@@ -479,7 +452,7 @@ impl Sliding {
     fn swapped_goal(&self) -> String {
         let mut board: Vec<u8> = (1..self.cells as u8).chain([0]).collect();
         board.swap(0, 1);
-        join(&board)
+        join_tiles(&board)
     }
 }
 
@@ -648,8 +621,59 @@ pub fn draw_tiles(board: &[u8], cols: usize) -> String {
         .join("\n")
 }
 
-fn join(board: &[u8]) -> String {
-    board.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
+/// Tiles on one line, e.g. `1 2 3 4 5 6 7 8 0`.
+pub fn join_tiles(tiles: &[u8]) -> String {
+    tiles.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
+}
+
+/// Reads tile numbers separated by spaces or commas (no check of the board: see
+/// [`check_tiles`]); `cells` is only for the message.
+pub fn read_tiles(text: &str, cells: usize) -> Result<Vec<u8>, ParseError> {
+    text.split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            s.parse::<u8>()
+                .map_err(|_| ParseError::Malformed(format!("{} is not a tile number (0 to {})", quote(s), cells - 1)))
+        })
+        .collect()
+}
+
+/// The textbook solvability rule, checked on the board itself (any size up to 64 cells),
+/// with a message saying why a board is unsolvable.
+///
+/// A move swaps the blank with a neighbour. A horizontal move keeps the order of the
+/// tiles read row by row; a vertical move carries a tile past `cols - 1` others,
+/// changing the number of inversions by `cols - 1` plus or minus an even number. So with
+/// an odd width the parity of the inversions never changes; with an even width the
+/// parity of inversions + blank row never changes. The goal has no inversions and the
+/// blank on the last row, and every configuration of the right parity is reachable.
+pub fn check_solvable(rows: usize, cols: usize, tiles: &[u8]) -> Result<(), ParseError> {
+    check_tiles(rows, cols, tiles)?;
+    let seq: Vec<u8> = tiles.iter().copied().filter(|&t| t != 0).collect();
+    let inversions: usize = (0..seq.len())
+        .map(|i| seq[i + 1..].iter().filter(|&&t| t < seq[i]).count())
+        .sum();
+    let plural = |n: usize| if n == 1 { "inversion" } else { "inversions" };
+    if cols % 2 == 1 {
+        if inversions % 2 == 1 {
+            return Err(ParseError::Unsolvable(format!(
+                "the tiles read row by row have {inversions} {} (an odd number); with an odd width every move keeps that parity, and the goal has none",
+                plural(inversions)
+            )));
+        }
+    } else {
+        let blank = tiles.iter().position(|&t| t == 0).unwrap_or(0);
+        let above = rows - 1 - blank / cols;
+        if (inversions + above) % 2 == 1 {
+            return Err(ParseError::Unsolvable(format!(
+                "the tiles read row by row have {inversions} {} and the blank is {above} {} above the bottom row: with an even width every move keeps the parity of their sum, which is odd here ({}) but even at the goal (0)",
+                plural(inversions),
+                if above == 1 { "row" } else { "rows" },
+                inversions + above
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// `n!` (only called with `n <= 16`).
@@ -752,7 +776,7 @@ impl Puzzle for Sliding {
     }
 
     fn render(&self, rank: u64) -> String {
-        join(&self.board(rank))
+        join_tiles(&self.board(rank))
     }
 
     fn draw(&self, rank: u64) -> String {
@@ -760,15 +784,7 @@ impl Puzzle for Sliding {
     }
 
     fn parse(&self, text: &str) -> Result<u64, ParseError> {
-        let board = text
-            .split(|c: char| c.is_whitespace() || c == ',')
-            .filter(|s| !s.is_empty())
-            .map(|s| {
-                s.parse::<u8>()
-                    .map_err(|_| ParseError::Malformed(format!("`{s}` is not a tile number (0 to {})", self.cells - 1)))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        self.rank_board(&board)
+        self.rank_board(&read_tiles(text, self.cells)?)
     }
 
     fn describe_move(&self, from: u64, to: u64) -> String {

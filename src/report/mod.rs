@@ -82,15 +82,17 @@ pub struct Staged {
 }
 
 /// Starts the folder `out/name`, creating `out` if needed. Fails now, before any long
-/// search, if `out` cannot be written. Staging folders for the same name left by a run
-/// that was killed outright (SIGKILL, power loss) are removed first; a staging folder
-/// carries its process id, so one of a run still going is left alone.
+/// search, if `out` cannot be written or `out/name` exists and is not a folder. First
+/// tidies `out` after runs that were killed outright (SIGKILL, power loss): see `tidy`.
 pub fn stage(out: &Path, name: &str) -> Result<Staged> {
     if out.exists() && !out.is_dir() {
         anyhow::bail!("--out {} is a file, not a folder", out.display());
     }
     fs::create_dir_all(out).with_context(|| format!("cannot create the output folder {}", out.display()))?;
-    remove_stale(out, name);
+    if let Some(_lock) = lock(out)? {
+        tidy(out);
+    }
+    check_target(&out.join(name))?;
     let dir = tempfile::Builder::new()
         .prefix(&format!(".{name}.partial-{}-", std::process::id()))
         .tempdir_in(out)
@@ -102,21 +104,72 @@ pub fn stage(out: &Path, name: &str) -> Result<Staged> {
     })
 }
 
-/// Best effort: a leftover that cannot be removed is harmless, being hidden and named
-/// as incomplete. Where the system does not show processes under `/proc`, nothing is
-/// removed.
-fn remove_stale(out: &Path, name: &str) {
-    let prefixes = [format!(".{name}.partial-"), format!(".{name}.old-")];
+/// Swaps the folders `a` and `b` in one step (Linux `renameat2` with `RENAME_EXCHANGE`),
+/// so no moment exists without a report; false where the system or file system cannot,
+/// and the caller falls back to two renames.
+#[cfg(target_os = "linux")]
+fn exchange(a: &Path, b: &Path) -> bool {
+    use rustix::fs::{CWD, RenameFlags, renameat_with};
+    renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE).is_ok()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn exchange(_: &Path, _: &Path) -> bool {
+    false
+}
+
+/// `out/name` must be a folder (a previous report) or absent.
+fn check_target(target: &Path) -> Result<()> {
+    match fs::symlink_metadata(target) {
+        Ok(meta) if !meta.is_dir() => anyhow::bail!(
+            "{} exists and is not a folder ({}), so the report cannot replace it: move it away or choose another --out",
+            target.display(),
+            if meta.is_symlink() { "a symbolic link" } else { "a file" }
+        ),
+        _ => Ok(()),
+    }
+}
+
+/// An exclusive lock on the folder `out`, held while report folders are swapped, so
+/// that concurrent runs writing the same `out` commit one after the other. The system
+/// releases it when the process dies, however it dies. Where a folder cannot be opened
+/// as a file (not on Linux or macOS), runs are not serialised and nothing is tidied.
+fn lock(out: &Path) -> Result<Option<File>> {
+    let Ok(folder) = File::open(out) else {
+        return Ok(None);
+    };
+    folder
+        .lock()
+        .with_context(|| format!("cannot lock the output folder {}", out.display()))?;
+    Ok(Some(folder))
+}
+
+/// Cleans up after runs killed outright; called with the lock held. A commit moves the
+/// previous report `X` aside to `.X.old-*` and the new one into `X` under the lock, so
+/// under the lock an `.X.old-*` folder is always a leftover: if `X` is missing, the
+/// run died between the two renames and the old folder is the report, so it is put
+/// back; otherwise it is removed. A staging folder `.X.partial-PID-*` is removed once
+/// process PID is gone (where `/proc` shows processes). Best effort: a leftover that
+/// cannot be removed is harmless, being hidden and named as incomplete.
+fn tidy(out: &Path) {
+    let own_processes = Path::new("/proc/self").exists();
     for entry in fs::read_dir(out).into_iter().flatten().flatten() {
         let file_name = entry.file_name();
-        let file_name = file_name.to_string_lossy();
-        let Some(rest) = prefixes.iter().find_map(|p| file_name.strip_prefix(p.as_str())) else {
+        let Some(hidden) = file_name.to_str().and_then(|n| n.strip_prefix('.')) else {
             continue;
         };
-        let owner = rest.split('-').next().unwrap_or_default();
-        let alive = Path::new("/proc").join(owner).exists() || !Path::new("/proc/self").exists();
-        if !alive && entry.path().is_dir() {
-            let _ = fs::remove_dir_all(entry.path());
+        if let Some((name, _)) = hidden.split_once(".old-") {
+            let report = out.join(name);
+            if fs::symlink_metadata(&report).is_err() {
+                let _ = fs::rename(entry.path(), report);
+            } else {
+                let _ = fs::remove_dir_all(entry.path());
+            }
+        } else if let Some((_, rest)) = hidden.split_once(".partial-") {
+            let owner = rest.split('-').next().unwrap_or_default();
+            if own_processes && !Path::new("/proc").join(owner).exists() {
+                let _ = fs::remove_dir_all(entry.path());
+            }
         }
     }
 }
@@ -127,27 +180,47 @@ impl Staged {
         self.dir.path()
     }
 
-    /// Replaces `out/name` with the staged folder; returns the final path.
+    /// Replaces `out/name` with the staged folder; returns the final path. Under the
+    /// folder lock, the two folders are exchanged in one step where the system can; else
+    /// the swap is two renames, and a run killed between them leaves the previous report
+    /// in `.name.old-*`, which the next run puts back (see `tidy`).
     pub fn commit(self) -> Result<PathBuf> {
         let target = self.out.join(&self.name);
         let fail = |e: std::io::Error| anyhow::anyhow!("cannot move the report into {}: {e}", target.display());
-        let old = if target.exists() {
-            // Move the previous report aside first: a directory cannot be renamed over a
-            // non-empty one, and the old copy must survive until the new one is in place.
+        let _lock = lock(&self.out)?;
+        check_target(&target)?;
+        let exists = fs::symlink_metadata(&target).is_ok();
+        if exists && exchange(self.dir.path(), &target) {
+            // The staging folder now holds the previous report: dropping it deletes it.
+            return Ok(target);
+        }
+        let old = if exists {
+            // A folder cannot be renamed over a non-empty one: move the previous report
+            // aside (over an empty folder of a unique name) first.
             let aside = tempfile::Builder::new()
                 .prefix(&format!(".{}.old-{}-", self.name, std::process::id()))
                 .tempdir_in(&self.out)
-                .map_err(fail)?;
-            let aside = aside.keep();
-            fs::rename(&target, &aside).map_err(fail)?;
+                .map_err(fail)?
+                .keep();
+            if let Err(e) = fs::rename(&target, &aside) {
+                let _ = fs::remove_dir(&aside);
+                return Err(fail(e));
+            }
             Some(aside)
         } else {
             None
         };
         let staged = self.dir.keep();
-        fs::rename(&staged, &target).map_err(fail)?;
+        if let Err(e) = fs::rename(&staged, &target) {
+            if let Some(old) = &old {
+                let _ = fs::rename(old, &target);
+            }
+            let _ = fs::remove_dir_all(&staged);
+            return Err(fail(e));
+        }
         if let Some(old) = old {
-            fs::remove_dir_all(&old).map_err(fail)?;
+            // The new report is in place; a copy left here is removed by the next run.
+            let _ = fs::remove_dir_all(&old);
         }
         Ok(target)
     }

@@ -2,7 +2,7 @@
 //! [`MAX_CELLS`] cells: the ranked [`crate::puzzle::sliding::Sliding`] stops at 16 cells,
 //! and the heuristic search works on plain boards anyway.
 
-use crate::puzzle::ParseError;
+use crate::puzzle::{ParseError, quote, sliding};
 
 /// Largest board the solver takes: cell sets are `u64` masks. Beyond the 24-puzzle only
 /// positions close to the goal can be solved optimally in any case.
@@ -30,18 +30,13 @@ impl Board {
 
     /// A board from its tiles, checked to hold each of `0..rows*cols` exactly once.
     pub fn new(rows: usize, cols: usize, tiles: Vec<u8>) -> Result<Self, ParseError> {
-        crate::puzzle::sliding::check_tiles(rows, cols, &tiles)?;
+        sliding::check_tiles(rows, cols, &tiles)?;
         Ok(Self { rows, cols, tiles })
     }
 
     /// Reads tiles row by row separated by spaces or commas, e.g. `8 6 7 2 5 4 3 0 1`.
     pub fn parse(rows: usize, cols: usize, text: &str) -> Result<Self, ParseError> {
-        let tiles = text
-            .split(|c: char| c.is_whitespace() || c == ',')
-            .filter(|s| !s.is_empty())
-            .map(|s| tile_number(s, rows * cols))
-            .collect::<Result<Vec<_>, _>>()?;
-        Self::new(rows, cols, tiles)
+        Self::new(rows, cols, sliding::read_tiles(text, rows * cols)?)
     }
 
     /// Reads the assignment's data-file format: a first line `n` (or `rows cols`), then
@@ -50,8 +45,9 @@ impl Board {
         let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
         let header: Vec<&str> = lines.next().unwrap_or_default().split_whitespace().collect();
         let size = |s: &str| {
-            s.parse::<usize>()
-                .map_err(|_| ParseError::Malformed(format!("the first line must give the board size, found `{s}`")))
+            s.parse::<usize>().map_err(|_| {
+                ParseError::Malformed(format!("the first line must give the board size, found {}", quote(s)))
+            })
         };
         let (file_rows, file_cols) = match header[..] {
             [n] => (size(n)?, size(n)?),
@@ -71,15 +67,12 @@ impl Board {
         let mut row_count = 0;
         for line in lines {
             row_count += 1;
-            let row = line
-                .split(|c: char| c.is_whitespace() || c == ',')
-                .filter(|s| !s.is_empty())
-                .map(|s| tile_number(s, rows * cols))
-                .collect::<Result<Vec<_>, _>>()?;
+            let row = sliding::read_tiles(line, rows * cols)?;
             if row.len() != cols {
                 return Err(ParseError::Malformed(format!(
-                    "row {row_count} has {} tiles, expected {cols}",
-                    row.len()
+                    "row {row_count} has {} {}, expected {cols}",
+                    row.len(),
+                    if row.len() == 1 { "tile" } else { "tiles" }
                 )));
             }
             tiles.extend(row);
@@ -112,14 +105,6 @@ impl Board {
         self.tiles.iter().position(|&t| t == 0).unwrap_or(0)
     }
 
-    /// Whether this is the goal board.
-    pub fn is_goal(&self) -> bool {
-        self.tiles
-            .iter()
-            .enumerate()
-            .all(|(cell, &t)| usize::from(t) == (cell + 1) % self.tiles.len())
-    }
-
     /// The cells next to `cell`: up, down, left, right, those that exist.
     pub fn neighbours(&self, cell: usize) -> impl Iterator<Item = usize> + use<> {
         neighbours(self.rows, self.cols, cell)
@@ -135,49 +120,20 @@ impl Board {
         })
     }
 
-    /// Checks the invariant that decides solvability, without any search.
-    ///
-    /// A move swaps the blank with a neighbour. A horizontal move keeps the order of the
-    /// tiles read row by row; a vertical move carries a tile past `cols - 1` others,
-    /// changing the number of inversions by `cols - 1` plus or minus an even number. So with
-    /// an odd width the parity of the inversions never changes; with an even width the
-    /// parity of inversions + blank row never changes. The goal has no inversions and the
-    /// blank on the last row, and every configuration of the right parity is reachable.
+    /// Checks the invariant that decides solvability, without any search (see
+    /// [`sliding::check_solvable`]).
     pub fn check_solvable(&self) -> Result<(), ParseError> {
-        let seq: Vec<u8> = self.tiles.iter().copied().filter(|&t| t != 0).collect();
-        let inversions: usize = (0..seq.len())
-            .map(|i| seq[i + 1..].iter().filter(|&&t| t < seq[i]).count())
-            .sum();
-        let plural = |n: usize| if n == 1 { "inversion" } else { "inversions" };
-        if self.cols % 2 == 1 {
-            if inversions % 2 == 1 {
-                return Err(ParseError::Unsolvable(format!(
-                    "the tiles read row by row have {inversions} {} (an odd number); with an odd width every move keeps that parity, and the goal has none",
-                    plural(inversions)
-                )));
-            }
-        } else {
-            let above = self.rows - 1 - self.blank() / self.cols;
-            if (inversions + above) % 2 == 1 {
-                return Err(ParseError::Unsolvable(format!(
-                    "the tiles read row by row have {inversions} {} and the blank is {above} {} above the bottom row: with an even width every move keeps the parity of their sum, which is odd here ({}) but even at the goal (0)",
-                    plural(inversions),
-                    if above == 1 { "row" } else { "rows" },
-                    inversions + above
-                )));
-            }
-        }
-        Ok(())
+        sliding::check_solvable(self.rows, self.cols, &self.tiles)
     }
 
     /// The board as a grid, one line per row, drawn like every sliding puzzle.
     pub fn draw(&self) -> String {
-        crate::puzzle::sliding::draw_tiles(&self.tiles, self.cols)
+        sliding::draw_tiles(&self.tiles, self.cols)
     }
 
     /// The tiles on one line, e.g. `1 2 3 4 5 6 7 8 0`.
     pub fn render(&self) -> String {
-        self.tiles.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
+        sliding::join_tiles(&self.tiles)
     }
 }
 
@@ -192,9 +148,4 @@ pub fn neighbours(rows: usize, cols: usize, cell: usize) -> impl Iterator<Item =
     ]
     .into_iter()
     .flatten()
-}
-
-fn tile_number(s: &str, cells: usize) -> Result<u8, ParseError> {
-    s.parse::<u8>()
-        .map_err(|_| ParseError::Malformed(format!("`{s}` is not a tile number (0 to {})", cells - 1)))
 }

@@ -1,29 +1,32 @@
 //! Where the solver keeps what it computed once (pattern databases, and distance tables
 //! of 65,536 ranks or more), and how.
 //!
-//! The folder is `$ANALYZE_CACHE_DIR` if set, else `$XDG_CACHE_HOME/analyze`, else
-//! `$HOME/.cache/analyze`. A file is a header line naming exactly what it holds, a
-//! checksum line, then the raw bytes. Files are written to a temporary name and renamed,
-//! so a reader never sees half a file; a file whose header, length or checksum does not
-//! match is treated as missing.
+//! The folder is chosen by the caller (the binary: `$ANALYZE_CACHE_DIR` if set, else
+//! `$XDG_CACHE_HOME/analyze`, else `$HOME/.cache/analyze`). A file is a header line naming
+//! exactly what it holds, a checksum line, then the raw bytes. Files are written to a
+//! temporary name and renamed, so a reader never sees half a file; a file whose type,
+//! header, length or checksum does not match is treated as missing.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-
-/// The environment variable that overrides the cache folder.
-pub const CACHE_DIR_VAR: &str = "ANALYZE_CACHE_DIR";
-
-/// The cache folder, or `None` if the environment names none (no `HOME` either).
-pub fn cache_dir() -> Option<PathBuf> {
-    let var = |name| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
-    var(CACHE_DIR_VAR)
-        .or_else(|| var("XDG_CACHE_HOME").map(|d| d.join("analyze")))
-        .or_else(|| var("HOME").map(|d| d.join(".cache").join("analyze")))
-}
+use std::io::{Read, Write};
+use std::path::Path;
 
 /// Reads `path` if it holds exactly `len` bytes described by `header`; otherwise says why not.
+/// The type and size are checked before anything is read, so an entry that is a FIFO,
+/// a device (a link to `/dev/zero`) or a huge file is rejected at once.
 pub fn load(path: &Path, header: &str, len: usize) -> Result<Vec<u8>, String> {
-    let mut bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let start = header.len() + 1 + "checksum ".len() + 16 + 1;
+    let expected = (start + len) as u64;
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("not a regular file".into());
+    }
+    if meta.len() != expected {
+        return Err(format!("{} bytes instead of {expected}", meta.len()));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|file| file.take(expected + 1).read_to_end(&mut bytes))
+        .map_err(|e| e.to_string())?;
     let mut lines = bytes.splitn(3, |&b| b == b'\n');
     let (Some(found), Some(sum)) = (lines.next(), lines.next()) else {
         return Err("no header".into());
@@ -35,7 +38,6 @@ pub fn load(path: &Path, header: &str, len: usize) -> Result<Vec<u8>, String> {
         .ok()
         .and_then(|s| s.strip_prefix("checksum "))
         .and_then(|s| u64::from_str_radix(s, 16).ok());
-    let start = header.len() + 1 + "checksum ".len() + 16 + 1;
     if bytes.len() != start + len {
         return Err(format!(
             "{} bytes of data instead of {len}",

@@ -23,78 +23,14 @@ use crate::job::{AnyPuzzle, Spec};
 use crate::puzzle::coins::Coins;
 use crate::puzzle::flip_k::{self, FlipK};
 use crate::puzzle::sliding::Sliding;
-use crate::puzzle::{ParseError, Puzzle};
+use crate::puzzle::{ParseError, Puzzle, quote};
+use crate::report::thousands;
 use anyhow::{Context, Result, bail};
 use board::Board;
 use manhattan::ManhattanLc;
 use pdb::PatternHeuristic;
-use std::io::Write;
-use std::time::Instant;
+use std::path::Path;
 use table::{DistanceTable, MAX_TABLE_RANKS};
-
-/// Solves each of `states` for `spec` and prints one block each, then a summary table.
-pub fn run(spec: &Spec, states: &[String], threads: usize, quiet: bool, out: &mut impl Write) -> Result<()> {
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
-    let note = |message: &str| {
-        if !quiet {
-            eprintln!("{message}");
-        }
-    };
-    let mut solver = Solver::new(spec)?;
-    // Read every position first, so a typo in the last one fails before a long search.
-    let positions = states.iter().map(|s| solver.read(s)).collect::<Result<Vec<_>>>()?;
-    if positions.iter().any(Position::needs_solver) {
-        let start = Instant::now();
-        pool.install(|| solver.prepare(&note))?;
-        if let Some(what) = solver.prepared_what() {
-            note(&format!(
-                "{spec}: {what} ready in {:.2} s",
-                start.elapsed().as_secs_f64()
-            ));
-        }
-    }
-    let mut summary = Vec::new();
-    for (i, position) in positions.iter().enumerate() {
-        if i > 0 {
-            writeln!(out)?;
-        }
-        let start = Instant::now();
-        let mut progress = |bound: u32, nodes: u64| {
-            if start.elapsed().as_secs() >= 2 {
-                note(&format!(
-                    "  {}: no solution under {bound} moves ({nodes} positions, {:.0} s)",
-                    position.label,
-                    start.elapsed().as_secs_f64()
-                ));
-            }
-        };
-        let outcome = pool.install(|| solver.solve_with_progress(position, &mut progress))?;
-        let seconds = start.elapsed().as_secs_f64();
-        let moves = match &outcome {
-            Outcome::Unsolvable(reason) => {
-                writeln!(out, "unsolvable: {reason}")?;
-                "unsolvable".to_string()
-            }
-            Outcome::Solved(solution) => {
-                write_solution(solution, out)?;
-                if let Some(nodes) = solution.nodes {
-                    note(&format!(
-                        "{}: {} moves, {nodes} positions searched, {seconds:.3} s",
-                        position.label,
-                        solution.len()
-                    ));
-                }
-                solution.len().to_string()
-            }
-        };
-        summary.push((position.label.clone(), moves, seconds));
-    }
-    if positions.len() > 1 {
-        writeln!(out)?;
-        write_summary(&summary, out)?;
-    }
-    Ok(())
-}
 
 /// One shortest solution, ready to print.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -149,7 +85,8 @@ enum State {
 }
 
 impl Position {
-    fn needs_solver(&self) -> bool {
+    /// Whether solving it needs the table or estimate (not ruled out by the invariant).
+    pub fn needs_solver(&self) -> bool {
         !matches!(self.state, State::Unsolvable(_))
     }
 }
@@ -227,8 +164,8 @@ impl Solver {
         Ok(Self { game })
     }
 
-    /// Reads one position: the puzzle's notation, or for sliding boards also the path of
-    /// a data file. Malformed input is an error; an unsolvable position is not.
+    /// Reads one position in the puzzle's notation. Malformed input is an error naming
+    /// what is accepted; an unsolvable position is not an error.
     pub fn read(&self, text: &str) -> Result<Position> {
         let label = text.to_string();
         let state = match &self.game {
@@ -243,22 +180,59 @@ impl Solver {
                     Err(e) => unsolvable(e, text)?,
                 }
             }
-            Game::SlidingTable { puzzle, .. } => read_board(puzzle.shape(), text)?,
-            Game::SlidingSearch { rows, cols, .. } => read_board((*rows, *cols), text)?,
+            Game::SlidingTable { .. } | Game::SlidingSearch { .. } => {
+                let (rows, cols) = self.shape();
+                let board = Board::parse(rows, cols, text).map_err(|e| {
+                    anyhow::anyhow!(
+                        "{}; a position is the {} tiles row by row, 0 for the blank (e.g. `{}`), or the path of a data file",
+                        malformed(text, &e),
+                        rows * cols,
+                        Board::goal(rows, cols).render()
+                    )
+                })?;
+                checked(board, text)?
+            }
         };
         Ok(Position { label, state })
     }
 
-    /// Builds the distance table, or loads (building if need be) the pattern databases.
-    /// Runs on the current rayon pool; `note` hears about anything slow.
-    pub fn prepare(&mut self, note: &dyn Fn(&str)) -> Result<()> {
+    /// Whether positions may also be given as data files (sliding boards).
+    pub fn reads_data_files(&self) -> bool {
+        matches!(self.game, Game::SlidingTable { .. } | Game::SlidingSearch { .. })
+    }
+
+    /// Reads a position from the contents of the data file `label` (see
+    /// [`Board::parse_data_file`]).
+    pub fn read_data_file(&self, label: &str, contents: &str) -> Result<Position> {
+        let (rows, cols) = self.shape();
+        let board = Board::parse_data_file(rows, cols, contents).map_err(|e| anyhow::anyhow!("{label}: {e}"))?;
+        Ok(Position {
+            label: label.to_string(),
+            state: checked(board, label)?,
+        })
+    }
+
+    /// The board's rows and columns.
+    fn shape(&self) -> (usize, usize) {
+        match &self.game {
+            Game::Coins { puzzle, .. } => puzzle.shape(),
+            Game::FlipK { puzzle, .. } => puzzle.shape(),
+            Game::SlidingTable { puzzle, .. } => puzzle.shape(),
+            Game::SlidingSearch { rows, cols, .. } => (*rows, *cols),
+        }
+    }
+
+    /// Builds the distance table, or loads (building if need be) the pattern databases,
+    /// keeping them in the folder `cache` if given (see [`cache`]). Runs on the current
+    /// rayon pool; `note` hears about anything slow.
+    pub fn prepare(&mut self, cache: Option<&Path>, note: &dyn Fn(&str)) -> Result<()> {
         match &mut self.game {
-            Game::Coins { puzzle, table } => prepare_table(puzzle, table, note),
-            Game::FlipK { puzzle, table } => prepare_table(puzzle, table, note),
-            Game::SlidingTable { puzzle, table } => prepare_table(puzzle, table, note),
+            Game::Coins { puzzle, table } => prepare_table(puzzle, table, cache, note),
+            Game::FlipK { puzzle, table } => prepare_table(puzzle, table, cache, note),
+            Game::SlidingTable { puzzle, table } => prepare_table(puzzle, table, cache, note),
             Game::SlidingSearch { rows, cols, estimate } => {
                 if estimate.is_none() {
-                    *estimate = Some(Estimate::for_board(*rows, *cols, cache::cache_dir().as_deref(), note));
+                    *estimate = Some(Estimate::for_board(*rows, *cols, cache, note));
                 }
                 Ok(())
             }
@@ -266,14 +240,16 @@ impl Solver {
     }
 
     /// What [`Solver::prepare`] made, for a note: `distance table of N ranks`, ...
-    fn prepared_what(&self) -> Option<String> {
+    pub fn prepared_what(&self) -> Option<String> {
         match &self.game {
-            Game::Coins { puzzle, table: Some(_) } => Some(format!("distance table of {} ranks", puzzle.states())),
+            Game::Coins { puzzle, table: Some(_) } => {
+                Some(format!("distance table of {} ranks", thousands(puzzle.states())))
+            }
             Game::FlipK { puzzle, table: Some(_) } => {
-                Some(format!("distance table of {} tail counts", puzzle.states()))
+                Some(format!("distance table of {} tail counts", thousands(puzzle.states())))
             }
             Game::SlidingTable { puzzle, table: Some(_) } => {
-                Some(format!("distance table of {} ranks", puzzle.states()))
+                Some(format!("distance table of {} ranks", thousands(puzzle.states())))
             }
             Game::SlidingSearch {
                 estimate: Some(Estimate::Patterns(_)),
@@ -283,18 +259,15 @@ impl Solver {
         }
     }
 
-    /// Solves one position, preparing first if [`Solver::prepare`] was not called.
-    pub fn solve(&mut self, position: &Position) -> Result<Outcome> {
-        self.solve_with_progress(position, &mut |_, _| {})
-    }
-
-    /// [`Solver::solve`], reporting the heuristic search's iterations to `progress`
-    /// (the bound no solution is shorter than, positions expanded so far).
+    /// Solves one position, preparing first (without a cache) if [`Solver::prepare`] was
+    /// not called, and
+    /// reports the heuristic search's iterations to `progress` (the bound no solution is
+    /// shorter than, positions expanded so far).
     pub fn solve_with_progress(&mut self, position: &Position, progress: &mut dyn FnMut(u32, u64)) -> Result<Outcome> {
         if let State::Unsolvable(reason) = &position.state {
             return Ok(Outcome::Unsolvable(reason.clone()));
         }
-        self.prepare(&|_| {})?;
+        self.prepare(None, &|_| {})?;
         let unreached = || {
             Outcome::Unsolvable(
                 "no sequence of moves reaches the goal: the search from the goal over every configuration never meets this one".into(),
@@ -377,7 +350,7 @@ impl Estimate {
     /// The best estimate available for a `rows x cols` board: pattern databases (loaded
     /// from `cache_dir` or built) up to [`pdb::MAX_PATTERN_CELLS`] cells, else Manhattan
     /// distance plus linear conflicts.
-    pub fn for_board(rows: usize, cols: usize, cache_dir: Option<&std::path::Path>, note: &dyn Fn(&str)) -> Self {
+    pub fn for_board(rows: usize, cols: usize, cache_dir: Option<&Path>, note: &dyn Fn(&str)) -> Self {
         if rows * cols <= pdb::MAX_PATTERN_CELLS
             && let Some(patterns) = PatternHeuristic::for_board(rows, cols, cache_dir, note)
         {
@@ -395,18 +368,22 @@ impl Estimate {
     }
 }
 
-fn prepare_table<P: Puzzle>(puzzle: &P, table: &mut Option<DistanceTable>, note: &dyn Fn(&str)) -> Result<()> {
+fn prepare_table<P: Puzzle>(
+    puzzle: &P,
+    table: &mut Option<DistanceTable>,
+    cache: Option<&Path>,
+    note: &dyn Fn(&str),
+) -> Result<()> {
     if table.is_none() {
-        let dir = cache::cache_dir();
-        let built = DistanceTable::load_or_build(puzzle, dir.as_deref(), note);
+        let built = DistanceTable::load_or_build(puzzle, cache, note);
         *table = Some(built.with_context(|| format!("{}: cannot build the distance table", puzzle.id()))?);
     }
     Ok(())
 }
 
-/// A malformed position as a one-line error naming it.
+/// A malformed position as a one-line error naming it (its start, if it is long).
 fn malformed(text: &str, e: &ParseError) -> anyhow::Error {
-    anyhow::anyhow!("cannot read the position `{text}`: {e}")
+    anyhow::anyhow!("cannot read the position {}: {e}", quote(text))
 }
 
 /// Sorts a parse error into an unsolvable position (fine) or malformed input (an error).
@@ -417,19 +394,8 @@ fn unsolvable(e: ParseError, text: &str) -> Result<State> {
     }
 }
 
-/// Reads a sliding board: tiles on the command line, or a data file's path (anything that
-/// is not just numbers, spaces and commas).
-fn read_board((rows, cols): (usize, usize), text: &str) -> Result<State> {
-    let is_tiles = text
-        .chars()
-        .all(|c| c.is_ascii_digit() || c.is_whitespace() || c == ',');
-    let board = if is_tiles {
-        Board::parse(rows, cols, text).map_err(|e| malformed(text, &e))?
-    } else {
-        let contents =
-            std::fs::read_to_string(text).with_context(|| format!("cannot read the position file {text}"))?;
-        Board::parse_data_file(rows, cols, &contents).map_err(|e| anyhow::anyhow!("{text}: {e}"))?
-    };
+/// A sliding board with the invariant's verdict.
+fn checked(board: Board, text: &str) -> Result<State> {
     Ok(match board.check_solvable() {
         Ok(()) => State::Board(board),
         Err(e) => unsolvable(e, text)?,
@@ -469,34 +435,4 @@ fn flip_k_solution(puzzle: &FlipK, row: &[bool], counts: &[u64]) -> Result<Solut
         solution.drawings.push(draw(&row));
     }
     Ok(solution)
-}
-
-/// Writes `N moves`, the start, then each move's name and the configuration after it.
-pub fn write_solution(solution: &Solution, out: &mut impl Write) -> std::io::Result<()> {
-    let n = solution.len();
-    writeln!(out, "{n} {}", if n == 1 { "move" } else { "moves" })?;
-    if let Some(start) = solution.drawings.first() {
-        writeln!(out, "{start}")?;
-    }
-    for (i, (name, drawing)) in solution.moves.iter().zip(&solution.drawings[1..]).enumerate() {
-        writeln!(out, "\nmove {}: {name}\n{drawing}", i + 1)?;
-    }
-    Ok(())
-}
-
-/// The summary of several positions as a Markdown table: state, moves, seconds.
-fn write_summary(rows: &[(String, String, f64)], out: &mut impl Write) -> std::io::Result<()> {
-    let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(0).max("state".len());
-    writeln!(out, "| {:width$} | {:>10} | {:>8} |", "state", "moves", "seconds")?;
-    writeln!(
-        out,
-        "|{}|{}:|{}:|",
-        "-".repeat(width + 2),
-        "-".repeat(11),
-        "-".repeat(9)
-    )?;
-    for (label, moves, seconds) in rows {
-        writeln!(out, "| {label:width$} | {moves:>10} | {seconds:>8.3} |")?;
-    }
-    Ok(())
 }

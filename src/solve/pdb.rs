@@ -141,12 +141,6 @@ impl PatternDb {
     pub fn values(&self) -> &[u8] {
         &self.values
     }
-
-    /// Fewest group moves from the placement with rank `rank`.
-    #[inline]
-    pub fn value(&self, rank: usize) -> u8 {
-        self.values[rank]
-    }
 }
 
 fn join(tiles: &[u8], sep: &str) -> String {

@@ -1,0 +1,158 @@
+//! `--solve`, the binary's side: reads position files, runs the library's [`Solver`] on a
+//! thread pool, prints notes on stderr and the solutions on stdout. The library only
+//! returns values.
+
+use crate::{BadInput, STDOUT, note};
+use analyze::job::Spec;
+use analyze::solve::{Outcome, Position, Solution, Solver};
+use anyhow::{Context, Result};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Largest position data file read: a 64-cell board takes a few hundred bytes.
+const MAX_DATA_FILE: u64 = 64 * 1024;
+
+/// Solves each of `states` for `spec` and prints one block each, then a summary table.
+/// Every position is read and checked before any search, so a typo in the last one
+/// fails (exit 2) before a long search.
+pub fn run(spec: &Spec, states: &[String], threads: usize, quiet: bool) -> Result<()> {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+    let say = |message: &str| {
+        if !quiet {
+            note(message);
+        }
+    };
+    let mut solver = Solver::new(spec).map_err(|e| BadInput(format!("{e:#}")))?;
+    let positions = states
+        .iter()
+        .map(|s| read_position(&solver, s).map_err(|e| BadInput(format!("{e:#}"))))
+        .collect::<Result<Vec<_>, _>>()?;
+    if positions.iter().any(Position::needs_solver) {
+        let start = Instant::now();
+        pool.install(|| solver.prepare(cache_dir().as_deref(), &say))?;
+        if let Some(what) = solver.prepared_what() {
+            say(&format!(
+                "{spec}: {what} ready in {:.2} s",
+                start.elapsed().as_secs_f64()
+            ));
+        }
+    }
+    let mut out = std::io::stdout().lock();
+    let mut summary = Vec::new();
+    for (i, position) in positions.iter().enumerate() {
+        if i > 0 {
+            writeln!(out).context(STDOUT)?;
+        }
+        let start = Instant::now();
+        let mut progress = |bound: u32, nodes: u64| {
+            if start.elapsed().as_secs() >= 2 {
+                say(&format!(
+                    "  {}: no solution under {} ({nodes} positions, {:.0} s)",
+                    position.label,
+                    moves(bound as usize),
+                    start.elapsed().as_secs_f64()
+                ));
+            }
+        };
+        let outcome = pool.install(|| solver.solve_with_progress(position, &mut progress))?;
+        let seconds = start.elapsed().as_secs_f64();
+        let length = match &outcome {
+            Outcome::Unsolvable(reason) => {
+                writeln!(out, "unsolvable: {reason}").context(STDOUT)?;
+                "unsolvable".to_string()
+            }
+            Outcome::Solved(solution) => {
+                write_solution(solution, &mut out).context(STDOUT)?;
+                if let Some(nodes) = solution.nodes {
+                    say(&format!(
+                        "{}: {}, {nodes} positions searched, {seconds:.3} s",
+                        position.label,
+                        moves(solution.len())
+                    ));
+                }
+                solution.len().to_string()
+            }
+        };
+        out.flush().context(STDOUT)?;
+        summary.push((position.label.clone(), length, seconds));
+    }
+    if positions.len() > 1 {
+        writeln!(out).context(STDOUT)?;
+        write_summary(&summary, &mut out).context(STDOUT)?;
+    }
+    out.flush().context(STDOUT)
+}
+
+/// Where the solver keeps its tables: `$ANALYZE_CACHE_DIR` if set, else
+/// `$XDG_CACHE_HOME/analyze`, else `$HOME/.cache/analyze`; `None` (no cache) if the
+/// environment names none of them.
+fn cache_dir() -> Option<PathBuf> {
+    let var = |name| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    var("ANALYZE_CACHE_DIR")
+        .or_else(|| var("XDG_CACHE_HOME").map(|d| d.join("analyze")))
+        .or_else(|| var("HOME").map(|d| d.join(".cache").join("analyze")))
+}
+
+/// `1 move`, `2 moves`.
+fn moves(n: usize) -> String {
+    format!("{n} {}", if n == 1 { "move" } else { "moves" })
+}
+
+/// A position as typed, or for sliding boards the path of an existing data file. Text
+/// that is neither gets the position's error, which says what is accepted.
+fn read_position(solver: &Solver, text: &str) -> Result<Position> {
+    let path = Path::new(text);
+    if solver.reads_data_files() && path.is_file() {
+        solver.read_data_file(text, &read_data_file(path)?)
+    } else {
+        solver.read(text)
+    }
+}
+
+/// Reads a data file, refusing anything larger than a board could be (checked on the
+/// open file, so a file that grows meanwhile is still cut off).
+fn read_data_file(path: &Path) -> Result<String> {
+    let name = path.display();
+    let file = std::fs::File::open(path).with_context(|| format!("cannot read the position file {name}"))?;
+    let mut contents = String::new();
+    file.take(MAX_DATA_FILE + 1)
+        .read_to_string(&mut contents)
+        .with_context(|| format!("cannot read the position file {name}"))?;
+    if contents.len() as u64 > MAX_DATA_FILE {
+        anyhow::bail!(
+            "{name} is not a position data file: it is over {} KiB, and a board takes a few lines",
+            MAX_DATA_FILE / 1024
+        );
+    }
+    Ok(contents)
+}
+
+/// Writes `N moves`, the start, then each move's name and the configuration after it.
+fn write_solution(solution: &Solution, out: &mut impl Write) -> std::io::Result<()> {
+    writeln!(out, "{}", moves(solution.len()))?;
+    if let Some(start) = solution.drawings.first() {
+        writeln!(out, "{start}")?;
+    }
+    for (i, (name, drawing)) in solution.moves.iter().zip(&solution.drawings[1..]).enumerate() {
+        writeln!(out, "\nmove {}: {name}\n{drawing}", i + 1)?;
+    }
+    Ok(())
+}
+
+/// The summary of several positions as a Markdown table: state, moves, seconds.
+fn write_summary(rows: &[(String, String, f64)], out: &mut impl Write) -> std::io::Result<()> {
+    let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(0).max("state".len());
+    writeln!(out, "| {:width$} | {:>10} | {:>8} |", "state", "moves", "seconds")?;
+    writeln!(
+        out,
+        "|{}|{}:|{}:|",
+        "-".repeat(width + 2),
+        "-".repeat(11),
+        "-".repeat(9)
+    )?;
+    for (label, moves, seconds) in rows {
+        writeln!(out, "| {label:width$} | {moves:>10} | {seconds:>8.3} |")?;
+    }
+    Ok(())
+}
