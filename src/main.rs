@@ -48,10 +48,11 @@ fn run(command: Command) -> Result<()> {
         Command::Analyze {
             jobs,
             index,
+            heuristics,
             out,
             threads,
             quiet,
-        } => analyze_all(&jobs, index, &out, threads, quiet),
+        } => analyze_all(&jobs, index, heuristics, &out, threads, quiet),
     }
 }
 
@@ -75,7 +76,7 @@ fn solve(spec: &Spec, states: &[String], threads: usize, quiet: bool) -> Result<
 }
 
 /// Analyses each job, writes its report folder, and for `--all` the index.
-fn analyze_all(jobs: &[Spec], index: bool, out: &Path, threads: usize, quiet: bool) -> Result<()> {
+fn analyze_all(jobs: &[Spec], index: bool, heuristics: bool, out: &Path, threads: usize, quiet: bool) -> Result<()> {
     // Ctrl-C or SIGTERM stops the search at the end of the current level; the staging
     // folders are then dropped (deleted), so no partial report is left behind.
     ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed)).context("cannot install the Ctrl-C handler")?;
@@ -88,7 +89,7 @@ fn analyze_all(jobs: &[Spec], index: bool, out: &Path, threads: usize, quiet: bo
         .collect::<Result<Vec<_>>>()?;
     let mut analyses = Vec::new();
     for (job, stage) in jobs.iter().zip(staged) {
-        let analysis = pool.install(|| analyze(job, quiet))?;
+        let analysis = pool.install(|| analyze(job, heuristics, quiet))?;
         report::write_all(&analysis, stage.path())?;
         if INTERRUPTED.load(Ordering::Relaxed) {
             anyhow::bail!(Interrupted);
@@ -109,7 +110,7 @@ fn analyze_all(jobs: &[Spec], index: bool, out: &Path, threads: usize, quiet: bo
 }
 
 /// Runs one analysis with a progress bar on stderr (hidden when stderr is not a terminal).
-fn analyze(job: &Spec, quiet: bool) -> Result<Analysis> {
+fn analyze(job: &Spec, heuristics: bool, quiet: bool) -> Result<Analysis> {
     let puzzle = job
         .build()
         .with_context(|| format!("{job} is too large to enumerate"))?;
@@ -136,7 +137,7 @@ fn analyze(job: &Spec, quiet: bool) -> Result<Analysis> {
         .progress_chars("=> "),
     );
     bar.set_prefix(job.to_string());
-    let analysis = job.analyze_built(&puzzle, |level| {
+    let analysis = job.analyze_built_with(&puzzle, heuristics, |level| {
         bar.set_message(level.depth.to_string());
         bar.set_position(level.reached);
         if INTERRUPTED.load(Ordering::Relaxed) {

@@ -19,6 +19,7 @@ pub mod manhattan;
 pub mod pdb;
 pub mod table;
 
+use crate::heuristics::PositionFacts;
 use crate::job::{AnyPuzzle, Spec};
 use crate::puzzle::coins::Coins;
 use crate::puzzle::flip_k::{self, FlipK};
@@ -73,10 +74,13 @@ pub fn run(spec: &Spec, states: &[String], threads: usize, quiet: bool, out: &mu
         let moves = match &outcome {
             Outcome::Unsolvable(reason) => {
                 writeln!(out, "unsolvable: {reason}")?;
+                if let Some(facts) = &position.facts {
+                    writeln!(out, "{facts}")?;
+                }
                 "unsolvable".to_string()
             }
             Outcome::Solved(solution) => {
-                write_solution(solution, out)?;
+                write_solution(solution, position.facts.as_ref(), out)?;
                 if let Some(nodes) = solution.nodes {
                     note(&format!(
                         "{}: {} moves, {nodes} positions searched, {seconds:.3} s",
@@ -133,6 +137,8 @@ pub enum Outcome {
 pub struct Position {
     /// The state as given, or the data file's path: the summary table's first column.
     pub label: String,
+    /// Sliding boards: the estimates and the parity facts `--solve` prints.
+    pub facts: Option<PositionFacts>,
     state: State,
 }
 
@@ -231,6 +237,7 @@ impl Solver {
     /// a data file. Malformed input is an error; an unsolvable position is not.
     pub fn read(&self, text: &str) -> Result<Position> {
         let label = text.to_string();
+        let mut facts = None;
         let state = match &self.game {
             Game::Coins { puzzle, .. } => match puzzle.parse(text) {
                 Ok(rank) => State::Rank(rank),
@@ -243,10 +250,10 @@ impl Solver {
                     Err(e) => unsolvable(e, text)?,
                 }
             }
-            Game::SlidingTable { puzzle, .. } => read_board(puzzle.shape(), text)?,
-            Game::SlidingSearch { rows, cols, .. } => read_board((*rows, *cols), text)?,
+            Game::SlidingTable { puzzle, .. } => read_board(puzzle.shape(), text, &mut facts)?,
+            Game::SlidingSearch { rows, cols, .. } => read_board((*rows, *cols), text, &mut facts)?,
         };
-        Ok(Position { label, state })
+        Ok(Position { label, facts, state })
     }
 
     /// Builds the distance table, or loads (building if need be) the pattern databases.
@@ -418,8 +425,8 @@ fn unsolvable(e: ParseError, text: &str) -> Result<State> {
 }
 
 /// Reads a sliding board: tiles on the command line, or a data file's path (anything that
-/// is not just numbers, spaces and commas).
-fn read_board((rows, cols): (usize, usize), text: &str) -> Result<State> {
+/// is not just numbers, spaces and commas); sets `facts` to what `--solve` says about it.
+fn read_board((rows, cols): (usize, usize), text: &str, facts: &mut Option<PositionFacts>) -> Result<State> {
     let is_tiles = text
         .chars()
         .all(|c| c.is_ascii_digit() || c.is_whitespace() || c == ',');
@@ -430,6 +437,7 @@ fn read_board((rows, cols): (usize, usize), text: &str) -> Result<State> {
             std::fs::read_to_string(text).with_context(|| format!("cannot read the position file {text}"))?;
         Board::parse_data_file(rows, cols, &contents).map_err(|e| anyhow::anyhow!("{text}: {e}"))?
     };
+    *facts = Some(PositionFacts::new(rows, cols, board.tiles()));
     Ok(match board.check_solvable() {
         Ok(()) => State::Board(board),
         Err(e) => unsolvable(e, text)?,
@@ -471,10 +479,14 @@ fn flip_k_solution(puzzle: &FlipK, row: &[bool], counts: &[u64]) -> Result<Solut
     Ok(solution)
 }
 
-/// Writes `N moves`, the start, then each move's name and the configuration after it.
-pub fn write_solution(solution: &Solution, out: &mut impl Write) -> std::io::Result<()> {
+/// Writes `N moves`, a sliding board's `facts`, the start, then each move's name and the
+/// configuration after it.
+pub fn write_solution(solution: &Solution, facts: Option<&PositionFacts>, out: &mut impl Write) -> std::io::Result<()> {
     let n = solution.len();
     writeln!(out, "{n} {}", if n == 1 { "move" } else { "moves" })?;
+    if let Some(facts) = facts {
+        writeln!(out, "{facts}")?;
+    }
     if let Some(start) = solution.drawings.first() {
         writeln!(out, "{start}")?;
     }
