@@ -191,26 +191,29 @@ impl Tally {
     }
 }
 
+/// Keeps the [`SAMPLE`] smallest hashes, the largest of them last.
 fn keep_smallest(sample: &mut Vec<(u64, u64)>) {
     if sample.len() > SAMPLE {
-        sample.sort_unstable();
+        sample.select_nth_unstable(SAMPLE - 1);
         sample.truncate(SAMPLE);
     }
 }
 
-/// A fixed pseudo-random hash of a rank (SplitMix64's finaliser): the sample is the ranks
-/// of a level with the smallest hashes, the same for any split of the work.
+/// A fixed pseudo-random hash of a rank (a multiplication by an odd constant, the bits
+/// rotated so the well-mixed high ones decide): the sample is the ranks of a level with the
+/// smallest hashes, the same for any split of the work. One multiplication, as every state
+/// is hashed.
+#[inline(always)]
 fn hash(rank: u64) -> u64 {
-    let mut z = rank ^ SEED;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    ((rank ^ SEED).wrapping_mul(0x9E37_79B9_7F4A_7C15)).rotate_left(32)
 }
 
 /// Builds the atlas level by level as the search reports them.
 pub struct Collector<'a> {
     puzzle: &'a Sliding,
     estimates: Estimates,
+    /// The estimates line by line, on boards whose sides are at most [`LINE_TABLE_SIDE`].
+    lines: Option<LineTables>,
     /// Largest estimate any board of this shape can have, plus one.
     values: usize,
     /// `states[kind][distance][value]`.
@@ -230,6 +233,7 @@ impl<'a> Collector<'a> {
         let mut collector = Self {
             puzzle,
             estimates: Estimates::new(rows, cols),
+            lines: LineTables::new(&Estimates::new(rows, cols)),
             values,
             states: Default::default(),
             worst: [None; 3],
@@ -237,7 +241,7 @@ impl<'a> Collector<'a> {
         };
         let mut tally = Tally::new(values);
         for goal in puzzle.goals() {
-            collector.visit(&mut Unranked::default(), goal, 0, &mut tally);
+            collector.visit::<0, 0>(&mut Unranked::default(), goal, 0, &mut tally);
         }
         collector.absorb(0, tally);
         collector
@@ -248,24 +252,18 @@ impl<'a> Collector<'a> {
     pub fn observe(&mut self, level: &Level) -> Result<(), Inadmissible> {
         let distance = level.depth as u32 + 1;
         let words = next_level_words(level);
+        // The common shapes get their line look-ups compiled for their size.
+        let scan = match self.puzzle.shape() {
+            (3, 4) => Self::scan::<3, 4> as fn(&Self, u64, &[AtomicU64], u32) -> Tally,
+            (3, 3) => Self::scan::<3, 3>,
+            (2, 4) => Self::scan::<2, 4>,
+            (4, 3) => Self::scan::<4, 3>,
+            _ => Self::scan::<0, 0>,
+        };
         let tally = words
             .par_chunks(CHUNK_WORDS)
             .enumerate()
-            .map(|(chunk, words)| {
-                let mut tally = Tally::new(self.values);
-                let mut memo = Unranked::default();
-                let first = (chunk * CHUNK_WORDS) as u64 * 64;
-                for (w, word) in words.iter().enumerate() {
-                    let mut bits = word.load(Relaxed);
-                    while bits != 0 {
-                        let rank = first + 64 * w as u64 + u64::from(bits.trailing_zeros());
-                        bits &= bits - 1;
-                        self.visit(&mut memo, rank, distance, &mut tally);
-                    }
-                }
-                keep_smallest(&mut tally.sample);
-                tally
-            })
+            .map(|(chunk, words)| scan(self, (chunk * CHUNK_WORDS) as u64 * 64, words, distance))
             .reduce(|| Tally::new(self.values), Tally::merge);
         if tally.counts[0].iter().all(|&n| n == 0) {
             return Ok(());
@@ -285,12 +283,38 @@ impl<'a> Collector<'a> {
         Ok(())
     }
 
+    /// Tallies the ranks of `words`, the first of which is rank `first`; `R x C` is the
+    /// board's shape when it is known at compile time, `0 x 0` otherwise.
+    fn scan<const R: usize, const C: usize>(&self, first: u64, words: &[AtomicU64], distance: u32) -> Tally {
+        let mut tally = Tally::new(self.values);
+        let mut memo = Unranked::default();
+        for (w, word) in words.iter().enumerate() {
+            let mut bits = word.load(Relaxed);
+            while bits != 0 {
+                let rank = first + 64 * w as u64 + u64::from(bits.trailing_zeros());
+                bits &= bits - 1;
+                self.visit::<R, C>(&mut memo, rank, distance, &mut tally);
+            }
+        }
+        keep_smallest(&mut tally.sample);
+        tally
+    }
+
     /// Evaluates one state.
     #[inline]
-    fn visit(&self, memo: &mut Unranked, rank: u64, distance: u32, tally: &mut Tally) {
-        let mut board = [0u8; sliding::MAX_CELLS];
-        self.puzzle.board_into(memo, rank, &mut board);
-        let values = self.estimates.all(&board);
+    fn visit<const R: usize, const C: usize>(&self, memo: &mut Unranked, rank: u64, distance: u32, tally: &mut Tally) {
+        let packed = self.puzzle.packed_board(memo, rank);
+        let values = match &self.lines {
+            Some(lines) if R > 0 => lines.values(packed, R, C),
+            Some(lines) => lines.values(packed, lines.rows, lines.cols),
+            None => {
+                let mut board = [0u8; sliding::MAX_CELLS];
+                for (cell, tile) in board.iter_mut().enumerate() {
+                    *tile = ((packed >> (4 * cell)) & 0xF) as u8;
+                }
+                self.estimates.all(&board)
+            }
+        };
         for (k, &value) in values.iter().enumerate() {
             tally.counts[k][value as usize] += 1;
             if value > distance {
@@ -369,4 +393,90 @@ impl<'a> Collector<'a> {
 /// of word `w` is rank `64 w + b`): the one place the atlas reads the engine's level.
 fn next_level_words<'l>(level: &'l Level) -> &'l [AtomicU64] {
     level.next.words()
+}
+
+/// Longest side whose lines the atlas tabulates: a line of 4 cells is a 16-bit key.
+const LINE_TABLE_SIDE: usize = 4;
+
+/// The three estimates as sums of per-line terms, each term looked up by the line's packed
+/// tiles: 7 look-ups a state on 3x4 instead of evaluating the estimates tile by tile. The
+/// tables are filled by [`Estimates`] itself, on boards holding one line's tiles only, so
+/// they are the same definition, and the tests compare both routes state by state.
+struct LineTables {
+    rows: usize,
+    cols: usize,
+    /// `row[r << 4 cols | tiles]`: Hamming (bits 0..3), Manhattan (3..8) and row conflicts
+    /// (8..11) of row `r` holding `tiles` (4 bits a cell, first cell lowest); `u16` so that
+    /// the tables stay in cache (a row of 4 tiles has Manhattan 20 at most).
+    row: Vec<u16>,
+    /// `col[c << 4 rows | tiles]`: conflicts of column `c` holding `tiles`.
+    col: Vec<u8>,
+}
+
+impl LineTables {
+    fn new(estimates: &Estimates) -> Option<Self> {
+        let (rows, cols) = (estimates.rows(), estimates.cols());
+        if rows.max(cols) > LINE_TABLE_SIDE {
+            return None;
+        }
+        let cells = rows * cols;
+        // The board with only the given cells filled (the rest blank), if the tiles exist.
+        let board = |line: &[usize], key: usize| {
+            let mut board = vec![0u8; cells];
+            for (i, &cell) in line.iter().enumerate() {
+                let tile = (key >> (4 * i)) & 0xF;
+                if tile >= cells {
+                    return None;
+                }
+                board[cell] = tile as u8;
+            }
+            Some(board)
+        };
+        let mut row = vec![0; rows << (4 * cols)];
+        for r in 0..rows {
+            let line: Vec<usize> = (0..cols).map(|c| r * cols + c).collect();
+            for key in 0..1 << (4 * cols) {
+                if let Some(b) = board(&line, key) {
+                    row[(r << (4 * cols)) | key] =
+                        (estimates.hamming(&b) | estimates.manhattan(&b) << 3 | estimates.row_conflicts(&b, r) << 8)
+                            as u16;
+                }
+            }
+        }
+        let mut col = vec![0; cols << (4 * rows)];
+        for c in 0..cols {
+            let line: Vec<usize> = (0..rows).map(|r| r * cols + c).collect();
+            for key in 0..1 << (4 * rows) {
+                if let Some(b) = board(&line, key) {
+                    col[(c << (4 * rows)) | key] = estimates.col_conflicts(&b, c) as u8;
+                }
+            }
+        }
+        Some(Self { rows, cols, row, col })
+    }
+
+    /// Hamming, Manhattan and linear conflict of a board packed 4 bits a cell.
+    /// `rows` and `cols` are the board's (passed in so that callers with constants get
+    /// the loops unrolled).
+    #[inline(always)]
+    fn values(&self, packed: u64, rows: usize, cols: usize) -> [u32; 3] {
+        let row_mask = (1u64 << (4 * cols)) - 1;
+        // Sums of the three fields, each kept apart in its own bits.
+        let (mut hamming, mut manhattan, mut conflicts) = (0, 0, 0);
+        for r in 0..rows {
+            let key = (packed >> (4 * cols * r)) & row_mask;
+            let entry = u32::from(self.row[(r << (4 * cols)) | key as usize]);
+            hamming += entry & 7;
+            manhattan += (entry >> 3) & 31;
+            conflicts += entry >> 8;
+        }
+        for c in 0..cols {
+            let mut key = 0;
+            for r in 0..rows {
+                key |= ((packed >> (4 * (r * cols + c))) & 0xF) << (4 * r);
+            }
+            conflicts += u32::from(self.col[(c << (4 * rows)) | key as usize]);
+        }
+        [hamming, manhattan, manhattan + conflicts]
+    }
 }

@@ -422,20 +422,17 @@ impl Sliding {
             .collect()
     }
 
-    /// Writes the board of `rank` (cell by cell, 0 = blank) into `board`, reusing `memo`
-    /// like the engine does: consecutive ranks share their tile sequence or most of it,
-    /// so scanning a level in rank order unranks each state in a few steps.
+    /// The board of `rank` packed 4 bits a cell (cell `i` in bits `4i..4i+4`, 0 = blank),
+    /// reusing `memo` like the engine does: consecutive ranks share their tile sequence or
+    /// most of it, so scanning a level in rank order unranks each state in a few steps.
     #[inline]
-    pub fn board_into(&self, memo: &mut Unranked, rank: u64, board: &mut [u8; MAX_CELLS]) {
+    pub fn packed_board(&self, memo: &mut Unranked, rank: u64) -> u64 {
         let (k, blank) = self.split(rank);
         let seq = self.unrank_cached(memo, k, self.parity[blank]).seq;
         // Cells before the blank hold positions 0..blank of the sequence, those after it
         // the rest shifted by one cell.
         let low = (1u64 << (4 * blank)) - 1;
-        let cells = (seq & low) | ((seq & !low) << 4);
-        for (cell, tile) in board.iter_mut().enumerate().take(self.cells) {
-            *tile = ((cells >> (4 * cell)) & 0xF) as u8;
-        }
+        (seq & low) | ((seq & !low) << 4)
     }
 
     /// Reads a board (cell by cell, 0 = blank) into a rank.
