@@ -131,10 +131,15 @@ pub fn write_section(atlas: &Atlas, reachable: u64, cols: usize, w: &mut dyn Wri
     let [hamming, manhattan, conflict] = [0, 1, 2].map(|k| atlas.joints[k].mean_ratio());
     writeln!(
         w,
-        "What it means for A*: with an admissible estimate A* must look at every position whose moves so far plus estimate stay below the solution's length, so every move an estimate falls short widens the search. On average Hamming sees {:.0}% of the true distance, Manhattan {:.0}% and linear conflicts {:.0}%; the search effort below grows with the missing share, exponentially in the distance.\n",
+        "What it means for A*: with an admissible estimate A* must look at every position whose moves so far plus estimate stay below the solution's length, so every move an estimate falls short widens the search. On average Hamming sees {:.0}% of the true distance, Manhattan {:.0}% and linear conflicts {:.0}%; the search effort grows with the missing share, exponentially in the distance{}.\n",
         100.0 * hamming,
         100.0 * manhattan,
-        100.0 * conflict
+        100.0 * conflict,
+        if atlas.effort.is_some() {
+            " (measured below)"
+        } else {
+            " (`--heuristics` measures it)"
+        }
     )?;
     if let Some(effort) = &atlas.effort {
         writeln!(w, "### A* search effort\n")?;
