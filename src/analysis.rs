@@ -62,8 +62,10 @@ pub struct Analysis {
     pub gf2_rank: Option<u32>,
     /// Distance of the puzzle's classic start, if it has one (`None` inside: unsolvable).
     pub start_distance: Option<Option<usize>>,
-    /// Wall time of the search and of its check against the invariant, seconds (writing
-    /// the report files is not included).
+    /// The heuristic atlas of a sliding board, when it was measured.
+    pub atlas: Option<crate::atlas::Atlas>,
+    /// Wall time of the search, of its check against the invariant and of the atlas,
+    /// seconds (writing the report files is not included).
     pub seconds: f64,
     /// Worker threads used.
     pub threads: usize,
@@ -123,6 +125,9 @@ pub enum AnalysisError {
     /// The engine stopped.
     #[error(transparent)]
     Engine(#[from] EngineError),
+    /// An estimate of the heuristic atlas exceeds a true distance.
+    #[error(transparent)]
+    Inadmissible(#[from] crate::atlas::Inadmissible),
     /// The search and the invariant disagree.
     #[error("the search disagrees with the invariant in class {class}: {reached} reached of {configurations}, predicted {}", if *solvable { "solvable" } else { "unsolvable" })]
     Disagreement {
@@ -205,6 +210,7 @@ pub fn analyze<P: Puzzle>(
         goal_drawings: puzzle.goals().iter().map(|&r| puzzle.draw(r)).collect(),
         gf2_rank: extras.gf2_rank,
         start_distance: extras.start.map(|_| start_distance),
+        atlas: None,
         seconds: started.elapsed().as_secs_f64(),
         threads: rayon::current_num_threads(),
     })

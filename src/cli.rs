@@ -42,6 +42,10 @@ pub struct Cli {
     /// index README.md and overview.png in the output folder.
     #[arg(long, conflicts_with_all = ["puzzle", "solve"])]
     pub all: bool,
+    /// Sliding boards: measure the heuristic atlas beyond 10 cells too (3x4, 2x6, 2x7) and
+    /// add the A* effort table (both are always in --all).
+    #[arg(long, conflicts_with_all = ["solve", "list"])]
+    pub heuristics: bool,
     /// Output options.
     #[command(flatten)]
     pub output: OutputArgs,
@@ -124,6 +128,8 @@ pub enum Command {
         jobs: Vec<Spec>,
         /// Whether to write the index and overview chart.
         index: bool,
+        /// Whether to measure the full heuristic atlas of sliding boards (`--heuristics`).
+        heuristics: bool,
         /// Output folder.
         out: PathBuf,
         /// Worker threads.
@@ -173,6 +179,9 @@ impl Cli {
                     quiet: self.output.quiet,
                 });
             }
+            if self.heuristics && !matches!(spec, Spec::Eight | Spec::Sliding { .. }) {
+                return usage("--heuristics applies to sliding boards only (--puzzle eight or sliding)");
+            }
             vec![spec]
         };
         for job in &jobs {
@@ -181,6 +190,7 @@ impl Cli {
         Ok(Command::Analyze {
             jobs,
             index: self.all,
+            heuristics: self.all || self.heuristics,
             out: self.output.out,
             threads,
             quiet: self.output.quiet,

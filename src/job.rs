@@ -2,7 +2,9 @@
 //! choice to the concrete puzzle type the engine is specialised for.
 
 use crate::analysis::{self, Analysis, AnalysisError, Extras};
+use crate::atlas::{Collector, astar};
 use crate::engine::Level;
+use crate::heuristics::Estimates;
 use crate::puzzle::Puzzle;
 use crate::puzzle::coin_lines::coin_lines;
 use crate::puzzle::coins::{self, Coins};
@@ -189,14 +191,47 @@ impl Spec {
         Ok(self.analyze_built(&puzzle, progress)?)
     }
 
-    /// Runs the whole analysis of `puzzle`, built from this spec.
+    /// Runs the whole analysis of `puzzle`, built from this spec, with the heuristic atlas
+    /// where it is on by default (sliding boards up to [`ATLAS_CELLS`] cells).
     pub fn analyze_built(
         &self,
         puzzle: &AnyPuzzle,
         progress: impl FnMut(&Level) -> ControlFlow<()>,
     ) -> Result<Analysis, AnalysisError> {
+        self.analyze_built_with(puzzle, false, progress)
+    }
+
+    /// [`Spec::analyze_built`]; `heuristics` (`--heuristics`) measures the atlas on sliding
+    /// boards of any size and adds the A* effort table.
+    pub fn analyze_built_with(
+        &self,
+        puzzle: &AnyPuzzle,
+        heuristics: bool,
+        mut progress: impl FnMut(&Level) -> ControlFlow<()>,
+    ) -> Result<Analysis, AnalysisError> {
         let extras = self.extras(puzzle);
-        with_puzzle!(puzzle, p => analysis::analyze(p, &extras, progress))
+        match puzzle {
+            AnyPuzzle::Sliding(p) if heuristics || p.shape().0 * p.shape().1 <= ATLAS_CELLS => {
+                let mut collector = Collector::new(p);
+                let mut inadmissible = None;
+                let analysis = analysis::analyze(p, &extras, |level| {
+                    if let Err(e) = collector.observe(level) {
+                        inadmissible = Some(e);
+                        return ControlFlow::Break(());
+                    }
+                    progress(level)
+                });
+                if let Some(e) = inadmissible {
+                    return Err(e.into());
+                }
+                let mut analysis = analysis?;
+                let (rows, cols) = p.shape();
+                let effort = heuristics.then(|| astar::effort(&Estimates::new(rows, cols), &collector.samples()));
+                analysis.atlas = Some(collector.finish(effort));
+                Ok(analysis)
+            }
+            _ => with_puzzle!(puzzle, p => analysis::analyze(p, &extras, progress)),
+        }
     }
 }
 
@@ -212,6 +247,9 @@ impl fmt::Display for Spec {
         }
     }
 }
+
+/// Largest sliding board whose heuristic atlas every run measures (more with `--heuristics`).
+pub const ATLAS_CELLS: usize = 10;
 
 /// Largest sliding board the ranking handles.
 pub const MAX_SLIDING_CELLS: usize = sliding::MAX_CELLS;

@@ -5,12 +5,15 @@
 //!   family under [`puzzle`].
 //! - [`engine::bfs`]: the bit-packed, parallel, level-synchronous search over ranks.
 //! - [`analysis::Analysis`]: the plain result the search and the invariant produce.
+//! - [`heuristics`] and [`atlas`]: the sliding boards' estimates, measured on every state.
 //! - [`report`]: writers that only read an `Analysis` (CSV, JSON, Markdown, PNG).
 //! - [`cli`] and [`job`]: the command line and its validated jobs.
 
 pub mod analysis;
+pub mod atlas;
 pub mod cli;
 pub mod engine;
+pub mod heuristics;
 pub mod job;
 pub mod puzzle;
 pub mod report;

@@ -60,10 +60,11 @@ fn run(command: Command) -> Result<()> {
         Command::Analyze {
             jobs,
             index,
+            heuristics,
             out,
             threads,
             quiet,
-        } => analyze_all(&jobs, index, &out, threads, quiet),
+        } => analyze_all(&jobs, index, heuristics, &out, threads, quiet),
     }
 }
 
@@ -80,7 +81,7 @@ fn solve(spec: &Spec, states: &[String], threads: usize, quiet: bool) -> Result<
 }
 
 /// Analyses each job, writes its report folder, and for `--all` the index.
-fn analyze_all(jobs: &[Spec], index: bool, out: &Path, threads: usize, quiet: bool) -> Result<()> {
+fn analyze_all(jobs: &[Spec], index: bool, heuristics: bool, out: &Path, threads: usize, quiet: bool) -> Result<()> {
     // Ctrl-C or SIGTERM stops the search at the end of the current level; the staging
     // folders are then dropped (deleted), so no partial report is left behind.
     ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed)).context("cannot install the Ctrl-C handler")?;
@@ -98,7 +99,7 @@ fn analyze_all(jobs: &[Spec], index: bool, out: &Path, threads: usize, quiet: bo
         index,
     };
     for (job, stage) in jobs.iter().zip(staged) {
-        let Some(analysis) = pool.install(|| analyze(job, quiet))? else {
+        let Some(analysis) = pool.install(|| analyze(job, heuristics, quiet))? else {
             return Err(interrupted(analyses.len()).into());
         };
         report::write_all(&analysis, stage.path())?;
@@ -119,7 +120,7 @@ fn analyze_all(jobs: &[Spec], index: bool, out: &Path, threads: usize, quiet: bo
 
 /// Runs one analysis with a progress bar on stderr (hidden when stderr is not a terminal;
 /// indicatif ignores a failed write); `None` if interrupted.
-fn analyze(job: &Spec, quiet: bool) -> Result<Option<Analysis>> {
+fn analyze(job: &Spec, heuristics: bool, quiet: bool) -> Result<Option<Analysis>> {
     let puzzle = job
         .build()
         .with_context(|| format!("{job} is too large to enumerate"))?;
@@ -146,7 +147,7 @@ fn analyze(job: &Spec, quiet: bool) -> Result<Option<Analysis>> {
         .progress_chars("=> "),
     );
     bar.set_prefix(job.to_string());
-    let analysis = job.analyze_built(&puzzle, |level| {
+    let analysis = job.analyze_built_with(&puzzle, heuristics, |level| {
         bar.set_message(level.depth.to_string());
         bar.set_position(level.reached);
         if INTERRUPTED.load(Ordering::Relaxed) {

@@ -3,6 +3,7 @@
 //! returns values.
 
 use crate::{BadInput, STDOUT, note};
+use analyze::heuristics::PositionFacts;
 use analyze::job::Spec;
 use analyze::solve::{Outcome, Position, Solution, Solver};
 use anyhow::{Context, Result};
@@ -60,10 +61,13 @@ pub fn run(spec: &Spec, states: &[String], threads: usize, quiet: bool) -> Resul
         let length = match &outcome {
             Outcome::Unsolvable(reason) => {
                 writeln!(out, "unsolvable: {reason}").context(STDOUT)?;
+                if let Some(facts) = &position.facts {
+                    writeln!(out, "{facts}").context(STDOUT)?;
+                }
                 "unsolvable".to_string()
             }
             Outcome::Solved(solution) => {
-                write_solution(solution, &mut out).context(STDOUT)?;
+                write_solution(solution, position.facts.as_ref(), &mut out).context(STDOUT)?;
                 if let Some(nodes) = solution.nodes {
                     say(&format!(
                         "{}: {}, {nodes} positions searched, {seconds:.3} s",
@@ -128,9 +132,13 @@ fn read_data_file(path: &Path) -> Result<String> {
     Ok(contents)
 }
 
-/// Writes `N moves`, the start, then each move's name and the configuration after it.
-fn write_solution(solution: &Solution, out: &mut impl Write) -> std::io::Result<()> {
+/// Writes `N moves`, a sliding board's facts (estimates, parity rule), the start, then
+/// each move's name and the configuration after it.
+fn write_solution(solution: &Solution, facts: Option<&PositionFacts>, out: &mut impl Write) -> std::io::Result<()> {
     writeln!(out, "{}", moves(solution.len()))?;
+    if let Some(facts) = facts {
+        writeln!(out, "{facts}")?;
+    }
     if let Some(start) = solution.drawings.first() {
         writeln!(out, "{start}")?;
     }

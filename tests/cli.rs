@@ -19,6 +19,20 @@ const REPORT_FILES: [&str; 7] = [
     "summary.json",
 ];
 
+/// The files of an analysis of `id`: sliding boards add the heuristic atlas, and its
+/// A* effort table when `effort` (`--heuristics`, `--all`).
+fn report_files(id: &str, effort: bool) -> Vec<&'static str> {
+    let mut files = REPORT_FILES.to_vec();
+    if id == "eight" || id.starts_with("sliding-") {
+        files.extend(["heuristics.csv", "heuristics.png"]);
+        if effort {
+            files.extend(["astar.csv", "astar.png"]);
+        }
+    }
+    files.sort_unstable();
+    files
+}
+
 /// OEIS A089473: the 8-puzzle, states at each distance from the goal.
 const A089473: [u64; 32] = [
     1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748, 1024, 1893, 2512, 4485, 5638, 9529, 10878, 16993, 17110,
@@ -58,7 +72,7 @@ fn writes_every_report_file_for_the_8_puzzle() {
     assert!(stdout.contains("181,440") && stdout.contains("eight"), "{stdout}");
     // Nothing else, hidden staging folders included.
     assert_eq!(sandbox.list("out"), ["eight"]);
-    assert_eq!(sandbox.list("out/eight"), REPORT_FILES);
+    assert_eq!(sandbox.list("out/eight"), report_files("eight", false));
 }
 
 #[test]
@@ -71,7 +85,7 @@ fn writes_into_the_reports_folder_by_default() {
         String::from_utf8_lossy(&output.stderr)
     );
     assert_eq!(sandbox.list("."), ["reports"]);
-    assert_eq!(sandbox.list("reports/eight"), REPORT_FILES);
+    assert_eq!(sandbox.list("reports/eight"), report_files("eight", false));
 }
 
 /// The distances.csv the 8-puzzle must produce: A089473 with its running total.
@@ -195,9 +209,10 @@ fn assert_thread_count_only_changes_run_fields(args: &[&str], id: &str) {
         sandbox.run(&full).success();
     }
     let (one, two) = (format!("out-1/{id}"), format!("out-2/{id}"));
-    assert_eq!(sandbox.list(&one), REPORT_FILES);
-    assert_eq!(sandbox.list(&two), REPORT_FILES);
-    for file in REPORT_FILES {
+    let files = report_files(id, args.contains(&"--heuristics"));
+    assert_eq!(sandbox.list(&one), files);
+    assert_eq!(sandbox.list(&two), files);
+    for file in files {
         let a = fs::read(sandbox.path(&format!("{one}/{file}"))).expect("readable");
         let b = fs::read(sandbox.path(&format!("{two}/{file}"))).expect("readable");
         if file == "summary.json" {
@@ -227,6 +242,23 @@ fn thread_count_changes_only_seconds_and_threads_for_sliding_2x5() {
 }
 
 #[test]
+fn thread_count_changes_only_seconds_and_threads_for_the_full_heuristic_atlas() {
+    // The A* sample runs its searches in parallel: the table must not depend on it.
+    assert_thread_count_only_changes_run_fields(&["--puzzle", "eight", "--heuristics"], "eight");
+}
+
+#[test]
+fn heuristics_option_takes_only_sliding_boards() {
+    let (_sandbox, assert) = analyze(&["--puzzle", "lights-out", "--heuristics"]);
+    let output = assert.code(2).get_output().clone();
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8 stderr");
+    assert_eq!(
+        stderr,
+        "error: --heuristics applies to sliding boards only (--puzzle eight or sliding)\n"
+    );
+}
+
+#[test]
 fn lists_every_puzzle() {
     let (sandbox, assert) = analyze(&["--list"]);
     let output = assert.success().get_output().clone();
@@ -251,7 +283,7 @@ fn rerun_replaces_the_report_folder_cleanly() {
     // the rest of the output folder left alone.
     assert_eq!(sandbox.list("out"), ["eight", "notes.txt"]);
     assert_eq!(read(&sandbox.path("out/notes.txt")), "not ours");
-    assert_eq!(sandbox.list("out/eight"), REPORT_FILES);
+    assert_eq!(sandbox.list("out/eight"), report_files("eight", false));
     assert_eq!(read(&sandbox.path("out/eight/distances.csv")), first);
 }
 
@@ -286,7 +318,7 @@ fn all_writes_an_index_an_overview_and_every_puzzle_folder() {
     expected.sort();
     assert_eq!(sandbox.list("out"), expected);
     for id in &linked {
-        assert_eq!(sandbox.list(&format!("out/{id}")), REPORT_FILES, "{id}");
+        assert_eq!(sandbox.list(&format!("out/{id}")), report_files(id, true), "{id}");
         for chart in ["distances.png", "distances-log.png", "growth.png"] {
             assert_eq!(
                 png_size(&sandbox.path(&format!("out/{id}/{chart}"))),

@@ -164,6 +164,9 @@ fn printed_solutions(stdout: &str) -> Vec<Printed> {
             names: Vec::new(),
             grids: vec![Vec::new()],
         };
+        // Sliding boards: the position's estimates and parity facts come before the grid.
+        let facts = ["hamming ", "inversions ", "parity rule: "];
+        while lines.next_if(|l| facts.iter().any(|f| l.starts_with(f))).is_some() {}
         while let Some(line) = lines.next_if(|l| !l.is_empty() && !l.starts_with('|')) {
             printed.grids[0].push(line.to_string());
         }

@@ -415,6 +415,19 @@ impl Sliding {
             .collect()
     }
 
+    /// The board of `rank` packed 4 bits a cell (cell `i` in bits `4i..4i+4`, 0 = blank),
+    /// reusing `memo` like the engine does: consecutive ranks share their tile sequence or
+    /// most of it, so scanning a level in rank order unranks each state in a few steps.
+    #[inline]
+    pub fn packed_board(&self, memo: &mut Unranked, rank: u64) -> u64 {
+        let (k, blank) = self.split(rank);
+        let seq = self.unrank_cached(memo, k, self.parity[blank]).seq;
+        // Cells before the blank hold positions 0..blank of the sequence, those after it
+        // the rest shifted by one cell.
+        let low = (1u64 << (4 * blank)) - 1;
+        (seq & low) | ((seq & !low) << 4)
+    }
+
     /// Reads a board (cell by cell, 0 = blank) into a rank.
     pub fn rank_board(&self, board: &[u8]) -> Result<u64, ParseError> {
         let n = self.cells;

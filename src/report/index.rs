@@ -14,12 +14,12 @@ pub fn write_index(analyses: &[Analysis], mut w: impl Write) -> io::Result<()> {
     writeln!(w, "![distance distributions compared](overview.png)\n")?;
     writeln!(
         w,
-        "| puzzle | configurations | reachable | classes | max distance | antipodes | mean distance | seconds |\n|---|---:|---:|---:|---:|---:|---:|---:|"
+        "| puzzle | configurations | reachable | classes | max distance | antipodes | mean distance | heuristic atlas | seconds |\n|---|---:|---:|---:|---:|---:|---:|---|---:|"
     )?;
     for a in analyses {
         writeln!(
             w,
-            "| [{}]({}/report.md) | {} | {} | {} | {} | {} | {:.4} | {:.2} |",
+            "| [{}]({}/report.md) | {} | {} | {} | {} | {} | {:.4} | {} | {:.2} |",
             a.title,
             a.id,
             thousands(a.configurations),
@@ -28,12 +28,26 @@ pub fn write_index(analyses: &[Analysis], mut w: impl Write) -> io::Result<()> {
             a.max_distance(),
             thousands(a.antipodes()),
             a.mean_distance(),
+            atlas_link(a),
             a.seconds
         )?;
     }
     writeln!(
         w,
-        "\nTimes are wall-clock seconds for the search and vary from run to run; every other figure is exact."
+        "\nThe heuristic atlas of a sliding board measures the Hamming, Manhattan and linear-conflict estimates on every state against its true distance, with the A* search effort they lead to.\n"
+    )?;
+    writeln!(
+        w,
+        "Times are wall-clock seconds for the search and vary from run to run; every other figure is exact."
     )?;
     Ok(())
+}
+
+/// A link to the *Heuristics* section of a report that has one.
+fn atlas_link(a: &Analysis) -> String {
+    match &a.atlas {
+        Some(atlas) if atlas.effort.is_some() => format!("[estimates, A*]({}/report.md#heuristics)", a.id),
+        Some(_) => format!("[estimates]({}/report.md#heuristics)", a.id),
+        None => String::new(),
+    }
 }

@@ -35,6 +35,9 @@ pub fn summary(analysis: &Analysis) -> Value {
     if let Some(start) = analysis.start_distance {
         map.insert("start_distance".into(), json!(start));
     }
+    if let Some(atlas) = &analysis.atlas {
+        map.insert("heuristics".into(), super::atlas::summary(atlas));
+    }
     map.insert("seconds".into(), json!(round6(analysis.seconds)));
     map.insert("threads".into(), json!(analysis.threads));
     Value::Object(map)

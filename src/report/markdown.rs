@@ -147,6 +147,9 @@ pub fn write_report(a: &Analysis, mut w: impl Write) -> io::Result<()> {
             "The search reached every configuration the invariant calls solvable and none of the others.\n"
         )?;
     }
+    if let Some(atlas) = &a.atlas {
+        super::atlas::write_section(atlas, a.reachable(), a.cols, &mut w)?;
+    }
     writeln!(w, "Files: `distances.csv`, `classes.csv`, `summary.json`.")?;
     Ok(())
 }

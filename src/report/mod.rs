@@ -3,6 +3,8 @@
 //! reports appears on disk: built in a hidden staging folder, then renamed into place,
 //! so a reader never sees a half-written report.
 
+pub mod atlas;
+pub mod atlas_chart;
 pub mod chart;
 pub mod csv;
 pub mod index;
@@ -16,7 +18,9 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use tempfile::TempDir;
 
-/// The files of one analysis, in the order they are written.
+/// The files of every analysis, in the order they are written (sliding boards with the
+/// heuristic atlas add `heuristics.csv` and `heuristics.png`, with its A* table `astar.csv`
+/// and `astar.png`).
 pub const FILES: [&str; 7] = [
     "distances.csv",
     "classes.csv",
@@ -48,6 +52,14 @@ pub fn write_all(analysis: &Analysis, dir: &Path) -> Result<()> {
     draw(dir, "distances.png", |p| chart::distances(analysis, p))?;
     draw(dir, "distances-log.png", |p| chart::distances_log(analysis, p))?;
     draw(dir, "growth.png", |p| chart::growth(analysis, p))?;
+    if let Some(atlas) = &analysis.atlas {
+        write_file(dir, "heuristics.csv", |w| Ok(atlas::write_heuristics(atlas, w)?))?;
+        draw(dir, "heuristics.png", |p| atlas_chart::heuristics(analysis, atlas, p))?;
+        if atlas.effort.is_some() {
+            write_file(dir, "astar.csv", |w| Ok(atlas::write_astar(atlas, w)?))?;
+            draw(dir, "astar.png", |p| atlas_chart::astar(analysis, atlas, p))?;
+        }
+    }
     write_file(dir, "report.md", |w| Ok(markdown::write_report(analysis, w)?))?;
     Ok(())
 }

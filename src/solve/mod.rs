@@ -19,6 +19,7 @@ pub mod manhattan;
 pub mod pdb;
 pub mod table;
 
+use crate::heuristics::PositionFacts;
 use crate::job::{AnyPuzzle, Spec};
 use crate::puzzle::coins::Coins;
 use crate::puzzle::flip_k::{self, FlipK};
@@ -69,6 +70,8 @@ pub enum Outcome {
 pub struct Position {
     /// The state as given, or the data file's path: the summary table's first column.
     pub label: String,
+    /// Sliding boards: the estimates and the parity facts `--solve` prints.
+    pub facts: Option<PositionFacts>,
     state: State,
 }
 
@@ -168,6 +171,7 @@ impl Solver {
     /// what is accepted; an unsolvable position is not an error.
     pub fn read(&self, text: &str) -> Result<Position> {
         let label = text.to_string();
+        let mut facts = None;
         let state = match &self.game {
             Game::Coins { puzzle, .. } => match puzzle.parse(text) {
                 Ok(rank) => State::Rank(rank),
@@ -190,10 +194,11 @@ impl Solver {
                         Board::goal(rows, cols).render()
                     )
                 })?;
+                facts = Some(PositionFacts::new(rows, cols, board.tiles()));
                 checked(board, text)?
             }
         };
-        Ok(Position { label, state })
+        Ok(Position { label, facts, state })
     }
 
     /// Whether positions may also be given as data files (sliding boards).
@@ -208,6 +213,7 @@ impl Solver {
         let board = Board::parse_data_file(rows, cols, contents).map_err(|e| anyhow::anyhow!("{label}: {e}"))?;
         Ok(Position {
             label: label.to_string(),
+            facts: Some(PositionFacts::new(rows, cols, board.tiles())),
             state: checked(board, label)?,
         })
     }

@@ -1,0 +1,145 @@
+//! The heuristic atlas's charts, in the style and size of [`super::chart`]:
+//! `heuristics.png` (each estimate against the true distance) and `astar.png` (A*'s
+//! search effort by distance, log scale).
+
+use super::chart::{SIZE, short_count};
+use crate::analysis::Analysis;
+use crate::atlas::Atlas;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::FontStyle;
+use std::path::Path;
+use std::sync::Once;
+
+type Result<T> = std::result::Result<T, Box<dyn std::error::Error + Send + Sync>>;
+
+const FONT: &str = "sans-serif";
+/// One colour per estimate, in the order of [`crate::heuristics::Kind::ALL`].
+const COLORS: [RGBColor; 3] = [RGBColor(204, 0, 0), RGBColor(52, 101, 164), RGBColor(78, 154, 6)];
+
+fn canvas(path: &Path) -> DrawingArea<BitMapBackend<'_>, Shift> {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // The font is compiled into the binary, so this cannot fail at run time.
+        let _ = plotters::style::register_font(FONT, FontStyle::Normal, dejavu::sans::regular());
+        let _ = plotters::style::register_font(FONT, FontStyle::Bold, dejavu::sans::bold());
+    });
+    BitMapBackend::new(path, SIZE).into_drawing_area()
+}
+
+/// `heuristics.png`: true distance across, estimate up; per estimate its mean at each
+/// distance as a line and its min..max range as a light band; the diagonal is a perfect
+/// estimate, and admissibility keeps every band on or below it.
+pub fn heuristics(a: &Analysis, atlas: &Atlas, path: &Path) -> Result<()> {
+    let root = canvas(path);
+    root.fill(&WHITE)?;
+    let max_d = a.max_distance().max(1) as f64;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            format!("{}: estimates against the true distance", a.title),
+            (FONT, 30).into_font().style(FontStyle::Bold),
+        )
+        .margin(20)
+        .x_label_area_size(60)
+        .y_label_area_size(80)
+        .build_cartesian_2d(0f64..max_d, 0f64..max_d)?;
+    chart
+        .configure_mesh()
+        .x_desc("true distance to the goal (moves)")
+        .y_desc("estimate (moves)")
+        .x_labels((a.max_distance() + 1).min(30))
+        .y_labels((a.max_distance() + 1).min(30))
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .label_style((FONT, 18))
+        .axis_desc_style((FONT, 22))
+        .draw()?;
+    let diagonal = BLACK.stroke_width(2);
+    chart
+        .draw_series(DashedLineSeries::new([(0.0, 0.0), (max_d, max_d)], 10, 6, diagonal))?
+        .label("perfect estimate (estimate = distance)")
+        .legend(move |(x, y)| PathElement::new([(x, y), (x + 30, y)], diagonal));
+    for (joint, color) in atlas.joints.iter().zip(COLORS) {
+        let ranges: Vec<(f64, u32, u32)> = (0..joint.states.len())
+            .filter_map(|d| joint.range(d).map(|(lo, hi)| (d as f64, lo, hi)))
+            .collect();
+        let band: Vec<(f64, f64)> = ranges
+            .iter()
+            .map(|&(d, lo, _)| (d, f64::from(lo)))
+            .chain(ranges.iter().rev().map(|&(d, _, hi)| (d, f64::from(hi))))
+            .collect();
+        chart.draw_series([Polygon::new(band, color.mix(0.15).filled())])?;
+        let means: Vec<(f64, f64)> = (0..joint.states.len())
+            .filter_map(|d| joint.mean_at(d).map(|m| (d as f64, m)))
+            .collect();
+        let style = color.stroke_width(3);
+        chart
+            .draw_series(LineSeries::new(means, style))?
+            .label(format!("{} (mean, band: min..max)", joint.kind.name()))
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 30, y)], style));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .label_font((FONT, 18))
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .draw()?;
+    root.present()?;
+    Ok(())
+}
+
+/// `astar.png`: mean search nodes A* dequeues by distance, log scale, one line per
+/// estimate; a line stops where a sampled search exceeded the budget.
+pub fn astar(a: &Analysis, atlas: &Atlas, path: &Path) -> Result<()> {
+    let root = canvas(path);
+    root.fill(&WHITE)?;
+    let rows = atlas.effort.as_ref().map_or(&[][..], |e| &e.rows[..]);
+    let top = rows
+        .iter()
+        .filter_map(|r| r.nodes.map(|(mean, _)| mean))
+        .fold(10.0f64, f64::max);
+    let top = 10f64.powf(top.log10().ceil());
+    let max_d = a.max_distance().max(1) as f64;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            format!("{}: A* search nodes by distance", a.title),
+            (FONT, 30).into_font().style(FontStyle::Bold),
+        )
+        .margin(20)
+        .x_label_area_size(60)
+        .y_label_area_size(90)
+        .build_cartesian_2d(0f64..max_d, (1f64..top).log_scale())?;
+    chart
+        .configure_mesh()
+        .x_desc("true distance to the goal (moves)")
+        .y_desc("mean nodes dequeued (log scale)")
+        .x_labels((a.max_distance() + 1).min(30))
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| short_count(*y))
+        .label_style((FONT, 18))
+        .axis_desc_style((FONT, 22))
+        .draw()?;
+    for (joint, color) in atlas.joints.iter().zip(COLORS) {
+        let points: Vec<(f64, f64)> = rows
+            .iter()
+            .filter(|r| r.kind == joint.kind)
+            .filter_map(|r| r.nodes.map(|(mean, _)| (r.distance as f64, mean)))
+            .collect();
+        let style = color.stroke_width(3);
+        chart.draw_series(points.iter().map(|&p| Circle::new(p, 4, color.filled())))?;
+        chart
+            .draw_series(LineSeries::new(points, style))?
+            .label(joint.kind.name())
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 30, y)], style));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .label_font((FONT, 18))
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .draw()?;
+    root.present()?;
+    Ok(())
+}
