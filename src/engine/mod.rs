@@ -2,6 +2,7 @@
 
 pub mod bfs;
 pub mod bitset;
+pub mod exchange;
 pub mod gf2;
 
 pub use bfs::{EngineError, Level, Search, bfs};
