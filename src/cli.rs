@@ -1,7 +1,7 @@
 //! The command line: [`Cli`] is pure syntax (clap derive); [`Cli::into_command`] does all
 //! validation and returns a [`Command`] whose jobs are known to be runnable.
 
-use crate::job::{MAX_COIN_CELLS, MAX_FLIP_COINS, MAX_SLIDING_CELLS, Spec, human_bytes};
+use crate::job::{BITS_PER_STATE, MAX_COIN_CELLS, MAX_FLIP_COINS, MAX_SLIDING_CELLS, Spec, human_bytes};
 use crate::report::thousands;
 use clap::{Args, Parser, ValueEnum};
 use std::path::PathBuf;
@@ -306,7 +306,7 @@ fn dimension(flag: &str, value: Option<u64>, default: Option<usize>) -> Result<u
 fn too_big_sliding<T>(rows: usize, cols: usize) -> Result<T, UsageError> {
     let spec = Spec::Sliding { rows, cols };
     usage(format!(
-        "sliding {rows}x{cols} has {} reachable states: at 3 bits a state the search would need {}; this tool enumerates sliding boards of up to {MAX_SLIDING_CELLS} cells in memory, and boards this large are searched on disk (Korf & Schultze 2005)",
+        "sliding {rows}x{cols} has {} reachable states: at {BITS_PER_STATE} bits a state the search would need {}; this tool enumerates sliding boards of up to {MAX_SLIDING_CELLS} cells in memory, and boards this large are searched on disk (Korf & Schultze 2005)",
         count_text(spec.states()),
         human_bytes(spec.memory())
     ))
@@ -337,7 +337,7 @@ fn check_memory(job: &Spec, available: Option<u64>) -> Result<(), UsageError> {
     match available {
         Some(free) if need > u128::from(free) * 9 / 10 => usage(
             format!(
-                "{job} has {} states: the search needs {} (3 bits a state) but only {} of memory is available",
+                "{job} has {} states: the search needs {} ({BITS_PER_STATE} bits a state) but only {} of memory is available",
                 count_text(job.states()),
                 human_bytes(need),
                 human_bytes(u128::from(free)),

@@ -2,7 +2,8 @@
 //! choice to the concrete puzzle type the engine is specialised for.
 
 use crate::analysis::{self, Analysis, AnalysisError, Extras};
-use crate::engine::Level;
+use crate::engine::exchange::Exchange;
+use crate::engine::{Level, Options};
 use crate::puzzle::Puzzle;
 use crate::puzzle::coin_lines::coin_lines;
 use crate::puzzle::coins::{self, Coins};
@@ -80,8 +81,8 @@ macro_rules! with_puzzle {
     };
 }
 
-/// Bit sets the engine keeps per rank.
-const BITS_PER_STATE: u128 = 3;
+/// Bits the engine keeps per rank (two planes: unseen, this level, next level, done).
+pub const BITS_PER_STATE: u128 = 2;
 
 impl Spec {
     /// Family name as on the command line.
@@ -197,6 +198,19 @@ impl Spec {
     ) -> Result<Analysis, AnalysisError> {
         let extras = self.extras(puzzle);
         with_puzzle!(puzzle, p => analysis::analyze(p, &extras, progress))
+    }
+
+    /// [`Spec::analyze_built`] as one of the processes sharing the search through
+    /// `exchange`, with the engine's `options` (checkpoints).
+    pub fn analyze_on(
+        &self,
+        puzzle: &AnyPuzzle,
+        exchange: &mut dyn Exchange,
+        options: Options,
+        progress: impl FnMut(&Level) -> ControlFlow<()>,
+    ) -> Result<Analysis, AnalysisError> {
+        let extras = self.extras(puzzle);
+        with_puzzle!(puzzle, p => analysis::analyze_on(p, &extras, exchange, options, progress))
     }
 }
 

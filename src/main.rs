@@ -3,7 +3,7 @@
 use analyze::analysis::{Analysis, AnalysisError};
 use analyze::cli::{Cli, Command, PuzzleName};
 use analyze::engine::EngineError;
-use analyze::job::{Spec, human_bytes};
+use analyze::job::{BITS_PER_STATE, Spec, human_bytes};
 use analyze::report;
 use anyhow::{Context, Result};
 use clap::{Parser, ValueEnum};
@@ -120,7 +120,7 @@ fn analyze(job: &Spec, quiet: bool) -> Result<Analysis> {
     };
     if !quiet {
         eprintln!(
-            "{job}: {} states to search, {} of bit sets (3 bits a state)",
+            "{job}: {} states to search, {} of bit sets ({BITS_PER_STATE} bits a state)",
             report::thousands(job.states()),
             human_bytes(job.memory())
         );

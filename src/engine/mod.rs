@@ -5,4 +5,4 @@ pub mod bitset;
 pub mod exchange;
 pub mod gf2;
 
-pub use bfs::{EngineError, Level, Search, bfs};
+pub use bfs::{EngineError, Level, Options, Search, bfs, search};
