@@ -1,10 +1,12 @@
 //! The command line: [`Cli`] is pure syntax (clap derive); [`Cli::into_command`] does all
 //! validation and returns a [`Command`] whose jobs are known to be runnable.
 
+use crate::engine::checkpoint::Config;
 use crate::job::{BITS_PER_STATE, MAX_COIN_CELLS, MAX_FLIP_COINS, MAX_SLIDING_CELLS, Spec, human_bytes};
 use crate::report::thousands;
 use clap::{Args, Parser, ValueEnum};
 use std::path::PathBuf;
+use std::time::Duration;
 use thiserror::Error;
 
 /// Enumerates every reachable state of classic puzzles: distances to the goal,
@@ -58,6 +60,13 @@ pub struct OutputArgs {
     /// No progress bar or memory note on stderr.
     #[arg(long)]
     pub quiet: bool,
+    /// Save the search at level boundaries in DIR, and resume from it when the same
+    /// command is run again (one puzzle; the two latest saved levels are kept).
+    #[arg(long, value_name = "DIR")]
+    pub checkpoint: Option<PathBuf>,
+    /// Save at most every M minutes instead of at every level.
+    #[arg(long, value_name = "M", requires = "checkpoint")]
+    pub checkpoint_minutes: Option<u64>,
 }
 
 /// The puzzle families.
@@ -129,6 +138,8 @@ pub enum Command {
         threads: usize,
         /// Suppress stderr chatter.
         quiet: bool,
+        /// Save and resume the search there (one job only).
+        checkpoint: Option<Config>,
     },
 }
 
@@ -143,6 +154,9 @@ fn usage<T>(message: impl Into<String>) -> Result<T, UsageError> {
 
 /// Largest thread count accepted (far more than any machine here has cores).
 const MAX_THREADS: u64 = 1024;
+
+/// Longest interval between checkpoints: a week.
+const MAX_CHECKPOINT_MINUTES: u64 = 7 * 24 * 60;
 
 impl Cli {
     /// Checks every option against the puzzle and turns the line into a [`Command`].
@@ -165,6 +179,9 @@ impl Cli {
             let solving = !self.solve.is_empty();
             let spec = self.spec(name, solving)?;
             if solving {
+                if self.output.checkpoint.is_some() {
+                    return usage("--checkpoint saves an analysis; --solve does not take it");
+                }
                 return Ok(Command::Solve {
                     spec,
                     states: self.solve,
@@ -177,13 +194,44 @@ impl Cli {
         for job in &jobs {
             check_memory(job, available_memory)?;
         }
+        let checkpoint = self.checkpoint(jobs.len())?;
         Ok(Command::Analyze {
             jobs,
             index: self.all,
             out: self.output.out,
             threads,
             quiet: self.output.quiet,
+            checkpoint,
         })
+    }
+
+    /// `--checkpoint` and `--checkpoint-minutes`, checked.
+    fn checkpoint(&self, jobs: usize) -> Result<Option<Config>, UsageError> {
+        let Some(dir) = &self.output.checkpoint else {
+            return Ok(None);
+        };
+        if jobs != 1 {
+            return usage("--checkpoint saves one search: give one --puzzle, not --all");
+        }
+        if dir.exists() && !dir.is_dir() {
+            return usage(format!(
+                "--checkpoint {}: not a folder (give a folder to keep the checkpoint files in)",
+                dir.display()
+            ));
+        }
+        let every = match self.output.checkpoint_minutes {
+            None => None,
+            Some(m) if (1..=MAX_CHECKPOINT_MINUTES).contains(&m) => Some(Duration::from_secs(60 * m)),
+            Some(m) => {
+                return usage(format!(
+                    "--checkpoint-minutes {m} is out of range: use 1 to {MAX_CHECKPOINT_MINUTES} (leave it out to save every level)"
+                ));
+            }
+        };
+        Ok(Some(Config {
+            dir: dir.clone(),
+            every,
+        }))
     }
 
     fn given(&self) -> Vec<&'static str> {

@@ -2,8 +2,11 @@
 
 use analyze::analysis::{Analysis, AnalysisError};
 use analyze::cli::{Cli, Command, PuzzleName};
-use analyze::engine::EngineError;
+use analyze::engine::checkpoint::{self, Note};
+use analyze::engine::exchange::Local;
+use analyze::engine::{EngineError, Options};
 use analyze::job::{BITS_PER_STATE, Spec, human_bytes};
+use analyze::puzzle::Puzzle;
 use analyze::report;
 use anyhow::{Context, Result};
 use clap::{Parser, ValueEnum};
@@ -51,7 +54,8 @@ fn run(command: Command) -> Result<()> {
             out,
             threads,
             quiet,
-        } => analyze_all(&jobs, index, &out, threads, quiet),
+            checkpoint,
+        } => analyze_all(&jobs, index, &out, threads, quiet, checkpoint.as_ref()),
     }
 }
 
@@ -75,7 +79,14 @@ fn solve(spec: &Spec, states: &[String], threads: usize, quiet: bool) -> Result<
 }
 
 /// Analyses each job, writes its report folder, and for `--all` the index.
-fn analyze_all(jobs: &[Spec], index: bool, out: &Path, threads: usize, quiet: bool) -> Result<()> {
+fn analyze_all(
+    jobs: &[Spec],
+    index: bool,
+    out: &Path,
+    threads: usize,
+    quiet: bool,
+    checkpoint: Option<&checkpoint::Config>,
+) -> Result<()> {
     // Ctrl-C or SIGTERM stops the search at the end of the current level; the staging
     // folders are then dropped (deleted), so no partial report is left behind.
     ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed)).context("cannot install the Ctrl-C handler")?;
@@ -88,7 +99,7 @@ fn analyze_all(jobs: &[Spec], index: bool, out: &Path, threads: usize, quiet: bo
         .collect::<Result<Vec<_>>>()?;
     let mut analyses = Vec::new();
     for (job, stage) in jobs.iter().zip(staged) {
-        let analysis = pool.install(|| analyze(job, quiet))?;
+        let analysis = pool.install(|| analyze(job, quiet, checkpoint))?;
         report::write_all(&analysis, stage.path())?;
         if INTERRUPTED.load(Ordering::Relaxed) {
             anyhow::bail!(Interrupted);
@@ -109,7 +120,7 @@ fn analyze_all(jobs: &[Spec], index: bool, out: &Path, threads: usize, quiet: bo
 }
 
 /// Runs one analysis with a progress bar on stderr (hidden when stderr is not a terminal).
-fn analyze(job: &Spec, quiet: bool) -> Result<Analysis> {
+fn analyze(job: &Spec, quiet: bool, checkpoint: Option<&checkpoint::Config>) -> Result<Analysis> {
     let puzzle = job
         .build()
         .with_context(|| format!("{job} is too large to enumerate"))?;
@@ -136,7 +147,27 @@ fn analyze(job: &Spec, quiet: bool) -> Result<Analysis> {
         .progress_chars("=> "),
     );
     bar.set_prefix(job.to_string());
-    let analysis = job.analyze_built(&puzzle, |level| {
+    let notes = bar.clone();
+    let id = job.to_string();
+    let options = Options {
+        checkpoint: checkpoint.cloned(),
+        notify: Some(Box::new(move |note: &Note| {
+            let line = match note {
+                Note::Resumed { level, path } => {
+                    format!(
+                        "{id}: resuming after level {level} from the checkpoint {}",
+                        path.display()
+                    )
+                }
+                Note::Skipped { path, reason } => format!("{id}: not using checkpoint {}: {reason}", path.display()),
+                Note::Saved { .. } => return,
+            };
+            notes.suspend(|| eprintln!("{line}"));
+        })),
+        ..Options::default()
+    };
+    let mut exchange = Local::new(analyze::with_puzzle!(&puzzle, p => p.states()));
+    let analysis = job.analyze_on(&puzzle, &mut exchange, options, |level| {
         bar.set_message(level.depth.to_string());
         bar.set_position(level.reached);
         if INTERRUPTED.load(Ordering::Relaxed) {
@@ -148,6 +179,7 @@ fn analyze(job: &Spec, quiet: bool) -> Result<Analysis> {
     bar.finish_and_clear();
     match analysis {
         Err(AnalysisError::Engine(EngineError::Interrupted)) => Err(Interrupted.into()),
+        Err(AnalysisError::Engine(EngineError::Checkpoint(e))) if e.is_refusal() => Err(BadInput(e.to_string()).into()),
         other => other.with_context(|| format!("{job}: analysis failed")),
     }
 }

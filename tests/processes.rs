@@ -32,7 +32,10 @@ fn assert_same_in_processes<P: Puzzle>(puzzle: &P) {
     let expected = analyze::engine::search(
         puzzle,
         &mut analyze::engine::exchange::Local::new(puzzle.states()),
-        Options { watch: watch.clone() },
+        Options {
+            watch: watch.clone(),
+            ..Options::default()
+        },
         |_| ControlFlow::Continue(()),
     )
     .expect("the single search succeeds");
@@ -44,7 +47,10 @@ fn assert_same_in_processes<P: Puzzle>(puzzle: &P) {
         let results = search_in_processes(
             puzzle,
             processes,
-            |_| Options { watch: watch.clone() },
+            |_| Options {
+                watch: watch.clone(),
+                ..Options::default()
+            },
             |_, _| ControlFlow::Continue(()),
         );
         let mut sent = 0;

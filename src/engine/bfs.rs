@@ -11,6 +11,7 @@
 //! the exchange, so every process returns the same [`Search`].
 
 use super::bitset::{BitSet, TooLarge, WORD_BITS};
+use super::checkpoint::{CheckpointError, Config, Note, Saver, Snapshot};
 use super::exchange::{Exchange, ExchangeError, Local, Partition};
 use crate::puzzle::{Adjacent, Puzzle};
 use rayon::prelude::*;
@@ -45,11 +46,18 @@ pub struct Search {
     pub watched: Vec<Option<usize>>,
 }
 
+/// A callback told what the checkpoints did.
+pub type Notify = Box<dyn FnMut(&Note)>;
+
 /// What a search may do beyond counting.
 #[derive(Default)]
 pub struct Options {
     /// Ranks whose distances [`Search::watched`] reports, wherever they are owned.
     pub watch: Vec<u64>,
+    /// Where and how often to save the search, and resume it from.
+    pub checkpoint: Option<Config>,
+    /// Told about checkpoints resumed, skipped or written (the library does not print).
+    pub notify: Option<Notify>,
 }
 
 /// Progress reported after each level.
@@ -92,6 +100,9 @@ pub enum EngineError {
     /// The processes could not go on together.
     #[error(transparent)]
     Exchange(#[from] ExchangeError),
+    /// A checkpoint could not be written, or the one asked for cannot be used.
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
 }
 
 /// Enumerates every configuration reachable from the goals and counts them by distance,
@@ -111,7 +122,7 @@ pub fn bfs<P: Puzzle>(puzzle: &P, observe: impl FnMut(&Level) -> ControlFlow<()>
 pub fn search<P: Puzzle>(
     puzzle: &P,
     exchange: &mut dyn Exchange,
-    options: Options,
+    mut options: Options,
     mut observe: impl FnMut(&Level) -> ControlFlow<()>,
 ) -> Result<Search, EngineError> {
     let states = puzzle.states();
@@ -132,17 +143,18 @@ pub fn search<P: Puzzle>(
     // would cost as much as a busy level.
     let mut frontier = vec![false; chunks];
     let touched: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
+    let watch = std::mem::take(&mut options.watch);
     let mut run = Run {
         levels: Vec::new(),
         reached_by_class: vec![0; classes],
         antipodes: Vec::new(),
-        watched: vec![None; options.watch.len()],
+        watched: vec![None; watch.len()],
     };
     for goal in puzzle.goals() {
         if goal >= states {
             return Err(EngineError::BadGoal(goal));
         }
-        for (slot, &rank) in run.watched.iter_mut().zip(&options.watch) {
+        for (slot, &rank) in run.watched.iter_mut().zip(&watch) {
             if rank == goal {
                 *slot = Some(0);
             }
@@ -152,6 +164,31 @@ pub fn search<P: Puzzle>(
             frontier[i as usize / WORD_BITS as usize / CHUNK_WORDS] = true;
         }
     }
+    let mut notify = |note: &Note| {
+        if let Some(f) = options.notify.as_mut() {
+            f(note);
+        }
+    };
+    let mut saver = match options.checkpoint.take() {
+        Some(config) => {
+            let mut saver = Saver::new(config, puzzle.id(), partition, me);
+            if let Some(resumed) = saver.resume(exchange, planes.marks.words(), &mut notify)? {
+                if resumed.reached_by_class.len() != classes || resumed.watched.len() != run.watched.len() {
+                    return Err(CheckpointError::Mismatch {
+                        path: "in the checkpoint folder".into(),
+                        reason: "it was written for other options of this search".into(),
+                    }
+                    .into());
+                }
+                run = resumed;
+                for (c, flag) in frontier.iter_mut().enumerate() {
+                    *flag = planes.chunk_has_current(c);
+                }
+            }
+            Some(saver)
+        }
+        None => None,
+    };
     let adjacent = puzzle.adjacent_predecessors().map(|a| Shifts::new(&a));
     let expansion = Expansion {
         planes: &planes,
@@ -185,6 +222,7 @@ pub fn search<P: Puzzle>(
                 tally = tally.merge(t);
             }
         }
+        tally.save = saver.as_ref().is_some_and(Saver::due);
         let all = exchange.end_level(level, tally.encode(), &mut deliver)?;
         if misdelivered > 0 {
             return Err(ExchangeError::Transport(format!(
@@ -207,7 +245,7 @@ pub fn search<P: Puzzle>(
             return run.finish(exchange);
         }
         planes.advance(&touched, &mut frontier);
-        for (distance, &rank) in run.watched.iter_mut().zip(&options.watch) {
+        for (distance, &rank) in run.watched.iter_mut().zip(&watch) {
             if distance.is_none() && planes.local(rank).is_some_and(|i| planes.is_current(i)) {
                 *distance = Some(depth + 1);
             }
@@ -217,6 +255,14 @@ pub fn search<P: Puzzle>(
         }
         run.levels.push(total.states);
         run.antipodes = total.examples;
+        // Every process saves the same levels, when any of them finds a save due.
+        if let Some(saver) = saver.as_mut().filter(|_| total.save) {
+            let snapshot = Snapshot {
+                words: planes.marks.words(),
+                run: &run,
+            };
+            saver.save(&snapshot, &mut notify)?;
+        }
         let flow = observe(&Level {
             depth,
             states: total.states,
@@ -383,6 +429,15 @@ impl Planes {
                 *frontier = next != 0;
             });
     }
+
+    /// Whether chunk `c` holds ranks of this level (after a resume).
+    fn chunk_has_current(&self, c: usize) -> bool {
+        let words = self.marks.words();
+        let range = 2 * c * CHUNK_WORDS..words.len().min(2 * (c + 1) * CHUNK_WORDS);
+        words[range]
+            .chunks_exact(2)
+            .any(|p| p[0].load(Relaxed) & !p[1].load(Relaxed) != 0)
+    }
 }
 
 /// Per-chunk tallies, merged in chunk order so that examples come out sorted.
@@ -395,6 +450,8 @@ struct Tally {
     escape_from: Option<u64>,
     sent: u64,
     generated: u64,
+    /// Whether this process wants a checkpoint at the end of the level.
+    save: bool,
     /// Predecessors owned by other processes, by owner (empty for a single process).
     remote: Vec<Vec<u64>>,
 }
@@ -418,6 +475,7 @@ impl Tally {
         self.escape_from = self.escape_from.or(other.escape_from);
         self.sent += other.sent;
         self.generated += other.generated;
+        self.save |= other.save;
         self
     }
 
@@ -429,6 +487,7 @@ impl Tally {
             self.escape_from.unwrap_or(u64::MAX),
             self.sent,
             self.generated,
+            u64::from(self.save),
         ];
         v.extend(&self.by_class);
         v.extend(&self.examples);
@@ -439,7 +498,7 @@ impl Tally {
     fn decode_sum(all: &[Vec<u64>], classes: usize) -> Option<Tally> {
         let mut total = Tally::new(classes);
         for v in all {
-            let (head, rest) = v.split_at_checked(5)?;
+            let (head, rest) = v.split_at_checked(6)?;
             let (by_class, examples) = rest.split_at_checked(classes)?;
             let one = Tally {
                 states: head[0],
@@ -447,6 +506,7 @@ impl Tally {
                 escape_from: (head[2] != u64::MAX).then_some(head[2]),
                 sent: head[3],
                 generated: head[4],
+                save: head[5] != 0,
                 by_class: by_class.to_vec(),
                 examples: examples.to_vec(),
                 remote: Vec::new(),

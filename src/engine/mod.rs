@@ -2,6 +2,7 @@
 
 pub mod bfs;
 pub mod bitset;
+pub mod checkpoint;
 pub mod exchange;
 pub mod gf2;
 
