@@ -41,12 +41,7 @@ type Outcome = (Vec<Result<Search, EngineError>>, Vec<usize>, Vec<(usize, Note)>
 /// Runs `puzzle` in `processes` thread-processes saving in `dir`, stopping after level
 /// `stop` if given; returns each process's result, the first level each observed, and
 /// the notes.
-fn run(
-    puzzle: &Sliding,
-    processes: usize,
-    dir: &Path,
-    stop: Option<usize>,
-) -> Outcome {
+fn run(puzzle: &Sliding, processes: usize, dir: &Path, stop: Option<usize>) -> Outcome {
     let notes: Notes = Arc::default();
     let first: Vec<Mutex<Option<usize>>> = (0..processes).map(|_| Mutex::new(None)).collect();
     let results = search_in_processes(
@@ -213,4 +208,156 @@ fn the_checkpoint_of_a_finished_search_gives_its_result_again() {
     let last = first_run[0].as_ref().expect("the search succeeds").levels.len() - 1;
     assert!(resumed_levels(&notes).iter().all(|&(_, level)| level == last));
     assert_eq!(puzzle.states(), 20_160);
+}
+
+// ---------------------------------------------------------------------------------------
+// The command line
+// ---------------------------------------------------------------------------------------
+
+const RUN_2X5: [&str; 10] = [
+    "--puzzle",
+    "sliding",
+    "--rows",
+    "2",
+    "--cols",
+    "5",
+    "--threads",
+    "1",
+    "--checkpoint",
+    "ck",
+];
+
+/// The report files a resumed run must reproduce, `summary.json` without its timing.
+fn report(sandbox: &Sandbox, out: &str) -> Vec<String> {
+    ["distances.csv", "classes.csv", "summary.json"]
+        .iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(sandbox.path(&format!("{out}/sliding-2x5/{f}"))).expect("report file");
+            text.lines()
+                .filter(|l| !l.trim_start().starts_with("\"seconds\""))
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .collect()
+}
+
+#[test]
+fn a_run_killed_with_sigkill_resumes_from_a_later_level_and_writes_the_same_report() {
+    let sandbox = Sandbox::new();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_analyze"))
+        .current_dir(sandbox.path(""))
+        .args(RUN_2X5)
+        .args(["--out", "out", "--quiet"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the binary starts");
+    // Level 1 is saved as generation b: kill the run as soon as it appears.
+    while !sandbox.path("ck/slice-0.b.ckpt").exists() {
+        assert!(
+            child.try_wait().expect("wait").is_none(),
+            "the run ended before it could be killed"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    child.kill().expect("SIGKILL");
+    child.wait().expect("reaped");
+    assert!(!sandbox.path("out/sliding-2x5").exists(), "a killed run wrote a report");
+
+    let output = sandbox
+        .run(&[&RUN_2X5[..], &["--out", "out"]].concat())
+        .success()
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+    let line = stderr
+        .lines()
+        .find(|l| l.contains("resuming after level"))
+        .unwrap_or_else(|| panic!("no resume note in:\n{stderr}"));
+    let level: usize = line
+        .split("resuming after level ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no level in: {line}"));
+    assert!(level >= 1, "{line}");
+
+    sandbox
+        .run(
+            &RUN_2X5[..8]
+                .iter()
+                .copied()
+                .chain(["--out", "reference", "--quiet"])
+                .collect::<Vec<_>>(),
+        )
+        .success();
+    assert_eq!(report(&sandbox, "out"), report(&sandbox, "reference"));
+}
+
+/// Runs `args` expecting exit 2 with one `error:` line and no report; returns the line.
+fn refused(sandbox: &Sandbox, args: &[&str]) -> String {
+    let output = sandbox.run(args).code(2).get_output().clone();
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+    let lines: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(lines.len(), 1, "{stderr}");
+    assert!(output.stdout.is_empty());
+    lines[0].to_string()
+}
+
+#[test]
+fn a_checkpoint_of_another_puzzle_is_refused_by_the_command_line() {
+    let sandbox = Sandbox::new();
+    sandbox
+        .run(&[
+            "--puzzle",
+            "sliding",
+            "--rows",
+            "2",
+            "--cols",
+            "4",
+            "--checkpoint",
+            "ck",
+            "--out",
+            "a",
+            "--quiet",
+        ])
+        .success();
+    let message = refused(&sandbox, &[&RUN_2X5[..], &["--out", "b", "--quiet"]].concat());
+    assert!(
+        message.contains("it is a search of sliding-2x4, not sliding-2x5"),
+        "{message}"
+    );
+    assert!(!sandbox.path("b/sliding-2x5").exists());
+}
+
+#[test]
+fn checkpoint_options_are_checked() {
+    let sandbox = Sandbox::new();
+    std::fs::write(sandbox.path("file"), "x").expect("write");
+    let cases: [(&[&str], &str); 5] = [
+        (&["--puzzle", "eight", "--checkpoint-minutes", "5"], "--checkpoint"),
+        (
+            &["--puzzle", "eight", "--checkpoint", "ck", "--checkpoint-minutes", "0"],
+            "1 to 10080",
+        ),
+        (&["--all", "--checkpoint", "ck"], "one --puzzle"),
+        (&["--puzzle", "eight", "--checkpoint", "file"], "not a folder"),
+        (
+            &[
+                "--puzzle",
+                "eight",
+                "--checkpoint",
+                "ck",
+                "--solve",
+                "1 2 3 4 5 6 7 0 8",
+            ],
+            "--solve",
+        ),
+    ];
+    for (args, mention) in cases {
+        let message = refused(&sandbox, &[args, &["--out", "out"]].concat());
+        assert!(message.contains(mention), "{args:?}: {message}");
+    }
+    assert!(!sandbox.path("out").exists());
+    assert!(!sandbox.path("ck").exists());
 }
