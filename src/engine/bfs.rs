@@ -171,15 +171,9 @@ pub fn search<P: Puzzle>(
     };
     let mut saver = match options.checkpoint.take() {
         Some(config) => {
-            let mut saver = Saver::new(config, puzzle.id(), partition, me);
+            let shape = (classes, watch.len());
+            let mut saver = Saver::new(config, puzzle.id(), partition, me, shape);
             if let Some(resumed) = saver.resume(exchange, planes.marks.words(), &mut notify)? {
-                if resumed.reached_by_class.len() != classes || resumed.watched.len() != run.watched.len() {
-                    return Err(CheckpointError::Mismatch {
-                        path: "in the checkpoint folder".into(),
-                        reason: "it was written for other options of this search".into(),
-                    }
-                    .into());
-                }
                 run = resumed;
                 for (c, flag) in frontier.iter_mut().enumerate() {
                     *flag = planes.chunk_has_current(c);

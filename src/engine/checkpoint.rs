@@ -134,11 +134,14 @@ pub(crate) struct Snapshot<'a> {
 pub(crate) struct Saver {
     config: Config,
     expected: Header,
+    /// Classes of the puzzle and watched ranks, as the result so far must have.
+    classes: usize,
+    watched: usize,
     last: Instant,
 }
 
 impl Saver {
-    pub(crate) fn new(config: Config, id: String, partition: Partition, index: usize) -> Self {
+    pub(crate) fn new(config: Config, id: String, partition: Partition, index: usize, shape: (usize, usize)) -> Self {
         let expected = Header {
             id,
             states: partition.states(),
@@ -150,6 +153,8 @@ impl Saver {
         Self {
             config,
             expected,
+            classes: shape.0,
+            watched: shape.1,
             last: Instant::now(),
         }
     }
@@ -226,6 +231,15 @@ impl Saver {
             return Ok(None);
         };
         let run = match read(path, Some(words)) {
+            Ok(Some((_, Some(run))))
+                if run.reached_by_class.len() != self.classes || run.watched.len() != self.watched =>
+            {
+                return Err(CheckpointError::Mismatch {
+                    path: path.display().to_string(),
+                    reason: "it was written with other options of this search".into(),
+                }
+                .into());
+            }
             Ok(Some((_, Some(run)))) => run,
             Ok(_) => {
                 return Err(CheckpointError::Io {
