@@ -29,8 +29,8 @@ use thiserror::Error;
 const MAGIC: &[u8; 8] = b"ANLZCKPT";
 /// Bumped whenever the layout below changes.
 const VERSION: u32 = 1;
-/// Words read or written per buffer.
-const BUFFER: usize = 1 << 20;
+/// Words read or written per block (256 KiB): the planes are copied through one block.
+const BUFFER: usize = 1 << 15;
 
 /// Where and how often to save.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -370,7 +370,7 @@ impl<W: Write> Summed<W> {
 
 fn write(file: &File, header: &Header, snapshot: &Snapshot) -> io::Result<()> {
     let mut out = Summed {
-        inner: BufWriter::with_capacity(8 * BUFFER, file),
+        inner: BufWriter::new(file),
         crc: crc32fast::Hasher::new(),
     };
     out.put(MAGIC)?;
@@ -463,7 +463,7 @@ fn read(path: &Path, into: Option<&[AtomicU64]>) -> Result<Option<(Header, Optio
         return Err(Problem::Foreign("it is not a regular file".into()));
     }
     let mut input = Checked {
-        inner: BufReader::with_capacity(8 * BUFFER, file),
+        inner: BufReader::new(file),
         crc: crc32fast::Hasher::new(),
     };
     let mut magic = [0; 8];
