@@ -3,7 +3,8 @@
 
 use crate::analysis::{self, Analysis, AnalysisError, Extras};
 use crate::atlas::{Collector, astar};
-use crate::engine::Level;
+use crate::engine::exchange::{Exchange, Local};
+use crate::engine::{Level, Options};
 use crate::heuristics::Estimates;
 use crate::puzzle::Puzzle;
 use crate::puzzle::coin_lines::coin_lines;
@@ -82,8 +83,8 @@ macro_rules! with_puzzle {
     };
 }
 
-/// Bit sets the engine keeps per rank.
-const BITS_PER_STATE: u128 = 3;
+/// Bits the engine keeps per rank (two planes: unseen, this level, next level, done).
+pub const BITS_PER_STATE: u128 = 2;
 
 impl Spec {
     /// Family name as on the command line.
@@ -207,31 +208,70 @@ impl Spec {
         &self,
         puzzle: &AnyPuzzle,
         heuristics: bool,
+        progress: impl FnMut(&Level) -> ControlFlow<()>,
+    ) -> Result<Analysis, AnalysisError> {
+        let mut alone = Local::new(with_puzzle!(puzzle, p => p.states()));
+        self.analyze_on(puzzle, heuristics, &mut alone, Options::default(), progress)
+    }
+
+    /// [`Spec::analyze_built_with`] as one of the processes sharing the search through
+    /// `exchange`, with the engine's `options` (checkpoints).
+    ///
+    /// The atlas reads every level whole, as the search finds it. When it could not (the
+    /// search was shared by several processes, each holding its slice only, or resumed
+    /// from a checkpoint past level 0), process 0 measures it in a search of its own; the
+    /// command line allows that only where one process can hold the board.
+    pub fn analyze_on(
+        &self,
+        puzzle: &AnyPuzzle,
+        heuristics: bool,
+        exchange: &mut dyn Exchange,
+        options: Options,
         mut progress: impl FnMut(&Level) -> ControlFlow<()>,
     ) -> Result<Analysis, AnalysisError> {
         let extras = self.extras(puzzle);
-        match puzzle {
-            AnyPuzzle::Sliding(p) if heuristics || p.shape().0 * p.shape().1 <= ATLAS_CELLS => {
-                let mut collector = Collector::new(p);
-                let mut inadmissible = None;
-                let analysis = analysis::analyze(p, &extras, |level| {
-                    if let Err(e) = collector.observe(level) {
-                        inadmissible = Some(e);
-                        return ControlFlow::Break(());
-                    }
-                    progress(level)
-                });
-                if let Some(e) = inadmissible {
-                    return Err(e.into());
-                }
-                let mut analysis = analysis?;
-                let (rows, cols) = p.shape();
-                let effort = heuristics.then(|| astar::effort(&Estimates::new(rows, cols), &collector.samples()));
-                analysis.atlas = Some(collector.finish(effort));
-                Ok(analysis)
+        let p = match puzzle {
+            AnyPuzzle::Sliding(p) if heuristics || p.shape().0 * p.shape().1 <= ATLAS_CELLS => p,
+            _ => return with_puzzle!(puzzle, p => analysis::analyze_on(p, &extras, exchange, options, progress)),
+        };
+        let shared = exchange.partition().processes() > 1;
+        let first = exchange.index() == 0;
+        let mut collector = Collector::new(p);
+        let (mut inadmissible, mut complete) = (None, !shared);
+        let mut expected = 0;
+        let analysis = analysis::analyze_on(p, &extras, exchange, options, |level| {
+            complete &= level.depth == expected;
+            expected = level.depth + 1;
+            if complete && let Err(e) = collector.observe(level) {
+                inadmissible = Some(e);
+                return ControlFlow::Break(());
             }
-            _ => with_puzzle!(puzzle, p => analysis::analyze(p, &extras, progress)),
+            progress(level)
+        });
+        if let Some(e) = inadmissible {
+            return Err(e.into());
         }
+        let mut analysis = analysis?;
+        if !first {
+            return Ok(analysis);
+        }
+        if !complete {
+            collector = Collector::new(p);
+            analysis::analyze(p, &extras, |level| match collector.observe(level) {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(e) => {
+                    inadmissible = Some(e);
+                    ControlFlow::Break(())
+                }
+            })?;
+            if let Some(e) = inadmissible {
+                return Err(e.into());
+            }
+        }
+        let (rows, cols) = p.shape();
+        let effort = heuristics.then(|| astar::effort(&Estimates::new(rows, cols), &collector.samples()));
+        analysis.atlas = Some(collector.finish(effort));
+        Ok(analysis)
     }
 }
 

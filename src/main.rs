@@ -8,8 +8,11 @@ mod solve_cmd;
 
 use analyze::analysis::{Analysis, AnalysisError};
 use analyze::cli::{Cli, Command, PuzzleName};
-use analyze::engine::EngineError;
-use analyze::job::{Spec, human_bytes};
+use analyze::engine::checkpoint::{self, Note};
+use analyze::engine::exchange::Local;
+use analyze::engine::{EngineError, Options};
+use analyze::job::{BITS_PER_STATE, Spec, human_bytes};
+use analyze::puzzle::Puzzle;
 use analyze::report;
 use anyhow::{Context, Result};
 use clap::{Parser, ValueEnum};
@@ -64,7 +67,8 @@ fn run(command: Command) -> Result<()> {
             out,
             threads,
             quiet,
-        } => analyze_all(&jobs, index, heuristics, &out, threads, quiet),
+            checkpoint,
+        } => analyze_all(&jobs, index, heuristics, &out, threads, quiet, checkpoint.as_ref()),
     }
 }
 
@@ -81,7 +85,15 @@ fn solve(spec: &Spec, states: &[String], threads: usize, quiet: bool) -> Result<
 }
 
 /// Analyses each job, writes its report folder, and for `--all` the index.
-fn analyze_all(jobs: &[Spec], index: bool, heuristics: bool, out: &Path, threads: usize, quiet: bool) -> Result<()> {
+fn analyze_all(
+    jobs: &[Spec],
+    index: bool,
+    heuristics: bool,
+    out: &Path,
+    threads: usize,
+    quiet: bool,
+    checkpoint: Option<&checkpoint::Config>,
+) -> Result<()> {
     // Ctrl-C or SIGTERM stops the search at the end of the current level; the staging
     // folders are then dropped (deleted), so no partial report is left behind.
     ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed)).context("cannot install the Ctrl-C handler")?;
@@ -99,7 +111,7 @@ fn analyze_all(jobs: &[Spec], index: bool, heuristics: bool, out: &Path, threads
         index,
     };
     for (job, stage) in jobs.iter().zip(staged) {
-        let Some(analysis) = pool.install(|| analyze(job, heuristics, quiet))? else {
+        let Some(analysis) = pool.install(|| analyze(job, heuristics, quiet, checkpoint))? else {
             return Err(interrupted(analyses.len()).into());
         };
         report::write_all(&analysis, stage.path())?;
@@ -120,7 +132,12 @@ fn analyze_all(jobs: &[Spec], index: bool, heuristics: bool, out: &Path, threads
 
 /// Runs one analysis with a progress bar on stderr (hidden when stderr is not a terminal;
 /// indicatif ignores a failed write); `None` if interrupted.
-fn analyze(job: &Spec, heuristics: bool, quiet: bool) -> Result<Option<Analysis>> {
+fn analyze(
+    job: &Spec,
+    heuristics: bool,
+    quiet: bool,
+    checkpoint: Option<&checkpoint::Config>,
+) -> Result<Option<Analysis>> {
     let puzzle = job
         .build()
         .with_context(|| format!("{job} is too large to enumerate"))?;
@@ -131,7 +148,7 @@ fn analyze(job: &Spec, heuristics: bool, quiet: bool) -> Result<Option<Analysis>
     };
     if !quiet {
         note(format_args!(
-            "{job}: {} states to search, {} of bit sets (3 bits a state)",
+            "{job}: {} states to search, {} of bit sets ({BITS_PER_STATE} bits a state)",
             report::thousands(job.states()),
             human_bytes(job.memory())
         ));
@@ -147,7 +164,27 @@ fn analyze(job: &Spec, heuristics: bool, quiet: bool) -> Result<Option<Analysis>
         .progress_chars("=> "),
     );
     bar.set_prefix(job.to_string());
-    let analysis = job.analyze_built_with(&puzzle, heuristics, |level| {
+    let notes = bar.clone();
+    let id = job.to_string();
+    let options = Options {
+        checkpoint: checkpoint.cloned(),
+        notify: Some(Box::new(move |event: &Note| {
+            let line = match event {
+                Note::Resumed { level, path } => {
+                    format!(
+                        "{id}: resuming after level {level} from the checkpoint {}",
+                        path.display()
+                    )
+                }
+                Note::Skipped { path, reason } => format!("{id}: not using checkpoint {}: {reason}", path.display()),
+                Note::Saved { .. } => return,
+            };
+            notes.suspend(|| note(&line));
+        })),
+        ..Options::default()
+    };
+    let mut exchange = Local::new(analyze::with_puzzle!(&puzzle, p => p.states()));
+    let analysis = job.analyze_on(&puzzle, heuristics, &mut exchange, options, |level| {
         bar.set_message(level.depth.to_string());
         bar.set_position(level.reached);
         if INTERRUPTED.load(Ordering::Relaxed) {
@@ -159,6 +196,7 @@ fn analyze(job: &Spec, heuristics: bool, quiet: bool) -> Result<Option<Analysis>
     bar.finish_and_clear();
     match analysis {
         Err(AnalysisError::Engine(EngineError::Interrupted)) => Ok(None),
+        Err(AnalysisError::Engine(EngineError::Checkpoint(e))) if e.is_refusal() => Err(BadInput(e.to_string()).into()),
         other => other.map(Some).with_context(|| format!("{job}: analysis failed")),
     }
 }

@@ -14,13 +14,15 @@ use std::time::Duration;
 
 const BIN: &str = env!("CARGO_BIN_EXE_analyze");
 
-/// The files every analysis writes into its folder.
-const REPORT_FILES: [&str; 7] = [
+/// The files a sliding board of up to 10 cells gets: the usual seven and the heuristic atlas.
+const SLIDING_REPORT_FILES: [&str; 9] = [
     "classes.csv",
     "distances-log.png",
     "distances.csv",
     "distances.png",
     "growth.png",
+    "heuristics.csv",
+    "heuristics.png",
     "report.md",
     "summary.json",
 ];
@@ -92,7 +94,7 @@ fn a_full_stderr_never_panics_in_any_mode() {
     }
     // The report is complete and no staging folder is left.
     assert_eq!(sandbox.list("out"), ["eight"]);
-    assert_eq!(sandbox.list("out/eight"), REPORT_FILES);
+    assert_eq!(sandbox.list("out/eight"), SLIDING_REPORT_FILES);
 }
 
 #[test]
@@ -172,7 +174,7 @@ fn concurrent_runs_on_one_out_folder_all_succeed() {
             assert!(output.status.success(), "round {round}: {}", text(&output.stderr));
         }
         assert_eq!(sandbox.list("out"), ["sliding-2x3"], "round {round}");
-        assert_eq!(sandbox.list("out/sliding-2x3"), REPORT_FILES, "round {round}");
+        assert_eq!(sandbox.list("out/sliding-2x3"), SLIDING_REPORT_FILES, "round {round}");
     }
 }
 
@@ -483,7 +485,7 @@ fn counts_of_one_are_singular() {
     assert!(output.status.success());
     let stderr = text(&output.stderr);
     assert!(
-        stderr.contains("24 bytes of bit sets") && !stderr.contains(" 0 bytes"),
+        stderr.contains("16 bytes of bit sets") && !stderr.contains(" 0 bytes"),
         "{stderr}"
     );
 }

@@ -11,11 +11,12 @@
 pub mod astar;
 
 use crate::engine::Level;
+use crate::engine::bfs::Frontier;
 use crate::heuristics::{Estimates, Kind};
 use crate::puzzle::Puzzle;
 use crate::puzzle::sliding::{self, Sliding, Unranked};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::ops::Range;
 use thiserror::Error;
 
 /// Positions per distance the A* effort is measured on (all of them where fewer).
@@ -251,19 +252,26 @@ impl<'a> Collector<'a> {
     /// exceeds the distance there.
     pub fn observe(&mut self, level: &Level) -> Result<(), Inadmissible> {
         let distance = level.depth as u32 + 1;
-        let words = next_level_words(level);
+        let level = &level.next;
         // The common shapes get their line look-ups compiled for their size.
         let scan = match self.puzzle.shape() {
-            (3, 4) => Self::scan::<3, 4> as fn(&Self, u64, &[AtomicU64], u32) -> Tally,
+            (3, 4) => Self::scan::<3, 4> as fn(&Self, &Frontier, Range<usize>, u32) -> Tally,
             (3, 3) => Self::scan::<3, 3>,
             (2, 4) => Self::scan::<2, 4>,
             (4, 3) => Self::scan::<4, 3>,
             _ => Self::scan::<0, 0>,
         };
-        let tally = words
-            .par_chunks(CHUNK_WORDS)
-            .enumerate()
-            .map(|(chunk, words)| scan(self, (chunk * CHUNK_WORDS) as u64 * 64, words, distance))
+        let words = level.word_count();
+        let tally = (0..words.div_ceil(CHUNK_WORDS))
+            .into_par_iter()
+            .map(|chunk| {
+                scan(
+                    self,
+                    level,
+                    chunk * CHUNK_WORDS..words.min((chunk + 1) * CHUNK_WORDS),
+                    distance,
+                )
+            })
             .reduce(|| Tally::new(self.values), Tally::merge);
         if tally.counts[0].iter().all(|&n| n == 0) {
             return Ok(());
@@ -283,15 +291,15 @@ impl<'a> Collector<'a> {
         Ok(())
     }
 
-    /// Tallies the ranks of `words`, the first of which is rank `first`; `R x C` is the
-    /// board's shape when it is known at compile time, `0 x 0` otherwise.
-    fn scan<const R: usize, const C: usize>(&self, first: u64, words: &[AtomicU64], distance: u32) -> Tally {
+    /// Tallies the ranks of the level's words `words`; `R x C` is the board's shape when it
+    /// is known at compile time, `0 x 0` otherwise.
+    fn scan<const R: usize, const C: usize>(&self, level: &Frontier, words: Range<usize>, distance: u32) -> Tally {
         let mut tally = Tally::new(self.values);
         let mut memo = Unranked::default();
-        for (w, word) in words.iter().enumerate() {
-            let mut bits = word.load(Relaxed);
+        for w in words {
+            let mut bits = level.word(w);
             while bits != 0 {
-                let rank = first + 64 * w as u64 + u64::from(bits.trailing_zeros());
+                let rank = level.start() + 64 * w as u64 + u64::from(bits.trailing_zeros());
                 bits &= bits - 1;
                 self.visit::<R, C>(&mut memo, rank, distance, &mut tally);
             }
@@ -387,12 +395,6 @@ impl<'a> Collector<'a> {
             .collect();
         Atlas { joints, effort }
     }
-}
-
-/// The complete set of ranks at distance `level.depth + 1`, as words of 64 ranks (bit `b`
-/// of word `w` is rank `64 w + b`): the one place the atlas reads the engine's level.
-fn next_level_words<'l>(level: &'l Level) -> &'l [AtomicU64] {
-    level.next.words()
 }
 
 /// Longest side whose lines the atlas tabulates: a line of 4 cells is a 16-bit key.

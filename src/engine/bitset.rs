@@ -1,35 +1,36 @@
-//! A fixed-size bit set shared between threads.
+//! A fixed-size bit vector shared between threads.
 //!
-//! The engine keeps one bit per rank (visited, this level, next level), so a 239-million
-//! state board needs 3 x 30 MB instead of gigabytes of hash map. Bits live in `AtomicU64`
-//! words so rayon workers can mark neighbours concurrently: a bit only ever goes from 0 to
-//! 1 during a level, and `fetch_or` tells exactly one worker that it set it first.
+//! The engine keeps two bits per rank (two planes, interleaved word by word), so a
+//! 239-million state board needs 60 MB instead of gigabytes of hash map. Bits live in
+//! `AtomicU64` words (a `bitvec` vector over atomic storage) so rayon workers can mark
+//! neighbours concurrently: during a level a bit only goes from 0 to 1, and `fetch_or`
+//! makes concurrent marks of one word safe.
 
 use crate::job::human_bytes;
 use bitvec::prelude::{BitVec, Lsb0};
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::AtomicU64;
 use thiserror::Error;
 
 /// Bits per storage word.
 pub const WORD_BITS: u64 = 64;
 
-/// A set of ranks `0..len` as a bit-packed, atomically updatable vector.
+/// `len` bits, all clear, in atomically updatable words.
 pub struct BitSet {
     bits: BitVec<AtomicU64, Lsb0>,
 }
 
-/// The memory for a bit set could not be had.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
-#[error("cannot allocate {} for the bit sets", human_bytes(*bytes))]
+/// The machine refused the memory a bit vector needs.
+#[derive(Debug, Error, Clone, Copy, PartialEq, Eq)]
+#[error("cannot allocate {} for the bit sets: not enough memory", human_bytes(*bytes))]
 pub struct TooLarge {
-    /// Bytes asked for.
+    /// The bytes asked for.
     pub bytes: u128,
 }
 
 impl BitSet {
-    /// An empty set over `len` ranks, or [`TooLarge`] if the memory cannot be allocated:
-    /// the allocation is fallible, so a job beyond the machine is refused with its figure
-    /// rather than aborting the process, whatever the platform reports as free.
+    /// `len` clear bits, or the figure the allocator refused: the allocation is fallible, so
+    /// a job beyond the machine is refused with its figure rather than aborting the process,
+    /// whatever the platform reports as free.
     pub fn try_new(len: u64) -> Result<BitSet, TooLarge> {
         let words = len.div_ceil(WORD_BITS);
         let too_large = TooLarge {
@@ -43,16 +44,11 @@ impl BitSet {
         storage.resize_with(count, || AtomicU64::new(0));
         let mut bits = BitVec::from_vec(storage);
         bits.truncate(len);
-        Ok(Self { bits })
+        Ok(BitSet { bits })
     }
 
-    /// Bytes this set occupies for `len` ranks (for estimates before allocating).
-    pub fn bytes_for(len: u64) -> u64 {
-        len.div_ceil(WORD_BITS) * 8
-    }
-
-    /// The storage words: word `w` holds ranks `64 * w .. 64 * w + 63`, lowest bit first.
-    /// Hot loops take this slice once rather than decoding the bit span per access.
+    /// The storage words: word `w` holds bits `64 * w .. 64 * w + 63`, lowest bit first.
+    /// Hot loops take this slice once rather than decoding a bit position per access.
     pub fn words(&self) -> &[AtomicU64] {
         self.bits.as_raw_slice()
     }
@@ -61,38 +57,6 @@ impl BitSet {
     pub fn word_count(&self) -> usize {
         self.words().len()
     }
-
-    /// Whether `rank` is in the set.
-    #[inline]
-    pub fn contains(&self, rank: u64) -> bool {
-        let word = self.words()[(rank / WORD_BITS) as usize].load(Relaxed);
-        word & (1 << (rank % WORD_BITS)) != 0
-    }
-
-    /// Adds `rank`; true if this call added it (exactly one concurrent caller wins).
-    #[inline]
-    pub fn insert(&self, rank: u64) -> bool {
-        insert(self.words(), rank)
-    }
-
-    /// Number of ranks in the set.
-    pub fn count(&self) -> u64 {
-        self.bits.count_ones() as u64
-    }
-
-    /// The ranks in the set, ascending.
-    pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
-        self.bits.iter_ones().map(|i| i as u64)
-    }
-}
-
-/// Adds `rank` to the set stored in `words`; true if this call added it.
-#[inline]
-pub fn insert(words: &[AtomicU64], rank: u64) -> bool {
-    let word = &words[(rank / WORD_BITS) as usize];
-    let bit = 1 << (rank % WORD_BITS);
-    // The plain load skips the read-modify-write for the many already-visited neighbours.
-    word.load(Relaxed) & bit == 0 && word.fetch_or(bit, Relaxed) & bit == 0
 }
 
 #[cfg(test)]
@@ -100,19 +64,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn try_new_refuses_an_impossible_size_with_its_figure() {
-        // 2^62 ranks: 512 PiB, more than any allocator grants.
-        let err = BitSet::try_new(1 << 62).err().expect("refused");
-        assert_eq!(err.bytes, 1 << 59);
-        assert_eq!(err.to_string(), "cannot allocate 512.0 PiB for the bit sets");
+    fn a_set_has_whole_words_for_its_bits() {
+        for (len, words) in [(0, 0), (1, 1), (64, 1), (65, 2), (1000, 16)] {
+            assert_eq!(BitSet::try_new(len).map(|s| s.word_count()), Ok(words));
+        }
     }
 
     #[test]
-    fn try_new_gives_an_empty_set_of_the_right_length() {
-        let set = BitSet::try_new(130).expect("small");
-        assert_eq!(set.word_count(), 3);
-        assert!(set.insert(129));
-        assert!((0..129).all(|r| !set.contains(r)));
-        assert_eq!(set.iter().collect::<Vec<_>>(), [129]);
+    fn an_impossible_size_is_refused_with_its_figure() {
+        let e = BitSet::try_new(u64::MAX).err();
+        assert_eq!(e.map(|e| e.bytes), Some(u128::from(u64::MAX.div_ceil(64)) * 8));
     }
 }
