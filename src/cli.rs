@@ -1,6 +1,7 @@
 //! The command line: [`Cli`] is pure syntax (clap derive); [`Cli::into_command`] does all
 //! validation and returns a [`Command`] whose jobs are known to be runnable.
 
+use crate::hosts::{self, Cluster};
 use crate::job::{MAX_COIN_CELLS, MAX_FLIP_COINS, MAX_SLIDING_CELLS, Spec, human_bytes};
 use crate::report::thousands;
 use clap::{Args, Parser, ValueEnum};
@@ -44,6 +45,25 @@ pub struct Cli {
     /// Output options.
     #[command(flatten)]
     pub output: OutputArgs,
+    /// Several processes sharing one search.
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
+}
+
+/// Options for one search shared by several processes or machines.
+#[derive(Debug, Args)]
+pub struct ClusterArgs {
+    /// Share the search between the processes listed in FILE: one host:port per line, in
+    /// process order, the same file for every process (blank lines and # comments allowed).
+    #[arg(long, value_name = "FILE", requires = "process", conflicts_with_all = ["all", "list", "solve"])]
+    pub hosts: Option<PathBuf>,
+    /// This process's line in the --hosts file, counting from 0.
+    #[arg(long, value_name = "I", requires = "hosts")]
+    pub process: Option<u64>,
+    /// Seconds a process waits for the others at the end of a level before failing them all
+    /// (a stuck machine) [default: 3600].
+    #[arg(long, value_name = "S", requires = "hosts")]
+    pub level_timeout: Option<u64>,
 }
 
 /// Options shared by every run.
@@ -129,6 +149,8 @@ pub enum Command {
         threads: usize,
         /// Suppress stderr chatter.
         quiet: bool,
+        /// The processes sharing the search (`--hosts`); `None`: this process alone.
+        cluster: Option<Cluster>,
     },
 }
 
@@ -174,8 +196,12 @@ impl Cli {
             }
             vec![spec]
         };
+        let cluster = self.cluster.read()?;
         for job in &jobs {
-            check_memory(job, available_memory)?;
+            match &cluster {
+                Some(cluster) => check_share(job, available_memory, cluster)?,
+                None => check_memory(job, available_memory)?,
+            }
         }
         Ok(Command::Analyze {
             jobs,
@@ -183,6 +209,7 @@ impl Cli {
             out: self.output.out,
             threads,
             quiet: self.output.quiet,
+            cluster,
         })
     }
 
@@ -287,6 +314,52 @@ impl Cli {
     }
 }
 
+/// Longest `--level-timeout` accepted: a week.
+const MAX_LEVEL_TIMEOUT: u64 = 7 * 24 * 3600;
+
+impl ClusterArgs {
+    /// Reads and checks the hostfile and this process's place in it.
+    fn read(&self) -> Result<Option<Cluster>, UsageError> {
+        let (Some(file), Some(process)) = (&self.hosts, self.process) else {
+            return Ok(None);
+        };
+        let shown = file.display();
+        let text = std::fs::read_to_string(file).or_else(|e| {
+            usage(format!(
+                "cannot read --hosts {shown}: {e} (give a file with one host:port per line, in process order)"
+            ))
+        })?;
+        let addresses = hosts::parse_hosts(&text).or_else(|why| {
+            usage(format!(
+                "--hosts {shown} {why}: give one host:port per line, in process order (blank lines and # comments are skipped)"
+            ))
+        })?;
+        let last = addresses.len() - 1;
+        if process > last as u64 {
+            return usage(format!(
+                "--process {process} is out of range: {shown} lists {} process{} (--process 0 to {last})",
+                addresses.len(),
+                if last == 0 { "" } else { "es" }
+            ));
+        }
+        let level_timeout = match self.level_timeout {
+            None => 3600,
+            Some(s) if (1..=MAX_LEVEL_TIMEOUT).contains(&s) => s,
+            Some(s) => {
+                return usage(format!(
+                    "--level-timeout {s} is out of range: use 1 to {MAX_LEVEL_TIMEOUT} seconds"
+                ));
+            }
+        };
+        Ok(Some(Cluster {
+            hostfile: file.clone(),
+            addresses,
+            process: process as usize,
+            level_timeout,
+        }))
+    }
+}
+
 /// A board side: at least 2, and not absurd (the size checks that follow give the
 /// precise limit with its reason).
 fn dimension(flag: &str, value: Option<u64>, default: Option<usize>) -> Result<usize, UsageError> {
@@ -348,6 +421,35 @@ fn check_memory(job: &Spec, available: Option<u64>) -> Result<(), UsageError> {
             },
         ),
         _ => Ok(()),
+    }
+}
+
+/// Refuses a job whose share for one process of `cluster` would not fit in the memory
+/// available to this one (every machine is assumed to have as much).
+fn check_share(job: &Spec, available: Option<u64>, cluster: &Cluster) -> Result<(), UsageError> {
+    let processes = cluster.processes();
+    let need = job.memory_per_process(processes);
+    match available {
+        Some(free) if need > u128::from(free) * 9 / 10 => usage(format!(
+            "{job} over {processes} process{} needs {} a process but only {} of memory is available here; {}",
+            if processes == 1 { "" } else { "es" },
+            human_bytes(need),
+            human_bytes(u128::from(free)),
+            machines_hint(job)
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// How many machines of 24 GiB the job needs, for messages.
+pub fn machines_hint(job: &Spec) -> String {
+    match job.machines(24 << 30) {
+        Some(k) => format!(
+            "it needs {k} process{} on machines of 24 GiB ({} each)",
+            if k == 1 { "" } else { "es" },
+            human_bytes(job.memory_per_process(k))
+        ),
+        None => "it does not fit any number of 24 GiB machines".into(),
     }
 }
 

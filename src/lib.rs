@@ -6,11 +6,13 @@
 //! - [`engine::bfs`]: the bit-packed, parallel, level-synchronous search over ranks.
 //! - [`analysis::Analysis`]: the plain result the search and the invariant produce.
 //! - [`report`]: writers that only read an `Analysis` (CSV, JSON, Markdown, PNG).
-//! - [`cli`] and [`job`]: the command line and its validated jobs.
+//! - [`cli`] and [`job`]: the command line and its validated jobs; [`hosts`]: the processes
+//!   of a search shared by several machines.
 
 pub mod analysis;
 pub mod cli;
 pub mod engine;
+pub mod hosts;
 pub mod job;
 pub mod puzzle;
 pub mod report;

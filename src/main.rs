@@ -3,6 +3,7 @@
 use analyze::analysis::{Analysis, AnalysisError};
 use analyze::cli::{Cli, Command, PuzzleName};
 use analyze::engine::EngineError;
+use analyze::hosts::Cluster;
 use analyze::job::{Spec, human_bytes};
 use analyze::report;
 use anyhow::{Context, Result};
@@ -13,6 +14,8 @@ use std::ops::ControlFlow;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
+
+mod cluster;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -51,7 +54,8 @@ fn run(command: Command) -> Result<()> {
             out,
             threads,
             quiet,
-        } => analyze_all(&jobs, index, &out, threads, quiet),
+            cluster,
+        } => analyze_all(&jobs, index, &out, threads, quiet, cluster.as_ref()),
     }
 }
 
@@ -75,7 +79,14 @@ fn solve(spec: &Spec, states: &[String], threads: usize, quiet: bool) -> Result<
 }
 
 /// Analyses each job, writes its report folder, and for `--all` the index.
-fn analyze_all(jobs: &[Spec], index: bool, out: &Path, threads: usize, quiet: bool) -> Result<()> {
+fn analyze_all(
+    jobs: &[Spec],
+    index: bool,
+    out: &Path,
+    threads: usize,
+    quiet: bool,
+    cluster: Option<&Cluster>,
+) -> Result<()> {
     // Ctrl-C or SIGTERM stops the search at the end of the current level; the staging
     // folders are then dropped (deleted), so no partial report is left behind.
     ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed)).context("cannot install the Ctrl-C handler")?;
