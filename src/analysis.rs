@@ -3,7 +3,8 @@
 //! Report writers and charts only read an `Analysis`; everything in it except
 //! [`Analysis::seconds`] and [`Analysis::threads`] is the same on every run.
 
-use crate::engine::{self, EngineError, Level};
+use crate::engine::exchange::{Exchange, Local};
+use crate::engine::{self, EngineError, Level, Options};
 use crate::puzzle::Puzzle;
 use serde::Serialize;
 use std::ops::ControlFlow;
@@ -143,20 +144,29 @@ pub enum AnalysisError {
 pub fn analyze<P: Puzzle>(
     puzzle: &P,
     extras: &Extras,
-    mut progress: impl FnMut(&Level) -> ControlFlow<()>,
+    progress: impl FnMut(&Level) -> ControlFlow<()>,
+) -> Result<Analysis, AnalysisError> {
+    analyze_on(
+        puzzle,
+        extras,
+        &mut Local::new(puzzle.states()),
+        Options::default(),
+        progress,
+    )
+}
+
+/// [`analyze`] as one of the processes of a search shared through `exchange`; every
+/// process returns the same analysis (timings aside). `options.watch` is set here.
+pub fn analyze_on<P: Puzzle>(
+    puzzle: &P,
+    extras: &Extras,
+    exchange: &mut dyn Exchange,
+    mut options: Options,
+    progress: impl FnMut(&Level) -> ControlFlow<()>,
 ) -> Result<Analysis, AnalysisError> {
     let started = Instant::now();
-    let mut start_distance = None;
-    let search = engine::bfs(puzzle, |level| {
-        if let Some(start) = extras.start {
-            if level.next.contains(start) {
-                start_distance = Some(level.depth + 1);
-            } else if level.depth == 0 && puzzle.goals().contains(&start) {
-                start_distance = Some(0);
-            }
-        }
-        progress(level)
-    })?;
+    options.watch = extras.start.into_iter().collect();
+    let search = engine::search(puzzle, exchange, options, progress)?;
     let classes: Vec<ClassRow> = puzzle
         .classes()
         .into_iter()
@@ -203,7 +213,7 @@ pub fn analyze<P: Puzzle>(
         antipode_drawings: search.antipodes.iter().map(|&r| puzzle.draw(r)).collect(),
         goal_drawings: puzzle.goals().iter().map(|&r| puzzle.draw(r)).collect(),
         gf2_rank: extras.gf2_rank,
-        start_distance: extras.start.map(|_| start_distance),
+        start_distance: extras.start.map(|_| search.watched.first().copied().flatten()),
         seconds: started.elapsed().as_secs_f64(),
         threads: rayon::current_num_threads(),
     })

@@ -1,11 +1,13 @@
 //! The command line: [`Cli`] is pure syntax (clap derive); [`Cli::into_command`] does all
 //! validation and returns a [`Command`] whose jobs are known to be runnable.
 
+use crate::engine::checkpoint::Config;
 use crate::hosts::{self, Cluster};
-use crate::job::{MAX_COIN_CELLS, MAX_FLIP_COINS, MAX_SLIDING_CELLS, Spec, human_bytes};
+use crate::job::{BITS_PER_STATE, MAX_COIN_CELLS, MAX_FLIP_COINS, MAX_SLIDING_CELLS, Spec, human_bytes};
 use crate::report::thousands;
 use clap::{Args, Parser, ValueEnum};
 use std::path::PathBuf;
+use std::time::Duration;
 use thiserror::Error;
 
 /// Enumerates every reachable state of classic puzzles: distances to the goal,
@@ -78,6 +80,13 @@ pub struct OutputArgs {
     /// No progress bar or memory note on stderr.
     #[arg(long)]
     pub quiet: bool,
+    /// Save the search at level boundaries in DIR, and resume from it when the same
+    /// command is run again (one puzzle; the two latest saved levels are kept).
+    #[arg(long, value_name = "DIR")]
+    pub checkpoint: Option<PathBuf>,
+    /// Save at most every M minutes instead of at every level.
+    #[arg(long, value_name = "M", requires = "checkpoint")]
+    pub checkpoint_minutes: Option<u64>,
 }
 
 /// The puzzle families.
@@ -151,6 +160,8 @@ pub enum Command {
         quiet: bool,
         /// The processes sharing the search (`--hosts`); `None`: this process alone.
         cluster: Option<Cluster>,
+        /// Save and resume the search there (one job only).
+        checkpoint: Option<Config>,
     },
 }
 
@@ -165,6 +176,9 @@ fn usage<T>(message: impl Into<String>) -> Result<T, UsageError> {
 
 /// Largest thread count accepted (far more than any machine here has cores).
 const MAX_THREADS: u64 = 1024;
+
+/// Longest interval between checkpoints: a week.
+const MAX_CHECKPOINT_MINUTES: u64 = 7 * 24 * 60;
 
 impl Cli {
     /// Checks every option against the puzzle and turns the line into a [`Command`].
@@ -187,6 +201,9 @@ impl Cli {
             let solving = !self.solve.is_empty();
             let spec = self.spec(name, solving)?;
             if solving {
+                if self.output.checkpoint.is_some() {
+                    return usage("--checkpoint saves an analysis; --solve does not take it");
+                }
                 return Ok(Command::Solve {
                     spec,
                     states: self.solve,
@@ -203,6 +220,7 @@ impl Cli {
                 None => check_memory(job, available_memory)?,
             }
         }
+        let checkpoint = self.checkpoint(jobs.len())?;
         Ok(Command::Analyze {
             jobs,
             index: self.all,
@@ -210,7 +228,37 @@ impl Cli {
             threads,
             quiet: self.output.quiet,
             cluster,
+            checkpoint,
         })
+    }
+
+    /// `--checkpoint` and `--checkpoint-minutes`, checked.
+    fn checkpoint(&self, jobs: usize) -> Result<Option<Config>, UsageError> {
+        let Some(dir) = &self.output.checkpoint else {
+            return Ok(None);
+        };
+        if jobs != 1 {
+            return usage("--checkpoint saves one search: give one --puzzle, not --all");
+        }
+        if dir.exists() && !dir.is_dir() {
+            return usage(format!(
+                "--checkpoint {}: not a folder (give a folder to keep the checkpoint files in)",
+                dir.display()
+            ));
+        }
+        let every = match self.output.checkpoint_minutes {
+            None => None,
+            Some(m) if (1..=MAX_CHECKPOINT_MINUTES).contains(&m) => Some(Duration::from_secs(60 * m)),
+            Some(m) => {
+                return usage(format!(
+                    "--checkpoint-minutes {m} is out of range: use 1 to {MAX_CHECKPOINT_MINUTES} (leave it out to save every level)"
+                ));
+            }
+        };
+        Ok(Some(Config {
+            dir: dir.clone(),
+            every,
+        }))
     }
 
     fn given(&self) -> Vec<&'static str> {
@@ -379,7 +427,7 @@ fn dimension(flag: &str, value: Option<u64>, default: Option<usize>) -> Result<u
 fn too_big_sliding<T>(rows: usize, cols: usize) -> Result<T, UsageError> {
     let spec = Spec::Sliding { rows, cols };
     usage(format!(
-        "sliding {rows}x{cols} has {} reachable states: at 3 bits a state the search would need {}; this tool enumerates sliding boards of up to {MAX_SLIDING_CELLS} cells in memory, and boards this large are searched on disk (Korf & Schultze 2005)",
+        "sliding {rows}x{cols} has {} reachable states: at {BITS_PER_STATE} bits a state the search would need {}; this tool enumerates sliding boards of up to {MAX_SLIDING_CELLS} cells in memory, and boards this large are searched on disk (Korf & Schultze 2005)",
         count_text(spec.states()),
         human_bytes(spec.memory())
     ))
@@ -410,7 +458,7 @@ fn check_memory(job: &Spec, available: Option<u64>) -> Result<(), UsageError> {
     match available {
         Some(free) if need > u128::from(free) * 9 / 10 => usage(
             format!(
-                "{job} has {} states: the search needs {} (3 bits a state) but only {} of memory is available",
+                "{job} has {} states: the search needs {} ({BITS_PER_STATE} bits a state) but only {} of memory is available",
                 count_text(job.states()),
                 human_bytes(need),
                 human_bytes(u128::from(free)),

@@ -49,6 +49,8 @@ pub enum SetupError {
     Peers(String),
 }
 
+/// Where received ranks go: the engine marks them.
+type Deliver<'a> = &'a mut dyn FnMut(&[u64]);
 /// A batch of ranks and its owner.
 type Ranks = (usize, Vec<u64>);
 /// A per-level vector: (to, from, values).
@@ -63,20 +65,10 @@ struct Inbox {
     vectors: BTreeMap<u64, Vec<(usize, Vec<u64>)>>,
 }
 
-/// Ranks and bytes a process sent, for the statistics printed at the end.
-#[derive(Debug, Clone, Default)]
-pub struct Traffic {
-    /// Ranks sent to other processes, per level.
-    pub ranks: Vec<u64>,
-    /// Bytes handed to timely (8 a rank).
-    pub bytes: u64,
-}
-
 /// One process's end of the exchange.
 pub struct TimelyExchange {
     partition: Partition,
     index: usize,
-    addresses: Vec<String>,
     level_timeout: Duration,
     /// `None` once shut down.
     running: Option<Running>,
@@ -89,7 +81,6 @@ pub struct TimelyExchange {
     in_flight_bytes: u64,
     /// Collective calls so far (end_level and agree), the vector stream's time.
     calls: u64,
-    traffic: Traffic,
 }
 
 /// The live timely state.
@@ -181,7 +172,6 @@ impl TimelyExchange {
         Ok(Self {
             partition: Partition::new(states, peers),
             index,
-            addresses: cluster.addresses.clone(),
             level_timeout: Duration::from_secs(cluster.level_timeout),
             running: Some(Running {
                 worker,
@@ -197,13 +187,7 @@ impl TimelyExchange {
             in_flight: VecDeque::new(),
             in_flight_bytes: 0,
             calls: 0,
-            traffic: Traffic::default(),
         })
-    }
-
-    /// What this process sent so far.
-    pub fn traffic(&self) -> &Traffic {
-        &self.traffic
     }
 
     /// Leaves in order once every process has finished the search: closes the streams, lets
@@ -249,12 +233,12 @@ impl TimelyExchange {
     fn wait(
         &mut self,
         level: u32,
-        deliver: Option<&mut dyn FnMut(&[u64])>,
+        deliver: Option<Deliver<'_>>,
         mut done: impl FnMut(&mut Self) -> bool,
     ) -> Result<(), ExchangeError> {
         let deadline = Instant::now() + self.level_timeout;
         let mut none = |_: &[u64]| {};
-        let (deliver, hand_out): (&mut dyn FnMut(&[u64]), bool) = match deliver {
+        let (deliver, hand_out): (Deliver<'_>, bool) = match deliver {
             Some(deliver) => (deliver, true),
             None => (&mut none, false),
         };
@@ -314,7 +298,7 @@ impl TimelyExchange {
         &mut self,
         level: u32,
         mine: Vec<u64>,
-        deliver: Option<&mut dyn FnMut(&[u64])>,
+        deliver: Option<Deliver<'_>>,
         ranks_done: Option<u64>,
     ) -> Result<Vec<Vec<u64>>, ExchangeError> {
         let (index, peers, call) = (self.index, self.partition.processes(), self.calls);
@@ -367,11 +351,6 @@ impl Exchange for TimelyExchange {
         }
         self.enter(level)?;
         let bytes = 8 * ranks.len() as u64;
-        if self.traffic.ranks.len() <= level as usize {
-            self.traffic.ranks.resize(level as usize + 1, 0);
-        }
-        self.traffic.ranks[level as usize] += ranks.len() as u64;
-        self.traffic.bytes += bytes;
         let time = level_time(level) | u64::from(self.batch);
         self.batch = self
             .batch
@@ -474,8 +453,7 @@ fn connect(cluster: &Cluster, job: &str) -> Result<Vec<Option<TcpStream>>, Setup
         ))
     };
     let mut sockets: Vec<Option<TcpStream>> = (0..processes).map(|_| None).collect();
-    for peer in 0..me {
-        let address = &cluster.addresses[peer];
+    for (peer, address) in cluster.addresses.iter().enumerate().take(me) {
         let stream = loop {
             let attempt = resolve(address).and_then(|a| {
                 TcpStream::connect_timeout(

@@ -2,8 +2,8 @@
 //! choice to the concrete puzzle type the engine is specialised for.
 
 use crate::analysis::{self, Analysis, AnalysisError, Extras};
-use crate::engine::Level;
-use crate::engine::exchange::Partition;
+use crate::engine::exchange::{Exchange, Partition};
+use crate::engine::{Level, Options};
 use crate::puzzle::Puzzle;
 use crate::puzzle::coin_lines::coin_lines;
 use crate::puzzle::coins::{self, Coins};
@@ -81,8 +81,8 @@ macro_rules! with_puzzle {
     };
 }
 
-/// Bit sets the engine keeps per rank.
-const BITS_PER_STATE: u128 = 3;
+/// Bits the engine keeps per rank (two planes: unseen, this level, next level, done).
+pub const BITS_PER_STATE: u128 = 2;
 
 /// Bytes of ranks one process may have sent that their owners have not yet taken (the
 /// exchange blocks the sender beyond it); a process of N holds at most N times this in
@@ -234,6 +234,19 @@ impl Spec {
     ) -> Result<Analysis, AnalysisError> {
         let extras = self.extras(puzzle);
         with_puzzle!(puzzle, p => analysis::analyze(p, &extras, progress))
+    }
+
+    /// [`Spec::analyze_built`] as one of the processes sharing the search through
+    /// `exchange`, with the engine's `options` (checkpoints).
+    pub fn analyze_on(
+        &self,
+        puzzle: &AnyPuzzle,
+        exchange: &mut dyn Exchange,
+        options: Options,
+        progress: impl FnMut(&Level) -> ControlFlow<()>,
+    ) -> Result<Analysis, AnalysisError> {
+        let extras = self.extras(puzzle);
+        with_puzzle!(puzzle, p => analysis::analyze_on(p, &extras, exchange, options, progress))
     }
 }
 

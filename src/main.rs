@@ -2,9 +2,13 @@
 
 use analyze::analysis::{Analysis, AnalysisError};
 use analyze::cli::{Cli, Command, PuzzleName};
-use analyze::engine::EngineError;
+use analyze::engine::checkpoint::{self, Note};
+use analyze::engine::exchange::Partition;
+use analyze::engine::exchange::{Exchange, Local};
+use analyze::engine::{EngineError, Options};
 use analyze::hosts::Cluster;
-use analyze::job::{Spec, human_bytes};
+use analyze::job::{BITS_PER_STATE, IN_FLIGHT_BYTES, Spec, human_bytes};
+use analyze::puzzle::Puzzle;
 use analyze::report;
 use anyhow::{Context, Result};
 use clap::{Parser, ValueEnum};
@@ -16,6 +20,8 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 mod cluster;
+
+use cluster::{SetupError, TimelyExchange};
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -55,7 +61,16 @@ fn run(command: Command) -> Result<()> {
             threads,
             quiet,
             cluster,
-        } => analyze_all(&jobs, index, &out, threads, quiet, cluster.as_ref()),
+            checkpoint,
+        } => analyze_all(
+            &jobs,
+            index,
+            &out,
+            threads,
+            quiet,
+            cluster.as_ref(),
+            checkpoint.as_ref(),
+        ),
     }
 }
 
@@ -86,11 +101,26 @@ fn analyze_all(
     threads: usize,
     quiet: bool,
     cluster: Option<&Cluster>,
+    checkpoint: Option<&checkpoint::Config>,
 ) -> Result<()> {
     // Ctrl-C or SIGTERM stops the search at the end of the current level; the staging
     // folders are then dropped (deleted), so no partial report is left behind.
     ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed)).context("cannot install the Ctrl-C handler")?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+    if let Some(cluster) = cluster.filter(|c| c.process != 0) {
+        // Only process 0 writes the report; the others only search.
+        for job in jobs {
+            let analysis = pool.install(|| analyze(job, quiet, checkpoint, Some(cluster)))?;
+            writeln!(
+                std::io::stdout(),
+                "{}  (process {} of {}; process 0 writes the report)",
+                one_line_summary(&analysis),
+                cluster.process,
+                cluster.processes()
+            )?;
+        }
+        return Ok(());
+    }
     // Create every output folder before the first search, so a bad --out fails at once.
     let index_stage = index.then(|| report::stage(out, "index")).transpose()?;
     let staged = jobs
@@ -99,7 +129,7 @@ fn analyze_all(
         .collect::<Result<Vec<_>>>()?;
     let mut analyses = Vec::new();
     for (job, stage) in jobs.iter().zip(staged) {
-        let analysis = pool.install(|| analyze(job, quiet))?;
+        let analysis = pool.install(|| analyze(job, quiet, checkpoint, cluster))?;
         report::write_all(&analysis, stage.path())?;
         if INTERRUPTED.load(Ordering::Relaxed) {
             anyhow::bail!(Interrupted);
@@ -120,7 +150,12 @@ fn analyze_all(
 }
 
 /// Runs one analysis with a progress bar on stderr (hidden when stderr is not a terminal).
-fn analyze(job: &Spec, quiet: bool) -> Result<Analysis> {
+fn analyze(
+    job: &Spec,
+    quiet: bool,
+    checkpoint: Option<&checkpoint::Config>,
+    cluster: Option<&Cluster>,
+) -> Result<Analysis> {
     let puzzle = job
         .build()
         .with_context(|| format!("{job} is too large to enumerate"))?;
@@ -129,12 +164,16 @@ fn analyze(job: &Spec, quiet: bool) -> Result<Analysis> {
     } else {
         ProgressBar::new(Spec::expected_reachable(&puzzle))
     };
+    let states = analyze::with_puzzle!(&puzzle, p => p.states());
     if !quiet {
-        eprintln!(
-            "{job}: {} states to search, {} of bit sets (3 bits a state)",
-            report::thousands(job.states()),
-            human_bytes(job.memory())
-        );
+        match cluster {
+            None => eprintln!(
+                "{job}: {} states to search, {} of bit sets ({BITS_PER_STATE} bits a state)",
+                report::thousands(job.states()),
+                human_bytes(job.memory())
+            ),
+            Some(cluster) => eprintln!("{}", cluster_note(job, states, cluster)),
+        }
     }
     bar.set_style(
         ProgressStyle::with_template(
@@ -147,7 +186,46 @@ fn analyze(job: &Spec, quiet: bool) -> Result<Analysis> {
         .progress_chars("=> "),
     );
     bar.set_prefix(job.to_string());
-    let analysis = job.analyze_built(&puzzle, |level| {
+    let notes = bar.clone();
+    let id = job.to_string();
+    let options = Options {
+        checkpoint: checkpoint.cloned(),
+        notify: Some(Box::new(move |note: &Note| {
+            let line = match note {
+                Note::Resumed { level, path } => {
+                    format!(
+                        "{id}: resuming after level {level} from the checkpoint {}",
+                        path.display()
+                    )
+                }
+                Note::Skipped { path, reason } => format!("{id}: not using checkpoint {}: {reason}", path.display()),
+                Note::Saved { .. } => return,
+            };
+            notes.suspend(|| eprintln!("{line}"));
+        })),
+        ..Options::default()
+    };
+    let mut timely = match cluster {
+        None => None,
+        Some(cluster) => {
+            let description = format!("analyze {} {job}", env!("CARGO_PKG_VERSION"));
+            let exchange = TimelyExchange::start(cluster, states, &description).map_err(|e| match e {
+                SetupError::Address(m) => anyhow::Error::new(BadInput(m)),
+                SetupError::Peers(m) => anyhow::anyhow!(m),
+            })?;
+            Some(exchange)
+        }
+    };
+    let mut local = Local::new(states);
+    let exchange: &mut dyn Exchange = match timely.as_mut() {
+        Some(timely) => timely,
+        None => &mut local,
+    };
+    let (mut sent, mut generated, mut busiest) = (0, 0, 0);
+    let analysis = job.analyze_on(&puzzle, exchange, options, |level| {
+        sent += level.sent;
+        generated += level.generated;
+        busiest = busiest.max(level.sent);
         bar.set_message(level.depth.to_string());
         bar.set_position(level.reached);
         if INTERRUPTED.load(Ordering::Relaxed) {
@@ -157,10 +235,45 @@ fn analyze(job: &Spec, quiet: bool) -> Result<Analysis> {
         }
     });
     bar.finish_and_clear();
+    if let (Ok(_), Some(timely)) = (&analysis, timely) {
+        // Every process has the result: leave together, so none sees another vanish.
+        timely.finish();
+        if let Some(cluster) = cluster.filter(|_| !quiet) {
+            eprintln!(
+                "{job}: {} of {} predecessors ({:.1}%) belonged to another of the {} processes and were sent: {} at 8 bytes a rank, {} in the busiest level",
+                report::thousands(u128::from(sent)),
+                report::thousands(u128::from(generated)),
+                100.0 * sent as f64 / generated.max(1) as f64,
+                cluster.processes(),
+                human_bytes(u128::from(sent) * 8),
+                human_bytes(u128::from(busiest) * 8)
+            );
+        }
+    }
     match analysis {
         Err(AnalysisError::Engine(EngineError::Interrupted)) => Err(Interrupted.into()),
+        Err(AnalysisError::Engine(EngineError::Checkpoint(e))) if e.is_refusal() => Err(BadInput(e.to_string()).into()),
         other => other.with_context(|| format!("{job}: analysis failed")),
     }
+}
+
+/// What one process of a `--hosts` run holds, printed before it starts.
+fn cluster_note(job: &Spec, states: u64, cluster: &Cluster) -> String {
+    let processes = cluster.processes();
+    let slice = Partition::new(states, processes).slice(cluster.process);
+    format!(
+        "{job}: {} states over {processes} processes ({}); this one, process {}, owns ranks {}..{} ({} states): {} at {BITS_PER_STATE} bits a state plus at most {} of exchange buffers ({} for the largest slice); {}",
+        report::thousands(u128::from(states)),
+        cluster.hostfile.display(),
+        cluster.process,
+        slice.start,
+        slice.end,
+        report::thousands(u128::from(slice.end - slice.start)),
+        human_bytes(u128::from(slice.end - slice.start) * BITS_PER_STATE / 8),
+        human_bytes(u128::from(IN_FLIGHT_BYTES) * processes as u128),
+        human_bytes(job.memory_per_process(processes)),
+        analyze::cli::machines_hint(job)
+    )
 }
 
 fn write_index(analyses: &[Analysis], dir: &Path, out: &Path) -> Result<()> {

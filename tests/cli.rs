@@ -403,7 +403,7 @@ fn refuses_the_15_puzzle_with_its_state_count_and_memory() {
 
 #[test]
 fn refuses_sliding_3x5_with_its_state_count_and_memory() {
-    // 653,837,184,000 states need about 228 GiB of bit sets: more than this machine has.
+    // 653,837,184,000 states need about 152 GiB of bit planes: more than this machine has.
     rejects(
         &["--puzzle", "sliding", "--rows", "3", "--cols", "5"],
         &["653,837,184,000", "GiB"],

@@ -1,14 +1,22 @@
 //! Level-synchronous breadth-first search from the goals over every rank of a puzzle.
 //!
-//! Three bits per rank (visited, this level, next level) are all the memory it needs: 3 bits
-//! per rank. Each level is expanded in parallel over fixed chunks of the frontier; the
-//! result depends only on the set of states at each level, never on the thread schedule.
+//! Two bits per rank are all the memory it needs: each rank is unseen, in this level, in
+//! the next level, or done. Each level is expanded in parallel over fixed chunks of the
+//! frontier; the result depends only on the set of states at each level, never on the
+//! thread schedule.
+//!
+//! A search may be shared by several processes ([`search`] with an [`Exchange`]): each
+//! keeps the two bits of its own slice of the rank space only, marks the predecessors it
+//! owns, and sends the others to their owners; the per-level counts are summed through
+//! the exchange, so every process returns the same [`Search`].
 
-use super::bitset::{BitSet, WORD_BITS};
+use super::bitset::{BitSet, TooLarge, WORD_BITS};
+use super::checkpoint::{CheckpointError, Config, Note, Saver, Snapshot};
+use super::exchange::{Exchange, ExchangeError, Local, Partition};
 use crate::puzzle::{Adjacent, Puzzle};
 use rayon::prelude::*;
-use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::ops::{ControlFlow, Range};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use thiserror::Error;
 
 /// Words of the frontier one rayon task scans (256 Ki ranks): enough work to amortise
@@ -17,6 +25,12 @@ const CHUNK_WORDS: usize = 4096;
 
 /// How many ranks of the last level are kept as examples.
 pub const EXAMPLES: usize = 20;
+
+/// Chunks expanded per worker thread before the ranks they found for other processes
+/// are sent: this bounds what the engine holds for sending to `GROUP_PER_THREAD x
+/// threads x 2^18` frontier ranks times their predecessors, 8 bytes each (16 MiB per
+/// thread for a sliding board, whose ranks have at most two far predecessors).
+const GROUP_PER_THREAD: usize = 2;
 
 /// What a finished search found. Counts are configurations (ranks weighted by
 /// [`Puzzle::multiplicity`]).
@@ -28,13 +42,22 @@ pub struct Search {
     pub reached_by_class: Vec<u64>,
     /// The smallest ranks (up to [`EXAMPLES`]) at the maximum distance.
     pub antipodes: Vec<u64>,
+    /// The distance of each of [`Options::watch`] (`None`: not reached).
+    pub watched: Vec<Option<usize>>,
 }
 
-impl Search {
-    /// Configurations reached in all.
-    pub fn reachable(&self) -> u64 {
-        self.levels.iter().sum()
-    }
+/// A callback told what the checkpoints did.
+pub type Notify = Box<dyn FnMut(&Note)>;
+
+/// What a search may do beyond counting.
+#[derive(Default)]
+pub struct Options {
+    /// Ranks whose distances [`Search::watched`] reports, wherever they are owned.
+    pub watch: Vec<u64>,
+    /// Where and how often to save the search, and resume it from.
+    pub checkpoint: Option<Config>,
+    /// Told about checkpoints resumed, skipped or written (the library does not print).
+    pub notify: Option<Notify>,
 }
 
 /// Progress reported after each level.
@@ -42,12 +65,16 @@ impl Search {
 pub struct Level<'a> {
     /// Distance of the level just counted.
     pub depth: usize,
-    /// Configurations at that distance.
+    /// Configurations at that distance (all processes).
     pub states: u64,
     /// Configurations reached so far, this level included.
     pub reached: u64,
-    /// The ranks at distance `depth + 1`, complete (empty after the last level).
-    pub next: &'a BitSet,
+    /// Ranks sent between processes while expanding this level (all processes).
+    pub sent: u64,
+    /// Predecessors generated while expanding this level, sent or not (all processes).
+    pub generated: u64,
+    /// This process's ranks at distance `depth + 1`, complete (empty after the last level).
+    pub next: Frontier<'a>,
 }
 
 /// Why a search could not produce a result.
@@ -67,6 +94,344 @@ pub enum EngineError {
     /// The observer asked to stop.
     #[error("interrupted")]
     Interrupted,
+    /// The bit planes do not fit in memory.
+    #[error(transparent)]
+    Memory(#[from] TooLarge),
+    /// The processes could not go on together.
+    #[error(transparent)]
+    Exchange(#[from] ExchangeError),
+    /// A checkpoint could not be written, or the one asked for cannot be used.
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
+}
+
+/// Enumerates every configuration reachable from the goals and counts them by distance,
+/// in this process alone.
+///
+/// Runs on the current rayon pool; `observe` is called on the calling thread after each
+/// level and may stop the search by returning `ControlFlow::Break`.
+pub fn bfs<P: Puzzle>(puzzle: &P, observe: impl FnMut(&Level) -> ControlFlow<()>) -> Result<Search, EngineError> {
+    search(puzzle, &mut Local::new(puzzle.states()), Options::default(), observe)
+}
+
+/// [`bfs`] over this process's slice of the rank space, the other slices reached through
+/// `exchange`; every process of the search returns the same [`Search`].
+///
+/// Memory: the slice at 2 bits a rank, plus what [`GROUP_PER_THREAD`] bounds for
+/// sending, plus what the exchange buffers.
+pub fn search<P: Puzzle>(
+    puzzle: &P,
+    exchange: &mut dyn Exchange,
+    mut options: Options,
+    mut observe: impl FnMut(&Level) -> ControlFlow<()>,
+) -> Result<Search, EngineError> {
+    let states = puzzle.states();
+    let partition = exchange.partition();
+    if partition.states() != states {
+        return Err(ExchangeError::Transport(format!(
+            "the exchange partitions {} ranks, the puzzle has {states}",
+            partition.states()
+        ))
+        .into());
+    }
+    let me = exchange.index();
+    let planes = Planes::try_new(partition.slice(me))?;
+    let classes = puzzle.classes().len();
+    let chunks = planes.words.div_ceil(CHUNK_WORDS);
+    // Which chunks hold part of the frontier, and which received a rank of the next
+    // level: the first and last levels are a few ranks, and scanning every word for them
+    // would cost as much as a busy level.
+    let mut frontier = vec![false; chunks];
+    let touched: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
+    let watch = std::mem::take(&mut options.watch);
+    let mut run = Run {
+        levels: Vec::new(),
+        reached_by_class: vec![0; classes],
+        antipodes: Vec::new(),
+        watched: vec![None; watch.len()],
+    };
+    for goal in puzzle.goals() {
+        if goal >= states {
+            return Err(EngineError::BadGoal(goal));
+        }
+        for (slot, &rank) in run.watched.iter_mut().zip(&watch) {
+            if rank == goal {
+                *slot = Some(0);
+            }
+        }
+        if let Some(i) = planes.local(goal) {
+            planes.set_current(i);
+            frontier[i as usize / WORD_BITS as usize / CHUNK_WORDS] = true;
+        }
+    }
+    let mut notify = |note: &Note| {
+        if let Some(f) = options.notify.as_mut() {
+            f(note);
+        }
+    };
+    let mut saver = match options.checkpoint.take() {
+        Some(config) => {
+            let shape = (classes, watch.len());
+            let mut saver = Saver::new(config, puzzle.id(), partition, me, shape);
+            if let Some(resumed) = saver.resume(exchange, planes.marks.words(), &mut notify)? {
+                run = resumed;
+                for (c, flag) in frontier.iter_mut().enumerate() {
+                    *flag = planes.chunk_has_current(c);
+                }
+            }
+            Some(saver)
+        }
+        None => None,
+    };
+    let adjacent = puzzle.adjacent_predecessors().map(|a| Shifts::new(&a));
+    let expansion = Expansion {
+        planes: &planes,
+        touched: &touched,
+        adjacent: adjacent.as_ref(),
+        partition,
+        me,
+        classes,
+    };
+    let group = if partition.processes() == 1 {
+        usize::MAX
+    } else {
+        GROUP_PER_THREAD * rayon::current_num_threads()
+    };
+    loop {
+        let depth = run.levels.len();
+        let level = u32::try_from(depth).unwrap_or(u32::MAX);
+        let mut misdelivered = 0u64;
+        let mut deliver = |ranks: &[u64]| misdelivered += planes.deliver(ranks, &touched);
+        let active: Vec<usize> = (0..chunks).filter(|&c| frontier[c]).collect();
+        let mut tally = Tally::new(classes);
+        for group in active.chunks(group.max(1)) {
+            let tallies: Vec<Tally> = group.par_iter().map(|&c| expansion.expand(puzzle, c)).collect();
+            for mut t in tallies {
+                for (owner, ranks) in std::mem::take(&mut t.remote).into_iter().enumerate() {
+                    if !ranks.is_empty() {
+                        tally.sent += ranks.len() as u64;
+                        exchange.send(level, owner, ranks, &mut deliver)?;
+                    }
+                }
+                tally = tally.merge(t);
+            }
+        }
+        tally.save = saver.as_ref().is_some_and(Saver::due);
+        let all = exchange.end_level(level, tally.encode(), &mut deliver)?;
+        if misdelivered > 0 {
+            return Err(ExchangeError::Transport(format!(
+                "{misdelivered} ranks of other processes were delivered to process {me}"
+            ))
+            .into());
+        }
+        let total = Tally::decode_sum(&all, classes)
+            .ok_or_else(|| ExchangeError::Transport("a process sent malformed level counts".into()))?;
+        if total.escapes > 0 {
+            let from = total.escape_from.map_or_else(String::new, |r| puzzle.render(r));
+            return Err(EngineError::InvariantViolated {
+                from,
+                count: total.escapes,
+            });
+        }
+        if total.states == 0 && !run.levels.is_empty() {
+            // The previous level was the last; every process agrees on the distances of
+            // the watched ranks, each known only to its owner.
+            return run.finish(exchange);
+        }
+        planes.advance(&touched, &mut frontier);
+        for (distance, &rank) in run.watched.iter_mut().zip(&watch) {
+            if distance.is_none() && planes.local(rank).is_some_and(|i| planes.is_current(i)) {
+                *distance = Some(depth + 1);
+            }
+        }
+        for (sum, add) in run.reached_by_class.iter_mut().zip(&total.by_class) {
+            *sum += add;
+        }
+        run.levels.push(total.states);
+        run.antipodes = total.examples;
+        // Every process saves the same levels, when any of them finds a save due.
+        if let Some(saver) = saver.as_mut().filter(|_| total.save) {
+            let snapshot = Snapshot {
+                words: planes.marks.words(),
+                run: &run,
+            };
+            saver.save(&snapshot, &mut notify)?;
+        }
+        let flow = observe(&Level {
+            depth,
+            states: total.states,
+            reached: run.levels.iter().sum(),
+            sent: total.sent,
+            generated: total.generated,
+            next: Frontier { planes: &planes },
+        });
+        if flow.is_break() {
+            return Err(EngineError::Interrupted);
+        }
+    }
+}
+
+/// The result so far: what a checkpoint keeps besides the planes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Run {
+    pub(crate) levels: Vec<u64>,
+    pub(crate) reached_by_class: Vec<u64>,
+    pub(crate) antipodes: Vec<u64>,
+    /// This process's view: the distances of the watched ranks it owns.
+    pub(crate) watched: Vec<Option<usize>>,
+}
+
+impl Run {
+    /// The search's result, the watched distances gathered from their owners.
+    fn finish(mut self, exchange: &mut dyn Exchange) -> Result<Search, EngineError> {
+        let mine = self.watched.iter().map(|d| d.map_or(u64::MAX, |d| d as u64)).collect();
+        for theirs in exchange.agree(mine)? {
+            for (slot, &d) in self.watched.iter_mut().zip(&theirs) {
+                if slot.is_none() && d != u64::MAX {
+                    *slot = usize::try_from(d).ok();
+                }
+            }
+        }
+        Ok(Search {
+            levels: self.levels,
+            reached_by_class: self.reached_by_class,
+            antipodes: self.antipodes,
+            watched: self.watched,
+        })
+    }
+}
+
+/// This process's ranks in the next level, as the observer sees them.
+#[derive(Clone, Copy)]
+pub struct Frontier<'a> {
+    planes: &'a Planes,
+}
+
+impl Frontier<'_> {
+    /// Whether `rank` is in the level (false for ranks another process owns).
+    pub fn contains(&self, rank: u64) -> bool {
+        self.planes.local(rank).is_some_and(|i| self.planes.is_current(i))
+    }
+
+    /// The ranks of the level this process owns, ascending.
+    pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
+        let marks = self.planes.marks.words();
+        let start = self.planes.slice.start;
+        (0..self.planes.words).flat_map(move |w| {
+            let mut word = marks[2 * w].load(Relaxed) & !marks[2 * w + 1].load(Relaxed);
+            std::iter::from_fn(move || {
+                (word != 0).then(|| {
+                    let bit = u64::from(word.trailing_zeros());
+                    word &= word - 1;
+                    start + w as u64 * WORD_BITS + bit
+                })
+            })
+        })
+    }
+}
+
+/// Two bits for each rank of this process's slice, in two planes `lo` and `hi`:
+/// `00` unseen, `01` this level, `10` next level, `11` done.
+///
+/// The planes are interleaved word by word (even index: `lo`, odd: `hi`), so the look-up
+/// of a neighbour, usually a cache miss, brings both bits into one cache line. During a
+/// level, marking a rank as next sets its `hi` bit where both were clear, and nothing
+/// else changes; between levels [`Planes::advance`] turns this level into done and next
+/// into this level in one pass of word operations.
+pub(crate) struct Planes {
+    marks: BitSet,
+    slice: Range<u64>,
+    /// Words of the slice.
+    words: usize,
+    /// The bits of the slice's last word that are ranks.
+    last_word: u64,
+}
+
+impl Planes {
+    fn try_new(slice: Range<u64>) -> Result<Self, TooLarge> {
+        let len = slice.end - slice.start;
+        let words = usize::try_from(len.div_ceil(WORD_BITS)).map_err(|_| TooLarge {
+            bytes: u128::from(len) / 4,
+        })?;
+        Ok(Self {
+            marks: BitSet::try_new(2 * words as u64 * WORD_BITS)?,
+            slice,
+            words,
+            last_word: u64::MAX >> ((WORD_BITS - len % WORD_BITS) % WORD_BITS),
+        })
+    }
+
+    /// `rank`'s index within the slice, if this process owns it.
+    #[inline]
+    fn local(&self, rank: u64) -> Option<u64> {
+        let i = rank.wrapping_sub(self.slice.start);
+        (i < self.slice.end - self.slice.start).then_some(i)
+    }
+
+    fn is_current(&self, i: u64) -> bool {
+        let w = 2 * (i / WORD_BITS) as usize;
+        let marks = self.marks.words();
+        (marks[w].load(Relaxed) & !marks[w + 1].load(Relaxed)) >> (i % WORD_BITS) & 1 == 1
+    }
+
+    fn set_current(&self, i: u64) {
+        self.marks.words()[2 * (i / WORD_BITS) as usize].fetch_or(1 << (i % WORD_BITS), Relaxed);
+    }
+
+    /// Marks as next the ranks other processes found for this one that are still unseen;
+    /// returns how many of them this process does not own (a transport bug).
+    fn deliver(&self, ranks: &[u64], touched: &[AtomicBool]) -> u64 {
+        let marks = self.marks.words();
+        let mut foreign = 0;
+        for &rank in ranks {
+            let Some(i) = self.local(rank) else {
+                foreign += 1;
+                continue;
+            };
+            let (w, bit) = ((i / WORD_BITS) as usize, 1 << (i % WORD_BITS));
+            if (marks[2 * w].load(Relaxed) | marks[2 * w + 1].load(Relaxed)) & bit == 0 {
+                marks[2 * w + 1].fetch_or(bit, Relaxed);
+                touched[w / CHUNK_WORDS].store(true, Relaxed);
+            }
+        }
+        foreign
+    }
+
+    /// Ends a level: this level becomes done and the next level this one (`hi' = lo`,
+    /// `lo' = lo | hi` on every word), over the chunks either occupies, in parallel; each
+    /// chunk belongs to one worker, so plain loads and stores suffice. Sets `frontier` to
+    /// the chunks the new level occupies.
+    fn advance(&self, touched: &[AtomicBool], frontier: &mut [bool]) {
+        self.marks
+            .words()
+            .par_chunks(2 * CHUNK_WORDS)
+            .zip(touched)
+            .zip(frontier)
+            .for_each(|((pairs, touched), frontier)| {
+                if !touched.swap(false, Relaxed) && !*frontier {
+                    return;
+                }
+                let mut next = 0;
+                for pair in pairs.chunks_exact(2) {
+                    let (lo, hi) = (pair[0].load(Relaxed), pair[1].load(Relaxed));
+                    if lo != hi {
+                        next |= hi & !lo;
+                        pair[0].store(lo | hi, Relaxed);
+                        pair[1].store(lo, Relaxed);
+                    }
+                }
+                *frontier = next != 0;
+            });
+    }
+
+    /// Whether chunk `c` holds ranks of this level (after a resume).
+    fn chunk_has_current(&self, c: usize) -> bool {
+        let words = self.marks.words();
+        let range = 2 * c * CHUNK_WORDS..words.len().min(2 * (c + 1) * CHUNK_WORDS);
+        words[range]
+            .chunks_exact(2)
+            .any(|p| p[0].load(Relaxed) & !p[1].load(Relaxed) != 0)
+    }
 }
 
 /// Per-chunk tallies, merged in chunk order so that examples come out sorted.
@@ -77,6 +442,12 @@ struct Tally {
     examples: Vec<u64>,
     escapes: u64,
     escape_from: Option<u64>,
+    sent: u64,
+    generated: u64,
+    /// Whether this process wants a checkpoint at the end of the level.
+    save: bool,
+    /// Predecessors owned by other processes, by owner (empty for a single process).
+    remote: Vec<Vec<u64>>,
 }
 
 impl Tally {
@@ -96,121 +467,48 @@ impl Tally {
         self.examples.extend(other.examples.into_iter().take(room));
         self.escapes += other.escapes;
         self.escape_from = self.escape_from.or(other.escape_from);
+        self.sent += other.sent;
+        self.generated += other.generated;
+        self.save |= other.save;
         self
     }
-}
 
-/// Enumerates every configuration reachable from the goals and counts them by distance.
-///
-/// Runs on the current rayon pool; `observe` is called on the calling thread after each
-/// level and may stop the search by returning `ControlFlow::Break`. The caller is
-/// responsible for checking that `3 * states / 8` bytes fit.
-pub fn bfs<P: Puzzle>(puzzle: &P, mut observe: impl FnMut(&Level) -> ControlFlow<()>) -> Result<Search, EngineError> {
-    let states = puzzle.states();
-    let classes = puzzle.classes().len();
-    // `marks` interleaves each word of the visited set with the same word of the next
-    // level (even index: visited, odd: next): the look-up of a neighbour, usually a cache
-    // miss, then brings both into one cache line.
-    let marks = BitSet::new(2 * states.div_ceil(WORD_BITS) * WORD_BITS);
-    let current = BitSet::new(states);
-    let words = current.word_count();
-    let chunks = words.div_ceil(CHUNK_WORDS);
-    // Which chunks hold part of the frontier, and which received a rank of the next
-    // level: the first and last levels are a few ranks, and scanning every word for them
-    // would cost as much as a busy level.
-    let mut frontier = vec![false; chunks];
-    let touched: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
-    for goal in puzzle.goals() {
-        if goal >= states {
-            return Err(EngineError::BadGoal(goal));
-        }
-        let (w, bit) = ((goal / WORD_BITS) as usize, 1 << (goal % WORD_BITS));
-        marks.words()[2 * w].fetch_or(bit, Relaxed);
-        current.insert(goal);
-        frontier[w / CHUNK_WORDS] = true;
+    /// The counts as the vector [`Exchange::end_level`] gathers.
+    fn encode(&self) -> Vec<u64> {
+        let mut v = vec![
+            self.states,
+            self.escapes,
+            self.escape_from.unwrap_or(u64::MAX),
+            self.sent,
+            self.generated,
+            u64::from(self.save),
+        ];
+        v.extend(&self.by_class);
+        v.extend(&self.examples);
+        v
     }
 
-    let mut levels = Vec::new();
-    let mut reached_by_class = vec![0; classes];
-    let adjacent = puzzle.adjacent_predecessors().map(|a| Shifts::new(&a));
-    let expansion = Expansion {
-        marks: &marks,
-        touched: &touched,
-        adjacent: adjacent.as_ref(),
-        last_word: u64::MAX >> ((WORD_BITS - states % WORD_BITS) % WORD_BITS),
-        classes,
-    };
-    loop {
-        let tally = (0..chunks)
-            .into_par_iter()
-            .filter(|&chunk| frontier[chunk])
-            .map(|chunk| {
-                let range = chunk * CHUNK_WORDS..words.min((chunk + 1) * CHUNK_WORDS);
-                let first = range.start;
-                expansion.expand(puzzle, &current.words()[range], first)
-            })
-            .reduce(|| Tally::new(classes), Tally::merge);
-        if tally.escapes > 0 {
-            let from = tally.escape_from.map_or_else(String::new, |r| puzzle.render(r));
-            return Err(EngineError::InvariantViolated {
-                from,
-                count: tally.escapes,
-            });
+    /// The sum of every process's counts, examples in process (that is, rank) order.
+    fn decode_sum(all: &[Vec<u64>], classes: usize) -> Option<Tally> {
+        let mut total = Tally::new(classes);
+        for v in all {
+            let (head, rest) = v.split_at_checked(6)?;
+            let (by_class, examples) = rest.split_at_checked(classes)?;
+            let one = Tally {
+                states: head[0],
+                escapes: head[1],
+                escape_from: (head[2] != u64::MAX).then_some(head[2]),
+                sent: head[3],
+                generated: head[4],
+                save: head[5] != 0,
+                by_class: by_class.to_vec(),
+                examples: examples.to_vec(),
+                remote: Vec::new(),
+            };
+            total = total.merge(one);
         }
-        let discovered = merge(&marks, &current, &touched, &mut frontier);
-        for (total, add) in reached_by_class.iter_mut().zip(&tally.by_class) {
-            *total += add;
-        }
-        levels.push(tally.states);
-        let flow = observe(&Level {
-            depth: levels.len() - 1,
-            states: tally.states,
-            reached: levels.iter().sum(),
-            next: &current,
-        });
-        if flow.is_break() {
-            return Err(EngineError::Interrupted);
-        }
-        if discovered == 0 {
-            return Ok(Search {
-                levels,
-                reached_by_class,
-                antipodes: tally.examples,
-            });
-        }
+        Some(total)
     }
-}
-
-/// Moves the new level from `marks` into `current` (emptied by the expansion), adds it
-/// to the visited words, and counts it: a sequential pass over the touched chunks, each
-/// owned by one worker, so plain loads and stores suffice. Sets `frontier` to the chunks
-/// the new level occupies.
-fn merge(marks: &BitSet, current: &BitSet, touched: &[AtomicBool], frontier: &mut [bool]) -> u64 {
-    marks
-        .words()
-        .par_chunks(2 * CHUNK_WORDS)
-        .zip(current.words().par_chunks(CHUNK_WORDS))
-        .zip(touched)
-        .zip(frontier)
-        .map(|(((pairs, level), touched), frontier)| {
-            let mut count = 0;
-            if !touched.swap(false, Relaxed) {
-                *frontier = false;
-                return 0;
-            }
-            for (pair, word) in pairs.chunks_exact(2).zip(level) {
-                let bits = pair[1].load(Relaxed);
-                if bits != 0 {
-                    pair[0].store(pair[0].load(Relaxed) | bits, Relaxed);
-                    pair[1].store(0, Relaxed);
-                    word.store(bits, Relaxed);
-                    count += u64::from(bits.count_ones());
-                }
-            }
-            *frontier = count > 0;
-            count
-        })
-        .sum()
 }
 
 /// [`Adjacent`] predecessors as word masks: bit `b` of `below[w % period]` is set when rank
@@ -250,32 +548,39 @@ const BATCH: usize = 512;
 
 /// What every worker of a level shares.
 struct Expansion<'a> {
-    marks: &'a BitSet,
+    planes: &'a Planes,
     /// Chunks that received a rank of the next level.
     touched: &'a [AtomicBool],
     adjacent: Option<&'a Shifts>,
-    /// The bits of the last word that are ranks (below `states`).
-    last_word: u64,
+    partition: Partition,
+    me: usize,
     classes: usize,
 }
 
 impl Expansion<'_> {
-    /// Counts the frontier ranks in `chunk` (words of the current level starting at word
-    /// `first`), marks their unvisited predecessors as next in `marks`, and clears the chunk:
-    /// its bits are not needed again, and [`merge`] refills it with the next level.
+    /// Counts the frontier ranks in chunk `c` of the slice and marks their unseen
+    /// predecessors as next, or keeps them for their owners.
     ///
-    /// The visited words (this level and every one before) are only read during a level,
-    /// and the next words are tested with a plain load before the `fetch_or`, so a locked
+    /// The `lo` plane (this level and every one before) is only read during a level, and
+    /// the planes are tested with a plain load before the `fetch_or`, so a locked
     /// instruction (a full barrier on x86) is issued only once per newly found rank.
-    fn expand<P: Puzzle>(&self, puzzle: &P, chunk: &[AtomicU64], first: usize) -> Tally {
+    fn expand<P: Puzzle>(&self, puzzle: &P, c: usize) -> Tally {
         let (classes, adjacent, touched) = (self.classes, self.adjacent, self.touched);
+        let planes = self.planes;
         let states = puzzle.states();
+        let (start, len) = (planes.slice.start, planes.slice.end - planes.slice.start);
         let mut tally = Tally::new(classes);
         let mut batch = Vec::with_capacity(BATCH + 64);
         let mut memo = P::Memo::default();
-        let marks = self.marks.words();
-        let words = marks.len() / 2;
-        let place = |pred: u64| (2 * (pred / WORD_BITS) as usize, 1 << (pred % WORD_BITS));
+        let marks = planes.marks.words();
+        let words = planes.words;
+        // Global word index of the slice's first word (slices start on a word).
+        let base = (start / WORD_BITS) as usize;
+        let all_words = states.div_ceil(WORD_BITS) as usize;
+        let place = |pred: u64| {
+            let i = pred - start;
+            (2 * (i / WORD_BITS) as usize, 1 << (i % WORD_BITS))
+        };
         // Flags a chunk as holding part of the next level. The flags share cache lines
         // between workers, so each is written once a level, not once a rank.
         let touch = |chunk: usize| {
@@ -283,35 +588,61 @@ impl Expansion<'_> {
                 touched[chunk].store(true, Relaxed);
             }
         };
-        // Marks the ranks of `found` in word `w` that are not yet visited or next.
+        let partition = self.partition;
+        let me = self.me;
+        let remote = |tally: &mut Tally, rank: u64| {
+            if tally.remote.is_empty() {
+                tally.remote.resize_with(partition.processes(), Vec::new);
+            }
+            let owner = partition.owner(rank);
+            debug_assert_ne!(owner, me);
+            tally.remote[owner].push(rank);
+        };
+        // Marks the ranks of `found` in global word `w` that are not yet seen, or keeps
+        // them for their owner.
         let mark_word = |w: usize, found: u64, tally: &mut Tally| {
             if found == 0 {
                 return;
             }
-            let valid = match w {
-                _ if w >= words => 0,
-                _ if w == words - 1 => self.last_word,
-                _ => u64::MAX,
-            };
-            if found & !valid != 0 {
-                tally.escapes += u64::from((found & !valid).count_ones());
-                return;
-            }
-            let new = found & !(marks[2 * w].load(Relaxed) | marks[2 * w + 1].load(Relaxed));
-            if new != 0 {
-                marks[2 * w + 1].fetch_or(new, Relaxed);
-                touch(w / CHUNK_WORDS);
+            tally.generated += u64::from(found.count_ones());
+            let local = w.wrapping_sub(base);
+            if local < words {
+                let valid = if local == words - 1 { planes.last_word } else { u64::MAX };
+                if found & !valid != 0 {
+                    tally.escapes += u64::from((found & !valid).count_ones());
+                    return;
+                }
+                let new = found & !(marks[2 * local].load(Relaxed) | marks[2 * local + 1].load(Relaxed));
+                if new != 0 {
+                    marks[2 * local + 1].fetch_or(new, Relaxed);
+                    touch(local / CHUNK_WORDS);
+                }
+            } else if w < all_words {
+                let mut bits = found;
+                while bits != 0 {
+                    let rank = w as u64 * WORD_BITS + u64::from(bits.trailing_zeros());
+                    bits &= bits - 1;
+                    if rank < states {
+                        remote(tally, rank);
+                    } else {
+                        tally.escapes += 1;
+                    }
+                }
+            } else {
+                tally.escapes += u64::from(found.count_ones());
             }
         };
         // Adjacent predecessors found for the previous word, waiting for the next word's
         // ranks that step down into it; and those the previous word's top rank steps up to.
         let (mut pending, mut carry) = (0, 0);
-        let mut phase = adjacent.map_or(0, |a| first % a.below.len());
-        let flush = |batch: &mut Vec<u64>| {
+        let first = c * CHUNK_WORDS;
+        let mut phase = adjacent.map_or(0, |a| (base + first) % a.below.len());
+        let flush = |batch: &mut Vec<u64>, tally: &mut Tally| {
             // Every look-up first, then the writes: a locked instruction is a full barrier on
             // x86, so a `fetch_or` between two look-ups would make each miss wait for the last.
             // The look-ups keep the new ranks without a branch: whether a rank is new is a coin
             // toss, and each mispredicted branch would cancel the look-ups issued after it.
+            tally.generated += batch.len() as u64;
             let mut kept = 0;
             for i in 0..batch.len() {
                 let pred = batch[i];
@@ -328,11 +659,10 @@ impl Expansion<'_> {
             }
             batch.clear();
         };
-        for (w, cell) in (first..).zip(chunk) {
-            let mut word = cell.load(Relaxed);
-            if word != 0 {
-                cell.store(0, Relaxed);
-            }
+        let end = words.min(first + CHUNK_WORDS);
+        for local in first..end {
+            let w = base + local;
+            let mut word = marks[2 * local].load(Relaxed) & !marks[2 * local + 1].load(Relaxed);
             if let Some(a) = adjacent {
                 let (down, up) = (word & a.below[phase], word & a.above[phase]);
                 phase = if phase + 1 == a.below.len() { 0 } else { phase + 1 };
@@ -354,20 +684,23 @@ impl Expansion<'_> {
                     tally.examples.push(rank);
                 }
                 puzzle.for_each_far_predecessor(&mut memo, rank, |pred| {
-                    if pred < states {
+                    if pred.wrapping_sub(start) < len {
                         batch.push(pred);
+                    } else if pred < states {
+                        tally.generated += 1;
+                        remote(&mut tally, pred);
                     } else {
                         tally.escapes += 1;
                         tally.escape_from.get_or_insert(rank);
                     }
                 });
                 if batch.len() >= BATCH {
-                    flush(&mut batch);
+                    flush(&mut batch, &mut tally);
                 }
             }
         }
-        flush(&mut batch);
-        let last = first + chunk.len() - 1;
+        flush(&mut batch, &mut tally);
+        let last = base + end - 1;
         mark_word(last, pending, &mut tally);
         mark_word(last + 1, carry, &mut tally);
         tally

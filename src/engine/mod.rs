@@ -2,7 +2,8 @@
 
 pub mod bfs;
 pub mod bitset;
+pub mod checkpoint;
 pub mod exchange;
 pub mod gf2;
 
-pub use bfs::{EngineError, Level, Search, bfs};
+pub use bfs::{EngineError, Level, Options, Search, bfs, search};

@@ -9,7 +9,7 @@ use std::ops::ControlFlow;
 use std::path::Path;
 use thiserror::Error;
 
-/// Largest rank space solved by table: a byte per rank (64 MiB) plus the engine's 3 bits.
+/// Largest rank space solved by table: a byte per rank (64 MiB) plus the engine's 2 bits.
 /// It covers the 8-puzzle, the 2x5 board (1.8 M ranks) and every coin board up to 5x5;
 /// 3x4 and 2x6 (239 M ranks, a 20 s search) are left to the heuristic search.
 pub const MAX_TABLE_RANKS: u64 = 1 << 26;

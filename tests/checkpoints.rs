@@ -1,0 +1,363 @@
+//! Checkpoints: a search stopped after a level resumes from its files and finds exactly
+//! what an uninterrupted search finds, in one process and in several; files of another
+//! search are refused; a damaged file falls back to the older generation.
+
+mod common;
+
+use analyze::engine::checkpoint::{CheckpointError, Config, Note};
+use analyze::engine::{EngineError, Options, Search, bfs};
+use analyze::puzzle::Puzzle;
+use analyze::puzzle::sliding::Sliding;
+use common::{Sandbox, search_in_processes};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+fn board(rows: usize, cols: usize) -> Sliding {
+    Sliding::new(rows, cols).unwrap_or_else(|| panic!("{rows}x{cols} is a valid board"))
+}
+
+/// Notes each process received, shared with the test.
+type Notes = Arc<Mutex<Vec<(usize, Note)>>>;
+
+/// Options saving every level in `dir`, the notes of process `i` kept in `notes`.
+fn saving(dir: &Path, notes: &Notes, i: usize) -> Options {
+    let notes = Arc::clone(notes);
+    Options {
+        checkpoint: Some(Config {
+            dir: dir.to_path_buf(),
+            every: None,
+        }),
+        notify: Some(Box::new(move |note: &Note| {
+            notes.lock().expect("the notes lock").push((i, note.clone()));
+        })),
+        ..Options::default()
+    }
+}
+
+/// Each process's result, the first level each observed, and the notes.
+type Outcome = (Vec<Result<Search, EngineError>>, Vec<usize>, Vec<(usize, Note)>);
+
+/// Runs `puzzle` in `processes` thread-processes saving in `dir`, stopping after level
+/// `stop` if given; returns each process's result, the first level each observed, and
+/// the notes.
+fn run(puzzle: &Sliding, processes: usize, dir: &Path, stop: Option<usize>) -> Outcome {
+    let notes: Notes = Arc::default();
+    let first: Vec<Mutex<Option<usize>>> = (0..processes).map(|_| Mutex::new(None)).collect();
+    let results = search_in_processes(
+        puzzle,
+        processes,
+        |i| saving(dir, &notes, i),
+        |i, level| {
+            first[i].lock().expect("lock").get_or_insert(level.depth);
+            if Some(level.depth) == stop {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        },
+    );
+    let first = first
+        .into_iter()
+        .map(|m| m.into_inner().expect("lock").unwrap_or(usize::MAX))
+        .collect();
+    let notes = notes.lock().expect("lock").clone();
+    (results.into_iter().map(|(r, _)| r).collect(), first, notes)
+}
+
+fn resumed_levels(notes: &[(usize, Note)]) -> Vec<(usize, usize)> {
+    notes
+        .iter()
+        .filter_map(|(i, n)| match n {
+            Note::Resumed { level, .. } => Some((*i, *level)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_stopped_search_resumes_after_its_last_level_with_the_same_result() {
+    let puzzle = board(2, 5);
+    let reference = bfs(&puzzle, |_| ControlFlow::Continue(())).expect("the search succeeds");
+    for processes in [1, 2, 3] {
+        let sandbox = Sandbox::new();
+        let dir = sandbox.path("checkpoint");
+        let (stopped, _, notes) = run(&puzzle, processes, &dir, Some(20));
+        assert!(stopped.iter().all(|r| *r == Err(EngineError::Interrupted)));
+        assert!(
+            resumed_levels(&notes).is_empty(),
+            "a fresh folder has nothing to resume"
+        );
+        let (results, first, notes) = run(&puzzle, processes, &dir, None);
+        for result in results {
+            assert_eq!(
+                result.expect("the resumed search succeeds"),
+                reference,
+                "{processes} processes"
+            );
+        }
+        let expected: Vec<(usize, usize)> = (0..processes).map(|i| (i, 20)).collect();
+        let mut resumed = resumed_levels(&notes);
+        resumed.sort_unstable();
+        assert_eq!(resumed, expected, "{processes} processes");
+        assert!(first.iter().all(|&d| d == 21), "levels observed again: {first:?}");
+    }
+}
+
+#[test]
+fn checkpoints_of_another_puzzle_or_process_layout_are_refused() {
+    let sandbox = Sandbox::new();
+    let dir = sandbox.path("checkpoint");
+    let (stopped, _, _) = run(&board(2, 5), 3, &dir, Some(4));
+    assert!(stopped.iter().all(|r| *r == Err(EngineError::Interrupted)));
+    let refusal = |results: Vec<Result<Search, EngineError>>| -> Vec<String> {
+        results
+            .into_iter()
+            .map(|r| match r {
+                Err(EngineError::Checkpoint(e @ CheckpointError::Mismatch { .. })) => {
+                    assert!(e.is_refusal());
+                    e.to_string()
+                }
+                other => panic!("expected a refusal, got {other:?}"),
+            })
+            .collect()
+    };
+    let (other_puzzle, _, _) = run(&board(5, 2), 3, &dir, None);
+    for message in refusal(other_puzzle) {
+        assert!(message.contains("sliding-2x5, not sliding-5x2"), "{message}");
+    }
+    for processes in [1, 2] {
+        let (other_layout, _, _) = run(&board(2, 5), processes, &dir, None);
+        for message in refusal(other_layout) {
+            assert!(
+                message.contains(&format!("written by 3 processes, this search runs {processes}")),
+                "{message}"
+            );
+        }
+    }
+    // A file that is not a checkpoint at all.
+    let sandbox = Sandbox::new();
+    let dir = sandbox.path("checkpoint");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    std::fs::write(dir.join("slice-0.a.ckpt"), "hello").expect("write");
+    let (results, _, _) = run(&board(2, 4), 1, &dir, None);
+    assert!(refusal(results)[0].contains("not a checkpoint file"));
+}
+
+/// The file of generation `generation` (`a` or `b`) of process 0.
+fn file(dir: &Path, generation: &str) -> PathBuf {
+    dir.join(format!("slice-0.{generation}.ckpt"))
+}
+
+#[test]
+fn a_damaged_file_falls_back_to_the_older_generation_and_two_are_refused() {
+    let puzzle = board(2, 5);
+    let reference = bfs(&puzzle, |_| ControlFlow::Continue(())).expect("the search succeeds");
+    type Damage = fn(&Path);
+    let damages: [(&str, Damage); 2] = [
+        ("checksum", |path| {
+            let mut bytes = std::fs::read(path).expect("read");
+            let middle = bytes.len() / 2;
+            bytes[middle] ^= 0x10;
+            std::fs::write(path, bytes).expect("write");
+        }),
+        ("truncated", |path| {
+            let bytes = std::fs::read(path).expect("read");
+            std::fs::write(path, &bytes[..bytes.len() - 100]).expect("write");
+        }),
+    ];
+    for (what, damage) in damages {
+        let sandbox = Sandbox::new();
+        let dir = sandbox.path("checkpoint");
+        // Level 12 is saved as generation `a`, level 11 as `b`.
+        let (stopped, _, _) = run(&puzzle, 1, &dir, Some(12));
+        assert_eq!(stopped[0], Err(EngineError::Interrupted));
+        damage(&file(&dir, "a"));
+        let (results, first, notes) = run(&puzzle, 1, &dir, None);
+        assert_eq!(results[0].as_ref().expect("resumes from the older file"), &reference);
+        assert_eq!(resumed_levels(&notes), vec![(0, 11)], "{what}");
+        assert_eq!(first, vec![12]);
+        let skipped = notes.iter().any(
+            |(_, n)| matches!(n, Note::Skipped { path, reason } if *path == file(&dir, "a") && reason.contains(what)),
+        );
+        assert!(skipped, "{what}: {notes:?}");
+
+        // Both generations damaged: refused, nothing silently restarted.
+        let sandbox = Sandbox::new();
+        let dir = sandbox.path("checkpoint");
+        let (stopped, _, _) = run(&puzzle, 1, &dir, Some(14));
+        assert_eq!(stopped[0], Err(EngineError::Interrupted));
+        damage(&file(&dir, "a"));
+        damage(&file(&dir, "b"));
+        let (results, _, _) = run(&puzzle, 1, &dir, None);
+        match &results[0] {
+            Err(EngineError::Checkpoint(e @ CheckpointError::Damaged { .. })) => assert!(e.is_refusal()),
+            other => panic!("{what}: expected a refusal, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn the_checkpoint_of_a_finished_search_gives_its_result_again() {
+    let puzzle = board(2, 4);
+    let sandbox = Sandbox::new();
+    let dir = sandbox.path("checkpoint");
+    let (first_run, _, _) = run(&puzzle, 2, &dir, None);
+    let (second_run, _, notes) = run(&puzzle, 2, &dir, None);
+    assert_eq!(first_run, second_run);
+    let last = first_run[0].as_ref().expect("the search succeeds").levels.len() - 1;
+    assert!(resumed_levels(&notes).iter().all(|&(_, level)| level == last));
+    assert_eq!(puzzle.states(), 20_160);
+}
+
+// ---------------------------------------------------------------------------------------
+// The command line
+// ---------------------------------------------------------------------------------------
+
+const RUN_2X5: [&str; 10] = [
+    "--puzzle",
+    "sliding",
+    "--rows",
+    "2",
+    "--cols",
+    "5",
+    "--threads",
+    "1",
+    "--checkpoint",
+    "ck",
+];
+
+/// The report files a resumed run must reproduce, `summary.json` without its timing.
+fn report(sandbox: &Sandbox, out: &str) -> Vec<String> {
+    ["distances.csv", "classes.csv", "summary.json"]
+        .iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(sandbox.path(&format!("{out}/sliding-2x5/{f}"))).expect("report file");
+            text.lines()
+                .filter(|l| !l.trim_start().starts_with("\"seconds\""))
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .collect()
+}
+
+#[test]
+fn a_run_killed_with_sigkill_resumes_from_a_later_level_and_writes_the_same_report() {
+    let sandbox = Sandbox::new();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_analyze"))
+        .current_dir(sandbox.path(""))
+        .args(RUN_2X5)
+        .args(["--out", "out", "--quiet"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the binary starts");
+    // Level 1 is saved as generation b: kill the run as soon as it appears.
+    while !sandbox.path("ck/slice-0.b.ckpt").exists() {
+        assert!(
+            child.try_wait().expect("wait").is_none(),
+            "the run ended before it could be killed"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    child.kill().expect("SIGKILL");
+    child.wait().expect("reaped");
+    assert!(!sandbox.path("out/sliding-2x5").exists(), "a killed run wrote a report");
+
+    let output = sandbox
+        .run(&[&RUN_2X5[..], &["--out", "out"]].concat())
+        .success()
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+    let line = stderr
+        .lines()
+        .find(|l| l.contains("resuming after level"))
+        .unwrap_or_else(|| panic!("no resume note in:\n{stderr}"));
+    let level: usize = line
+        .split("resuming after level ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no level in: {line}"));
+    assert!(level >= 1, "{line}");
+
+    sandbox
+        .run(
+            &RUN_2X5[..8]
+                .iter()
+                .copied()
+                .chain(["--out", "reference", "--quiet"])
+                .collect::<Vec<_>>(),
+        )
+        .success();
+    assert_eq!(report(&sandbox, "out"), report(&sandbox, "reference"));
+}
+
+/// Runs `args` expecting exit 2 with one `error:` line and no report; returns the line.
+fn refused(sandbox: &Sandbox, args: &[&str]) -> String {
+    let output = sandbox.run(args).code(2).get_output().clone();
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+    let lines: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(lines.len(), 1, "{stderr}");
+    assert!(output.stdout.is_empty());
+    lines[0].to_string()
+}
+
+#[test]
+fn a_checkpoint_of_another_puzzle_is_refused_by_the_command_line() {
+    let sandbox = Sandbox::new();
+    sandbox
+        .run(&[
+            "--puzzle",
+            "sliding",
+            "--rows",
+            "2",
+            "--cols",
+            "4",
+            "--checkpoint",
+            "ck",
+            "--out",
+            "a",
+            "--quiet",
+        ])
+        .success();
+    let message = refused(&sandbox, &[&RUN_2X5[..], &["--out", "b", "--quiet"]].concat());
+    assert!(
+        message.contains("it is a search of sliding-2x4, not sliding-2x5"),
+        "{message}"
+    );
+    assert!(!sandbox.path("b/sliding-2x5").exists());
+}
+
+#[test]
+fn checkpoint_options_are_checked() {
+    let sandbox = Sandbox::new();
+    std::fs::write(sandbox.path("file"), "x").expect("write");
+    let cases: [(&[&str], &str); 5] = [
+        (&["--puzzle", "eight", "--checkpoint-minutes", "5"], "--checkpoint"),
+        (
+            &["--puzzle", "eight", "--checkpoint", "ck", "--checkpoint-minutes", "0"],
+            "1 to 10080",
+        ),
+        (&["--all", "--checkpoint", "ck"], "one --puzzle"),
+        (&["--puzzle", "eight", "--checkpoint", "file"], "not a folder"),
+        (
+            &[
+                "--puzzle",
+                "eight",
+                "--checkpoint",
+                "ck",
+                "--solve",
+                "1 2 3 4 5 6 7 0 8",
+            ],
+            "--solve",
+        ),
+    ];
+    for (args, mention) in cases {
+        let message = refused(&sandbox, &[args, &["--out", "out"]].concat());
+        assert!(message.contains(mention), "{args:?}: {message}");
+    }
+    assert!(!sandbox.path("out").exists());
+    assert!(!sandbox.path("ck").exists());
+}
