@@ -24,6 +24,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use thiserror::Error;
 use timely::WorkerConfig;
@@ -72,6 +73,9 @@ pub struct TimelyExchange {
     level_timeout: Duration,
     /// `None` once shut down.
     running: Option<Running>,
+    addresses: Vec<String>,
+    /// The first process whose connection broke, set by a network thread.
+    lost: Arc<Mutex<Option<usize>>>,
     inbox: Rc<RefCell<Inbox>>,
     /// The level whose ranks `send` stamps, and the next batch number in it.
     level: u32,
@@ -106,7 +110,8 @@ impl TimelyExchange {
     /// run the same one.
     pub fn start(cluster: &Cluster, states: u64, job: &str) -> Result<Self, SetupError> {
         let sockets = connect(cluster, job)?;
-        install_panic_hook(cluster.addresses.clone());
+        let lost = Arc::new(Mutex::new(None));
+        install_panic_hook(Arc::clone(&lost), std::thread::current());
         let builders = ProcessBuilder::new_typed_vector(1, Hooks::default().refill, None);
         let (mut tcp, guard) =
             initialize_networking_from_sockets(builders, sockets, cluster.process, 1, Hooks::default())
@@ -182,6 +187,8 @@ impl TimelyExchange {
                 guard,
             }),
             inbox,
+            addresses: cluster.addresses.clone(),
+            lost,
             level: 0,
             batch: 0,
             in_flight: VecDeque::new(),
@@ -191,9 +198,9 @@ impl TimelyExchange {
     }
 
     /// Leaves in order once every process has finished the search: closes the streams, lets
-    /// the network threads send their last bytes, and waits for every other process to do
-    /// the same (so none of them sees this one vanish).
-    pub fn finish(mut self) {
+    /// the network threads send their last bytes, and waits (at most `--level-timeout`) for
+    /// every other process to do the same, so none of them sees this one vanish.
+    pub fn finish(mut self) -> Result<(), ExchangeError> {
         if let Some(running) = self.running.take() {
             let Running {
                 worker,
@@ -207,7 +214,34 @@ impl TimelyExchange {
             // handle on their queues is gone.
             drop((ranks, vectors, rank_probes, vector_probe));
             drop(worker);
-            drop(guard);
+            // Joined on a thread of its own: a network thread that lost its peer never ends.
+            let (joined, done) = std::sync::mpsc::channel();
+            std::thread::spawn(move || {
+                drop(guard);
+                let _ = joined.send(());
+            });
+            let deadline = Instant::now() + self.level_timeout;
+            while done.recv_timeout(Duration::from_millis(100)).is_err() {
+                self.check()?;
+                if Instant::now() >= deadline {
+                    return Err(ExchangeError::Transport(format!(
+                        "the other processes did not finish within {} s (--level-timeout)",
+                        self.level_timeout.as_secs()
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Fails if a network thread reported a broken connection.
+    fn check(&self) -> Result<(), ExchangeError> {
+        match *self.lost.lock().unwrap_or_else(|e| e.into_inner()) {
+            Some(process) => Err(ExchangeError::PeerLost {
+                process,
+                address: self.addresses.get(process).cloned().unwrap_or_default(),
+            }),
+            None => Ok(()),
         }
     }
 
@@ -243,6 +277,7 @@ impl TimelyExchange {
             None => (&mut none, false),
         };
         loop {
+            self.check()?;
             if hand_out {
                 self.deliver(level, deliver);
             }
@@ -349,6 +384,7 @@ impl Exchange for TimelyExchange {
                 self.index
             )));
         }
+        self.check()?;
         self.enter(level)?;
         let bytes = 8 * ranks.len() as u64;
         let time = level_time(level) | u64::from(self.batch);
@@ -596,9 +632,11 @@ fn mismatch(cluster: &Cluster, what: &str) -> SetupError {
 }
 
 /// Timely's network threads (`timely:send-N`, `timely:recv-N`) panic when the connection to
-/// process N breaks. This hook makes that one line naming the process and exit status 1,
-/// instead of a panic message and an abort; panics on other threads keep the usual hook.
-fn install_panic_hook(addresses: Vec<String>) {
+/// process N breaks. This hook records the first such N in `lost`, wakes the search's thread
+/// (which then fails with an error naming N, so the usual clean-up runs), and parks the
+/// network thread for good: returning would abort the process (`panic = "abort"`). Panics on
+/// other threads keep the usual hook.
+fn install_panic_hook(lost: Arc<Mutex<Option<usize>>>, driver: std::thread::Thread) {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         let thread = std::thread::current();
@@ -609,17 +647,16 @@ fn install_panic_hook(addresses: Vec<String>) {
                     .or_else(|| n.strip_prefix("timely:send-"))
             })
             .and_then(|n| n.parse::<usize>().ok());
-        match peer {
-            Some(peer) => {
-                let address = addresses.get(peer).map_or("?", String::as_str);
-                eprintln!("error: lost process {peer} ({address})");
-                std::process::exit(1);
-            }
-            None => previous(info),
+        let Some(peer) = peer else {
+            return previous(info);
+        };
+        lost.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(peer);
+        driver.unpark();
+        loop {
+            std::thread::park();
         }
     }));
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -747,7 +784,7 @@ mod tests {
                 std::thread::spawn(move || {
                     let mut exchange = TimelyExchange::start(&cluster, n, "test").expect("start");
                     let levels = distributed_levels(&mut exchange, n, batch);
-                    exchange.finish();
+                    exchange.finish().expect("finish");
                     levels
                 })
             })

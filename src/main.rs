@@ -107,19 +107,12 @@ fn analyze_all(
     // folders are then dropped (deleted), so no partial report is left behind.
     ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed)).context("cannot install the Ctrl-C handler")?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
-    if let Some(cluster) = cluster.filter(|c| c.process != 0) {
-        // Only process 0 writes the report; the others only search.
-        for job in jobs {
-            let analysis = pool.install(|| analyze(job, quiet, checkpoint, Some(cluster)))?;
-            writeln!(
-                std::io::stdout(),
-                "{}  (process {} of {}; process 0 writes the report)",
-                one_line_summary(&analysis),
-                cluster.process,
-                cluster.processes()
-            )?;
-        }
-        return Ok(());
+    if let Some(cluster) = cluster {
+        // The exchange is bound to the thread that runs the search: one closure does it all.
+        return pool.install(|| {
+            jobs.iter()
+                .try_for_each(|job| analyze_shared(job, out, quiet, checkpoint, cluster))
+        });
     }
     // Create every output folder before the first search, so a bad --out fails at once.
     let index_stage = index.then(|| report::stage(out, "index")).transpose()?;
@@ -129,7 +122,7 @@ fn analyze_all(
         .collect::<Result<Vec<_>>>()?;
     let mut analyses = Vec::new();
     for (job, stage) in jobs.iter().zip(staged) {
-        let analysis = pool.install(|| analyze(job, quiet, checkpoint, cluster))?;
+        let analysis = pool.install(|| analyze(job, quiet, checkpoint, None))?;
         report::write_all(&analysis, stage.path())?;
         if INTERRUPTED.load(Ordering::Relaxed) {
             anyhow::bail!(Interrupted);
@@ -149,13 +142,56 @@ fn analyze_all(
     Ok(())
 }
 
+/// One process's part of a `--hosts` run: connects to the others first (a launch gone wrong
+/// leaves nothing behind), then searches; only process 0 writes the report.
+fn analyze_shared(
+    job: &Spec,
+    out: &Path,
+    quiet: bool,
+    checkpoint: Option<&checkpoint::Config>,
+    cluster: &Cluster,
+) -> Result<()> {
+    let states = u64::try_from(job.states()).with_context(|| format!("{job} is too large to enumerate"))?;
+    let description = format!("analyze {} {job}", env!("CARGO_PKG_VERSION"));
+    let timely = TimelyExchange::start(cluster, states, &description).map_err(|e| match e {
+        SetupError::Address(m) => anyhow::Error::new(BadInput(m)),
+        SetupError::Peers(m) => anyhow::anyhow!(m),
+    })?;
+    if cluster.process != 0 {
+        let analysis = analyze(job, quiet, checkpoint, Some((cluster, timely)))?;
+        writeln!(
+            std::io::stdout(),
+            "{}  (process {} of {}; process 0 writes the report)",
+            one_line_summary(&analysis),
+            cluster.process,
+            cluster.processes()
+        )?;
+        return Ok(());
+    }
+    let stage = report::stage(out, &job.to_string())?;
+    let analysis = analyze(job, quiet, checkpoint, Some((cluster, timely)))?;
+    report::write_all(&analysis, stage.path())?;
+    let path = stage.commit()?;
+    writeln!(
+        std::io::stdout(),
+        "{}  ->  {}",
+        one_line_summary(&analysis),
+        path.display()
+    )?;
+    Ok(())
+}
+
 /// Runs one analysis with a progress bar on stderr (hidden when stderr is not a terminal).
 fn analyze(
     job: &Spec,
     quiet: bool,
     checkpoint: Option<&checkpoint::Config>,
-    cluster: Option<&Cluster>,
+    shared: Option<(&Cluster, TimelyExchange)>,
 ) -> Result<Analysis> {
+    let (cluster, mut timely) = match shared {
+        Some((cluster, timely)) => (Some(cluster), Some(timely)),
+        None => (None, None),
+    };
     let puzzle = job
         .build()
         .with_context(|| format!("{job} is too large to enumerate"))?;
@@ -205,17 +241,6 @@ fn analyze(
         })),
         ..Options::default()
     };
-    let mut timely = match cluster {
-        None => None,
-        Some(cluster) => {
-            let description = format!("analyze {} {job}", env!("CARGO_PKG_VERSION"));
-            let exchange = TimelyExchange::start(cluster, states, &description).map_err(|e| match e {
-                SetupError::Address(m) => anyhow::Error::new(BadInput(m)),
-                SetupError::Peers(m) => anyhow::anyhow!(m),
-            })?;
-            Some(exchange)
-        }
-    };
     let mut local = Local::new(states);
     let exchange: &mut dyn Exchange = match timely.as_mut() {
         Some(timely) => timely,
@@ -237,7 +262,7 @@ fn analyze(
     bar.finish_and_clear();
     if let (Ok(_), Some(timely)) = (&analysis, timely) {
         // Every process has the result: leave together, so none sees another vanish.
-        timely.finish();
+        timely.finish().with_context(|| format!("{job}: analysis failed"))?;
         if let Some(cluster) = cluster.filter(|_| !quiet) {
             eprintln!(
                 "{job}: {} of {} predecessors ({:.1}%) belonged to another of the {} processes and were sent: {} at 8 bytes a rank, {} in the busiest level",
