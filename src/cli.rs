@@ -462,11 +462,10 @@ fn check_memory(job: &Spec, available: Option<u64>) -> Result<(), UsageError> {
                 count_text(job.states()),
                 human_bytes(need),
                 human_bytes(u128::from(free)),
-            ) + if matches!(job, Spec::Sliding { .. }) {
-                "; boards this large are searched on disk (Korf & Schultze 2005), not in memory"
-            } else {
-                ""
-            },
+            ) + &format!(
+                "; --hosts FILE shares the search between processes on several machines: {}",
+                machines_hint(job)
+            ),
         ),
         _ => Ok(()),
     }
@@ -537,5 +536,46 @@ mod tests {
         let err = command(&["--puzzle", "sliding", "--rows", "4", "--cols", "4"]).expect_err("4x4 must be refused");
         assert!(err.0.contains("10,461,394,944,000"), "{err}");
         assert!(err.0.contains("TiB"), "{err}");
+    }
+}
+
+#[cfg(test)]
+mod cluster_tests {
+    use super::*;
+
+    /// Runs the command line with a hostfile of `processes` lines and 24 GiB available.
+    fn with_hosts(args: &[&str], processes: usize) -> Result<Command, UsageError> {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let hosts = dir.path().join("hosts");
+        let lines: Vec<String> = (0..processes).map(|i| format!("10.0.0.{}:7000", i + 1)).collect();
+        std::fs::write(&hosts, lines.join("\n")).expect("the hostfile is written");
+        let hosts = hosts.to_string_lossy().into_owned();
+        let all = ["analyze"]
+            .into_iter()
+            .chain(args.iter().copied())
+            .chain(["--hosts", &hosts, "--process", "0"]);
+        let cli = Cli::try_parse_from(all).map_err(|e| UsageError(e.to_string()))?;
+        cli.into_command(Some(24 << 30))
+    }
+
+    #[test]
+    fn the_memory_guard_checks_each_process_share() {
+        let board = ["--puzzle", "sliding", "--rows", "3", "--cols", "5"];
+        let machines = Spec::Sliding { rows: 3, cols: 5 }
+            .machines(24 << 30)
+            .expect("3x5 fits some machines");
+        let err = with_hosts(&board, 1).expect_err("3x5 on one machine");
+        assert!(err.0.contains(&format!("it needs {machines} processes")), "{err}");
+        let err = with_hosts(&board, machines - 1).expect_err("one machine too few");
+        assert!(err.0.contains("a process"), "{err}");
+        let Ok(Command::Analyze {
+            cluster: Some(cluster), ..
+        }) = with_hosts(&board, machines)
+        else {
+            panic!("3x5 on {machines} machines of 24 GiB must pass");
+        };
+        assert_eq!(cluster.processes(), machines);
+        // 653,837,184,000 states at 2 bits: 152 GiB, so at least 8 machines with 90% of 24 GiB.
+        assert!((8..=9).contains(&machines), "{machines}");
     }
 }
