@@ -361,3 +361,26 @@ fn checkpoint_options_are_checked() {
     assert!(!sandbox.path("out").exists());
     assert!(!sandbox.path("ck").exists());
 }
+
+#[test]
+fn processes_resume_from_the_latest_level_all_of_them_saved() {
+    // Process 1 died before saving level 10: both resume after level 9, and process 0
+    // names the newer file it does not use.
+    let puzzle = board(2, 5);
+    let reference = bfs(&puzzle, |_| ControlFlow::Continue(())).expect("the search succeeds");
+    let sandbox = Sandbox::new();
+    let dir = sandbox.path("checkpoint");
+    let (stopped, _, _) = run(&puzzle, 2, &dir, Some(10));
+    assert!(stopped.iter().all(|r| *r == Err(EngineError::Interrupted)));
+    std::fs::remove_file(dir.join("slice-1.a.ckpt")).expect("remove");
+    let (results, first, notes) = run(&puzzle, 2, &dir, None);
+    for result in results {
+        assert_eq!(result.expect("the resumed search succeeds"), reference);
+    }
+    let mut resumed = resumed_levels(&notes);
+    resumed.sort_unstable();
+    assert_eq!(resumed, vec![(0, 9), (1, 9)]);
+    assert_eq!(first, vec![10, 10]);
+    assert!(notes.iter().any(|(i, n)| *i == 0
+        && matches!(n, Note::Skipped { path, reason } if *path == file(&dir, "a") && reason.contains("level 10"))));
+}

@@ -117,8 +117,9 @@ pub fn bfs<P: Puzzle>(puzzle: &P, observe: impl FnMut(&Level) -> ControlFlow<()>
 /// [`bfs`] over this process's slice of the rank space, the other slices reached through
 /// `exchange`; every process of the search returns the same [`Search`].
 ///
-/// Memory: the slice at 2 bits a rank, plus what [`GROUP_PER_THREAD`] bounds for
-/// sending, plus what the exchange buffers.
+/// Memory: the slice at 2 bits a rank, plus the ranks kept for sending (at most 2 chunks per
+/// worker thread: 2^19 frontier ranks' predecessors, 8 bytes each), plus what the exchange
+/// buffers.
 pub fn search<P: Puzzle>(
     puzzle: &P,
     exchange: &mut dyn Exchange,
