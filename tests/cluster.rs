@@ -290,3 +290,49 @@ fn peers_that_never_come_time_out_with_one_line_and_exit_1() {
     );
     assert!(ended.took < Duration::from_secs(5), "{:?}", ended.took);
 }
+
+#[test]
+fn a_stuck_process_fails_the_other_after_the_level_timeout() {
+    let sandbox = Sandbox::new();
+    hostfile(&sandbox, "hosts", 2);
+    let args = |i: &'static str| {
+        [
+            "--puzzle",
+            "sliding",
+            "--rows",
+            "3",
+            "--cols",
+            "4",
+            "--threads",
+            "1",
+            "--quiet",
+            "--out",
+            "out",
+            "--hosts",
+            "hosts",
+            "--process",
+            i,
+            "--level-timeout",
+            "3",
+        ]
+    };
+    let waiting = spawn(&sandbox, &args("0"));
+    let mut stuck = spawn(&sandbox, &args("1"));
+    std::thread::sleep(Duration::from_millis(1500));
+    let stop = Command::new("kill")
+        .args(["-STOP", &stuck.id().to_string()])
+        .status()
+        .expect("kill -STOP runs");
+    assert!(stop.success());
+    let ended = wait(waiting, Duration::from_secs(10));
+    stuck.kill().expect("the stopped process can be killed");
+    let _ = stuck.wait();
+    assert_eq!(ended.code, Some(1), "{}", ended.stderr);
+    assert_eq!(ended.stderr.lines().count(), 1, "{}", ended.stderr);
+    assert!(
+        ended.stderr.contains("did not finish within 3 s (--level-timeout)"),
+        "{}",
+        ended.stderr
+    );
+    assert!(sandbox.list("out").is_empty());
+}
