@@ -1,6 +1,7 @@
 //! The processes of one search talking over TCP on timely dataflow: an [`Exchange`] for
 //! `--hosts` runs. Part of the binary, not the library: it opens sockets, and it turns the
-//! panic of a network thread (how timely reports a broken connection) into one error line.
+//! panic of a network thread (how timely reports a broken connection) into an error of the
+//! search naming the lost process.
 //!
 //! Timely is the transport and the barrier, not the search: one timely worker per process,
 //! on the thread that runs the search (rayon does the compute), and one dataflow of
@@ -42,7 +43,8 @@ use timely::worker::Worker;
 /// Why the processes could not start together.
 #[derive(Debug, Error)]
 pub enum SetupError {
-    /// This process's own address is unusable: bad input (exit 2).
+    /// This process's address is unusable, or the processes were launched with different
+    /// commands or hostfiles: bad input (exit 2).
     #[error("{0}")]
     Address(String),
     /// The others did not come, or came wrong (exit 1).

@@ -265,7 +265,7 @@ fn analyze(
         timely.finish().with_context(|| format!("{job}: analysis failed"))?;
         if let Some(cluster) = cluster.filter(|_| !quiet) {
             eprintln!(
-                "{job}: {} of {} predecessors ({:.1}%) belonged to another of the {} processes and were sent: {} at 8 bytes a rank, {} in the busiest level",
+                "{job}: {} of {} predecessors ({:.1}%) belonged to another of the {} process(es) and were sent: {} at 8 bytes a rank, {} in the busiest level",
                 report::thousands(u128::from(sent)),
                 report::thousands(u128::from(generated)),
                 100.0 * sent as f64 / generated.max(1) as f64,
@@ -287,8 +287,9 @@ fn cluster_note(job: &Spec, states: u64, cluster: &Cluster) -> String {
     let processes = cluster.processes();
     let slice = Partition::new(states, processes).slice(cluster.process);
     format!(
-        "{job}: {} states over {processes} processes ({}); this one, process {}, owns ranks {}..{} ({} states): {} at {BITS_PER_STATE} bits a state plus at most {} of exchange buffers ({} for the largest slice); {}",
+        "{job}: {} states over {processes} process{} ({}); this one, process {}, owns ranks {}..{} ({} states): {} at {BITS_PER_STATE} bits a state plus at most {} of exchange buffers (the largest share: {}); {}",
         report::thousands(u128::from(states)),
+        if processes == 1 { "" } else { "es" },
         cluster.hostfile.display(),
         cluster.process,
         slice.start,
