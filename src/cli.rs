@@ -2,6 +2,7 @@
 //! validation and returns a [`Command`] whose jobs are known to be runnable.
 
 use crate::engine::checkpoint::Config;
+use crate::hosts::{self, Cluster};
 use crate::job::{BITS_PER_STATE, MAX_COIN_CELLS, MAX_FLIP_COINS, MAX_SLIDING_CELLS, Spec, human_bytes};
 use crate::report::thousands;
 use clap::{Args, Parser, ValueEnum};
@@ -51,6 +52,25 @@ pub struct Cli {
     /// Output options.
     #[command(flatten)]
     pub output: OutputArgs,
+    /// Several processes sharing one search.
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
+}
+
+/// Options for one search shared by several processes or machines.
+#[derive(Debug, Args)]
+pub struct ClusterArgs {
+    /// Share the search between the processes listed in FILE: one host:port per line, in
+    /// process order, the same file for every process (blank lines and # comments allowed).
+    #[arg(long, value_name = "FILE", requires = "process", conflicts_with_all = ["all", "list", "solve"])]
+    pub hosts: Option<PathBuf>,
+    /// This process's line in the --hosts file, counting from 0.
+    #[arg(long, value_name = "I", requires = "hosts")]
+    pub process: Option<u64>,
+    /// Seconds a process waits for the others at the end of a level before failing them all
+    /// (a stuck machine) [default: 3600].
+    #[arg(long, value_name = "S", requires = "hosts")]
+    pub level_timeout: Option<u64>,
 }
 
 /// Options shared by every run.
@@ -145,6 +165,8 @@ pub enum Command {
         threads: usize,
         /// Suppress stderr chatter.
         quiet: bool,
+        /// The processes sharing the search (`--hosts`); `None`: this process alone.
+        cluster: Option<Cluster>,
         /// Save and resume the search there (one job only).
         checkpoint: Option<Config>,
     },
@@ -201,8 +223,16 @@ impl Cli {
             }
             vec![spec]
         };
+        let cluster = self.cluster.read()?;
+        if self.heuristics && cluster.is_some() && jobs.iter().any(|j| !j.atlas_by_default()) {
+            // The atlas reads every level whole; a shared search's processes hold a slice each.
+            return usage("--heuristics on a board of more than 10 cells runs in one process: leave out --hosts");
+        }
         for job in &jobs {
-            check_memory(job, available_memory)?;
+            match &cluster {
+                Some(cluster) => check_share(job, available_memory, cluster)?,
+                None => check_memory(job, available_memory)?,
+            }
         }
         let checkpoint = self.checkpoint(jobs.len())?;
         Ok(Command::Analyze {
@@ -212,6 +242,7 @@ impl Cli {
             out: self.output.out,
             threads,
             quiet: self.output.quiet,
+            cluster,
             checkpoint,
         })
     }
@@ -383,6 +414,52 @@ fn or_default(default: Option<(usize, usize)>) -> String {
     })
 }
 
+/// Longest `--level-timeout` accepted: a week.
+const MAX_LEVEL_TIMEOUT: u64 = 7 * 24 * 3600;
+
+impl ClusterArgs {
+    /// Reads and checks the hostfile and this process's place in it.
+    fn read(&self) -> Result<Option<Cluster>, UsageError> {
+        let (Some(file), Some(process)) = (&self.hosts, self.process) else {
+            return Ok(None);
+        };
+        let shown = file.display();
+        let text = std::fs::read_to_string(file).or_else(|e| {
+            usage(format!(
+                "cannot read --hosts {shown}: {e} (give a file with one host:port per line, in process order)"
+            ))
+        })?;
+        let addresses = hosts::parse_hosts(&text).or_else(|why| {
+            usage(format!(
+                "--hosts {shown} {why}: give one host:port per line, in process order (blank lines and # comments are skipped)"
+            ))
+        })?;
+        let last = addresses.len() - 1;
+        if process > last as u64 {
+            return usage(format!(
+                "--process {process} is out of range: {shown} lists {} process{} (--process 0 to {last})",
+                addresses.len(),
+                if last == 0 { "" } else { "es" }
+            ));
+        }
+        let level_timeout = match self.level_timeout {
+            None => 3600,
+            Some(s) if (1..=MAX_LEVEL_TIMEOUT).contains(&s) => s,
+            Some(s) => {
+                return usage(format!(
+                    "--level-timeout {s} is out of range: use 1 to {MAX_LEVEL_TIMEOUT} seconds"
+                ));
+            }
+        };
+        Ok(Some(Cluster {
+            hostfile: file.clone(),
+            addresses,
+            process: process as usize,
+            level_timeout,
+        }))
+    }
+}
+
 /// A board side: at least 2, and not absurd (the size checks that follow give the
 /// precise limit with its reason).
 fn dimension(flag: &str, value: u64) -> Result<usize, UsageError> {
@@ -435,13 +512,41 @@ fn check_memory(job: &Spec, available: Option<u64>) -> Result<(), UsageError> {
                 count_text(job.states()),
                 human_bytes(need),
                 human_bytes(u128::from(free)),
-            ) + if matches!(job, Spec::Sliding { .. }) {
-                "; boards this large are searched on disk (Korf & Schultze 2005), not in memory"
-            } else {
-                ""
-            },
+            ) + &format!(
+                "; --hosts FILE shares the search between processes on several machines: {}",
+                machines_hint(job)
+            ),
         ),
         _ => Ok(()),
+    }
+}
+
+/// Refuses a job whose share for one process of `cluster` would not fit in the memory
+/// available to this one (every machine is assumed to have as much).
+fn check_share(job: &Spec, available: Option<u64>, cluster: &Cluster) -> Result<(), UsageError> {
+    let processes = cluster.processes();
+    let need = job.memory_per_process(processes);
+    match available {
+        Some(free) if need > u128::from(free) * 9 / 10 => usage(format!(
+            "{job} over {processes} process{} needs {} a process but only {} of memory is available here; {}",
+            if processes == 1 { "" } else { "es" },
+            human_bytes(need),
+            human_bytes(u128::from(free)),
+            machines_hint(job)
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// How many machines of 24 GiB the job needs, for messages.
+pub fn machines_hint(job: &Spec) -> String {
+    match job.machines(24 << 30) {
+        Some(k) => format!(
+            "it needs {k} process{} on machines of 24 GiB ({} each)",
+            if k == 1 { "" } else { "es" },
+            human_bytes(job.memory_per_process(k))
+        ),
+        None => "it does not fit any number of 24 GiB machines".into(),
     }
 }
 
@@ -481,5 +586,46 @@ mod tests {
         let err = command(&["--puzzle", "sliding", "--rows", "4", "--cols", "4"]).expect_err("4x4 must be refused");
         assert!(err.0.contains("10,461,394,944,000"), "{err}");
         assert!(err.0.contains("TiB"), "{err}");
+    }
+}
+
+#[cfg(test)]
+mod cluster_tests {
+    use super::*;
+
+    /// Runs the command line with a hostfile of `processes` lines and 24 GiB available.
+    fn with_hosts(args: &[&str], processes: usize) -> Result<Command, UsageError> {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let hosts = dir.path().join("hosts");
+        let lines: Vec<String> = (0..processes).map(|i| format!("10.0.0.{}:7000", i + 1)).collect();
+        std::fs::write(&hosts, lines.join("\n")).expect("the hostfile is written");
+        let hosts = hosts.to_string_lossy().into_owned();
+        let all = ["analyze"]
+            .into_iter()
+            .chain(args.iter().copied())
+            .chain(["--hosts", &hosts, "--process", "0"]);
+        let cli = Cli::try_parse_from(all).map_err(|e| UsageError(e.to_string()))?;
+        cli.into_command(Some(24 << 30))
+    }
+
+    #[test]
+    fn the_memory_guard_checks_each_process_share() {
+        let board = ["--puzzle", "sliding", "--rows", "3", "--cols", "5"];
+        let machines = Spec::Sliding { rows: 3, cols: 5 }
+            .machines(24 << 30)
+            .expect("3x5 fits some machines");
+        let err = with_hosts(&board, 1).expect_err("3x5 on one machine");
+        assert!(err.0.contains(&format!("it needs {machines} processes")), "{err}");
+        let err = with_hosts(&board, machines - 1).expect_err("one machine too few");
+        assert!(err.0.contains("a process"), "{err}");
+        let Ok(Command::Analyze {
+            cluster: Some(cluster), ..
+        }) = with_hosts(&board, machines)
+        else {
+            panic!("3x5 on {machines} machines of 24 GiB must pass");
+        };
+        assert_eq!(cluster.processes(), machines);
+        // 653,837,184,000 states at 2 bits: 152 GiB, so at least 8 machines with 90% of 24 GiB.
+        assert!((8..=9).contains(&machines), "{machines}");
     }
 }

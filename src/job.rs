@@ -3,7 +3,7 @@
 
 use crate::analysis::{self, Analysis, AnalysisError, Extras};
 use crate::atlas::{Collector, astar};
-use crate::engine::exchange::{Exchange, Local};
+use crate::engine::exchange::{Exchange, Local, Partition};
 use crate::engine::{Level, Options};
 use crate::heuristics::Estimates;
 use crate::puzzle::Puzzle;
@@ -86,6 +86,11 @@ macro_rules! with_puzzle {
 /// Bits the engine keeps per rank (two planes: unseen, this level, next level, done).
 pub const BITS_PER_STATE: u128 = 2;
 
+/// Bytes of ranks one process may have sent that their owners have not yet taken (the
+/// exchange blocks the sender beyond it); a process of N holds at most N times this in
+/// exchange buffers: what it sent, and what each other process sent to it.
+pub const IN_FLIGHT_BYTES: u64 = 8 << 20;
+
 impl Spec {
     /// Family name as on the command line.
     pub fn family(&self) -> &'static str {
@@ -114,9 +119,50 @@ impl Spec {
         }
     }
 
+    /// Whether the heuristic atlas is measured without `--heuristics`: sliding boards of up
+    /// to [`ATLAS_CELLS`] cells.
+    pub fn atlas_by_default(&self) -> bool {
+        match *self {
+            Spec::Eight => true,
+            Spec::Sliding { rows, cols } => rows * cols <= ATLAS_CELLS,
+            _ => false,
+        }
+    }
+
     /// Bytes the search allocates: each bit set is whole 64-bit words.
     pub fn memory(&self) -> u128 {
         self.states().div_ceil(64).saturating_mul(BITS_PER_STATE * 8)
+    }
+
+    /// Bytes each of `processes` processes allocates: its slice of the rank space (the first
+    /// slice, the largest) at the same bits a state, plus the exchange's bounded buffers.
+    pub fn memory_per_process(&self, processes: usize) -> u128 {
+        if processes <= 1 {
+            return self.memory();
+        }
+        let states = self.states();
+        let slice = match u64::try_from(states) {
+            Ok(states) => u128::from(Partition::new(states, processes).slice(0).end),
+            Err(_) => states / processes as u128,
+        };
+        slice.saturating_mul(BITS_PER_STATE) / 8 + u128::from(IN_FLIGHT_BYTES) * processes as u128
+    }
+
+    /// The fewest processes, one a machine of `machine` bytes, whose shares each fit in 90% of
+    /// it (as the memory guard asks); `None` if no number of them would do.
+    pub fn machines(&self, machine: u64) -> Option<usize> {
+        let fits = |k: usize| self.memory_per_process(k) <= u128::from(machine) * 9 / 10;
+        let mut k = 1;
+        while !fits(k) {
+            k = k.checked_mul(2).filter(|&k| k <= 1 << 24)?;
+        }
+        // The smallest k between k/2 (too few, unless k is 1) and k that fits.
+        let (mut low, mut high) = (k / 2, k);
+        while high - low > 1 {
+            let mid = (low + high) / 2;
+            if fits(mid) { high = mid } else { low = mid }
+        }
+        Some(high)
     }
 
     /// Builds the puzzle to enumerate; `None` for a sliding board beyond the ranking's

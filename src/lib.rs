@@ -7,13 +7,15 @@
 //! - [`analysis::Analysis`]: the plain result the search and the invariant produce.
 //! - [`heuristics`] and [`atlas`]: the sliding boards' estimates, measured on every state.
 //! - [`report`]: writers that only read an `Analysis` (CSV, JSON, Markdown, PNG).
-//! - [`cli`] and [`job`]: the command line and its validated jobs.
+//! - [`cli`] and [`job`]: the command line and its validated jobs; [`hosts`]: the processes
+//!   of a search shared by several machines.
 
 pub mod analysis;
 pub mod atlas;
 pub mod cli;
 pub mod engine;
 pub mod heuristics;
+pub mod hosts;
 pub mod job;
 pub mod puzzle;
 pub mod report;

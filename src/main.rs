@@ -9,9 +9,11 @@ mod solve_cmd;
 use analyze::analysis::{Analysis, AnalysisError};
 use analyze::cli::{Cli, Command, PuzzleName};
 use analyze::engine::checkpoint::{self, Note};
-use analyze::engine::exchange::Local;
+use analyze::engine::exchange::Partition;
+use analyze::engine::exchange::{Exchange, Local};
 use analyze::engine::{EngineError, Options};
-use analyze::job::{BITS_PER_STATE, Spec, human_bytes};
+use analyze::hosts::Cluster;
+use analyze::job::{BITS_PER_STATE, IN_FLIGHT_BYTES, Spec, human_bytes};
 use analyze::puzzle::Puzzle;
 use analyze::report;
 use anyhow::{Context, Result};
@@ -23,6 +25,10 @@ use std::ops::ControlFlow;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
+
+mod cluster;
+
+use cluster::{SetupError, TimelyExchange};
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -67,8 +73,20 @@ fn run(command: Command) -> Result<()> {
             out,
             threads,
             quiet,
+            cluster,
             checkpoint,
-        } => analyze_all(&jobs, index, heuristics, &out, threads, quiet, checkpoint.as_ref()),
+        } => analyze_all(
+            &jobs,
+            index,
+            &out,
+            threads,
+            &Settings {
+                heuristics,
+                quiet,
+                checkpoint: checkpoint.as_ref(),
+                cluster: cluster.as_ref(),
+            },
+        ),
     }
 }
 
@@ -85,19 +103,18 @@ fn solve(spec: &Spec, states: &[String], threads: usize, quiet: bool) -> Result<
 }
 
 /// Analyses each job, writes its report folder, and for `--all` the index.
-fn analyze_all(
-    jobs: &[Spec],
-    index: bool,
-    heuristics: bool,
-    out: &Path,
-    threads: usize,
-    quiet: bool,
-    checkpoint: Option<&checkpoint::Config>,
-) -> Result<()> {
+fn analyze_all(jobs: &[Spec], index: bool, out: &Path, threads: usize, settings: &Settings) -> Result<()> {
     // Ctrl-C or SIGTERM stops the search at the end of the current level; the staging
     // folders are then dropped (deleted), so no partial report is left behind.
     ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed)).context("cannot install the Ctrl-C handler")?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+    if let Some(cluster) = settings.cluster {
+        // The exchange is bound to the thread that runs the search: one closure does it all.
+        return pool.install(|| {
+            jobs.iter()
+                .try_for_each(|job| analyze_shared(job, out, settings, cluster))
+        });
+    }
     // Create every output folder before the first search, so a bad --out fails at once.
     let index_stage = index.then(|| report::stage(out, "index")).transpose()?;
     let staged = jobs
@@ -111,7 +128,7 @@ fn analyze_all(
         index,
     };
     for (job, stage) in jobs.iter().zip(staged) {
-        let Some(analysis) = pool.install(|| analyze(job, heuristics, quiet, checkpoint))? else {
+        let Some(analysis) = pool.install(|| analyze(job, settings, None))? else {
             return Err(interrupted(analyses.len()).into());
         };
         report::write_all(&analysis, stage.path())?;
@@ -130,14 +147,52 @@ fn analyze_all(
     Ok(())
 }
 
+/// One process's part of a `--hosts` run: connects to the others first (a launch gone wrong
+/// leaves nothing behind), then searches; only process 0 writes the report.
+fn analyze_shared(job: &Spec, out: &Path, settings: &Settings, cluster: &Cluster) -> Result<()> {
+    let states = u64::try_from(job.states()).with_context(|| format!("{job} is too large to enumerate"))?;
+    let description = format!("analyze {} {job}", env!("CARGO_PKG_VERSION"));
+    let timely = TimelyExchange::start(cluster, states, &description).map_err(|e| match e {
+        SetupError::Address(m) => anyhow::Error::new(BadInput(m)),
+        SetupError::Peers(m) => anyhow::anyhow!(m),
+    })?;
+    let interrupted = || Interrupted {
+        written: Vec::new(),
+        not_written: vec![job.to_string()],
+        index: false,
+    };
+    if cluster.process != 0 {
+        let analysis = analyze(job, settings, Some((cluster, timely)))?.ok_or_else(interrupted)?;
+        writeln!(
+            std::io::stdout(),
+            "{}  (process {} of {}; process 0 writes the report)",
+            one_line_summary(&analysis),
+            cluster.process,
+            cluster.processes()
+        )?;
+        return Ok(());
+    }
+    let stage = report::stage(out, &job.to_string())?;
+    let analysis = analyze(job, settings, Some((cluster, timely)))?.ok_or_else(interrupted)?;
+    report::write_all(&analysis, stage.path())?;
+    let path = stage.commit()?;
+    writeln!(
+        std::io::stdout(),
+        "{}  ->  {}",
+        one_line_summary(&analysis),
+        path.display()
+    )?;
+    Ok(())
+}
+
 /// Runs one analysis with a progress bar on stderr (hidden when stderr is not a terminal;
 /// indicatif ignores a failed write); `None` if interrupted.
-fn analyze(
-    job: &Spec,
-    heuristics: bool,
-    quiet: bool,
-    checkpoint: Option<&checkpoint::Config>,
-) -> Result<Option<Analysis>> {
+fn analyze(job: &Spec, settings: &Settings, shared: Option<(&Cluster, TimelyExchange)>) -> Result<Option<Analysis>> {
+    let (quiet, heuristics, checkpoint) = (settings.quiet, settings.heuristics, settings.checkpoint);
+    let (cluster, mut timely) = match shared {
+        Some((cluster, timely)) => (Some(cluster), Some(timely)),
+        None => (None, None),
+    };
     let puzzle = job
         .build()
         .with_context(|| format!("{job} is too large to enumerate"))?;
@@ -146,12 +201,16 @@ fn analyze(
     } else {
         ProgressBar::new(Spec::expected_reachable(&puzzle))
     };
+    let states = analyze::with_puzzle!(&puzzle, p => p.states());
     if !quiet {
-        note(format_args!(
-            "{job}: {} states to search, {} of bit sets ({BITS_PER_STATE} bits a state)",
-            report::thousands(job.states()),
-            human_bytes(job.memory())
-        ));
+        match cluster {
+            None => note(format_args!(
+                "{job}: {} states to search, {} of bit sets ({BITS_PER_STATE} bits a state)",
+                report::thousands(job.states()),
+                human_bytes(job.memory())
+            )),
+            Some(cluster) => note(cluster_note(job, states, cluster)),
+        }
     }
     bar.set_style(
         ProgressStyle::with_template(
@@ -183,8 +242,16 @@ fn analyze(
         })),
         ..Options::default()
     };
-    let mut exchange = Local::new(analyze::with_puzzle!(&puzzle, p => p.states()));
-    let analysis = job.analyze_on(&puzzle, heuristics, &mut exchange, options, |level| {
+    let mut local = Local::new(states);
+    let exchange: &mut dyn Exchange = match timely.as_mut() {
+        Some(timely) => timely,
+        None => &mut local,
+    };
+    let (mut sent, mut generated, mut busiest) = (0, 0, 0);
+    let analysis = job.analyze_on(&puzzle, heuristics, exchange, options, |level| {
+        sent += level.sent;
+        generated += level.generated;
+        busiest = busiest.max(level.sent);
         bar.set_message(level.depth.to_string());
         bar.set_position(level.reached);
         if INTERRUPTED.load(Ordering::Relaxed) {
@@ -194,11 +261,46 @@ fn analyze(
         }
     });
     bar.finish_and_clear();
+    if let (Ok(_), Some(timely)) = (&analysis, timely) {
+        // Every process has the result: leave together, so none sees another vanish.
+        timely.finish().with_context(|| format!("{job}: analysis failed"))?;
+        if let Some(cluster) = cluster.filter(|_| !quiet) {
+            note(format_args!(
+                "{job}: {} of {} predecessors ({:.1}%) belonged to another of the {} process(es) and were sent: {} at 8 bytes a rank, {} in the busiest level",
+                report::thousands(u128::from(sent)),
+                report::thousands(u128::from(generated)),
+                100.0 * sent as f64 / generated.max(1) as f64,
+                cluster.processes(),
+                human_bytes(u128::from(sent) * 8),
+                human_bytes(u128::from(busiest) * 8)
+            ));
+        }
+    }
     match analysis {
         Err(AnalysisError::Engine(EngineError::Interrupted)) => Ok(None),
         Err(AnalysisError::Engine(EngineError::Checkpoint(e))) if e.is_refusal() => Err(BadInput(e.to_string()).into()),
         other => other.map(Some).with_context(|| format!("{job}: analysis failed")),
     }
+}
+
+/// What one process of a `--hosts` run holds, printed before it starts.
+fn cluster_note(job: &Spec, states: u64, cluster: &Cluster) -> String {
+    let processes = cluster.processes();
+    let slice = Partition::new(states, processes).slice(cluster.process);
+    format!(
+        "{job}: {} states over {processes} process{} ({}); this one, process {}, owns ranks {}..{} ({} states): {} at {BITS_PER_STATE} bits a state plus at most {} of exchange buffers (the largest share: {}); {}",
+        report::thousands(u128::from(states)),
+        if processes == 1 { "" } else { "es" },
+        cluster.hostfile.display(),
+        cluster.process,
+        slice.start,
+        slice.end,
+        report::thousands(u128::from(slice.end - slice.start)),
+        human_bytes(u128::from(slice.end - slice.start) * BITS_PER_STATE / 8),
+        human_bytes(u128::from(IN_FLIGHT_BYTES) * processes as u128),
+        human_bytes(job.memory_per_process(processes)),
+        analyze::cli::machines_hint(job)
+    )
 }
 
 fn write_index(analyses: &[Analysis], dir: &Path, out: &Path) -> Result<()> {
@@ -253,6 +355,18 @@ fn one_line(message: &str) -> String {
         .join(" ")
         .trim_start_matches("error: ")
         .to_string()
+}
+
+/// How each analysis of a run is done.
+struct Settings<'a> {
+    /// Measure the heuristic atlas on any sliding board, and the A* effort.
+    heuristics: bool,
+    /// No progress bar or notes on stderr.
+    quiet: bool,
+    /// Save the search here at level boundaries, and resume from it.
+    checkpoint: Option<&'a checkpoint::Config>,
+    /// This process's place in a search shared by several (`--hosts`).
+    cluster: Option<&'a Cluster>,
 }
 
 /// Set by the Ctrl-C / SIGTERM handler.

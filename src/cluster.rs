@@ -1,0 +1,806 @@
+//! The processes of one search talking over TCP on timely dataflow: an [`Exchange`] for
+//! `--hosts` runs. Part of the binary, not the library: it opens sockets, and it turns the
+//! panic of a network thread (how timely reports a broken connection) into an error of the
+//! search naming the lost process.
+//!
+//! Timely is the transport and the barrier, not the search: one timely worker per process,
+//! on the thread that runs the search (rayon does the compute), and one dataflow of
+//! - one stream of ranks per sending process, exchanged by owner into an operator that files
+//!   them by level, with a probe: a sender's own probe tells how much of what it sent is
+//!   still on the way, so `send` waits (parked) once that exceeds [`IN_FLIGHT_BYTES`]. A
+//!   stream per sender, not one for all, so that a sender waits only for its own data, never
+//!   for a slower sender to advance its time;
+//! - one stream of small vectors, each sent to every process: the per-level all-gather.
+//!
+//! Times are `level << 32 | batch` for ranks (each `send` is its own batch: a sub-epoch)
+//! and the call's sequence number for the vectors. Ranks filed for a later level than the
+//! one running wait in [`Inbox`] until that level's calls: a process that passed a barrier
+//! first may send them before a slower one has left it.
+
+use analyze::engine::exchange::{Exchange, ExchangeError, Partition};
+use analyze::hosts::Cluster;
+use analyze::job::IN_FLIGHT_BYTES;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, VecDeque};
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
+use std::rc::Rc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use thiserror::Error;
+use timely::WorkerConfig;
+use timely::communication::Hooks;
+use timely::communication::allocator::zero_copy::initialize::{CommsGuard, initialize_networking_from_sockets};
+use timely::communication::allocator::{Allocator, ProcessBuilder};
+use timely::container::CapacityContainerBuilder;
+use timely::dataflow::InputHandle;
+use timely::dataflow::channels::pact::Exchange as ByKey;
+use timely::dataflow::operators::generic::operator::Operator;
+use timely::dataflow::operators::probe::Handle as ProbeHandle;
+use timely::dataflow::operators::{Input, Probe};
+use timely::worker::Worker;
+
+/// Why the processes could not start together.
+#[derive(Debug, Error)]
+pub enum SetupError {
+    /// This process's address is unusable, or the processes were launched with different
+    /// commands or hostfiles: bad input (exit 2).
+    #[error("{0}")]
+    Address(String),
+    /// The others did not come, or came wrong (exit 1).
+    #[error("{0}")]
+    Peers(String),
+}
+
+/// Where received ranks go: the engine marks them.
+type Deliver<'a> = &'a mut dyn FnMut(&[u64]);
+/// A batch of ranks and its owner.
+type Ranks = (usize, Vec<u64>);
+/// A per-level vector: (to, from, values).
+type Gathered = (usize, usize, Vec<u64>);
+
+/// What the operators received and the driver has not yet taken.
+#[derive(Default)]
+struct Inbox {
+    /// Batches of ranks by level.
+    ranks: BTreeMap<u32, Vec<Vec<u64>>>,
+    /// Vectors by call sequence number, with their sender.
+    vectors: BTreeMap<u64, Vec<(usize, Vec<u64>)>>,
+}
+
+/// One process's end of the exchange.
+pub struct TimelyExchange {
+    partition: Partition,
+    index: usize,
+    level_timeout: Duration,
+    /// `None` once shut down.
+    running: Option<Running>,
+    addresses: Vec<String>,
+    /// The first process whose connection broke, set by a network thread.
+    lost: Arc<Mutex<Option<usize>>>,
+    inbox: Rc<RefCell<Inbox>>,
+    /// The level whose ranks `send` stamps, and the next batch number in it.
+    level: u32,
+    batch: u32,
+    /// This process's batches not yet taken by their owners: (time, bytes).
+    in_flight: VecDeque<(u64, u64)>,
+    in_flight_bytes: u64,
+    /// Collective calls so far (end_level and agree), the vector stream's time.
+    calls: u64,
+}
+
+/// The live timely state.
+struct Running {
+    worker: Worker,
+    ranks: InputHandle<u64, CapacityContainerBuilder<Vec<Ranks>>>,
+    vectors: InputHandle<u64, CapacityContainerBuilder<Vec<Gathered>>>,
+    /// One probe per sending process, after its ranks reached their owners.
+    rank_probes: Vec<ProbeHandle<u64>>,
+    vector_probe: ProbeHandle<u64>,
+    /// The network threads; joined on an orderly shutdown only.
+    guard: CommsGuard,
+}
+
+/// The time of a level's first batch.
+fn level_time(level: u32) -> u64 {
+    u64::from(level) << 32
+}
+
+impl TimelyExchange {
+    /// Connects to every other process of `cluster` (waiting at most its connect timeout for
+    /// them to start) and builds the dataflow. `job` describes the search; every process must
+    /// run the same one.
+    pub fn start(cluster: &Cluster, states: u64, job: &str) -> Result<Self, SetupError> {
+        let sockets = connect(cluster, job)?;
+        let lost = Arc::new(Mutex::new(None));
+        install_panic_hook(Arc::clone(&lost), std::thread::current());
+        let builders = ProcessBuilder::new_typed_vector(1, Hooks::default().refill, None);
+        let (mut tcp, guard) =
+            initialize_networking_from_sockets(builders, sockets, cluster.process, 1, Hooks::default())
+                .map_err(|e| SetupError::Peers(format!("cannot start the network threads: {e}")))?;
+        let allocator = Allocator::Tcp(tcp.remove(0).build());
+        // The worker parks as soon as it has nothing to do: its thread is the search's driver,
+        // and the cores belong to rayon.
+        let config = WorkerConfig::default().idle_spin(Duration::ZERO);
+        let mut worker = Worker::new(config, allocator, Some(Instant::now()));
+        let inbox = Rc::new(RefCell::new(Inbox::default()));
+        let (index, peers) = (worker.index(), worker.peers());
+        let (ranks, vectors, rank_probes, vector_probe) = worker.dataflow::<u64, _, _>(|scope| {
+            let mut own = None;
+            let mut rank_probes = Vec::new();
+            for source in 0..peers {
+                let (input, stream) = scope.new_input::<Vec<Ranks>>();
+                // Only this process sends on its own stream; the others' inputs here are
+                // closed at once (dropped), so each stream's progress is its sender's alone.
+                if source == index {
+                    own = Some(input);
+                }
+                let inbox = Rc::clone(&inbox);
+                let (probe, _) = stream
+                    .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
+                        ByKey::new(|(owner, _): &Ranks| *owner as u64),
+                        "FileRanks",
+                        move |_, _| {
+                            move |input, _| {
+                                input.for_each(|time, batches| {
+                                    let Some(&time) = time.least() else { return };
+                                    let level = (time >> 32) as u32;
+                                    let mut inbox = inbox.borrow_mut();
+                                    let filed = inbox.ranks.entry(level).or_default();
+                                    filed.extend(batches.drain(..).map(|(_, ranks)| ranks));
+                                });
+                            }
+                        },
+                    )
+                    .probe();
+                rank_probes.push(probe);
+            }
+            let (vectors, stream) = scope.new_input::<Vec<Gathered>>();
+            let inbox = Rc::clone(&inbox);
+            let (vector_probe, _) = stream
+                .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
+                    ByKey::new(|(to, _, _): &Gathered| *to as u64),
+                    "FileVectors",
+                    move |_, _| {
+                        move |input, _| {
+                            input.for_each(|time, batch| {
+                                let Some(&time) = time.least() else { return };
+                                let mut inbox = inbox.borrow_mut();
+                                let filed = inbox.vectors.entry(time).or_default();
+                                filed.extend(batch.drain(..).map(|(_, from, values)| (from, values)));
+                            });
+                        }
+                    },
+                )
+                .probe();
+            (own, vectors, rank_probes, vector_probe)
+        });
+        let ranks = ranks.ok_or_else(|| SetupError::Peers("this process has no stream of its own".into()))?;
+        Ok(Self {
+            partition: Partition::new(states, peers),
+            index,
+            level_timeout: Duration::from_secs(cluster.level_timeout),
+            running: Some(Running {
+                worker,
+                ranks,
+                vectors,
+                rank_probes,
+                vector_probe,
+                guard,
+            }),
+            inbox,
+            addresses: cluster.addresses.clone(),
+            lost,
+            level: 0,
+            batch: 0,
+            in_flight: VecDeque::new(),
+            in_flight_bytes: 0,
+            calls: 0,
+        })
+    }
+
+    /// Leaves in order once every process has finished the search: closes the streams, lets
+    /// the network threads send their last bytes, and waits (at most `--level-timeout`) for
+    /// every other process to do the same, so none of them sees this one vanish.
+    pub fn finish(mut self) -> Result<(), ExchangeError> {
+        if let Some(running) = self.running.take() {
+            let Running {
+                worker,
+                ranks,
+                vectors,
+                rank_probes,
+                vector_probe,
+                guard,
+            } = running;
+            // Everything that holds a channel first: the network threads finish once the last
+            // handle on their queues is gone.
+            drop((ranks, vectors, rank_probes, vector_probe));
+            drop(worker);
+            // Joined on a thread of its own: a network thread that lost its peer never ends.
+            let (joined, done) = std::sync::mpsc::channel();
+            std::thread::spawn(move || {
+                drop(guard);
+                let _ = joined.send(());
+            });
+            let deadline = Instant::now() + self.level_timeout;
+            while done.recv_timeout(Duration::from_millis(100)).is_err() {
+                self.check()?;
+                if Instant::now() >= deadline {
+                    return Err(ExchangeError::Transport(format!(
+                        "the other processes did not finish within {} s (--level-timeout)",
+                        self.level_timeout.as_secs()
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Fails if a network thread reported a broken connection.
+    fn check(&self) -> Result<(), ExchangeError> {
+        match *self.lost.lock().unwrap_or_else(|e| e.into_inner()) {
+            Some(process) => Err(ExchangeError::PeerLost {
+                process,
+                address: self.addresses.get(process).cloned().unwrap_or_default(),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    fn running(&mut self) -> Result<&mut Running, ExchangeError> {
+        self.running
+            .as_mut()
+            .ok_or_else(|| ExchangeError::Transport("the exchange was shut down".into()))
+    }
+
+    /// Hands the ranks filed for `level` to `deliver`.
+    fn deliver(&self, level: u32, deliver: &mut dyn FnMut(&[u64])) {
+        // Taken out first: `deliver` may be long, and the operators file into the inbox only
+        // while the worker steps, never during it.
+        let batches = self.inbox.borrow_mut().ranks.remove(&level);
+        for ranks in batches.into_iter().flatten() {
+            deliver(&ranks);
+        }
+    }
+
+    /// Steps the worker, parked until something happens or a second passes, and delivers
+    /// what came for `level` (if `deliver` is given), until `done` holds; fails after
+    /// `--level-timeout` seconds.
+    fn wait(
+        &mut self,
+        level: u32,
+        deliver: Option<Deliver<'_>>,
+        mut done: impl FnMut(&mut Self) -> bool,
+    ) -> Result<(), ExchangeError> {
+        let deadline = Instant::now() + self.level_timeout;
+        let mut none = |_: &[u64]| {};
+        let (deliver, hand_out): (Deliver<'_>, bool) = match deliver {
+            Some(deliver) => (deliver, true),
+            None => (&mut none, false),
+        };
+        loop {
+            self.check()?;
+            if hand_out {
+                self.deliver(level, deliver);
+            }
+            if done(self) {
+                return Ok(());
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(ExchangeError::Timeout {
+                    level,
+                    seconds: self.level_timeout.as_secs(),
+                });
+            }
+            let park = (deadline - now).min(Duration::from_secs(1));
+            self.running()?.worker.step_or_park(Some(park));
+        }
+    }
+
+    /// Forgets the batches whose data every owner has taken.
+    fn settle(&mut self) {
+        let Some(running) = &self.running else { return };
+        let probe = &running.rank_probes[self.index];
+        while let Some(&(time, bytes)) = self.in_flight.front() {
+            if probe.less_equal(&time) {
+                break;
+            }
+            self.in_flight.pop_front();
+            self.in_flight_bytes -= bytes;
+        }
+    }
+
+    /// Moves the rank stream's time to `level` (levels only go up).
+    fn enter(&mut self, level: u32) -> Result<(), ExchangeError> {
+        if level < self.level {
+            return Err(ExchangeError::Transport(format!(
+                "level {level} after level {}: levels must only go up",
+                self.level
+            )));
+        }
+        if level > self.level || self.batch == 0 {
+            let running = self.running()?;
+            if *running.ranks.time() < level_time(level) {
+                running.ranks.advance_to(level_time(level));
+            }
+            self.level = level;
+            self.batch = 0;
+        }
+        Ok(())
+    }
+
+    /// Sends one vector to every process and waits for everybody's; in process order.
+    fn gather(
+        &mut self,
+        level: u32,
+        mine: Vec<u64>,
+        deliver: Option<Deliver<'_>>,
+        ranks_done: Option<u64>,
+    ) -> Result<Vec<Vec<u64>>, ExchangeError> {
+        let (index, peers, call) = (self.index, self.partition.processes(), self.calls);
+        self.calls += 1;
+        let running = self.running()?;
+        for to in 0..peers {
+            running.vectors.send((to, index, mine.clone()));
+        }
+        running.vectors.advance_to(call + 1);
+        // The last step may have filed ranks after the last hand-out: `wait` hands them out
+        // before it looks at the probes again, so none is left once it returns.
+        self.wait(level, deliver, |me| {
+            let Some(running) = &me.running else { return true };
+            !running.vector_probe.less_equal(&call)
+                && ranks_done.is_none_or(|t| running.rank_probes.iter().all(|p| !p.less_than(&t)))
+        })?;
+        let mut gathered = self.inbox.borrow_mut().vectors.remove(&call).unwrap_or_default();
+        if gathered.len() != peers {
+            return Err(ExchangeError::Transport(format!(
+                "{} vectors of {peers} came for call {call}",
+                gathered.len()
+            )));
+        }
+        gathered.sort_by_key(|(from, _)| *from);
+        Ok(gathered.into_iter().map(|(_, values)| values).collect())
+    }
+}
+
+impl Exchange for TimelyExchange {
+    fn partition(&self) -> Partition {
+        self.partition
+    }
+
+    fn index(&self) -> usize {
+        self.index
+    }
+
+    fn send(
+        &mut self,
+        level: u32,
+        owner: usize,
+        ranks: Vec<u64>,
+        deliver: &mut dyn FnMut(&[u64]),
+    ) -> Result<(), ExchangeError> {
+        if owner >= self.partition.processes() || owner == self.index {
+            return Err(ExchangeError::Transport(format!(
+                "process {} cannot send ranks to process {owner}",
+                self.index
+            )));
+        }
+        self.check()?;
+        self.enter(level)?;
+        let bytes = 8 * ranks.len() as u64;
+        let time = level_time(level) | u64::from(self.batch);
+        self.batch = self
+            .batch
+            .checked_add(1)
+            .ok_or_else(|| ExchangeError::Transport(format!("more than 2^32 batches in level {level}")))?;
+        let running = self.running()?;
+        running.ranks.send((owner, ranks));
+        // A new sub-epoch for every batch: the probe then tells which batches arrived.
+        running.ranks.advance_to(time + 1);
+        running.worker.step();
+        self.in_flight.push_back((time, bytes));
+        self.in_flight_bytes += bytes;
+        self.wait(level, Some(deliver), |me| {
+            me.settle();
+            me.in_flight_bytes <= IN_FLIGHT_BYTES
+        })
+    }
+
+    fn end_level(
+        &mut self,
+        level: u32,
+        mine: Vec<u64>,
+        deliver: &mut dyn FnMut(&[u64]),
+    ) -> Result<Vec<Vec<u64>>, ExchangeError> {
+        self.enter(level)?;
+        let next = level
+            .checked_add(1)
+            .ok_or_else(|| ExchangeError::Transport("too many levels".into()))?;
+        self.enter(next)?;
+        let gathered = self.gather(level, mine, Some(deliver), Some(level_time(next)))?;
+        self.in_flight.clear();
+        self.in_flight_bytes = 0;
+        Ok(gathered)
+    }
+
+    fn agree(&mut self, mine: Vec<u64>) -> Result<Vec<Vec<u64>>, ExchangeError> {
+        // No ranks are handed out here: a faster process may already be sending some for the
+        // first level, and they wait in the inbox for its calls.
+        let level = self.level;
+        self.gather(level, mine, None, None)
+    }
+}
+
+impl Drop for TimelyExchange {
+    /// Leaving without [`TimelyExchange::finish`] (an error, Ctrl-C) leaves the network threads
+    /// running until the process exits: the others then see the connection break and fail at
+    /// once, instead of taking an orderly goodbye for the end of the search.
+    fn drop(&mut self) {
+        if let Some(running) = self.running.take() {
+            std::mem::forget(running);
+        }
+    }
+}
+
+/// Magic bytes that open the greeting of one `analyze` process to another.
+const MAGIC: &[u8; 8] = b"analyze1";
+/// Longest job description a greeting may carry.
+const MAX_DESCRIPTION: u32 = 1 << 16;
+
+/// Opens one connection to every other process: the higher index connects, the lower one
+/// accepts (the socket order timely expects), each greeting the other with its index and
+/// its job, all within the connect timeout.
+fn connect(cluster: &Cluster, job: &str) -> Result<Vec<Option<TcpStream>>, SetupError> {
+    let me = cluster.process;
+    let processes = cluster.processes();
+    let timeout = Duration::from_secs(cluster.connect_timeout());
+    let deadline = Instant::now() + timeout;
+    let file = cluster.hostfile.display();
+    let greeting = Greeting {
+        from: me,
+        processes,
+        job: format!("{job} over {}", cluster.addresses.join(" ")),
+    };
+    // Listen first: a second process started with the same --process fails here, before it
+    // has spoken to anyone.
+    let own = resolve(cluster.address()).map_err(|e| {
+        SetupError::Address(format!(
+            "cannot resolve {} (line for --process {me} in {file}): {e}",
+            cluster.address()
+        ))
+    })?;
+    let listener = TcpListener::bind(own).map_err(|e| {
+        SetupError::Address(match e.kind() {
+            std::io::ErrorKind::AddrInUse => format!(
+                "cannot listen on {}: the port is in use (by another program, or by another process started with --process {me})",
+                cluster.address()
+            ),
+            std::io::ErrorKind::AddrNotAvailable => format!(
+                "cannot listen on {}: not an address of this machine (is --process {me} the right line of {file}?)",
+                cluster.address()
+            ),
+            _ => format!("cannot listen on {}: {e}", cluster.address()),
+        })
+    })?;
+    let never_came = |peer: usize| {
+        SetupError::Peers(format!(
+            "process {peer} ({}) did not connect within {} s: start all {processes} processes of {file}, each with its own --process",
+            cluster.addresses[peer],
+            timeout.as_secs()
+        ))
+    };
+    let mut sockets: Vec<Option<TcpStream>> = (0..processes).map(|_| None).collect();
+    for (peer, address) in cluster.addresses.iter().enumerate().take(me) {
+        let stream = loop {
+            let attempt = resolve(address).and_then(|a| {
+                TcpStream::connect_timeout(
+                    &a,
+                    deadline
+                        .saturating_duration_since(Instant::now())
+                        .max(Duration::from_millis(1)),
+                )
+            });
+            match attempt {
+                Ok(stream) => break stream,
+                Err(_) if Instant::now() + Duration::from_millis(100) < deadline => {
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+                Err(_) => return Err(never_came(peer)),
+            }
+        };
+        let theirs = handshake(&stream, &greeting, deadline)
+            .map_err(|e| SetupError::Peers(format!("process {peer} ({address}) did not greet back: {e}")))?;
+        check(&theirs, &greeting, peer, cluster)?;
+        sockets[peer] = Some(stream);
+    }
+    listener
+        .set_nonblocking(true)
+        .map_err(|e| SetupError::Peers(format!("cannot listen on {}: {e}", cluster.address())))?;
+    while let Some(missing) = (me + 1..processes).find(|&p| sockets[p].is_none()) {
+        match listener.accept() {
+            Ok((stream, from)) => {
+                stream
+                    .set_nonblocking(false)
+                    .map_err(|e| SetupError::Peers(format!("connection from {from}: {e}")))?;
+                let Ok(theirs) = handshake(&stream, &greeting, deadline) else {
+                    // Not one of ours (a port scan, a process that died): ignore it.
+                    continue;
+                };
+                if theirs.from <= me || theirs.from >= processes {
+                    return Err(mismatch(
+                        cluster,
+                        &format!("{from} claims to be process {} of {}", theirs.from, theirs.processes),
+                    ));
+                }
+                check(&theirs, &greeting, theirs.from, cluster)?;
+                if sockets[theirs.from].is_some() {
+                    return Err(SetupError::Address(format!(
+                        "two processes connected as process {} ({}): each process needs its own --process",
+                        theirs.from, cluster.addresses[theirs.from]
+                    )));
+                }
+                sockets[theirs.from] = Some(stream);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                if Instant::now() >= deadline {
+                    return Err(never_came(missing));
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(e) => return Err(SetupError::Peers(format!("cannot accept connections: {e}"))),
+        }
+    }
+    for stream in sockets.iter().flatten() {
+        stream
+            .set_nodelay(true)
+            .and_then(|()| stream.set_read_timeout(None))
+            .and_then(|()| stream.set_write_timeout(None))
+            .map_err(|e| SetupError::Peers(format!("cannot set up a connection: {e}")))?;
+    }
+    Ok(sockets)
+}
+
+fn resolve(address: &str) -> std::io::Result<SocketAddr> {
+    address
+        .to_socket_addrs()?
+        .next()
+        .ok_or_else(|| std::io::Error::other("no address"))
+}
+
+/// What one process tells another when they connect.
+#[derive(Debug, PartialEq, Eq)]
+struct Greeting {
+    from: usize,
+    processes: usize,
+    job: String,
+}
+
+/// Sends ours and reads theirs, both bounded by `deadline`.
+fn handshake(mut stream: &TcpStream, ours: &Greeting, deadline: Instant) -> std::io::Result<Greeting> {
+    let left = deadline
+        .saturating_duration_since(Instant::now())
+        .max(Duration::from_millis(100));
+    stream.set_read_timeout(Some(left))?;
+    stream.set_write_timeout(Some(left))?;
+    let mut bytes = MAGIC.to_vec();
+    for n in [ours.from as u32, ours.processes as u32, ours.job.len() as u32] {
+        bytes.extend(n.to_be_bytes());
+    }
+    bytes.extend(ours.job.as_bytes());
+    stream.write_all(&bytes)?;
+    let mut head = [0u8; 20];
+    stream.read_exact(&mut head)?;
+    let number = |i: usize| u32::from_be_bytes([head[i], head[i + 1], head[i + 2], head[i + 3]]);
+    if &head[..8] != MAGIC || number(16) > MAX_DESCRIPTION {
+        return Err(std::io::Error::other("not an analyze process of this version"));
+    }
+    let mut job = vec![0; number(16) as usize];
+    stream.read_exact(&mut job)?;
+    Ok(Greeting {
+        from: number(8) as usize,
+        processes: number(12) as usize,
+        job: String::from_utf8_lossy(&job).into_owned(),
+    })
+}
+
+/// Checks that `theirs`, from the process at index `peer`, runs the same search.
+fn check(theirs: &Greeting, ours: &Greeting, peer: usize, cluster: &Cluster) -> Result<(), SetupError> {
+    if theirs.from != peer || theirs.processes != ours.processes {
+        return Err(mismatch(
+            cluster,
+            &format!(
+                "{} answered as process {} of {}",
+                cluster.addresses[peer], theirs.from, theirs.processes
+            ),
+        ));
+    }
+    if theirs.job != ours.job {
+        return Err(SetupError::Address(format!(
+            "process {peer} ({}) runs another search: `{}` there, `{}` here (give every process the same command and hostfile, except --process)",
+            cluster.addresses[peer], theirs.job, ours.job
+        )));
+    }
+    Ok(())
+}
+
+fn mismatch(cluster: &Cluster, what: &str) -> SetupError {
+    SetupError::Address(format!(
+        "{what}, but {} lists {} processes and this is process {}: give every process the same hostfile and its own --process",
+        cluster.hostfile.display(),
+        cluster.processes(),
+        cluster.process
+    ))
+}
+
+/// Timely's network threads (`timely:send-N`, `timely:recv-N`) panic when the connection to
+/// process N breaks. This hook records the first such N in `lost`, wakes the search's thread
+/// (which then fails with an error naming N, so the usual clean-up runs), and parks the
+/// network thread for good: returning would abort the process (`panic = "abort"`). Panics on
+/// other threads keep the usual hook.
+fn install_panic_hook(lost: Arc<Mutex<Option<usize>>>, driver: std::thread::Thread) {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let thread = std::thread::current();
+        let peer = thread
+            .name()
+            .and_then(|n| {
+                n.strip_prefix("timely:recv-")
+                    .or_else(|| n.strip_prefix("timely:send-"))
+            })
+            .and_then(|n| n.parse::<usize>().ok());
+        let Some(peer) = peer else {
+            return previous(info);
+        };
+        lost.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(peer);
+        driver.unpark();
+        loop {
+            std::thread::park();
+        }
+    }));
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::RefCell;
+    use std::collections::VecDeque;
+
+    /// Free loopback ports: bound to port 0, then released.
+    fn free_ports(n: usize) -> Vec<String> {
+        let listeners: Vec<TcpListener> = (0..n)
+            .map(|_| TcpListener::bind("127.0.0.1:0").expect("a free port"))
+            .collect();
+        listeners
+            .iter()
+            .map(|l| l.local_addr().expect("an address").to_string())
+            .collect()
+    }
+
+    /// A graph with long and short edges: `r +- 1`, `2r`, `3r + 7` modulo `n`, undirected.
+    fn neighbours(r: u64, n: u64) -> Vec<u64> {
+        let mut out = vec![(r + 1) % n, (r + n - 1) % n, (2 * r) % n, (3 * r + 7) % n];
+        // The reverse of 2r and 3r + 7 too, so the graph is undirected.
+        if r % 2 == 0 {
+            out.push(r / 2);
+            out.push((r + n) / 2 % n);
+        }
+        out.retain(|&x| x < n);
+        out
+    }
+
+    /// Distances from 0 by a plain queue.
+    fn plain_levels(n: u64) -> Vec<u64> {
+        let mut distance = vec![u32::MAX; n as usize];
+        distance[0] = 0;
+        let mut queue = VecDeque::from([0u64]);
+        while let Some(r) = queue.pop_front() {
+            for m in neighbours(r, n) {
+                if distance[m as usize] == u32::MAX {
+                    distance[m as usize] = distance[r as usize] + 1;
+                    queue.push_back(m);
+                }
+            }
+        }
+        let mut levels = vec![];
+        for d in distance.into_iter().filter(|&d| d != u32::MAX) {
+            if levels.len() <= d as usize {
+                levels.resize(d as usize + 1, 0);
+            }
+            levels[d as usize] += 1;
+        }
+        levels
+    }
+
+    /// One process's part of a level-synchronous BFS over the exchange, sending batches of at
+    /// most `batch` ranks; returns the level sizes every process agrees on.
+    fn distributed_levels(exchange: &mut TimelyExchange, n: u64, batch: usize) -> Vec<u64> {
+        let partition = exchange.partition();
+        let me = exchange.index();
+        let slice = partition.slice(me);
+        let agreed = exchange.agree(vec![me as u64, n]).expect("agree");
+        assert_eq!(
+            agreed,
+            (0..partition.processes())
+                .map(|p| vec![p as u64, n])
+                .collect::<Vec<_>>()
+        );
+        let state = RefCell::new((vec![false; (slice.end - slice.start) as usize], Vec::new()));
+        let mark = |r: u64| {
+            assert!(slice.contains(&r), "process {me} got rank {r} outside {slice:?}");
+            let mut s = state.borrow_mut();
+            let i = (r - slice.start) as usize;
+            if !s.0[i] {
+                s.0[i] = true;
+                s.1.push(r);
+            }
+        };
+        let mut deliver = |ranks: &[u64]| ranks.iter().for_each(|&r| mark(r));
+        if slice.contains(&0) {
+            mark(0);
+        }
+        let mut levels = vec![];
+        for level in 0.. {
+            let frontier = std::mem::take(&mut state.borrow_mut().1);
+            let mut out: Vec<Vec<u64>> = vec![vec![]; partition.processes()];
+            for &r in &frontier {
+                for m in neighbours(r, n) {
+                    let owner = partition.owner(m);
+                    if owner == me {
+                        mark(m);
+                    } else {
+                        out[owner].push(m);
+                        if out[owner].len() >= batch {
+                            let ranks = std::mem::take(&mut out[owner]);
+                            exchange.send(level, owner, ranks, &mut deliver).expect("send");
+                        }
+                    }
+                }
+            }
+            for (owner, ranks) in out.into_iter().enumerate() {
+                if !ranks.is_empty() {
+                    exchange.send(level, owner, ranks, &mut deliver).expect("send");
+                }
+            }
+            let counts = exchange
+                .end_level(level, vec![frontier.len() as u64], &mut deliver)
+                .expect("end_level");
+            let total: u64 = counts.iter().map(|c| c[0]).sum();
+            if total == 0 {
+                return levels;
+            }
+            levels.push(total);
+        }
+        unreachable!()
+    }
+
+    fn run(processes: usize, n: u64, batch: usize) -> Vec<Vec<u64>> {
+        let addresses = free_ports(processes);
+        let threads: Vec<_> = (0..processes)
+            .map(|process| {
+                let cluster = Cluster {
+                    hostfile: "hosts".into(),
+                    addresses: addresses.clone(),
+                    process,
+                    level_timeout: 30,
+                };
+                std::thread::spawn(move || {
+                    let mut exchange = TimelyExchange::start(&cluster, n, "test").expect("start");
+                    let levels = distributed_levels(&mut exchange, n, batch);
+                    exchange.finish().expect("finish");
+                    levels
+                })
+            })
+            .collect();
+        threads.into_iter().map(|t| t.join().expect("a process")).collect()
+    }
+
+    #[test]
+    fn processes_agree_with_a_plain_bfs() {
+        for (processes, n, batch) in [(2, 10_000, 7), (3, 50_000, 1000), (4, 3_001, 1)] {
+            let expected = plain_levels(n);
+            for levels in run(processes, n, batch) {
+                assert_eq!(levels, expected, "{processes} processes, {n} ranks");
+            }
+        }
+    }
+}

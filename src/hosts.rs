@@ -1,0 +1,124 @@
+//! The processes of a search spread over several processes or machines (`--hosts`): the
+//! hostfile's format and the layout every process derives from it.
+//!
+//! The transport itself (sockets, timely dataflow) belongs to the binary; this module only
+//! reads text, so the command line can be validated before anything is started.
+
+use std::path::PathBuf;
+
+/// The processes of one search, as every one of them sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cluster {
+    /// The hostfile, for messages.
+    pub hostfile: PathBuf,
+    /// Every process's `host:port`, in process order.
+    pub addresses: Vec<String>,
+    /// This process's index into `addresses`.
+    pub process: usize,
+    /// Seconds to wait for the other processes at a level's barrier before failing.
+    pub level_timeout: u64,
+}
+
+/// Longest the processes wait for each other to start and connect: a process that is not up
+/// by then will not come (a wrong hostfile, a failed launch). `--level-timeout` shortens it.
+pub const CONNECT_SECONDS: u64 = 60;
+
+impl Cluster {
+    /// Number of processes.
+    pub fn processes(&self) -> usize {
+        self.addresses.len()
+    }
+
+    /// This process's `host:port`.
+    pub fn address(&self) -> &str {
+        &self.addresses[self.process]
+    }
+
+    /// Seconds the processes wait for each other to connect.
+    pub fn connect_timeout(&self) -> u64 {
+        self.level_timeout.min(CONNECT_SECONDS)
+    }
+}
+
+/// Reads a hostfile: one `host:port` per line, in process order; blank lines and lines
+/// starting with `#` are skipped. Returns the addresses, or the first problem as a phrase
+/// naming its line.
+pub fn parse_hosts(text: &str) -> Result<Vec<String>, String> {
+    let mut addresses: Vec<(usize, String)> = Vec::new();
+    for (number, line) in (1..).zip(text.lines()) {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        check_address(line).map_err(|why| format!("line {number}: `{line}` is not host:port ({why})"))?;
+        if let Some((first, _)) = addresses.iter().find(|(_, a)| a == line) {
+            return Err(format!(
+                "line {number} repeats `{line}` from line {first}: each process needs its own host:port"
+            ));
+        }
+        addresses.push((number, line.to_string()));
+    }
+    if addresses.is_empty() {
+        return Err("lists no process".into());
+    }
+    Ok(addresses.into_iter().map(|(_, a)| a).collect())
+}
+
+/// Checks one `host:port`: a host name, an IPv4 address or a bracketed IPv6 address, then a
+/// port from 1 to 65535. Names are not resolved here (they may only exist on the cluster).
+fn check_address(address: &str) -> Result<(), &'static str> {
+    let (host, port) = address.rsplit_once(':').ok_or("no :port")?;
+    match port.parse::<u16>() {
+        Ok(p) if p > 0 => {}
+        _ => return Err("the port must be 1 to 65535"),
+    }
+    let host = match host.strip_prefix('[') {
+        Some(inner) => inner.strip_suffix(']').ok_or("an IPv6 address needs [brackets]")?,
+        None if host.contains(':') => return Err("an IPv6 address needs [brackets]"),
+        None => host,
+    };
+    let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_' | ':' | '%');
+    if host.is_empty() || !host.chars().all(allowed) {
+        return Err("the host must be a name or an IP address");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_addresses_in_order_skipping_blanks_and_comments() {
+        let text = "# three processes\n127.0.0.1:7000\n\n  node-2.cluster:7001  \n[::1]:7002\n";
+        assert_eq!(
+            parse_hosts(text),
+            Ok(vec![
+                "127.0.0.1:7000".to_string(),
+                "node-2.cluster:7001".into(),
+                "[::1]:7002".into()
+            ])
+        );
+    }
+
+    #[test]
+    fn names_the_line_of_a_malformed_address() {
+        for (text, why) in [
+            (
+                "127.0.0.1:7000\nlocalhost\n",
+                "line 2: `localhost` is not host:port (no :port)",
+            ),
+            ("a:0\n", "the port must be 1 to 65535"),
+            ("a:65536\n", "the port must be 1 to 65535"),
+            (":7000\n", "the host must be"),
+            ("::1:7000\n", "[brackets]"),
+            ("a b:7000\n", "the host must be"),
+            ("a:1\nb:2\na:1\n", "line 3 repeats `a:1` from line 1"),
+            ("\n# nothing\n", "lists no process"),
+            ("", "lists no process"),
+        ] {
+            let err = parse_hosts(text).expect_err(text);
+            assert!(err.contains(why), "{text:?}: {err}");
+        }
+    }
+}

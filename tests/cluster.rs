@@ -1,0 +1,338 @@
+//! Several processes of the binary sharing one search over loopback TCP (`--hosts`): the
+//! report equals a single process's, a killed process fails the others at once with one
+//! line, and every bad hostfile or launch is refused with one line. Every process is waited
+//! for with a time limit and killed past it, so no test can hang.
+
+mod common;
+
+use common::Sandbox;
+use std::net::TcpListener;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// How long any process of these tests may take.
+const LIMIT: Duration = Duration::from_secs(60);
+
+/// `n` free loopback ports as `127.0.0.1:PORT` lines (bound to port 0, then released).
+fn hostfile(sandbox: &Sandbox, name: &str, n: usize) -> Vec<String> {
+    let listeners: Vec<TcpListener> = (0..n)
+        .map(|_| TcpListener::bind("127.0.0.1:0").expect("a free port"))
+        .collect();
+    let addresses: Vec<String> = listeners
+        .iter()
+        .map(|l| l.local_addr().expect("an address").to_string())
+        .collect();
+    std::fs::write(sandbox.path(name), addresses.join("\n") + "\n").expect("the hostfile is written");
+    addresses
+}
+
+/// Starts `analyze ARGS` in the sandbox, output captured.
+fn spawn(sandbox: &Sandbox, args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_analyze"))
+        .current_dir(sandbox.path("."))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("analyze starts")
+}
+
+/// What a finished process said.
+struct Ended {
+    code: Option<i32>,
+    stderr: String,
+    took: Duration,
+}
+
+/// Waits for `child` at most `limit` (then kills it and fails the test).
+fn wait(mut child: Child, limit: Duration) -> Ended {
+    let start = Instant::now();
+    loop {
+        if child.try_wait().expect("the process can be waited for").is_some() {
+            break;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("a process took longer than {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let took = start.elapsed();
+    let output = child.wait_with_output().expect("the output can be read");
+    Ended {
+        code: output.status.code(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        took,
+    }
+}
+
+/// Runs the same command as processes `0..n` of `hosts` and waits for all of them.
+fn run_all(sandbox: &Sandbox, hosts: &str, n: usize, args: &[&str]) -> Vec<Ended> {
+    let children: Vec<Child> = (0..n)
+        .map(|i| {
+            let index = i.to_string();
+            let mut all = args.to_vec();
+            all.extend(["--hosts", hosts, "--process", &index, "--quiet"]);
+            spawn(sandbox, &all)
+        })
+        .collect();
+    children.into_iter().map(|c| wait(c, LIMIT)).collect()
+}
+
+/// `summary.json` without the two fields that differ between runs.
+fn summary(dir: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(dir.join("summary.json")).expect("summary.json");
+    let mut value: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    let object = value.as_object_mut().expect("an object");
+    object.remove("seconds");
+    object.remove("threads");
+    value
+}
+
+#[test]
+fn two_and_three_processes_write_the_single_process_report() {
+    let cases: [(&str, &[&str]); 7] = [
+        ("sliding-2x2", &["--puzzle", "sliding", "--rows", "2", "--cols", "2"]),
+        ("sliding-2x3", &["--puzzle", "sliding", "--rows", "2", "--cols", "3"]),
+        ("sliding-2x4", &["--puzzle", "sliding", "--rows", "2", "--cols", "4"]),
+        ("sliding-2x5", &["--puzzle", "sliding", "--rows", "2", "--cols", "5"]),
+        ("eight", &["--puzzle", "eight"]),
+        ("lights-out-4x3", &["--puzzle", "lights-out"]),
+        ("nine-tails-3x3", &["--puzzle", "nine-tails"]),
+    ];
+    let sandbox = Sandbox::new();
+    for (id, args) in cases {
+        let mut single = args.to_vec();
+        single.extend(["--out", "one", "--quiet", "--threads", "1"]);
+        sandbox.run(&single).success();
+        let reference = sandbox.path("one").join(id);
+        for n in [2, 3] {
+            let out = format!("{id}-n{n}");
+            let hosts = format!("hosts-{id}-{n}");
+            hostfile(&sandbox, &hosts, n);
+            let mut shared = args.to_vec();
+            shared.extend(["--out", &out, "--threads", "1"]);
+            for (i, ended) in run_all(&sandbox, &hosts, n, &shared).into_iter().enumerate() {
+                assert_eq!(ended.code, Some(0), "{id}, process {i} of {n}: {}", ended.stderr);
+            }
+            let dir = sandbox.path(&out).join(id);
+            for file in ["distances.csv", "classes.csv"] {
+                assert_eq!(
+                    std::fs::read_to_string(dir.join(file)).expect("written"),
+                    std::fs::read_to_string(reference.join(file)).expect("written"),
+                    "{id}/{file} with {n} processes"
+                );
+            }
+            assert_eq!(summary(&dir), summary(&reference), "{id} summary with {n} processes");
+            // Only process 0 writes: one folder, nothing else.
+            assert_eq!(sandbox.list(&out), [id], "{id} with {n} processes");
+        }
+    }
+}
+
+#[test]
+fn killing_a_process_fails_the_other_at_once_with_one_line() {
+    let sandbox = Sandbox::new();
+    let addresses = hostfile(&sandbox, "hosts", 2);
+    let args = |i: &'static str| {
+        [
+            "--puzzle",
+            "sliding",
+            "--rows",
+            "3",
+            "--cols",
+            "4",
+            "--threads",
+            "1",
+            "--quiet",
+            "--out",
+            "out",
+            "--hosts",
+            "hosts",
+            "--process",
+            i,
+        ]
+    };
+    let survivor = spawn(&sandbox, &args("0"));
+    let mut victim = spawn(&sandbox, &args("1"));
+    // Mid-search: 3x4 takes several seconds on one thread.
+    std::thread::sleep(Duration::from_millis(1500));
+    victim.kill().expect("the process can be killed");
+    let _ = victim.wait();
+    let ended = wait(survivor, Duration::from_secs(10));
+    assert_eq!(ended.code, Some(1), "{}", ended.stderr);
+    let lines: Vec<&str> = ended.stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{}", ended.stderr);
+    assert!(
+        lines[0].starts_with("error: ") && lines[0].ends_with(&format!("lost process 1 ({})", addresses[1])),
+        "{}",
+        ended.stderr
+    );
+    assert!(sandbox.list("out").is_empty(), "{:?}", sandbox.list("out"));
+}
+
+/// Runs one process with `args` and expects one `error:` line containing `message`, the
+/// exit status `code`, and nothing written.
+fn refused(sandbox: &Sandbox, args: &[&str], code: i32, message: &str) -> Ended {
+    let mut all = vec!["--puzzle", "eight", "--out", "out"];
+    all.extend(args);
+    let ended = wait(spawn(sandbox, &all), LIMIT);
+    assert_eq!(ended.code, Some(code), "{args:?}: {}", ended.stderr);
+    let lines: Vec<&str> = ended.stderr.lines().filter(|l| !l.starts_with("eight: ")).collect();
+    assert_eq!(lines.len(), 1, "{args:?}: {}", ended.stderr);
+    assert!(
+        lines[0].starts_with("error: ") && lines[0].contains(message),
+        "{args:?}: {}",
+        ended.stderr
+    );
+    assert!(
+        !sandbox.path("out").exists(),
+        "{args:?} wrote {:?}",
+        sandbox.list("out")
+    );
+    ended
+}
+
+#[test]
+fn refuses_bad_hostfiles_with_one_line_and_exit_2() {
+    let sandbox = Sandbox::new();
+    std::fs::write(sandbox.path("empty"), "# nobody\n\n").expect("written");
+    std::fs::write(sandbox.path("bad"), "127.0.0.1:7000\nlocalhost\n").expect("written");
+    std::fs::write(sandbox.path("two"), "127.0.0.1:7000\n127.0.0.1:7001\n").expect("written");
+    for (args, message) in [
+        (
+            vec!["--hosts", "missing", "--process", "0"],
+            "cannot read --hosts missing",
+        ),
+        (
+            vec!["--hosts", "empty", "--process", "0"],
+            "--hosts empty lists no process",
+        ),
+        (
+            vec!["--hosts", "bad", "--process", "0"],
+            "line 2: `localhost` is not host:port",
+        ),
+        (
+            vec!["--hosts", "two", "--process", "2"],
+            "--process 2 is out of range: two lists 2 processes",
+        ),
+        (vec!["--hosts", "two"], "--process"),
+        (vec!["--process", "0"], "--hosts"),
+        (
+            vec!["--hosts", "two", "--process", "0", "--level-timeout", "0"],
+            "--level-timeout 0",
+        ),
+    ] {
+        refused(&sandbox, &args, 2, message);
+    }
+}
+
+#[test]
+fn refuses_a_port_in_use_and_a_second_process_with_the_same_index() {
+    let sandbox = Sandbox::new();
+    let addresses = hostfile(&sandbox, "hosts", 2);
+    let holder = TcpListener::bind(&addresses[1]).expect("the port can be held");
+    refused(
+        &sandbox,
+        &["--hosts", "hosts", "--process", "1", "--level-timeout", "5"],
+        2,
+        &format!("cannot listen on {}: the port is in use", addresses[1]),
+    );
+    drop(holder);
+    // Process 0 twice: the second cannot listen on process 0's port, and says why.
+    let first = spawn(
+        &sandbox,
+        &[
+            "--puzzle",
+            "eight",
+            "--out",
+            "first",
+            "--hosts",
+            "hosts",
+            "--process",
+            "0",
+            "--level-timeout",
+            "3",
+        ],
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    refused(
+        &sandbox,
+        &["--hosts", "hosts", "--process", "0", "--level-timeout", "3"],
+        2,
+        "or by another process started with --process 0",
+    );
+    // The first one waits for process 1, which never comes.
+    let ended = wait(first, Duration::from_secs(10));
+    assert_eq!(ended.code, Some(1), "{}", ended.stderr);
+}
+
+#[test]
+fn peers_that_never_come_time_out_with_one_line_and_exit_1() {
+    let sandbox = Sandbox::new();
+    let addresses = hostfile(&sandbox, "hosts", 3);
+    // Process 1 connects to process 0 (absent) and waits for process 2 (absent).
+    let ended = refused(
+        &sandbox,
+        &["--hosts", "hosts", "--process", "1", "--level-timeout", "1"],
+        1,
+        &format!("process 0 ({}) did not connect within 1 s", addresses[0]),
+    );
+    assert!(ended.took < Duration::from_secs(5), "{:?}", ended.took);
+    let ended = refused(
+        &sandbox,
+        &["--hosts", "hosts", "--process", "0", "--level-timeout", "1"],
+        1,
+        &format!("process 1 ({}) did not connect within 1 s", addresses[1]),
+    );
+    assert!(ended.took < Duration::from_secs(5), "{:?}", ended.took);
+}
+
+#[test]
+fn a_stuck_process_fails_the_other_after_the_level_timeout() {
+    let sandbox = Sandbox::new();
+    hostfile(&sandbox, "hosts", 2);
+    let args = |i: &'static str| {
+        [
+            "--puzzle",
+            "sliding",
+            "--rows",
+            "3",
+            "--cols",
+            "4",
+            "--threads",
+            "1",
+            "--quiet",
+            "--out",
+            "out",
+            "--hosts",
+            "hosts",
+            "--process",
+            i,
+            "--level-timeout",
+            "3",
+        ]
+    };
+    let waiting = spawn(&sandbox, &args("0"));
+    let mut stuck = spawn(&sandbox, &args("1"));
+    std::thread::sleep(Duration::from_millis(1500));
+    let stop = Command::new("kill")
+        .args(["-STOP", &stuck.id().to_string()])
+        .status()
+        .expect("kill -STOP runs");
+    assert!(stop.success());
+    let ended = wait(waiting, Duration::from_secs(10));
+    stuck.kill().expect("the stopped process can be killed");
+    let _ = stuck.wait();
+    assert_eq!(ended.code, Some(1), "{}", ended.stderr);
+    assert_eq!(ended.stderr.lines().count(), 1, "{}", ended.stderr);
+    assert!(
+        ended.stderr.contains("did not finish within 3 s (--level-timeout)"),
+        "{}",
+        ended.stderr
+    );
+    assert!(sandbox.list("out").is_empty());
+}
