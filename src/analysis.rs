@@ -48,7 +48,10 @@ pub struct Analysis {
     pub configurations: u64,
     /// How `configurations` arises, e.g. `9!`.
     pub configurations_formula: String,
-    /// Configurations at each distance from the goal.
+    /// What a distance counts: `moves`, or the name of the moves' cost such as `flips`.
+    pub metric: String,
+    /// Configurations at each distance from the goal (each total cost, for weighted
+    /// moves: some costs may have none).
     pub levels: Vec<u64>,
     /// The solvability classes with what the search reached in each.
     pub classes: Vec<ClassRow>,
@@ -147,7 +150,7 @@ pub fn analyze<P: Puzzle>(
 ) -> Result<Analysis, AnalysisError> {
     let started = Instant::now();
     let mut start_distance = None;
-    let search = engine::bfs(puzzle, |level| {
+    let search = engine::search(puzzle, |level| {
         if let Some(start) = extras.start {
             if level.next.contains(start) {
                 start_distance = Some(level.depth + 1);
@@ -197,6 +200,7 @@ pub fn analyze<P: Puzzle>(
         parameters: extras.parameters.clone(),
         configurations,
         configurations_formula,
+        metric: puzzle.metric(),
         levels: search.levels.clone(),
         classes,
         antipode_examples: search.antipodes.iter().map(|&r| puzzle.render(r)).collect(),

@@ -69,6 +69,8 @@ pub enum PuzzleName {
     Sliding,
     /// Nine tails: flip a face-up coin and its neighbours; goal all tails (--rows, --cols).
     NineTails,
+    /// Nine tails where a move costs the coins it flips: fewest flips (--rows, --cols).
+    WeightedNineTails,
     /// Lights out: press any coin, it and its neighbours flip; goal all heads (--rows, --cols).
     LightsOut,
     /// Coin lines: flip a row, column or diagonal; goal all alike (--size).
@@ -89,6 +91,9 @@ impl PuzzleName {
             }
             PuzzleName::NineTails => {
                 "nine-tails   flip a face-up coin with its neighbours until all are tails; --rows --cols (3x3)"
+            }
+            PuzzleName::WeightedNineTails => {
+                "weighted-nine-tails   nine tails counting flips: a move costs the coins it flips; --rows --cols (3x3)"
             }
             PuzzleName::LightsOut => {
                 "lights-out   press a coin to flip it with its neighbours until all are heads; --rows --cols (4x3)"
@@ -233,23 +238,23 @@ impl Cli {
                 }
                 Ok(Spec::Sliding { rows, cols })
             }
-            PuzzleName::NineTails | PuzzleName::LightsOut => {
-                let label = if name == PuzzleName::NineTails {
-                    "nine-tails"
-                } else {
-                    "lights-out"
+            PuzzleName::NineTails | PuzzleName::WeightedNineTails | PuzzleName::LightsOut => {
+                let label = match name {
+                    PuzzleName::NineTails => "nine-tails",
+                    PuzzleName::WeightedNineTails => "weighted-nine-tails",
+                    _ => "lights-out",
                 };
                 self.allow_only(&format!("--puzzle {label}"), &board, "")?;
-                let default = if name == PuzzleName::NineTails { (3, 3) } else { (4, 3) };
+                let default = if name == PuzzleName::LightsOut { (4, 3) } else { (3, 3) };
                 let rows = dimension("--rows", self.rows, Some(default.0))?;
                 let cols = dimension("--cols", self.cols, Some(default.1))?;
                 if rows * cols > MAX_COIN_CELLS {
                     return too_many_coins(label, rows, cols);
                 }
-                Ok(if name == PuzzleName::NineTails {
-                    Spec::NineTails { rows, cols }
-                } else {
-                    Spec::LightsOut { rows, cols }
+                Ok(match name {
+                    PuzzleName::NineTails => Spec::NineTails { rows, cols },
+                    PuzzleName::WeightedNineTails => Spec::WeightedNineTails { rows, cols },
+                    _ => Spec::LightsOut { rows, cols },
                 })
             }
             PuzzleName::CoinLines => {
@@ -337,9 +342,10 @@ fn check_memory(job: &Spec, available: Option<u64>) -> Result<(), UsageError> {
     match available {
         Some(free) if need > u128::from(free) * 9 / 10 => usage(
             format!(
-                "{job} has {} states: the search needs {} (3 bits a state) but only {} of memory is available",
+                "{job} has {} states: the search needs {} ({} bits a state) but only {} of memory is available",
                 count_text(job.states()),
                 human_bytes(need),
+                job.bits_per_state(),
                 human_bytes(u128::from(free)),
             ) + if matches!(job, Spec::Sliding { .. }) {
                 "; boards this large are searched on disk (Korf & Schultze 2005), not in memory"

@@ -8,7 +8,7 @@ use crate::puzzle::coin_lines::coin_lines;
 use crate::puzzle::coins::{self, Coins};
 use crate::puzzle::flip_k::{self, FlipK};
 use crate::puzzle::lights_out::lights_out;
-use crate::puzzle::nine_tails::nine_tails;
+use crate::puzzle::nine_tails::{nine_tails, weighted_nine_tails};
 use crate::puzzle::sliding::{self, Sliding};
 use anyhow::Context;
 use std::fmt;
@@ -28,6 +28,13 @@ pub enum Spec {
     },
     /// Nine tails on R x C coins.
     NineTails {
+        /// Rows.
+        rows: usize,
+        /// Columns.
+        cols: usize,
+    },
+    /// Nine tails on R x C coins, each move costing the coins it flips.
+    WeightedNineTails {
         /// Rows.
         rows: usize,
         /// Columns.
@@ -90,6 +97,7 @@ impl Spec {
             Spec::Eight => "eight",
             Spec::Sliding { .. } => "sliding",
             Spec::NineTails { .. } => "nine-tails",
+            Spec::WeightedNineTails { .. } => "weighted-nine-tails",
             Spec::LightsOut { .. } => "lights-out",
             Spec::CoinLines { .. } => "coin-lines",
             Spec::FlipK { .. } => "flip-k",
@@ -103,17 +111,27 @@ impl Spec {
             Spec::Sliding { rows, cols } => (1..=(rows * cols) as u128)
                 .try_fold(1u128, |a, b| a.checked_mul(b))
                 .map_or(u128::MAX, |f| f / 2),
-            Spec::NineTails { rows, cols } | Spec::LightsOut { rows, cols } => {
-                1u128.checked_shl((rows * cols) as u32).unwrap_or(u128::MAX)
-            }
+            Spec::NineTails { rows, cols }
+            | Spec::WeightedNineTails { rows, cols }
+            | Spec::LightsOut { rows, cols } => 1u128.checked_shl((rows * cols) as u32).unwrap_or(u128::MAX),
             Spec::CoinLines { size } => 1u128.checked_shl((size * size) as u32).unwrap_or(u128::MAX),
             Spec::FlipK { coins, .. } => u128::from(coins) + 1,
         }
     }
 
+    /// Bit sets the search keeps per rank: 3 for the BFS, the largest move cost + 2 for
+    /// Dial's search (a bucket per pending cost, and the visited set).
+    pub fn bits_per_state(&self) -> u128 {
+        match self {
+            // A move flips at most 5 coins (a cell and its 4 neighbours).
+            Spec::WeightedNineTails { .. } => 5 + 2,
+            _ => BITS_PER_STATE,
+        }
+    }
+
     /// Bytes the search allocates.
     pub fn memory(&self) -> u128 {
-        self.states().saturating_mul(BITS_PER_STATE) / 8
+        self.states().saturating_mul(self.bits_per_state()) / 8
     }
 
     /// Builds the puzzle to enumerate; `None` for a sliding board beyond the ranking's
@@ -123,6 +141,7 @@ impl Spec {
             Spec::Eight => AnyPuzzle::Sliding(Sliding::eight()),
             Spec::Sliding { rows, cols } => AnyPuzzle::Sliding(Sliding::new(rows, cols)?),
             Spec::NineTails { rows, cols } => AnyPuzzle::Coins(nine_tails(rows, cols)),
+            Spec::WeightedNineTails { rows, cols } => AnyPuzzle::Coins(weighted_nine_tails(rows, cols)),
             Spec::LightsOut { rows, cols } => AnyPuzzle::Coins(lights_out(rows, cols)),
             Spec::CoinLines { size } => AnyPuzzle::Coins(coin_lines(size)),
             Spec::FlipK { coins, flip } => AnyPuzzle::FlipK(FlipK::new(coins, flip)),
@@ -206,6 +225,7 @@ impl fmt::Display for Spec {
             Spec::Eight => write!(f, "eight"),
             Spec::Sliding { rows, cols } => write!(f, "sliding-{rows}x{cols}"),
             Spec::NineTails { rows, cols } => write!(f, "nine-tails-{rows}x{cols}"),
+            Spec::WeightedNineTails { rows, cols } => write!(f, "weighted-nine-tails-{rows}x{cols}"),
             Spec::LightsOut { rows, cols } => write!(f, "lights-out-{rows}x{cols}"),
             Spec::CoinLines { size } => write!(f, "coin-lines-{size}x{size}"),
             Spec::FlipK { coins, flip } => write!(f, "flip-k-{coins}-{flip}"),

@@ -120,9 +120,10 @@ fn analyze(job: &Spec, quiet: bool) -> Result<Analysis> {
     };
     if !quiet {
         eprintln!(
-            "{job}: {} states to search, {} of bit sets (3 bits a state)",
+            "{job}: {} states to search, {} of bit sets ({} bits a state)",
             report::thousands(job.states()),
-            human_bytes(job.memory())
+            human_bytes(job.memory()),
+            job.bits_per_state()
         );
     }
     bar.set_style(

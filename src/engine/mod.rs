@@ -1,7 +1,22 @@
-//! The search engine: a bit-packed parallel BFS and the algebra that predicts its classes.
+//! The search engine: a bit-packed parallel BFS for unit-cost moves, and Dial's bucketed
+//! search over the same bit sets when moves have costs.
 
 pub mod bfs;
 pub mod bitset;
-pub mod gf2;
+pub mod dial;
 
 pub use bfs::{EngineError, Level, Search, bfs};
+pub use dial::dial;
+
+use crate::puzzle::Puzzle;
+use std::ops::ControlFlow;
+
+/// Least total cost from every configuration to the nearest goal: [`bfs`] when every move
+/// costs 1 (unchanged, at full speed), else [`dial`]. `Level::depth` is then a cost.
+pub fn search<P: Puzzle>(puzzle: &P, observe: impl FnMut(&Level) -> ControlFlow<()>) -> Result<Search, EngineError> {
+    if puzzle.max_move_cost() > 1 {
+        dial(puzzle, observe)
+    } else {
+        bfs(puzzle, observe)
+    }
+}

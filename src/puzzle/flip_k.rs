@@ -5,7 +5,7 @@
 //! coins maps moves to moves), so the puzzle is searched over the N + 1 tail counts, each
 //! standing for `C(N, t)` configurations. That scales to N = 60 where 2^N bits would not.
 
-use super::coins::{CoinMove, Coins};
+use super::coins::{COINS, CoinMove, Coins, read_cells};
 use super::{ClassInfo, ParseError, Puzzle};
 
 /// Largest N: 2^60 configurations still fit the 64-bit counts.
@@ -227,26 +227,9 @@ pub fn coin_list(flipped: &[usize]) -> String {
     format!("coins {}", names.join(" "))
 }
 
-/// Reads `n` coins written as H and T into tails flags.
+/// Reads `n` coins written as H and T into tails flags (the coin boards' reader, one row).
 pub fn parse_row(text: &str, n: usize) -> Result<Vec<bool>, ParseError> {
-    let coins = text
-        .chars()
-        .filter(|c| !c.is_whitespace() && *c != ',')
-        .map(|c| match c {
-            'H' | 'h' => Ok(false),
-            'T' | 't' => Ok(true),
-            _ => Err(ParseError::Malformed(format!(
-                "`{c}` is not a coin: write H (heads, face up) or T (tails, face down)"
-            ))),
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    if coins.len() != n {
-        return Err(ParseError::Malformed(format!(
-            "expected {n} coins (H or T), found {}",
-            coins.len()
-        )));
-    }
-    Ok(coins)
+    read_cells(text, (1, n), &COINS).map_err(ParseError::Malformed)
 }
 
 /// The same puzzle without symmetry: all `C(N, K)` masks over 2^N configurations.
@@ -260,6 +243,7 @@ pub fn flip_k_brute(n: usize, k: usize) -> Coins {
                 name: coin_list(&flipped),
                 mask,
                 needs_heads: None,
+                cost: 1,
             });
         }
     }

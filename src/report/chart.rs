@@ -88,7 +88,7 @@ pub fn distances(a: &Analysis, path: &Path) -> Result<()> {
         .configure_mesh()
         .disable_x_mesh()
         .light_line_style(WHITE)
-        .x_desc("distance to the goal (moves)")
+        .x_desc(format!("distance to the goal ({})", a.metric))
         .y_desc("configurations")
         .x_labels((max_d as usize + 1).min(40))
         .y_label_formatter(&|y| short_count(*y))
@@ -163,7 +163,7 @@ pub fn distances_log(a: &Analysis, path: &Path) -> Result<()> {
         .build_cartesian_2d(0u32..max_d.max(1), (0.7f64..top).log_scale())?;
     chart
         .configure_mesh()
-        .x_desc("distance to the goal (moves)")
+        .x_desc(format!("distance to the goal ({})", a.metric))
         .y_desc("configurations (log scale)")
         .x_labels((max_d as usize + 1).min(40))
         .y_label_formatter(&|y| short_count(*y))
@@ -206,6 +206,8 @@ pub fn growth(a: &Analysis, path: &Path) -> Result<()> {
         .windows(2)
         .enumerate()
         .map(|(d, w)| (d as u32 + 1, w[1] as f64 / w[0] as f64))
+        // With weighted moves some costs have no configurations: no ratio there.
+        .filter(|(_, ratio)| ratio.is_finite())
         .collect();
     let ratio_top = ratios.iter().map(|r| r.1).fold(1.0f64, f64::max).ceil().max(2.0);
     let mut chart = ChartBuilder::on(&root)
@@ -221,7 +223,7 @@ pub fn growth(a: &Analysis, path: &Path) -> Result<()> {
         .set_secondary_coord(0u32..max_d.max(1), 0f64..ratio_top);
     chart
         .configure_mesh()
-        .x_desc("distance to the goal (moves)")
+        .x_desc(format!("distance to the goal ({})", a.metric))
         .y_desc("reached within this distance (% of reachable)")
         .x_labels((max_d as usize + 1).min(40))
         .y_label_formatter(&|y| format!("{y:.0}%"))

@@ -84,7 +84,10 @@ pub fn run(spec: &Spec, states: &[String], threads: usize, quiet: bool, out: &mu
                         solution.len()
                     ));
                 }
-                solution.len().to_string()
+                match solution.weights {
+                    Some(_) => solution.length_text(),
+                    None => solution.len().to_string(),
+                }
             }
         };
         summary.push((position.label.clone(), moves, seconds));
@@ -105,12 +108,25 @@ pub struct Solution {
     pub moves: Vec<String>,
     /// Positions the heuristic search expanded (`None` when solved by table).
     pub nodes: Option<u64>,
+    /// For weighted moves: what the costs count (e.g. `flips`) and each move's cost.
+    pub weights: Option<(String, Vec<u32>)>,
 }
 
 impl Solution {
     /// Number of moves.
     pub fn len(&self) -> usize {
         self.moves.len()
+    }
+
+    /// The solution's length as printed: `3 moves`, or the total cost such as `8 flips`.
+    pub fn length_text(&self) -> String {
+        match &self.weights {
+            Some((metric, costs)) => format!("{} {metric}", costs.iter().map(|&c| u64::from(c)).sum::<u64>()),
+            None => {
+                let n = self.len();
+                format!("{n} {}", if n == 1 { "move" } else { "moves" })
+            }
+        }
     }
 
     /// Whether the start is the goal.
@@ -312,6 +328,10 @@ impl Solver {
                     drawings: path.iter().map(|&r| puzzle.draw(r)).collect(),
                     moves: path.windows(2).map(|w| puzzle.describe_move(w[0], w[1])).collect(),
                     nodes: None,
+                    weights: (puzzle.max_move_cost() > 1).then(|| {
+                        let cost = |w: &[u64]| puzzle.move_between(w[0], w[1]).map_or(0, |m| m.cost);
+                        (puzzle.metric(), path.windows(2).map(cost).collect())
+                    }),
                 }),
                 None => unreached(),
             },
@@ -445,6 +465,7 @@ fn sliding_solution(boards: &[Board], nodes: Option<u64>) -> Solution {
             .map(|w| format!("tile {}", w[0].tiles()[w[1].blank()]))
             .collect(),
         nodes,
+        weights: None,
     }
 }
 
@@ -456,6 +477,7 @@ fn flip_k_solution(puzzle: &FlipK, row: &[bool], counts: &[u64]) -> Result<Solut
         drawings: vec![draw(&row)],
         moves: Vec::new(),
         nodes: None,
+        weights: None,
     };
     for &target in &counts[1..] {
         let flipped = puzzle.concrete_move(&row, target);
@@ -471,15 +493,19 @@ fn flip_k_solution(puzzle: &FlipK, row: &[bool], counts: &[u64]) -> Result<Solut
     Ok(solution)
 }
 
-/// Writes `N moves`, the start, then each move's name and the configuration after it.
+/// Writes `N moves` (or the total cost, `N flips`), the start, then each move's name (and
+/// cost) and the configuration after it.
 pub fn write_solution(solution: &Solution, out: &mut impl Write) -> std::io::Result<()> {
-    let n = solution.len();
-    writeln!(out, "{n} {}", if n == 1 { "move" } else { "moves" })?;
+    writeln!(out, "{}", solution.length_text())?;
     if let Some(start) = solution.drawings.first() {
         writeln!(out, "{start}")?;
     }
     for (i, (name, drawing)) in solution.moves.iter().zip(&solution.drawings[1..]).enumerate() {
-        writeln!(out, "\nmove {}: {name}\n{drawing}", i + 1)?;
+        let cost = match &solution.weights {
+            Some((metric, costs)) => format!(" ({} {metric})", costs.get(i).copied().unwrap_or(0)),
+            None => String::new(),
+        };
+        writeln!(out, "\nmove {}: {name}{cost}\n{drawing}", i + 1)?;
     }
     Ok(())
 }
