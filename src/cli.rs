@@ -2,6 +2,7 @@
 //! validation and returns a [`Command`] whose jobs are known to be runnable.
 
 use crate::job::{MAX_COIN_CELLS, MAX_FLIP_COINS, MAX_SLIDING_CELLS, Spec, human_bytes};
+use crate::puzzle::rules::parse_rules;
 use crate::report::thousands;
 use clap::{Args, Parser, ValueEnum};
 use std::path::PathBuf;
@@ -32,10 +33,14 @@ pub struct Cli {
     pub flip: Option<u64>,
     /// Print a shortest solution of each STATE instead of analysing the whole puzzle
     /// (sliding: tiles row by row, 0 for the blank, or a data file; coins: H/T string).
-    #[arg(long, num_args = 1.., value_name = "STATE", requires = "puzzle")]
+    #[arg(long, num_args = 1.., value_name = "STATE")]
     pub solve: Vec<String>,
+    /// Analyse coin puzzles described in TOML rules files (format in the README, "Rules
+    /// files"); several files also get an index README.md and overview.png.
+    #[arg(long, num_args = 1.., value_name = "FILE", conflicts_with_all = ["puzzle", "all"])]
+    pub rules: Vec<PathBuf>,
     /// List the puzzles, one line each.
-    #[arg(long, conflicts_with_all = ["puzzle", "all", "solve"])]
+    #[arg(long, conflicts_with_all = ["puzzle", "all", "solve", "rules"])]
     pub list: bool,
     /// Analyse every puzzle at its default size plus a few generalisations, and write an
     /// index README.md and overview.png in the output folder.
@@ -160,14 +165,47 @@ impl Cli {
             Some(n) if (1..=MAX_THREADS).contains(&n) => n as usize,
             Some(n) => return usage(format!("--threads {n} is out of range: use 1 to {MAX_THREADS}")),
         };
+        let solving = !self.solve.is_empty();
+        let index = self.all || self.rules.len() > 1;
         let jobs = if self.all {
             self.reject_size_options("--all")?;
             Spec::all()
+        } else if !self.rules.is_empty() {
+            self.reject_size_options("--rules")?;
+            let specs = self
+                .rules
+                .iter()
+                .map(|path| read_rules(path))
+                .collect::<Result<Vec<_>, _>>()?;
+            if let Some(a) = specs.iter().enumerate().find_map(|(i, a)| {
+                specs[..i]
+                    .contains(a)
+                    .then_some(a)
+                    .or_else(|| specs[..i].iter().find(|b| b.to_string() == a.to_string()))
+            }) {
+                return usage(format!(
+                    "two rules files have the name that makes the id `{a}`: their reports would overwrite each other; give each puzzle its own name"
+                ));
+            }
+            if solving {
+                let [spec] = <[Spec; 1]>::try_from(specs)
+                    .map_err(|_| UsageError("--solve takes a single --rules file".into()))?;
+                return Ok(Command::Solve {
+                    spec,
+                    states: self.solve,
+                    threads,
+                    quiet: self.output.quiet,
+                });
+            }
+            specs
         } else {
             let Some(name) = self.puzzle else {
-                return usage("nothing to do: give --puzzle NAME (see --list), --all or --list");
+                return usage(if solving {
+                    "--solve needs the puzzle: give --puzzle NAME (see --list) or --rules FILE"
+                } else {
+                    "nothing to do: give --puzzle NAME (see --list), --rules FILE, --all or --list"
+                });
             };
-            let solving = !self.solve.is_empty();
             let spec = self.spec(name, solving)?;
             if solving {
                 return Ok(Command::Solve {
@@ -184,7 +222,7 @@ impl Cli {
         }
         Ok(Command::Analyze {
             jobs,
-            index: self.all,
+            index,
             out: self.output.out,
             threads,
             quiet: self.output.quiet,
@@ -290,6 +328,17 @@ impl Cli {
             }
         }
     }
+}
+
+/// Reads and checks a rules file: errors name the file, and the line and column of the
+/// offending value when the TOML parser gives them.
+fn read_rules(path: &std::path::Path) -> Result<Spec, UsageError> {
+    let shown = path.display();
+    let text =
+        std::fs::read_to_string(path).map_err(|e| UsageError(format!("cannot read the rules file {shown}: {e}")))?;
+    let coins =
+        parse_rules(&text).map_err(|e| UsageError(format!("{shown}:{}{e}", if e.at.is_some() { "" } else { " " })))?;
+    Ok(Spec::Rules(std::sync::Arc::new(coins)))
 }
 
 /// A board side: at least 2, and not absurd (the size checks that follow give the

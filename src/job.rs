@@ -13,9 +13,10 @@ use crate::puzzle::sliding::{self, Sliding};
 use anyhow::Context;
 use std::fmt;
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 /// A puzzle and its size, already checked to be a valid choice.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Spec {
     /// The 8-puzzle.
     Eight,
@@ -59,6 +60,8 @@ pub enum Spec {
         /// K.
         flip: u32,
     },
+    /// A coin puzzle read from a rules file.
+    Rules(Arc<Coins>),
 }
 
 /// The concrete puzzle behind a [`Spec`]; matching on it monomorphises the engine.
@@ -101,6 +104,7 @@ impl Spec {
             Spec::LightsOut { .. } => "lights-out",
             Spec::CoinLines { .. } => "coin-lines",
             Spec::FlipK { .. } => "flip-k",
+            Spec::Rules(_) => "rules",
         }
     }
 
@@ -116,6 +120,7 @@ impl Spec {
             | Spec::LightsOut { rows, cols } => 1u128.checked_shl((rows * cols) as u32).unwrap_or(u128::MAX),
             Spec::CoinLines { size } => 1u128.checked_shl((size * size) as u32).unwrap_or(u128::MAX),
             Spec::FlipK { coins, .. } => u128::from(coins) + 1,
+            Spec::Rules(ref c) => 1u128 << c.coins(),
         }
     }
 
@@ -125,6 +130,7 @@ impl Spec {
         match self {
             // A move flips at most 5 coins (a cell and its 4 neighbours).
             Spec::WeightedNineTails { .. } => 5 + 2,
+            Spec::Rules(c) if c.max_move_cost() > 1 => u128::from(c.max_move_cost()) + 2,
             _ => BITS_PER_STATE,
         }
     }
@@ -145,6 +151,7 @@ impl Spec {
             Spec::LightsOut { rows, cols } => AnyPuzzle::Coins(lights_out(rows, cols)),
             Spec::CoinLines { size } => AnyPuzzle::Coins(coin_lines(size)),
             Spec::FlipK { coins, flip } => AnyPuzzle::FlipK(FlipK::new(coins, flip)),
+            Spec::Rules(ref c) => AnyPuzzle::Coins(Coins::clone(c)),
         })
     }
 
@@ -229,6 +236,7 @@ impl fmt::Display for Spec {
             Spec::LightsOut { rows, cols } => write!(f, "lights-out-{rows}x{cols}"),
             Spec::CoinLines { size } => write!(f, "coin-lines-{size}x{size}"),
             Spec::FlipK { coins, flip } => write!(f, "flip-k-{coins}-{flip}"),
+            Spec::Rules(ref c) => write!(f, "{}", c.id),
         }
     }
 }

@@ -25,8 +25,9 @@ pub struct CoinMove {
     pub cost: u32,
 }
 
-/// A coin puzzle whose moves XOR fixed masks into a board of up to 25 coins.
-#[derive(Debug, Clone)]
+/// A coin puzzle whose moves XOR fixed masks into a board of up to 25 coins: the one
+/// mechanism behind the built-in coin puzzles (rule sets built in code) and rules files.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Coins {
     /// Report id, e.g. `lights-out-4x3`.
     pub id: String,
