@@ -119,8 +119,8 @@ pub fn parse_rules(text: &str) -> Result<Coins, RulesError> {
             text,
             file.rows.span().start..file.cols.span().end,
             format!(
-                "a {rows}x{cols} board has {n} coins, 2^{n} configurations: the search would need over {} MiB a bit set and 2^{} times as long as a 5x5 board; the limit is {MAX_COINS} coins",
-                (1u64 << n) / 8 >> 20,
+                "a {rows}x{cols} board has {n} coins, 2^{n} configurations: the search would need 2^{} bytes for each of its bit sets (4 MiB at the limit) and 2^{} times as long as a 5x5 board; the limit is {MAX_COINS} coins",
+                n - 3,
                 n - MAX_COINS
             ),
         );
