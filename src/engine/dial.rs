@@ -18,6 +18,9 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 /// Words of a bucket one rayon task scans (256 Ki ranks), as in the BFS.
 const CHUNK_WORDS: usize = 4096;
 
+/// Predecessors gathered before they are looked up, as in the BFS.
+const BATCH: usize = 512;
+
 /// Per-chunk tallies of one bucket, merged in chunk order so examples come out sorted.
 #[derive(Default)]
 struct Tally {
@@ -128,6 +131,22 @@ fn expand<P: Puzzle>(
     let states = puzzle.states();
     let mut tally = Tally::new(classes);
     let mut memo = P::Memo::default();
+    let mut batch: Vec<(u64, u32)> = Vec::with_capacity(BATCH + 64);
+    let bucket = |cost: u32| {
+        debug_assert!(cost >= 1 && (cost as usize) < buckets.len(), "move cost {cost}");
+        &buckets[(depth + cost as usize) % buckets.len()]
+    };
+    // The look-ups of a batch first, then its writes, as in the BFS: the look-ups are
+    // mostly cache misses that overlap when issued back to back, and a locked write
+    // between two of them (a full barrier on x86) would make each wait for the last.
+    let flush = |batch: &mut Vec<(u64, u32)>| {
+        batch.retain(|&(pred, _)| !visited.contains(pred));
+        batch.retain(|&(pred, cost)| !bucket(cost).contains(pred));
+        for &(pred, cost) in batch.iter() {
+            bucket(cost).insert(pred);
+        }
+        batch.clear();
+    };
     for (w, cell) in (first..).zip(chunk) {
         let mut word = cell.load(Relaxed);
         if word == 0 {
@@ -144,16 +163,19 @@ fn expand<P: Puzzle>(
                 tally.examples.push(rank);
             }
             puzzle.for_each_weighted_predecessor(&mut memo, rank, |pred, cost| {
-                if pred >= states {
+                if pred < states {
+                    batch.push((pred, cost));
+                } else {
                     tally.escapes += 1;
                     tally.escape_from.get_or_insert(rank);
-                } else if !visited.contains(pred) {
-                    debug_assert!(cost >= 1 && (cost as usize) < buckets.len(), "move cost {cost}");
-                    buckets[(depth + cost as usize) % buckets.len()].insert(pred);
                 }
             });
+            if batch.len() >= BATCH {
+                flush(&mut batch);
+            }
         }
     }
+    flush(&mut batch);
     tally
 }
 
