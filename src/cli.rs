@@ -39,8 +39,12 @@ pub struct Cli {
     /// files"); several files also get an index README.md and overview.png.
     #[arg(long, num_args = 1.., value_name = "FILE", conflicts_with_all = ["puzzle", "all"])]
     pub rules: Vec<PathBuf>,
+    /// Measure distances to STATE instead of the puzzle's own goal (sliding: tiles row by
+    /// row, 0 for the blank, anywhere; coins: H/T string). The report id gets `-goal-...`.
+    #[arg(long, value_name = "STATE", conflicts_with = "all")]
+    pub goal: Option<String>,
     /// List the puzzles, one line each.
-    #[arg(long, conflicts_with_all = ["puzzle", "all", "solve", "rules"])]
+    #[arg(long, conflicts_with_all = ["puzzle", "all", "solve", "rules", "goal"])]
     pub list: bool,
     /// Analyse every puzzle at its default size plus a few generalisations, and write an
     /// index README.md and overview.png in the output folder.
@@ -175,7 +179,7 @@ impl Cli {
             let specs = self
                 .rules
                 .iter()
-                .map(|path| read_rules(path))
+                .map(|path| read_rules(path).and_then(|spec| with_goal(spec, self.goal.as_deref())))
                 .collect::<Result<Vec<_>, _>>()?;
             if let Some(a) = specs.iter().enumerate().find_map(|(i, a)| {
                 specs[..i]
@@ -206,7 +210,7 @@ impl Cli {
                     "nothing to do: give --puzzle NAME (see --list), --rules FILE, --all or --list"
                 });
             };
-            let spec = self.spec(name, solving)?;
+            let spec = with_goal(self.spec(name, solving)?, self.goal.as_deref())?;
             if solving {
                 return Ok(Command::Solve {
                     spec,
@@ -328,6 +332,25 @@ impl Cli {
             }
         }
     }
+}
+
+/// The puzzle of `spec` with `goal` as its goal, checked (or `spec` itself without one).
+fn with_goal(spec: Spec, goal: Option<&str>) -> Result<Spec, UsageError> {
+    let Some(goal) = goal else {
+        return Ok(spec);
+    };
+    let Some(puzzle) = spec.build() else {
+        return usage(format!(
+            "--goal takes sliding boards of up to {MAX_SLIDING_CELLS} cells; {spec} is solved for its usual goal only"
+        ));
+    };
+    let puzzle = puzzle
+        .with_goal(goal)
+        .map_err(|e| UsageError(format!("--goal `{goal}` is not a goal of {spec}: {e}")))?;
+    Ok(Spec::Goal {
+        base: Box::new(spec),
+        goal: puzzle.goal_text(),
+    })
 }
 
 /// Reads and checks a rules file: errors name the file, and the line and column of the

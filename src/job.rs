@@ -3,13 +3,13 @@
 
 use crate::analysis::{self, Analysis, AnalysisError, Extras};
 use crate::engine::Level;
-use crate::puzzle::Puzzle;
 use crate::puzzle::coin_lines::coin_lines;
 use crate::puzzle::coins::{self, Coins};
 use crate::puzzle::flip_k::{self, FlipK};
 use crate::puzzle::lights_out::lights_out;
 use crate::puzzle::nine_tails::{nine_tails, weighted_nine_tails};
 use crate::puzzle::sliding::{self, Sliding};
+use crate::puzzle::{ParseError, Puzzle};
 use anyhow::Context;
 use std::fmt;
 use std::ops::ControlFlow;
@@ -62,6 +62,14 @@ pub enum Spec {
     },
     /// A coin puzzle read from a rules file.
     Rules(Arc<Coins>),
+    /// A puzzle with another goal than its own (`--goal`), checked, in the puzzle's
+    /// notation as its `render` writes it (tiles separated by spaces, or an H/T string).
+    Goal {
+        /// The puzzle.
+        base: Box<Spec>,
+        /// The goal.
+        goal: String,
+    },
 }
 
 /// The concrete puzzle behind a [`Spec`]; matching on it monomorphises the engine.
@@ -76,6 +84,27 @@ pub enum AnyPuzzle {
     Coins(Coins),
     /// Flip K of N by symmetry.
     FlipK(FlipK),
+}
+
+impl AnyPuzzle {
+    /// The same puzzle with `goal` (in its notation) as its goal; see [`Spec::Goal`].
+    pub fn with_goal(self, goal: &str) -> Result<AnyPuzzle, ParseError> {
+        match self {
+            AnyPuzzle::Sliding(p) => {
+                let tiles = sliding::read_tiles(goal, p.shape().0 * p.shape().1)?;
+                Ok(AnyPuzzle::Sliding(p.with_goal(&tiles)?))
+            }
+            AnyPuzzle::Coins(c) => Ok(AnyPuzzle::Coins(c.with_goal(goal)?)),
+            AnyPuzzle::FlipK(_) => Err(ParseError::Malformed(
+                "flip-k takes no --goal: flipping a fixed set of coins maps moves to moves, so every goal has the table of all tails".into(),
+            )),
+        }
+    }
+
+    /// The goal in the puzzle's notation (its first goal).
+    pub fn goal_text(&self) -> String {
+        crate::with_puzzle!(self, p => p.render(p.goals()[0]))
+    }
 }
 
 /// Runs `$body` with `$p` bound to the concrete puzzle inside an [`AnyPuzzle`].
@@ -105,6 +134,7 @@ impl Spec {
             Spec::CoinLines { .. } => "coin-lines",
             Spec::FlipK { .. } => "flip-k",
             Spec::Rules(_) => "rules",
+            Spec::Goal { base, .. } => base.family(),
         }
     }
 
@@ -121,6 +151,7 @@ impl Spec {
             Spec::CoinLines { size } => 1u128.checked_shl((size * size) as u32).unwrap_or(u128::MAX),
             Spec::FlipK { coins, .. } => u128::from(coins) + 1,
             Spec::Rules(ref c) => 1u128 << c.coins(),
+            Spec::Goal { ref base, .. } => base.states(),
         }
     }
 
@@ -131,6 +162,7 @@ impl Spec {
             // A move flips at most 5 coins (a cell and its 4 neighbours).
             Spec::WeightedNineTails { .. } => 5 + 2,
             Spec::Rules(c) if c.max_move_cost() > 1 => u128::from(c.max_move_cost()) + 2,
+            Spec::Goal { base, .. } => base.bits_per_state(),
             _ => BITS_PER_STATE,
         }
     }
@@ -152,11 +184,15 @@ impl Spec {
             Spec::CoinLines { size } => AnyPuzzle::Coins(coin_lines(size)),
             Spec::FlipK { coins, flip } => AnyPuzzle::FlipK(FlipK::new(coins, flip)),
             Spec::Rules(ref c) => AnyPuzzle::Coins(Coins::clone(c)),
+            Spec::Goal { ref base, ref goal } => base.build()?.with_goal(goal).ok()?,
         })
     }
 
     /// What the analysis needs to know beyond the puzzle itself.
     pub fn extras(&self, puzzle: &AnyPuzzle) -> Extras {
+        if let Spec::Goal { base, .. } = self {
+            return base.extras(puzzle);
+        }
         let mut extras = Extras {
             family: self.family().into(),
             exact_invariant: true,
@@ -237,6 +273,7 @@ impl fmt::Display for Spec {
             Spec::CoinLines { size } => write!(f, "coin-lines-{size}x{size}"),
             Spec::FlipK { coins, flip } => write!(f, "flip-k-{coins}-{flip}"),
             Spec::Rules(ref c) => write!(f, "{}", c.id),
+            Spec::Goal { ref base, ref goal } => write!(f, "{base}-goal-{}", goal.replace(' ', "-")),
         }
     }
 }

@@ -73,6 +73,23 @@ impl Coins {
         }
     }
 
+    /// The same puzzle with `goal` (an H/T string) as its only goal; the id gets the suffix
+    /// `-goal-` and the goal's H/T string.
+    pub fn with_goal(mut self, goal: &str) -> Result<Self, ParseError> {
+        let coins = read_cells(goal, (self.rows, self.cols), &COINS).map_err(ParseError::Malformed)?;
+        let rank = coins
+            .iter()
+            .enumerate()
+            .filter(|(_, tails)| **tails)
+            .fold(0, |rank, (i, _)| rank | self.bit(i));
+        self.goals = vec![rank];
+        let text = self.render(rank);
+        self.id = format!("{}-goal-{text}", self.id);
+        self.title = format!("{}, goal {text}", self.title);
+        self.rules = format!("{} Here the goal is {text} instead.", self.rules);
+        Ok(self)
+    }
+
     /// The same puzzle with distances named `metric` (the costs are the moves' own).
     pub fn with_metric(mut self, metric: &str) -> Self {
         self.metric = metric.into();

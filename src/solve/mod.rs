@@ -197,6 +197,10 @@ enum Game {
         rows: usize,
         cols: usize,
         estimate: Option<Estimate>,
+        /// With `--goal` (the blank in the last cell): `relabel[t]` is the tile the usual
+        /// goal has where the given goal has `t`, so the search and its cached estimate
+        /// only ever see the usual goal.
+        relabel: Option<Vec<u8>>,
     },
 }
 
@@ -231,7 +235,37 @@ impl Solver {
                         rows,
                         cols,
                         estimate: None,
+                        relabel: None,
                     },
+                }
+            }
+            Spec::Goal { ref base, ref goal } if matches!(**base, Spec::Eight | Spec::Sliding { .. }) => {
+                match spec.build() {
+                    Some(AnyPuzzle::Sliding(puzzle)) if puzzle.states() <= MAX_TABLE_RANKS => {
+                        Game::SlidingTable { puzzle, table: None }
+                    }
+                    _ => {
+                        let (rows, cols) = match **base {
+                            Spec::Sliding { rows, cols } => (rows, cols),
+                            _ => (3, 3),
+                        };
+                        let goal = crate::puzzle::sliding::read_tiles(goal, rows * cols)?;
+                        if goal.last() != Some(&0) {
+                            bail!(
+                                "--solve on {base} takes a --goal with the blank in the last cell (the pattern databases are built for that cell); boards up to 10 cells take any goal"
+                            );
+                        }
+                        let mut relabel = vec![0u8; goal.len()];
+                        for (i, &t) in goal.iter().enumerate().filter(|(_, t)| **t != 0) {
+                            relabel[usize::from(t)] = i as u8 + 1;
+                        }
+                        Game::SlidingSearch {
+                            rows,
+                            cols,
+                            estimate: None,
+                            relabel: Some(relabel),
+                        }
+                    }
                 }
             }
             _ => match spec.build() {
@@ -259,8 +293,15 @@ impl Solver {
                     Err(e) => unsolvable(e, text)?,
                 }
             }
-            Game::SlidingTable { puzzle, .. } => read_board(puzzle.shape(), text)?,
-            Game::SlidingSearch { rows, cols, .. } => read_board((*rows, *cols), text)?,
+            // The puzzle's own ranking decides solvability: it knows the goal (see --goal).
+            Game::SlidingTable { puzzle, .. } => {
+                read_board(puzzle.shape(), text, |b| puzzle.rank_board(b.tiles()).map(|_| ()))?
+            }
+            Game::SlidingSearch {
+                rows, cols, relabel, ..
+            } => read_board((*rows, *cols), text, |b| {
+                relabelled(b, relabel.as_deref())?.check_solvable()
+            })?,
         };
         Ok(Position { label, state })
     }
@@ -272,7 +313,9 @@ impl Solver {
             Game::Coins { puzzle, table } => prepare_table(puzzle, table, note),
             Game::FlipK { puzzle, table } => prepare_table(puzzle, table, note),
             Game::SlidingTable { puzzle, table } => prepare_table(puzzle, table, note),
-            Game::SlidingSearch { rows, cols, estimate } => {
+            Game::SlidingSearch {
+                rows, cols, estimate, ..
+            } => {
                 if estimate.is_none() {
                     *estimate = Some(Estimate::for_board(*rows, *cols, cache::cache_dir().as_deref(), note));
                 }
@@ -371,10 +414,11 @@ impl Solver {
             (
                 Game::SlidingSearch {
                     estimate: Some(estimate),
+                    relabel,
                     ..
                 },
                 State::Board(board),
-            ) => match estimate.solve(board, progress) {
+            ) => match estimate.solve(&relabelled(board, relabel.as_deref())?, progress) {
                 Some(found) => {
                     let mut boards = vec![board.clone()];
                     for &cell in &found.slides {
@@ -439,7 +483,11 @@ fn unsolvable(e: ParseError, text: &str) -> Result<State> {
 
 /// Reads a sliding board: tiles on the command line, or a data file's path (anything that
 /// is not just numbers, spaces and commas).
-fn read_board((rows, cols): (usize, usize), text: &str) -> Result<State> {
+fn read_board(
+    (rows, cols): (usize, usize),
+    text: &str,
+    check: impl Fn(&Board) -> Result<(), ParseError>,
+) -> Result<State> {
     let is_tiles = text
         .chars()
         .all(|c| c.is_ascii_digit() || c.is_whitespace() || c == ',');
@@ -450,10 +498,21 @@ fn read_board((rows, cols): (usize, usize), text: &str) -> Result<State> {
             std::fs::read_to_string(text).with_context(|| format!("cannot read the position file {text}"))?;
         Board::parse_data_file(rows, cols, &contents).map_err(|e| anyhow::anyhow!("{text}: {e}"))?
     };
-    Ok(match board.check_solvable() {
+    Ok(match check(&board) {
         Ok(()) => State::Board(board),
         Err(e) => unsolvable(e, text)?,
     })
+}
+
+/// `board` with its tiles renamed by `relabel` (the blank stays 0), or as it is.
+fn relabelled(board: &Board, relabel: Option<&[u8]>) -> Result<Board, ParseError> {
+    match relabel {
+        None => Ok(board.clone()),
+        Some(map) => {
+            let (rows, cols) = (board.rows(), board.cols());
+            Board::new(rows, cols, board.tiles().iter().map(|&t| map[usize::from(t)]).collect())
+        }
+    }
 }
 
 /// A sliding solution from its boards: each move names the tile that slid.
