@@ -181,14 +181,14 @@ impl Cli {
                 .iter()
                 .map(|path| read_rules(path).and_then(|spec| with_goal(spec, self.goal.as_deref())))
                 .collect::<Result<Vec<_>, _>>()?;
-            if let Some(a) = specs.iter().enumerate().find_map(|(i, a)| {
-                specs[..i]
-                    .contains(a)
-                    .then_some(a)
-                    .or_else(|| specs[..i].iter().find(|b| b.to_string() == a.to_string()))
-            }) {
+            let ids: Vec<String> = specs.iter().map(Spec::to_string).collect();
+            if let Some(id) = ids
+                .iter()
+                .enumerate()
+                .find_map(|(i, id)| ids[..i].contains(id).then_some(id))
+            {
                 return usage(format!(
-                    "two rules files have the name that makes the id `{a}`: their reports would overwrite each other; give each puzzle its own name"
+                    "two rules files have names that make the id `{id}`: their reports would overwrite each other; give each puzzle its own name"
                 ));
             }
             if solving {

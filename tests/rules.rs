@@ -381,3 +381,18 @@ fn coin_rows_separated_by_slashes_must_have_the_board_width() {
         "{stderr}"
     );
 }
+
+#[test]
+fn two_files_with_one_id_are_refused() {
+    let sandbox = Sandbox::new();
+    let assert = sandbox.run(&[
+        "--rules",
+        &example("nine-tails"),
+        &example("nine-tails"),
+        "--out",
+        "out",
+    ]);
+    let stderr = String::from_utf8(assert.code(2).get_output().stderr.clone()).unwrap();
+    assert!(stderr.contains("make the id `nine-tails`"), "{stderr}");
+    assert!(!sandbox.path("out").exists());
+}
