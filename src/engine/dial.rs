@@ -6,7 +6,8 @@
 //! ranks, bucket `c % (C + 1)` holding ranks found at cost `c`, and one visited set: `C + 2`
 //! bits a rank and never a heap of states. Each bucket is expanded in parallel over fixed
 //! chunks like a BFS level; a rank may sit in several buckets (found at several costs), and
-//! the visited set drops all but the cheapest when its bucket comes up.
+//! the visited set drops all but the cheapest (and any already settled) when its bucket
+//! comes up.
 
 use super::bfs::{EXAMPLES, EngineError, Level, Search};
 use super::bitset::{BitSet, WORD_BITS};
@@ -79,7 +80,7 @@ pub fn dial<P: Puzzle>(puzzle: &P, mut observe: impl FnMut(&Level) -> ControlFlo
             .words()
             .par_chunks(CHUNK_WORDS)
             .enumerate()
-            .map(|(i, chunk)| expand(puzzle, chunk, i * CHUNK_WORDS, depth, &buckets, &visited, classes))
+            .map(|(i, chunk)| expand(puzzle, chunk, i * CHUNK_WORDS, depth, &buckets, classes))
             .reduce(|| Tally::new(classes), Tally::merge);
         if tally.escapes > 0 {
             let from = tally.escape_from.map_or_else(String::new, |r| puzzle.render(r));
@@ -117,15 +118,15 @@ pub fn dial<P: Puzzle>(puzzle: &P, mut observe: impl FnMut(&Level) -> ControlFlo
 }
 
 /// Counts and clears the ranks of one chunk of the bucket at cost `depth` (words from
-/// `first`), and adds each unvisited predecessor to the bucket of its total cost. The
-/// visited set is only read during a bucket, so the marks need no ordering.
+/// `first`), and adds each predecessor to the bucket of its total cost. Predecessors are
+/// not checked against the visited set here: [`settle`] drops the visited ones when their
+/// bucket comes up, so a predecessor costs one look-up (in its bucket), not two.
 fn expand<P: Puzzle>(
     puzzle: &P,
     chunk: &[AtomicU64],
     first: usize,
     depth: usize,
     buckets: &[BitSet],
-    visited: &BitSet,
     classes: usize,
 ) -> Tally {
     let states = puzzle.states();
@@ -140,7 +141,6 @@ fn expand<P: Puzzle>(
     // mostly cache misses that overlap when issued back to back, and a locked write
     // between two of them (a full barrier on x86) would make each wait for the last.
     let flush = |batch: &mut Vec<(u64, u32)>| {
-        batch.retain(|&(pred, _)| !visited.contains(pred));
         batch.retain(|&(pred, cost)| !bucket(cost).contains(pred));
         for &(pred, cost) in batch.iter() {
             bucket(cost).insert(pred);
