@@ -95,9 +95,7 @@ impl AnyPuzzle {
                 Ok(AnyPuzzle::Sliding(p.with_goal(&tiles)?))
             }
             AnyPuzzle::Coins(c) => Ok(AnyPuzzle::Coins(c.with_goal(goal)?)),
-            AnyPuzzle::FlipK(_) => Err(ParseError::Malformed(
-                "flip-k takes no --goal: flipping a fixed set of coins maps moves to moves, so every goal has the table of all tails".into(),
-            )),
+            AnyPuzzle::FlipK(p) => Ok(AnyPuzzle::FlipK(p.with_goal(goal)?)),
         }
     }
 

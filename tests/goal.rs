@@ -8,7 +8,7 @@ mod common;
 use analyze::engine::search;
 use analyze::puzzle::Puzzle;
 use analyze::puzzle::sliding::Sliding;
-use common::{Board, CoinRules, SMALL_BOARDS, Sandbox, coin_distances, histogram, ref_lights_out, slides};
+use common::{Board, CoinRules, SMALL_BOARDS, Sandbox, coin_distances, histogram, ref_flip_k, ref_lights_out, slides};
 use std::collections::{HashMap, VecDeque};
 use std::ops::ControlFlow;
 
@@ -183,10 +183,7 @@ fn bad_goals_are_refused() {
     for (args, says) in [
         (vec!["--puzzle", "eight", "--goal", "1 2 3"], "expected 9 tiles"),
         (vec!["--puzzle", "lights-out", "--goal", "HHX"], "is not a coin"),
-        (
-            vec!["--puzzle", "flip-k", "--goal", "HHHHHHH"],
-            "flip-k takes no --goal",
-        ),
+        (vec!["--puzzle", "flip-k", "--goal", "HHH/HHHH"], "1 row of 7 coins"),
         (vec!["--all", "--goal", "HHH"], "cannot be used with"),
     ] {
         let assert = sandbox.run(&[args.as_slice(), &["--out", "out"]].concat());
@@ -196,5 +193,64 @@ fn bad_goals_are_refused() {
             "{args:?}: {stderr}"
         );
         assert!(!sandbox.path("out").exists());
+    }
+}
+
+/// The coins of an H/T string as a reference vector (coin `i` at bit `i`).
+fn coin_vector(text: &str) -> u32 {
+    text.chars()
+        .filter(|&c| c != '/')
+        .enumerate()
+        .fold(0, |v, (i, c)| v | u32::from(c == 'T') << i)
+}
+
+#[test]
+fn flip_k_goals_equal_a_search_over_every_configuration() {
+    for (n, k, goal) in [(7, 5, "HTHHTTH"), (6, 4, "HTHTHT"), (6, 4, "HHTTHH"), (5, 5, "THHTH")] {
+        let id = format!("flip-k-{n}-{k}-goal-{goal}");
+        let levels = run_distances(
+            &[
+                "--puzzle",
+                "flip-k",
+                "--coins",
+                &n.to_string(),
+                "--flip",
+                &k.to_string(),
+                "--goal",
+                goal,
+            ],
+            &id,
+        );
+        let mut rules = ref_flip_k(n, k);
+        rules.goals = vec![coin_vector(goal)];
+        assert_eq!(levels, histogram(coin_distances(&rules).into_values()), "{id}");
+    }
+}
+
+#[test]
+fn flip_k_solutions_reach_the_given_goal_in_the_fewest_moves() {
+    let (n, k, goal) = (7, 3, "TTHHTHT");
+    let mut rules = ref_flip_k(n, k);
+    rules.goals = vec![coin_vector(goal)];
+    let reference = coin_distances(&rules);
+    let sandbox = Sandbox::new();
+    for start in ["HHHHHHH", "TTTTTTT", "HTHTHTH"] {
+        let assert = sandbox.run(&[
+            "--puzzle", "flip-k", "--coins", "7", "--flip", "3", "--goal", goal, "--solve", start, "--quiet",
+        ]);
+        let stdout = String::from_utf8(assert.success().get_output().stdout.clone()).unwrap();
+        let d = reference[&coin_vector(start)];
+        assert_eq!(
+            stdout.lines().next().unwrap(),
+            format!("{d} move{}", if d == 1 { "" } else { "s" })
+        );
+        // Replay the printed moves (`coins 1 2 5`, counted from 1) on the start.
+        let mut config = coin_vector(start);
+        for line in stdout.lines().filter_map(|l| l.split_once(": coins ").map(|(_, c)| c)) {
+            let coins: Vec<usize> = line.split(' ').map(|c| c.parse().unwrap()).collect();
+            assert_eq!(coins.len(), k);
+            config = coins.iter().fold(config, |v, c| v ^ 1 << (c - 1));
+        }
+        assert_eq!(config, coin_vector(goal), "{stdout}");
     }
 }

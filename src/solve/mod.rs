@@ -384,13 +384,10 @@ impl Solver {
                     table: Some(table),
                 },
                 State::Row(row),
-            ) => {
-                let tails = row.iter().filter(|&&t| t).count() as u64;
-                match table.path(puzzle, tails) {
-                    Some(counts) => Outcome::Solved(flip_k_solution(puzzle, row, &counts)?),
-                    None => unreached(),
-                }
-            }
+            ) => match table.path(puzzle, puzzle.rank_of(row)) {
+                Some(counts) => Outcome::Solved(flip_k_solution(puzzle, row, &counts)?),
+                None => unreached(),
+            },
             (
                 Game::SlidingTable {
                     puzzle,
@@ -543,7 +540,7 @@ fn flip_k_solution(puzzle: &FlipK, row: &[bool], counts: &[u64]) -> Result<Solut
         for &i in &flipped {
             row[i] = !row[i];
         }
-        if row.iter().filter(|&&t| t).count() as u64 != target {
+        if puzzle.rank_of(&row) != target {
             bail!("flip-k: the move to {target} tails could not be made concrete");
         }
         solution.moves.push(flip_k::coin_list(&flipped));
