@@ -396,3 +396,25 @@ fn two_files_with_one_id_are_refused() {
     assert!(stderr.contains("make the id `nine-tails`"), "{stderr}");
     assert!(!sandbox.path("out").exists());
 }
+
+proptest::proptest! {
+    /// Any text, and any example with a piece cut out or replaced, is a puzzle or an
+    /// error with a message: never a panic.
+    #[test]
+    fn the_rules_parser_never_panics(
+        noise in "\\PC{0,200}",
+        which in 0..EXAMPLES.len(),
+        cut in 0usize..4000,
+        len in 0usize..40,
+    ) {
+        let _ = analyze::puzzle::rules::parse_rules(&noise);
+        let text = std::fs::read_to_string(example(EXAMPLES[which])).unwrap();
+        let start = (cut % text.len()..).find(|&i| text.is_char_boundary(i)).unwrap_or(text.len());
+        let end = ((start + len).min(text.len())..).find(|&i| text.is_char_boundary(i)).unwrap_or(text.len());
+        for mutated in [format!("{}{}", &text[..start], &text[end..]), format!("{}{noise}{}", &text[..start], &text[end..])] {
+            if let Err(e) = analyze::puzzle::rules::parse_rules(&mutated) {
+                proptest::prop_assert!(!e.message.is_empty());
+            }
+        }
+    }
+}
