@@ -11,6 +11,7 @@
 #
 # usage: scripts/bench.sh [CASE...]        (no CASE, or "all": every case)
 # cases: eight sliding-2x5 sliding-3x4 sliding-2x6 nine-tails-5x5 lights-out-5x5
+#        weighted-nine-tails-5x5 (Dial's search; compare with nine-tails-5x5)
 #
 # environment:
 #   BENCH_REPEATS=N        runs per measurement, best wall time kept (default 3)
@@ -24,7 +25,7 @@
 set -euo pipefail
 export LC_ALL=C
 
-ALL_CASES=(eight sliding-2x5 sliding-3x4 sliding-2x6 nine-tails-5x5 lights-out-5x5)
+ALL_CASES=(eight sliding-2x5 sliding-3x4 sliding-2x6 nine-tails-5x5 weighted-nine-tails-5x5 lights-out-5x5)
 
 usage() {
     sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
@@ -53,7 +54,7 @@ for arg in "$@"; do
             exit 0
             ;;
         all) CASES=("${ALL_CASES[@]}") ;;
-        eight | sliding-2x5 | sliding-3x4 | sliding-2x6 | nine-tails-5x5 | lights-out-5x5)
+        eight | sliding-2x5 | sliding-3x4 | sliding-2x6 | nine-tails-5x5 | weighted-nine-tails-5x5 | lights-out-5x5)
             CASES+=("$arg")
             ;;
         *)
@@ -219,6 +220,12 @@ run_case() {
             states=8388608
             rust_args=(--puzzle nine-tails --rows 5 --cols 5)
             c_cmd=("$BASE_DIR/coins_bfs" nine-tails 5 5)
+            ;;
+        weighted-nine-tails-5x5)
+            # No C baseline: the figure to compare is nine-tails-5x5's rust time.
+            states=8388608
+            rust_args=(--puzzle weighted-nine-tails --rows 5 --cols 5)
+            c_skip="no baseline (compare with nine-tails-5x5)"
             ;;
         lights-out-5x5)
             states=8388608

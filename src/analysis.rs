@@ -49,7 +49,10 @@ pub struct Analysis {
     pub configurations: u64,
     /// How `configurations` arises, e.g. `9!`.
     pub configurations_formula: String,
-    /// Configurations at each distance from the goal.
+    /// What a distance counts: `moves`, or the name of the moves' cost such as `flips`.
+    pub metric: String,
+    /// Configurations at each distance from the goal (each total cost, for weighted
+    /// moves: some costs may have none).
     pub levels: Vec<u64>,
     /// The solvability classes with what the search reached in each.
     pub classes: Vec<ClassRow>,
@@ -168,11 +171,29 @@ pub fn analyze_on<P: Puzzle>(
     extras: &Extras,
     exchange: &mut dyn Exchange,
     mut options: Options,
-    progress: impl FnMut(&Level) -> ControlFlow<()>,
+    mut progress: impl FnMut(&Level) -> ControlFlow<()>,
 ) -> Result<Analysis, AnalysisError> {
     let started = Instant::now();
-    options.watch = extras.start.into_iter().collect();
-    let search = engine::search(puzzle, exchange, options, progress)?;
+    let search = if puzzle.max_move_cost() > 1 {
+        // Weighted moves: Dial's buckets, in one process (the command line refuses --hosts
+        // and --checkpoint for them).
+        let mut start_distance = None;
+        let mut search = engine::dial(puzzle, |level| {
+            if let Some(start) = extras.start {
+                if level.depth == 0 && puzzle.goals().contains(&start) {
+                    start_distance = Some(0);
+                } else if start_distance.is_none() && level.next.contains(start) {
+                    start_distance = Some(level.depth + 1);
+                }
+            }
+            progress(level)
+        })?;
+        search.watched = extras.start.map(|_| start_distance).into_iter().collect();
+        search
+    } else {
+        options.watch = extras.start.into_iter().collect();
+        engine::search(puzzle, exchange, options, progress)?
+    };
     let classes: Vec<ClassRow> = puzzle
         .classes()
         .into_iter()
@@ -213,6 +234,7 @@ pub fn analyze_on<P: Puzzle>(
         parameters: extras.parameters.clone(),
         configurations,
         configurations_formula,
+        metric: puzzle.metric(),
         levels: search.levels.clone(),
         classes,
         antipode_examples: search.antipodes.iter().map(|&r| puzzle.render(r)).collect(),

@@ -4,6 +4,7 @@
 use crate::engine::checkpoint::Config;
 use crate::hosts::{self, Cluster};
 use crate::job::{BITS_PER_STATE, MAX_COIN_CELLS, MAX_FLIP_COINS, MAX_SLIDING_CELLS, Spec, human_bytes};
+use crate::puzzle::rules::parse_rules;
 use crate::report::thousands;
 use clap::{Args, Parser, ValueEnum};
 use std::path::PathBuf;
@@ -36,10 +37,18 @@ pub struct Cli {
     pub flip: Option<u64>,
     /// Print a shortest solution of each STATE instead of analysing the whole puzzle
     /// (sliding: tiles row by row, 0 for the blank, or a data file; coins: H/T string).
-    #[arg(long, num_args = 1.., value_name = "STATE", requires = "puzzle")]
+    #[arg(long, num_args = 1.., value_name = "STATE")]
     pub solve: Vec<String>,
+    /// Analyse coin puzzles described in TOML rules files (format in the README, "Rules
+    /// files"); several files also get an index README.md and overview.png.
+    #[arg(long, num_args = 1.., value_name = "FILE", conflicts_with_all = ["puzzle", "all"])]
+    pub rules: Vec<PathBuf>,
+    /// Measure distances to STATE instead of the puzzle's own goal (sliding: tiles row by
+    /// row, 0 for the blank, anywhere; coins: H/T string). The report id gets `-goal-...`.
+    #[arg(long, value_name = "STATE", conflicts_with = "all")]
+    pub goal: Option<String>,
     /// List the puzzles, one line each.
-    #[arg(long, conflicts_with_all = ["puzzle", "all", "solve"])]
+    #[arg(long, conflicts_with_all = ["puzzle", "all", "solve", "rules", "goal"])]
     pub list: bool,
     /// Analyse every puzzle at its default size plus a few generalisations, and write an
     /// index README.md and overview.png in the output folder.
@@ -103,6 +112,8 @@ pub enum PuzzleName {
     Sliding,
     /// Nine tails: flip a face-up coin and its neighbours; goal all tails (--rows, --cols).
     NineTails,
+    /// Nine tails where a move costs the coins it flips: fewest flips (--rows, --cols).
+    WeightedNineTails,
     /// Lights out: press any coin, it and its neighbours flip; goal all heads (--rows, --cols).
     LightsOut,
     /// Coin lines: flip a row, column or diagonal; goal all alike (--size).
@@ -123,6 +134,9 @@ impl PuzzleName {
             }
             PuzzleName::NineTails => {
                 "nine-tails   flip a face-up coin with its neighbours until all are tails; --rows --cols (3x3)"
+            }
+            PuzzleName::WeightedNineTails => {
+                "weighted-nine-tails   nine tails counting flips: a move costs the coins it flips; --rows --cols (3x3)"
             }
             PuzzleName::LightsOut => {
                 "lights-out   press a coin to flip it with its neighbours until all are heads; --rows --cols (4x3)"
@@ -198,15 +212,48 @@ impl Cli {
             Some(n) if (1..=MAX_THREADS).contains(&n) => n as usize,
             Some(n) => return usage(format!("--threads {n} is out of range: use 1 to {MAX_THREADS}")),
         };
+        let solving = !self.solve.is_empty();
+        let index = self.all || self.rules.len() > 1;
         let jobs = if self.all {
             self.reject_size_options("--all")?;
             Spec::all()
+        } else if !self.rules.is_empty() {
+            self.reject_size_options("--rules")?;
+            let specs = self
+                .rules
+                .iter()
+                .map(|path| read_rules(path).and_then(|spec| with_goal(spec, self.goal.as_deref())))
+                .collect::<Result<Vec<_>, _>>()?;
+            let ids: Vec<String> = specs.iter().map(Spec::to_string).collect();
+            if let Some(id) = ids
+                .iter()
+                .enumerate()
+                .find_map(|(i, id)| ids[..i].contains(id).then_some(id))
+            {
+                return usage(format!(
+                    "two rules files have names that make the id `{id}`: their reports would overwrite each other; give each puzzle its own name"
+                ));
+            }
+            if solving {
+                let [spec] = <[Spec; 1]>::try_from(specs)
+                    .map_err(|_| UsageError("--solve takes a single --rules file".into()))?;
+                return Ok(Command::Solve {
+                    spec,
+                    states: self.solve,
+                    threads,
+                    quiet: self.output.quiet,
+                });
+            }
+            specs
         } else {
             let Some(name) = self.puzzle else {
-                return usage("nothing to do: give --puzzle NAME (see --list), --all or --list");
+                return usage(if solving {
+                    "--solve needs the puzzle: give --puzzle NAME (see --list) or --rules FILE"
+                } else {
+                    "nothing to do: give --puzzle NAME (see --list), --rules FILE, --all or --list"
+                });
             };
-            let solving = !self.solve.is_empty();
-            let spec = self.spec(name, solving)?;
+            let spec = with_goal(self.spec(name, solving)?, self.goal.as_deref())?;
             if solving {
                 if self.output.checkpoint.is_some() {
                     return usage("--checkpoint saves an analysis; --solve does not take it");
@@ -218,12 +265,22 @@ impl Cli {
                     quiet: self.output.quiet,
                 });
             }
+            if self.heuristics && matches!(spec, Spec::Goal { .. }) {
+                return usage("--heuristics measures estimates to the usual goal: leave out --goal");
+            }
             if self.heuristics && !matches!(spec, Spec::Eight | Spec::Sliding { .. }) {
                 return usage("--heuristics applies to sliding boards only (--puzzle eight or sliding)");
             }
             vec![spec]
         };
         let cluster = self.cluster.read()?;
+        if let Some(job) = jobs.iter().find(|j| j.weighted())
+            && (cluster.is_some() || self.output.checkpoint.is_some())
+        {
+            return usage(format!(
+                "{job} has moves of different costs, searched by Dial's buckets in one process: --hosts and --checkpoint take puzzles whose moves all cost 1"
+            ));
+        }
         if self.heuristics && cluster.is_some() && jobs.iter().any(|j| !j.atlas_by_default()) {
             // The atlas reads every level whole; a shared search's processes hold a slice each.
             return usage("--heuristics on a board of more than 10 cells runs in one process: leave out --hosts");
@@ -237,7 +294,7 @@ impl Cli {
         let checkpoint = self.checkpoint(jobs.len())?;
         Ok(Command::Analyze {
             jobs,
-            index: self.all,
+            index,
             heuristics: self.all || self.heuristics,
             out: self.output.out,
             threads,
@@ -322,22 +379,22 @@ impl Cli {
                 }
                 Ok(Spec::Sliding { rows, cols })
             }
-            PuzzleName::NineTails | PuzzleName::LightsOut => {
-                let label = if name == PuzzleName::NineTails {
-                    "nine-tails"
-                } else {
-                    "lights-out"
+            PuzzleName::NineTails | PuzzleName::WeightedNineTails | PuzzleName::LightsOut => {
+                let label = match name {
+                    PuzzleName::NineTails => "nine-tails",
+                    PuzzleName::WeightedNineTails => "weighted-nine-tails",
+                    _ => "lights-out",
                 };
                 self.allow_only(&format!("--puzzle {label}"), &board, "")?;
-                let default = if name == PuzzleName::NineTails { (3, 3) } else { (4, 3) };
+                let default = if name == PuzzleName::LightsOut { (4, 3) } else { (3, 3) };
                 let (rows, cols) = self.board(&format!("--puzzle {label}"), Some(default))?;
                 if rows * cols > MAX_COIN_CELLS {
                     return too_many_coins(label, rows, cols);
                 }
-                Ok(if name == PuzzleName::NineTails {
-                    Spec::NineTails { rows, cols }
-                } else {
-                    Spec::LightsOut { rows, cols }
+                Ok(match name {
+                    PuzzleName::NineTails => Spec::NineTails { rows, cols },
+                    PuzzleName::WeightedNineTails => Spec::WeightedNineTails { rows, cols },
+                    _ => Spec::LightsOut { rows, cols },
                 })
             }
             PuzzleName::CoinLines => {
@@ -460,6 +517,36 @@ impl ClusterArgs {
     }
 }
 
+/// The puzzle of `spec` with `goal` as its goal, checked (or `spec` itself without one).
+fn with_goal(spec: Spec, goal: Option<&str>) -> Result<Spec, UsageError> {
+    let Some(goal) = goal else {
+        return Ok(spec);
+    };
+    let Some(puzzle) = spec.build() else {
+        return usage(format!(
+            "--goal takes sliding boards of up to {MAX_SLIDING_CELLS} cells; {spec} is solved for its usual goal only"
+        ));
+    };
+    let puzzle = puzzle
+        .with_goal(goal)
+        .map_err(|e| UsageError(format!("--goal `{goal}` is not a goal of {spec}: {e}")))?;
+    Ok(Spec::Goal {
+        base: Box::new(spec),
+        goal: puzzle.goal_text(),
+    })
+}
+
+/// Reads and checks a rules file: errors name the file, and the line and column of the
+/// offending value when the TOML parser gives them.
+fn read_rules(path: &std::path::Path) -> Result<Spec, UsageError> {
+    let shown = path.display();
+    let text =
+        std::fs::read_to_string(path).map_err(|e| UsageError(format!("cannot read the rules file {shown}: {e}")))?;
+    let coins =
+        parse_rules(&text).map_err(|e| UsageError(format!("{shown}:{}{e}", if e.at.is_some() { "" } else { " " })))?;
+    Ok(Spec::Rules(std::sync::Arc::new(coins)))
+}
+
 /// A board side: at least 2, and not absurd (the size checks that follow give the
 /// precise limit with its reason).
 fn dimension(flag: &str, value: u64) -> Result<usize, UsageError> {
@@ -508,9 +595,10 @@ fn check_memory(job: &Spec, available: Option<u64>) -> Result<(), UsageError> {
     match available {
         Some(free) if need > u128::from(free) * 9 / 10 => usage(
             format!(
-                "{job} has {} states: the search needs {} ({BITS_PER_STATE} bits a state) but only {} of memory is available",
+                "{job} has {} states: the search needs {} ({} bits a state) but only {} of memory is available",
                 count_text(job.states()),
                 human_bytes(need),
+                job.bits_per_state(),
                 human_bytes(u128::from(free)),
             ) + &format!(
                 "; --hosts FILE shares the search between processes on several machines: {}",

@@ -6,19 +6,20 @@ use crate::atlas::{Collector, astar};
 use crate::engine::exchange::{Exchange, Local, Partition};
 use crate::engine::{Level, Options};
 use crate::heuristics::Estimates;
-use crate::puzzle::Puzzle;
 use crate::puzzle::coin_lines::coin_lines;
 use crate::puzzle::coins::{self, Coins};
 use crate::puzzle::flip_k::{self, FlipK};
 use crate::puzzle::lights_out::lights_out;
-use crate::puzzle::nine_tails::nine_tails;
+use crate::puzzle::nine_tails::{nine_tails, weighted_nine_tails};
 use crate::puzzle::sliding::{self, Sliding};
+use crate::puzzle::{ParseError, Puzzle};
 use anyhow::Context;
 use std::fmt;
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 /// A puzzle and its size, already checked to be a valid choice.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Spec {
     /// The 8-puzzle.
     Eight,
@@ -31,6 +32,13 @@ pub enum Spec {
     },
     /// Nine tails on R x C coins.
     NineTails {
+        /// Rows.
+        rows: usize,
+        /// Columns.
+        cols: usize,
+    },
+    /// Nine tails on R x C coins, each move costing the coins it flips.
+    WeightedNineTails {
         /// Rows.
         rows: usize,
         /// Columns.
@@ -55,6 +63,16 @@ pub enum Spec {
         /// K.
         flip: u32,
     },
+    /// A coin puzzle read from a rules file.
+    Rules(Arc<Coins>),
+    /// A puzzle with another goal than its own (`--goal`), checked, in the puzzle's
+    /// notation as its `render` writes it (tiles separated by spaces, or an H/T string).
+    Goal {
+        /// The puzzle.
+        base: Box<Spec>,
+        /// The goal.
+        goal: String,
+    },
 }
 
 /// The concrete puzzle behind a [`Spec`]; matching on it monomorphises the engine.
@@ -69,6 +87,25 @@ pub enum AnyPuzzle {
     Coins(Coins),
     /// Flip K of N by symmetry.
     FlipK(FlipK),
+}
+
+impl AnyPuzzle {
+    /// The same puzzle with `goal` (in its notation) as its goal; see [`Spec::Goal`].
+    pub fn with_goal(self, goal: &str) -> Result<AnyPuzzle, ParseError> {
+        match self {
+            AnyPuzzle::Sliding(p) => {
+                let tiles = sliding::read_tiles(goal, p.shape().0 * p.shape().1)?;
+                Ok(AnyPuzzle::Sliding(p.with_goal(&tiles)?))
+            }
+            AnyPuzzle::Coins(c) => Ok(AnyPuzzle::Coins(c.with_goal(goal)?)),
+            AnyPuzzle::FlipK(p) => Ok(AnyPuzzle::FlipK(p.with_goal(goal)?)),
+        }
+    }
+
+    /// The goal in the puzzle's notation (its first goal).
+    pub fn goal_text(&self) -> String {
+        crate::with_puzzle!(self, p => p.render(p.goals()[0]))
+    }
 }
 
 /// Runs `$body` with `$p` bound to the concrete puzzle inside an [`AnyPuzzle`].
@@ -98,9 +135,12 @@ impl Spec {
             Spec::Eight => "eight",
             Spec::Sliding { .. } => "sliding",
             Spec::NineTails { .. } => "nine-tails",
+            Spec::WeightedNineTails { .. } => "weighted-nine-tails",
             Spec::LightsOut { .. } => "lights-out",
             Spec::CoinLines { .. } => "coin-lines",
             Spec::FlipK { .. } => "flip-k",
+            Spec::Rules(_) => "rules",
+            Spec::Goal { base, .. } => base.family(),
         }
     }
 
@@ -111,16 +151,40 @@ impl Spec {
             Spec::Sliding { rows, cols } => (1..=(rows * cols) as u128)
                 .try_fold(1u128, |a, b| a.checked_mul(b))
                 .map_or(u128::MAX, |f| f / 2),
-            Spec::NineTails { rows, cols } | Spec::LightsOut { rows, cols } => {
-                1u128.checked_shl((rows * cols) as u32).unwrap_or(u128::MAX)
-            }
+            Spec::NineTails { rows, cols }
+            | Spec::WeightedNineTails { rows, cols }
+            | Spec::LightsOut { rows, cols } => 1u128.checked_shl((rows * cols) as u32).unwrap_or(u128::MAX),
             Spec::CoinLines { size } => 1u128.checked_shl((size * size) as u32).unwrap_or(u128::MAX),
             Spec::FlipK { coins, .. } => u128::from(coins) + 1,
+            Spec::Rules(ref c) => 1u128 << c.coins(),
+            Spec::Goal { ref base, .. } => base.states(),
+        }
+    }
+
+    /// Bit sets the search keeps per rank: 3 for the BFS, the largest move cost + 2 for
+    /// Dial's search (a bucket per pending cost, and the visited set).
+    pub fn bits_per_state(&self) -> u128 {
+        match self {
+            // A move flips at most 5 coins (a cell and its 4 neighbours).
+            Spec::WeightedNineTails { .. } => 5 + 2,
+            Spec::Rules(c) if c.max_move_cost() > 1 => u128::from(c.max_move_cost()) + 2,
+            Spec::Goal { base, .. } => base.bits_per_state(),
+            _ => BITS_PER_STATE,
+        }
+    }
+
+    /// Whether some moves cost more than others (searched by Dial's buckets, in one process).
+    pub fn weighted(&self) -> bool {
+        match self {
+            Spec::WeightedNineTails { .. } => true,
+            Spec::Rules(c) => c.max_move_cost() > 1,
+            Spec::Goal { base, .. } => base.weighted(),
+            _ => false,
         }
     }
 
     /// Whether the heuristic atlas is measured without `--heuristics`: sliding boards of up
-    /// to [`ATLAS_CELLS`] cells.
+    /// to [`ATLAS_CELLS`] cells, with the usual goal (the estimates are to that goal).
     pub fn atlas_by_default(&self) -> bool {
         match *self {
             Spec::Eight => true,
@@ -131,7 +195,7 @@ impl Spec {
 
     /// Bytes the search allocates: each bit set is whole 64-bit words.
     pub fn memory(&self) -> u128 {
-        self.states().div_ceil(64).saturating_mul(BITS_PER_STATE * 8)
+        self.states().div_ceil(64).saturating_mul(self.bits_per_state() * 8)
     }
 
     /// Bytes each of `processes` processes allocates: its slice of the rank space (the first
@@ -172,14 +236,20 @@ impl Spec {
             Spec::Eight => AnyPuzzle::Sliding(Sliding::eight()),
             Spec::Sliding { rows, cols } => AnyPuzzle::Sliding(Sliding::new(rows, cols)?),
             Spec::NineTails { rows, cols } => AnyPuzzle::Coins(nine_tails(rows, cols)),
+            Spec::WeightedNineTails { rows, cols } => AnyPuzzle::Coins(weighted_nine_tails(rows, cols)),
             Spec::LightsOut { rows, cols } => AnyPuzzle::Coins(lights_out(rows, cols)),
             Spec::CoinLines { size } => AnyPuzzle::Coins(coin_lines(size)),
             Spec::FlipK { coins, flip } => AnyPuzzle::FlipK(FlipK::new(coins, flip)),
+            Spec::Rules(ref c) => AnyPuzzle::Coins(Coins::clone(c)),
+            Spec::Goal { ref base, ref goal } => base.build()?.with_goal(goal).ok()?,
         })
     }
 
     /// What the analysis needs to know beyond the puzzle itself.
     pub fn extras(&self, puzzle: &AnyPuzzle) -> Extras {
+        if let Spec::Goal { base, .. } = self {
+            return base.extras(puzzle);
+        }
         let mut extras = Extras {
             family: self.family().into(),
             exact_invariant: true,
@@ -277,7 +347,7 @@ impl Spec {
     ) -> Result<Analysis, AnalysisError> {
         let extras = self.extras(puzzle);
         let p = match puzzle {
-            AnyPuzzle::Sliding(p) if heuristics || p.shape().0 * p.shape().1 <= ATLAS_CELLS => p,
+            AnyPuzzle::Sliding(p) if !matches!(self, Spec::Goal { .. }) && (heuristics || self.atlas_by_default()) => p,
             _ => return with_puzzle!(puzzle, p => analysis::analyze_on(p, &extras, exchange, options, progress)),
         };
         let shared = exchange.partition().processes() > 1;
@@ -327,9 +397,12 @@ impl fmt::Display for Spec {
             Spec::Eight => write!(f, "eight"),
             Spec::Sliding { rows, cols } => write!(f, "sliding-{rows}x{cols}"),
             Spec::NineTails { rows, cols } => write!(f, "nine-tails-{rows}x{cols}"),
+            Spec::WeightedNineTails { rows, cols } => write!(f, "weighted-nine-tails-{rows}x{cols}"),
             Spec::LightsOut { rows, cols } => write!(f, "lights-out-{rows}x{cols}"),
             Spec::CoinLines { size } => write!(f, "coin-lines-{size}x{size}"),
             Spec::FlipK { coins, flip } => write!(f, "flip-k-{coins}-{flip}"),
+            Spec::Rules(ref c) => write!(f, "{}", c.id),
+            Spec::Goal { ref base, ref goal } => write!(f, "{base}-goal-{}", goal.replace(' ', "-")),
         }
     }
 }

@@ -3,7 +3,8 @@
 //! The central types, in the order data flows through them:
 //! - [`puzzle::Puzzle`]: a puzzle as dense ranks, goals and reverse moves; one file per
 //!   family under [`puzzle`].
-//! - [`engine::bfs`]: the bit-packed, parallel, level-synchronous search over ranks.
+//! - [`engine::bfs`]: the bit-packed, parallel, level-synchronous search over ranks
+//!   ([`engine::dial`] when moves have costs).
 //! - [`analysis::Analysis`]: the plain result the search and the invariant produce.
 //! - [`heuristics`] and [`atlas`]: the sliding boards' estimates, measured on every state.
 //! - [`report`]: writers that only read an `Analysis` (CSV, JSON, Markdown, PNG).

@@ -205,9 +205,10 @@ fn analyze(job: &Spec, settings: &Settings, shared: Option<(&Cluster, TimelyExch
     if !quiet {
         match cluster {
             None => note(format_args!(
-                "{job}: {} states to search, {} of bit sets ({BITS_PER_STATE} bits a state)",
+                "{job}: {} states to search, {} of bit sets ({} bits a state)",
                 report::thousands(job.states()),
-                human_bytes(job.memory())
+                human_bytes(job.memory()),
+                job.bits_per_state()
             )),
             Some(cluster) => note(cluster_note(job, states, cluster)),
         }

@@ -75,7 +75,10 @@ pub fn run(spec: &Spec, states: &[String], threads: usize, quiet: bool) -> Resul
                         moves(solution.len())
                     ));
                 }
-                solution.len().to_string()
+                match solution.weights {
+                    Some(_) => solution.length_text(),
+                    None => solution.len().to_string(),
+                }
             }
         };
         out.flush().context(STDOUT)?;
@@ -135,7 +138,7 @@ fn read_data_file(path: &Path) -> Result<String> {
 /// Writes `N moves`, a sliding board's facts (estimates, parity rule), the start, then
 /// each move's name and the configuration after it.
 fn write_solution(solution: &Solution, facts: Option<&PositionFacts>, out: &mut impl Write) -> std::io::Result<()> {
-    writeln!(out, "{}", moves(solution.len()))?;
+    writeln!(out, "{}", solution.length_text())?;
     if let Some(facts) = facts {
         writeln!(out, "{facts}")?;
     }
@@ -143,7 +146,11 @@ fn write_solution(solution: &Solution, facts: Option<&PositionFacts>, out: &mut 
         writeln!(out, "{start}")?;
     }
     for (i, (name, drawing)) in solution.moves.iter().zip(&solution.drawings[1..]).enumerate() {
-        writeln!(out, "\nmove {}: {name}\n{drawing}", i + 1)?;
+        let cost = match &solution.weights {
+            Some((metric, costs)) => format!(" ({} {metric})", costs.get(i).copied().unwrap_or(0)),
+            None => String::new(),
+        };
+        writeln!(out, "\nmove {}: {name}{cost}\n{drawing}", i + 1)?;
     }
     Ok(())
 }

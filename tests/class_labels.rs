@@ -28,7 +28,7 @@ fn coin_reports_explain_their_class_labels_and_the_examples_spell_them() {
         Spec::CoinLines { size: 3 },
         Spec::CoinLines { size: 4 },
     ] {
-        let a = analysis(spec);
+        let a = analysis(spec.clone());
         let rank = a.gf2_rank.expect("coin boards have a rank") as usize;
         let coins = a.rows * a.cols;
         let page = report(&a);
@@ -78,7 +78,7 @@ fn reports_without_syndromes_do_not_explain_them() {
         Spec::FlipK { coins: 7, flip: 5 },
         Spec::LightsOut { rows: 4, cols: 3 },
     ] {
-        let page = report(&analysis(spec));
+        let page = report(&analysis(spec.clone()));
         assert!(!page.contains("How to read a class label"), "{spec}");
     }
 }

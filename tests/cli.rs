@@ -266,7 +266,15 @@ fn lists_every_puzzle() {
     let names: Vec<&str> = stdout.lines().filter_map(|l| l.split_whitespace().next()).collect();
     assert_eq!(
         names,
-        ["eight", "sliding", "nine-tails", "lights-out", "coin-lines", "flip-k"]
+        [
+            "eight",
+            "sliding",
+            "nine-tails",
+            "weighted-nine-tails",
+            "lights-out",
+            "coin-lines",
+            "flip-k"
+        ]
     );
     assert!(output.stderr.is_empty());
     assert!(sandbox.list(".").is_empty(), "--list writes nothing");

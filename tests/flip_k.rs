@@ -4,9 +4,9 @@
 mod common;
 
 use analyze::analysis::{self, Extras};
-use analyze::engine::gf2::Span;
 use analyze::puzzle::Puzzle;
 use analyze::puzzle::flip_k::{FlipK, flip_k_brute};
+use analyze::puzzle::gf2::Span;
 use common::{choose, engine_distances, engine_levels};
 use std::ops::ControlFlow;
 

@@ -264,7 +264,9 @@ pub fn search<P: Puzzle>(
             reached: run.levels.iter().sum(),
             sent: total.sent,
             generated: total.generated,
-            next: Frontier { planes: &planes },
+            next: Frontier {
+                view: View::Planes(&planes),
+            },
         });
         if flow.is_break() {
             return Err(EngineError::Interrupted);
@@ -305,38 +307,63 @@ impl Run {
 /// This process's ranks in the next level, as the observer sees them.
 #[derive(Clone, Copy)]
 pub struct Frontier<'a> {
-    planes: &'a Planes,
+    view: View<'a>,
 }
 
-impl Frontier<'_> {
-    /// Whether `rank` is in the level (false for ranks another process owns).
-    pub fn contains(&self, rank: u64) -> bool {
-        self.planes.local(rank).is_some_and(|i| self.planes.is_current(i))
+/// Where a [`Frontier`]'s bits live.
+#[derive(Clone, Copy)]
+enum View<'a> {
+    /// This process's slice of the two interleaved planes (the level: `lo & !hi`).
+    Planes(&'a Planes),
+    /// A plain bit set over the whole rank space (Dial's buckets).
+    Bits(&'a BitSet),
+}
+
+impl<'a> Frontier<'a> {
+    /// The level held as a plain bit set over all ranks (a weighted search's bucket).
+    pub fn of_bits(bits: &'a BitSet) -> Self {
+        Frontier { view: View::Bits(bits) }
     }
 
-    /// The first rank of this process's slice (a multiple of 64).
+    /// Whether `rank` is in the level (false for ranks another process owns).
+    pub fn contains(&self, rank: u64) -> bool {
+        let w = rank.wrapping_sub(self.start()) / WORD_BITS;
+        (w as usize) < self.word_count() && self.word(w as usize) >> (rank % WORD_BITS) & 1 == 1
+    }
+
+    /// The first rank this process holds (a multiple of 64).
     pub fn start(&self) -> u64 {
-        self.planes.slice.start
+        match self.view {
+            View::Planes(planes) => planes.slice.start,
+            View::Bits(_) => 0,
+        }
     }
 
     /// Words of this process's slice.
     pub fn word_count(&self) -> usize {
-        self.planes.words
+        match self.view {
+            View::Planes(planes) => planes.words,
+            View::Bits(bits) => bits.word_count(),
+        }
     }
 
     /// Word `w` of the level: bit `b` is set when rank `start() + 64 * w + b` is in it.
     /// Readers that scan a whole level in parallel (the heuristic atlas) go word by word.
     pub fn word(&self, w: usize) -> u64 {
-        let marks = self.planes.marks.words();
-        marks[2 * w].load(Relaxed) & !marks[2 * w + 1].load(Relaxed)
+        match self.view {
+            View::Planes(planes) => {
+                let marks = planes.marks.words();
+                marks[2 * w].load(Relaxed) & !marks[2 * w + 1].load(Relaxed)
+            }
+            View::Bits(bits) => bits.words()[w].load(Relaxed),
+        }
     }
 
-    /// The ranks of the level this process owns, ascending.
+    /// The ranks of the level this process holds, ascending.
     pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
-        let marks = self.planes.marks.words();
-        let start = self.planes.slice.start;
-        (0..self.planes.words).flat_map(move |w| {
-            let mut word = marks[2 * w].load(Relaxed) & !marks[2 * w + 1].load(Relaxed);
+        let start = self.start();
+        (0..self.word_count()).flat_map(move |w| {
+            let mut word = self.word(w);
             std::iter::from_fn(move || {
                 (word != 0).then(|| {
                     let bit = u64::from(word.trailing_zeros());

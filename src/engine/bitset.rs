@@ -8,7 +8,7 @@
 
 use crate::job::human_bytes;
 use bitvec::prelude::{BitVec, Lsb0};
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use thiserror::Error;
 
 /// Bits per storage word.
@@ -56,6 +56,21 @@ impl BitSet {
     /// Number of storage words.
     pub fn word_count(&self) -> usize {
         self.words().len()
+    }
+
+    /// Whether `rank` is in the set.
+    #[inline]
+    pub fn contains(&self, rank: u64) -> bool {
+        self.words()[(rank / WORD_BITS) as usize].load(Relaxed) >> (rank % WORD_BITS) & 1 == 1
+    }
+
+    /// Adds `rank`; true if this call added it (exactly one concurrent caller wins).
+    #[inline]
+    pub fn insert(&self, rank: u64) -> bool {
+        let word = &self.words()[(rank / WORD_BITS) as usize];
+        let bit = 1 << (rank % WORD_BITS);
+        // The plain load skips the read-modify-write for ranks already in the set.
+        word.load(Relaxed) & bit == 0 && word.fetch_or(bit, Relaxed) & bit == 0
     }
 }
 

@@ -11,6 +11,7 @@ pub fn coin_lines(size: usize) -> Coins {
         name,
         mask: cells.fold(0, |m, (r, c)| m | bit(r, c)),
         needs_heads: None,
+        cost: 1,
     };
     let mut moves = Vec::new();
     for i in 0..size {

@@ -5,8 +5,8 @@
 //! T = 1, first coin most significant (so `TTTTTTTTT` is 511). The families (nine tails,
 //! lights out, coin lines, flip K of N) differ only in their move lists and goals.
 
+use super::gf2::Span;
 use super::{ClassInfo, ParseError, Puzzle};
-use crate::engine::gf2::Span;
 
 /// Most coins a board may have: 2^25 configurations take 12 MiB of bit sets and a
 /// couple of seconds; each further coin doubles both.
@@ -21,10 +21,13 @@ pub struct CoinMove {
     pub mask: u64,
     /// Rank bit that must be H (0) before the move: nine tails' "pick a face-up coin".
     pub needs_heads: Option<u64>,
+    /// What the move costs, at least 1 (1 for every move of an unweighted puzzle).
+    pub cost: u32,
 }
 
-/// A coin puzzle whose moves XOR fixed masks into a board of up to 25 coins.
-#[derive(Debug, Clone)]
+/// A coin puzzle whose moves XOR fixed masks into a board of up to 25 coins: the one
+/// mechanism behind the built-in coin puzzles (rule sets built in code) and rules files.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Coins {
     /// Report id, e.g. `lights-out-4x3`.
     pub id: String,
@@ -40,11 +43,14 @@ pub struct Coins {
     pub moves: Vec<CoinMove>,
     /// Goal ranks.
     pub goals: Vec<u64>,
+    /// What distances count: `moves`, or the name of the moves' cost such as `flips`.
+    pub metric: String,
     span: Span,
 }
 
 impl Coins {
-    /// Builds a puzzle; `rows * cols <= MAX_COINS` is the caller's promise.
+    /// Builds a puzzle whose distances count `moves` (set [`Coins::metric`] for weighted
+    /// moves); `rows * cols <= MAX_COINS` and costs of at least 1 are the caller's promise.
     pub fn new(
         id: String,
         title: String,
@@ -62,8 +68,32 @@ impl Coins {
             cols,
             moves,
             goals,
+            metric: "moves".into(),
             span,
         }
+    }
+
+    /// The same puzzle with `goal` (an H/T string) as its only goal; the id gets the suffix
+    /// `-goal-` and the goal's H/T string.
+    pub fn with_goal(mut self, goal: &str) -> Result<Self, ParseError> {
+        let coins = read_cells(goal, (self.rows, self.cols), &COINS).map_err(ParseError::Malformed)?;
+        let rank = coins
+            .iter()
+            .enumerate()
+            .filter(|(_, tails)| **tails)
+            .fold(0, |rank, (i, _)| rank | self.bit(i));
+        self.goals = vec![rank];
+        let text = self.render(rank);
+        self.id = format!("{}-goal-{text}", self.id);
+        self.title = format!("{}, goal {text}", self.title);
+        self.rules = format!("{} Here the goal is {text} instead.", self.rules);
+        Ok(self)
+    }
+
+    /// The same puzzle with distances named `metric` (the costs are the moves' own).
+    pub fn with_metric(mut self, metric: &str) -> Self {
+        self.metric = metric.into();
+        self
     }
 
     /// Number of coins.
@@ -91,6 +121,11 @@ impl Coins {
         s.sort_unstable();
         s.dedup();
         s
+    }
+
+    /// The first legal move (in move order) that takes `from` to `to`.
+    pub fn move_between(&self, from: u64, to: u64) -> Option<&CoinMove> {
+        self.moves.iter().find(|m| m.mask == from ^ to && Self::legal(m, from))
     }
 
     fn legal(m: &CoinMove, before: u64) -> bool {
@@ -160,6 +195,31 @@ impl Puzzle for Coins {
         }
     }
 
+    fn max_move_cost(&self) -> u32 {
+        self.moves.iter().map(|m| m.cost).max().unwrap_or(1)
+    }
+
+    fn metric(&self) -> String {
+        self.metric.clone()
+    }
+
+    fn for_each_weighted_predecessor(&self, _memo: &mut (), rank: u64, mut f: impl FnMut(u64, u32)) {
+        for m in &self.moves {
+            let before = rank ^ m.mask;
+            if Self::legal(m, before) {
+                f(before, m.cost);
+            }
+        }
+    }
+
+    fn for_each_weighted_successor(&self, rank: u64, mut f: impl FnMut(u64, u32)) {
+        for m in &self.moves {
+            if Self::legal(m, rank) {
+                f(rank ^ m.mask, m.cost);
+            }
+        }
+    }
+
     fn classes(&self) -> Vec<ClassInfo> {
         let goals = self.goal_syndromes();
         let size = 1u64 << self.span.rank();
@@ -210,30 +270,12 @@ impl Puzzle for Coins {
     }
 
     fn parse(&self, text: &str) -> Result<u64, ParseError> {
-        let n = self.coins();
-        let mut rank = 0u64;
-        let mut count = 0;
-        for c in text.chars().filter(|c| !c.is_whitespace() && !matches!(c, '/' | ',')) {
-            let tails = match c {
-                'H' | 'h' => false,
-                'T' | 't' => true,
-                _ => {
-                    return Err(ParseError::Malformed(format!(
-                        "`{c}` is not a coin: write H (heads, face up) or T (tails, face down)"
-                    )));
-                }
-            };
-            if count < n && tails {
-                rank |= self.bit(count);
-            }
-            count += 1;
-        }
-        if count != n {
-            return Err(ParseError::Malformed(format!(
-                "expected {n} coins (H or T) for a {}x{} board, found {count}",
-                self.rows, self.cols
-            )));
-        }
+        let coins = read_cells(text, (self.rows, self.cols), &COINS).map_err(ParseError::Malformed)?;
+        let rank = coins
+            .iter()
+            .enumerate()
+            .filter(|(_, tails)| **tails)
+            .fold(0, |rank, (i, _)| rank | self.bit(i));
         let s = self.span.syndrome(rank);
         if !self.goal_syndromes().contains(&s) {
             return Err(ParseError::Unsolvable(format!(
@@ -245,11 +287,89 @@ impl Puzzle for Coins {
     }
 
     fn describe_move(&self, from: u64, to: u64) -> String {
-        self.moves
-            .iter()
-            .find(|m| m.mask == from ^ to && Self::legal(m, from))
+        self.move_between(from, to)
             .map_or_else(|| "?".into(), |m| m.name.clone())
     }
+}
+
+/// The two letters a board of cells is written with, and how to name them in errors.
+#[derive(Debug, Clone, Copy)]
+pub struct Letters {
+    /// The letter of a cell that is off (heads, not flipped); either case is accepted.
+    pub off: char,
+    /// The letter of a cell that is on (tails, flipped); either case is accepted.
+    pub on: char,
+    /// What a cell is, e.g. `coin`.
+    pub noun: &'static str,
+    /// What to write instead of a wrong letter.
+    pub hint: &'static str,
+}
+
+/// Coins: H is heads (face up), T is tails.
+pub const COINS: Letters = Letters {
+    off: 'H',
+    on: 'T',
+    noun: "coin",
+    hint: "write H (heads, face up) or T (tails, face down)",
+};
+
+/// Move patterns in rules files: `x` flips the cell, `.` leaves it.
+pub const PATTERN: Letters = Letters {
+    off: '.',
+    on: 'x',
+    noun: "cell",
+    hint: "write x (the move flips this cell) or . (it does not)",
+};
+
+/// Reads a `rows x cols` board written cell by cell, row by row, into on/off flags: the one
+/// reader for coin positions, goals and move patterns. Spaces and commas are ignored; `/`
+/// separates rows, and when it is used there must be `rows` rows of exactly `cols` cells
+/// (so a board is never re-cut into rows of another width).
+pub fn read_cells(text: &str, (rows, cols): (usize, usize), letters: &Letters) -> Result<Vec<bool>, String> {
+    let noun = letters.noun;
+    let mut cells = Vec::with_capacity(rows * cols);
+    let mut row_lengths = vec![0usize];
+    for c in text.chars().filter(|c| !c.is_whitespace() && *c != ',') {
+        let on = match c {
+            '/' => {
+                row_lengths.push(0);
+                continue;
+            }
+            _ if c.eq_ignore_ascii_case(&letters.off) => false,
+            _ if c.eq_ignore_ascii_case(&letters.on) => true,
+            _ => return Err(format!("`{c}` is not a {noun}: {}", letters.hint)),
+        };
+        cells.push(on);
+        if let Some(last) = row_lengths.last_mut() {
+            *last += 1;
+        }
+    }
+    let (on, off) = (letters.on, letters.off);
+    if row_lengths.len() > 1 {
+        if row_lengths.len() != rows {
+            return Err(format!(
+                "{} rows separated by /, but the board has {rows} row{} of {cols} {noun}s",
+                row_lengths.len(),
+                if rows == 1 { "" } else { "s" }
+            ));
+        }
+        if let Some((i, &n)) = row_lengths.iter().enumerate().find(|&(_, &n)| n != cols) {
+            return Err(format!(
+                "row {} has {n} {noun}{}, but the board is {cols} {noun}{} wide (a {rows}x{cols} board: {rows} rows of {cols} separated by /)",
+                i + 1,
+                if n == 1 { "" } else { "s" },
+                if cols == 1 { "" } else { "s" }
+            ));
+        }
+    }
+    let n = rows * cols;
+    if cells.len() != n {
+        return Err(format!(
+            "expected {n} {noun}s ({off} or {on}) for a {rows}x{cols} board, found {}",
+            cells.len()
+        ));
+    }
+    Ok(cells)
 }
 
 /// The mask of a cell and its orthogonal neighbours (a press in lights out and nine tails).

@@ -5,7 +5,7 @@
 //! coins maps moves to moves), so the puzzle is searched over the N + 1 tail counts, each
 //! standing for `C(N, t)` configurations. That scales to N = 60 where 2^N bits would not.
 
-use super::coins::{CoinMove, Coins};
+use super::coins::{COINS, CoinMove, Coins, read_cells};
 use super::{ClassInfo, ParseError, Puzzle};
 
 /// Largest N: 2^60 configurations still fit the 64-bit counts.
@@ -16,6 +16,10 @@ pub const MAX_COINS: u32 = 60;
 pub struct FlipK {
     n: u32,
     k: u32,
+    /// Another goal than all tails (`--goal`), tails flags. Flipping the coins where it
+    /// shows heads maps moves to moves and it to all tails, so rank `t` then stands for
+    /// "`t` coins agree with the goal", and only notation changes.
+    goal: Option<Vec<bool>>,
 }
 
 /// `C(n, r)`, exact for `n <= 62`.
@@ -31,7 +35,27 @@ pub fn binomial(n: u32, r: u32) -> u64 {
 impl FlipK {
     /// N coins, K flipped per move; `1 <= K <= N <= 60` is the caller's promise.
     pub fn new(n: u32, k: u32) -> Self {
-        Self { n, k }
+        Self { n, k, goal: None }
+    }
+
+    /// The same puzzle with `goal` (an H/T row) as its goal; the id gets `-goal-` and it.
+    pub fn with_goal(mut self, goal: &str) -> Result<Self, ParseError> {
+        self.goal = Some(parse_row(goal, self.n as usize)?);
+        Ok(self)
+    }
+
+    /// Coin `i` in the goal's frame: tails (true) when it agrees with the goal.
+    fn framed(&self, coins: &[bool]) -> Vec<bool> {
+        match &self.goal {
+            Some(goal) => coins.iter().zip(goal).map(|(c, g)| c == g).collect(),
+            None => coins.to_vec(),
+        }
+    }
+
+    /// The rank of a row of coins (tails flags): its tails, or with a goal, the coins
+    /// that agree with it.
+    pub fn rank_of(&self, coins: &[bool]) -> u64 {
+        self.framed(coins).iter().filter(|&&t| t).count() as u64
     }
 
     /// Rank of the move matrix over GF(2): the span of all weight-K vectors.
@@ -43,9 +67,9 @@ impl FlipK {
         }
     }
 
-    /// The classic start, all heads (zero tails).
+    /// The rank of the classic start, all heads (zero tails).
     pub fn all_heads(&self) -> u64 {
-        0
+        self.rank_of(&vec![false; self.n as usize])
     }
 
     /// Calls `f` with the tail count after flipping `j` tails and `K - j` heads, every `j`.
@@ -60,6 +84,8 @@ impl FlipK {
     /// Flips the coins needed for one move from `tails` to `target` tails: the first
     /// `j` tails and the first `K - j` heads. Used to print concrete solutions.
     pub fn concrete_move(&self, config: &[bool], target: u64) -> Vec<usize> {
+        // In the goal's frame the rank is a tail count, as without a goal.
+        let config = &self.framed(config);
         let t = config.iter().filter(|&&c| c).count() as u64;
         let j = ((t + u64::from(self.k)).saturating_sub(target) / 2) as usize;
         let tails = config.iter().enumerate().filter(|(_, c)| **c).map(|(i, _)| i).take(j);
@@ -72,11 +98,17 @@ impl FlipK {
 
 impl Puzzle for FlipK {
     fn id(&self) -> String {
-        format!("flip-k-{}-{}", self.n, self.k)
+        match &self.goal {
+            Some(goal) => format!("flip-k-{}-{}-goal-{}", self.n, self.k, coins_text(goal)),
+            None => format!("flip-k-{}-{}", self.n, self.k),
+        }
     }
 
     fn title(&self) -> String {
-        format!("Flip {} of {} coins", self.k, self.n)
+        match &self.goal {
+            Some(goal) => format!("Flip {} of {} coins, goal {}", self.k, self.n, coins_text(goal)),
+            None => format!("Flip {} of {} coins", self.k, self.n),
+        }
     }
 
     fn rules(&self) -> String {
@@ -187,11 +219,14 @@ impl Puzzle for FlipK {
         }
     }
 
-    /// The tail count drawn as its first configuration: the tails on the left.
+    /// The tail count drawn as its first configuration: the tails on the left (with a
+    /// goal: the coins that agree with it on the left).
     fn render(&self, rank: u64) -> String {
-        (0..u64::from(self.n))
-            .map(|i| if i < rank { 'T' } else { 'H' })
-            .collect()
+        let framed: Vec<bool> = (0..u64::from(self.n)).map(|i| i < rank).collect();
+        match &self.goal {
+            Some(goal) => coins_text(&framed.iter().zip(goal).map(|(&f, &g)| f == g).collect::<Vec<_>>()),
+            None => coins_text(&framed),
+        }
     }
 
     fn draw(&self, rank: u64) -> String {
@@ -201,10 +236,16 @@ impl Puzzle for FlipK {
     /// Reads an H/T row; the rank is its number of tails.
     fn parse(&self, text: &str) -> Result<u64, ParseError> {
         let coins = parse_row(text, self.n as usize)?;
-        let t = coins.iter().filter(|&&c| c).count() as u64;
+        let t = self.rank_of(&coins);
         if self.class_of(t) != self.class_of(u64::from(self.n)) {
             return Err(ParseError::Unsolvable(if self.k == self.n {
-                "every move flips all coins, so only all heads and all tails reach all tails".into()
+                "every move flips all coins, so only the goal and its complement reach the goal".into()
+            } else if self.goal.is_some() {
+                format!(
+                    "K = {} is even, so every move keeps the parity of the number of coins that differ from the goal: {} now, 0 at the goal",
+                    self.k,
+                    u64::from(self.n) - t
+                )
             } else {
                 format!(
                     "K = {} is even, so every move keeps the parity of the number of tails: {} now, {} at the goal",
@@ -216,9 +257,14 @@ impl Puzzle for FlipK {
     }
 
     fn describe_move(&self, from: u64, to: u64) -> String {
-        let config: Vec<bool> = (0..u64::from(self.n)).map(|i| i < from).collect();
+        let config: Vec<bool> = self.render(from).chars().map(|c| c == 'T').collect();
         coin_list(&self.concrete_move(&config, to))
     }
+}
+
+/// Tails flags as an H/T string.
+fn coins_text(coins: &[bool]) -> String {
+    coins.iter().map(|&t| if t { 'T' } else { 'H' }).collect()
 }
 
 /// Names a set of flipped coins, counting from 1: `coins 1 2 5`.
@@ -227,26 +273,9 @@ pub fn coin_list(flipped: &[usize]) -> String {
     format!("coins {}", names.join(" "))
 }
 
-/// Reads `n` coins written as H and T into tails flags.
+/// Reads `n` coins written as H and T into tails flags (the coin boards' reader, one row).
 pub fn parse_row(text: &str, n: usize) -> Result<Vec<bool>, ParseError> {
-    let coins = text
-        .chars()
-        .filter(|c| !c.is_whitespace() && *c != ',')
-        .map(|c| match c {
-            'H' | 'h' => Ok(false),
-            'T' | 't' => Ok(true),
-            _ => Err(ParseError::Malformed(format!(
-                "`{c}` is not a coin: write H (heads, face up) or T (tails, face down)"
-            ))),
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    if coins.len() != n {
-        return Err(ParseError::Malformed(format!(
-            "expected {n} coins (H or T), found {}",
-            coins.len()
-        )));
-    }
-    Ok(coins)
+    read_cells(text, (1, n), &COINS).map_err(ParseError::Malformed)
 }
 
 /// The same puzzle without symmetry: all `C(N, K)` masks over 2^N configurations.
@@ -260,6 +289,7 @@ pub fn flip_k_brute(n: usize, k: usize) -> Coins {
                 name: coin_list(&flipped),
                 mask,
                 needs_heads: None,
+                cost: 1,
             });
         }
     }

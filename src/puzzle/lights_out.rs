@@ -19,6 +19,7 @@ pub fn lights_out(rows: usize, cols: usize) -> Coins {
             },
             mask: cross(rows, cols, cell, bit),
             needs_heads: None,
+            cost: 1,
         })
         .collect();
     Coins::new(

@@ -7,8 +7,10 @@
 pub mod coin_lines;
 pub mod coins;
 pub mod flip_k;
+pub mod gf2;
 pub mod lights_out;
 pub mod nine_tails;
+pub mod rules;
 pub mod sliding;
 
 use thiserror::Error;
@@ -96,6 +98,23 @@ pub trait Puzzle: Sync {
     }
     /// Calls `f` with every rank one move *after* `rank`.
     fn for_each_successor(&self, rank: u64, f: impl FnMut(u64));
+    /// Largest cost of one move. Distances are least total costs; with the default, every
+    /// move costs 1 and the engine runs its plain breadth-first search.
+    fn max_move_cost(&self) -> u32 {
+        1
+    }
+    /// What a distance counts, for reports: `moves`, or the cost's name such as `flips`.
+    fn metric(&self) -> String {
+        "moves".into()
+    }
+    /// [`Puzzle::for_each_predecessor`] with each move's cost, `1..=max_move_cost()`.
+    fn for_each_weighted_predecessor(&self, memo: &mut Self::Memo, rank: u64, mut f: impl FnMut(u64, u32)) {
+        self.for_each_predecessor(memo, rank, |pred| f(pred, 1));
+    }
+    /// [`Puzzle::for_each_successor`] with each move's cost.
+    fn for_each_weighted_successor(&self, rank: u64, mut f: impl FnMut(u64, u32)) {
+        self.for_each_successor(rank, |next| f(next, 1));
+    }
     /// Solvability classes predicted by the invariant, in a fixed order.
     fn classes(&self) -> Vec<ClassInfo>;
     /// Index into [`Puzzle::classes`] of the class holding `rank`.

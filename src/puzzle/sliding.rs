@@ -57,6 +57,22 @@ pub struct Sliding {
     by_block: Divisor,
     /// Vertical moves in closed form, see [`Vertical`]; `[0]`: a tile drops, `[1]`: it rises.
     vertical: [Vertical; 2],
+    /// Another goal than `1 2 ... n-1 0`, if one was given (see [`Sliding::with_goal`]).
+    goal: Option<Goal>,
+}
+
+/// A goal with the blank anywhere, of either parity. Rather than a second ranking, the
+/// tiles are relabelled: the goal's tiles, read row by row, become `1 2 ... n-1` (the last
+/// two swapped if that is what puts the goal in the ranked class). Relabelling tiles maps
+/// moves to moves, so distances are unchanged; boards are relabelled on the way in and out.
+#[derive(Debug, Clone)]
+struct Goal {
+    /// The goal's rank (in the relabelled tiles).
+    rank: u64,
+    /// `inner[t]`: the ranking's label of the user's tile `t` (`inner[0] = 0`).
+    inner: [u8; MAX_CELLS],
+    /// `outer[t]`: the user's label of the ranking's tile `t`.
+    outer: [u8; MAX_CELLS],
 }
 
 /// The blank can move left (a tile slides right into it).
@@ -168,6 +184,45 @@ impl Sliding {
         Self::with_id("eight".into(), 3, 3)
     }
 
+    /// Whether the goal is another than the usual one (see [`Sliding::with_goal`]).
+    pub fn has_custom_goal(&self) -> bool {
+        self.goal.is_some()
+    }
+
+    /// The same board with `goal` (cell by cell, 0 = blank) as its goal, in place of
+    /// `1 2 ... n-1 0`: any arrangement, the blank anywhere, either parity. The id gets the
+    /// suffix `-goal-` and the goal's tiles joined by `-`.
+    pub fn with_goal(mut self, goal: &[u8]) -> Result<Self, ParseError> {
+        check_tiles(self.rows, self.cols, goal)?;
+        self.goal = None;
+        let mut inner = [0u8; MAX_CELLS];
+        let mut outer = [0u8; MAX_CELLS];
+        let tiles: Vec<u8> = goal.iter().copied().filter(|&t| t != 0).collect();
+        for (i, &t) in tiles.iter().enumerate() {
+            inner[usize::from(t)] = i as u8 + 1;
+        }
+        let relabelled = |inner: &[u8; MAX_CELLS]| goal.iter().map(|&t| inner[usize::from(t)]).collect::<Vec<u8>>();
+        let rank = match self.rank_board(&relabelled(&inner)) {
+            Ok(rank) => rank,
+            Err(_) => {
+                // The other class: swapping two labels flips the parity of the inversions.
+                let (a, b) = (tiles[tiles.len() - 2], tiles[tiles.len() - 1]);
+                inner.swap(usize::from(a), usize::from(b));
+                self.rank_board(&relabelled(&inner))?
+            }
+        };
+        for t in 1..self.cells {
+            outer[usize::from(inner[t])] = t as u8;
+        }
+        self.id = format!(
+            "{}-goal-{}",
+            self.id,
+            goal.iter().map(u8::to_string).collect::<Vec<_>>().join("-")
+        );
+        self.goal = Some(Goal { rank, inner, outer });
+        Ok(self)
+    }
+
     /// An R x C board, id `sliding-RxC`; `None` unless `2 <= R, C` and `R*C <= 16`.
     pub fn new(rows: usize, cols: usize) -> Option<Self> {
         (rows >= 2 && cols >= 2 && rows * cols <= MAX_CELLS)
@@ -260,6 +315,7 @@ impl Sliding {
             by_block: Divisor::new(tails.len() as u64, pairs),
             tails,
             vertical: [tile_drops(&weight, tiles, cols), tile_rises(&weight, tiles, cols)],
+            goal: None,
         }
     }
 
@@ -399,7 +455,7 @@ impl Sliding {
         (self.unrank(k, self.parity[blank]), blank)
     }
 
-    /// The board cell by cell, 0 for the blank.
+    /// The board cell by cell, 0 for the blank (in the user's tiles, with a goal).
     pub fn board(&self, rank: u64) -> Vec<u8> {
         let (u, blank) = self.decode(rank);
         let mut next = 0;
@@ -409,7 +465,8 @@ impl Sliding {
                     0
                 } else {
                     next += 1;
-                    at(u.seq, next - 1) as u8
+                    let tile = at(u.seq, next - 1) as u8;
+                    self.goal.as_ref().map_or(tile, |g| g.outer[usize::from(tile)])
                 }
             })
             .collect()
@@ -431,6 +488,17 @@ impl Sliding {
     /// Reads a board (cell by cell, 0 = blank) into a rank.
     pub fn rank_board(&self, board: &[u8]) -> Result<u64, ParseError> {
         let n = self.cells;
+        check_tiles(self.rows, self.cols, board)?;
+        // A custom goal is reached through tiles relabelled so that it becomes the usual
+        // goal; the textbook rule then decides on the relabelled board.
+        let relabelled: Vec<u8>;
+        let board = match &self.goal {
+            Some(g) => {
+                relabelled = board.iter().map(|&t| g.inner[usize::from(t)]).collect();
+                &relabelled
+            }
+            None => board,
+        };
         check_solvable(self.rows, self.cols, board)?;
         let blank = board.iter().position(|&t| t == 0).unwrap_or(0);
         let seq = board
@@ -463,8 +531,9 @@ impl Sliding {
 
     /// The goal board with tiles 1 and 2 swapped: the standard unsolvable example.
     fn swapped_goal(&self) -> String {
-        let mut board: Vec<u8> = (1..self.cells as u8).chain([0]).collect();
-        board.swap(0, 1);
+        let mut board = self.board(self.goals()[0]);
+        let tiles: Vec<usize> = (0..self.cells).filter(|&c| board[c] != 0).take(2).collect();
+        board.swap(tiles[0], tiles[1]);
         join_tiles(&board)
     }
 }
@@ -700,7 +769,7 @@ impl Puzzle for Sliding {
     }
 
     fn title(&self) -> String {
-        if self.id == "eight" {
+        let title = if self.id.starts_with("eight") {
             "8-puzzle (3x3 sliding tiles)".into()
         } else {
             format!(
@@ -709,15 +778,24 @@ impl Puzzle for Sliding {
                 self.cols,
                 self.tiles()
             )
+        };
+        match self.goal {
+            Some(_) => format!("{title}, goal {}", self.render(self.goals()[0])),
+            None => title,
         }
     }
 
     fn rules(&self) -> String {
         format!(
-            "Tiles 1 to {} and one blank on a {}x{} board. A move slides a tile next to the blank into it. Goal: the tiles in row-major order with the blank last (`{}`).",
+            "Tiles 1 to {} and one blank on a {}x{} board. A move slides a tile next to the blank into it. Goal: {} (`{}`).",
             self.tiles(),
             self.rows,
             self.cols,
+            if self.goal.is_some() {
+                "given on the command line; the classes below count inversions of the tiles relabelled so that the goal reads 1 2 3 ... in its cells, its class `even`"
+            } else {
+                "the tiles in row-major order with the blank last"
+            },
             self.render(self.goals()[0])
         )
     }
@@ -736,7 +814,7 @@ impl Puzzle for Sliding {
 
     fn goals(&self) -> Vec<u64> {
         // Tiles in order (k = 0, parity 0) with the blank in the last cell.
-        vec![self.cells as u64 - 1]
+        vec![self.goal.as_ref().map_or(self.cells as u64 - 1, |g| g.rank)]
     }
 
     type Memo = Unranked;

@@ -342,7 +342,7 @@ pub fn distances(a: &Analysis, path: &Path) -> Result<()> {
         .disable_x_mesh()
         .bold_line_style(GRID)
         .set_all_tick_mark_size(TICK)
-        .x_desc("distance to the goal (moves)")
+        .x_desc(format!("distance to the goal ({})", a.metric))
         .y_desc("configurations")
         .y_label_formatter(&|y| count_label(*y, peak))
         .x_label_formatter(&|x| format!("{x:.0}"))
@@ -406,7 +406,7 @@ pub fn distances_log(a: &Analysis, path: &Path) -> Result<()> {
         .configure_mesh()
         .bold_line_style(GRID)
         .set_all_tick_mark_size(TICK)
-        .x_desc("distance to the goal (moves)")
+        .x_desc(format!("distance to the goal ({})", a.metric))
         .y_desc("configurations (log scale)")
         .y_label_formatter(&|y| count_label(*y, hi))
         .x_label_formatter(&|x| format!("{x:.0}"))
@@ -451,7 +451,9 @@ pub fn growth(a: &Analysis, path: &Path) -> Result<()> {
         .levels
         .windows(2)
         .enumerate()
-        .map(|(d, w)| (d as f64 + 1.0, w[1] as f64 / w[0].max(1) as f64))
+        .map(|(d, w)| (d as f64 + 1.0, w[1] as f64 / w[0] as f64))
+        // With weighted moves some costs have no configurations: no ratio there.
+        .filter(|(_, ratio)| ratio.is_finite() && *ratio > 0.0)
         .collect();
     // A ratio of 1 (a level as large as the one before) always shows.
     let (r_lo, r_hi) = ratios
@@ -477,7 +479,7 @@ pub fn growth(a: &Analysis, path: &Path) -> Result<()> {
         .configure_mesh()
         .bold_line_style(GRID)
         .set_all_tick_mark_size(TICK)
-        .x_desc("distance to the goal (moves)")
+        .x_desc(format!("distance to the goal ({})", a.metric))
         .y_desc("reached within this distance (% of reachable)")
         .x_label_formatter(&|x| format!("{x:.0}"))
         .y_label_formatter(&|y| format!("{y:.0}%"))

@@ -18,6 +18,7 @@ pub fn summary(analysis: &Analysis) -> Value {
     }
     map.insert("configurations".into(), json!(analysis.configurations));
     map.insert("configurations_formula".into(), json!(analysis.configurations_formula));
+    map.insert("metric".into(), json!(analysis.metric));
     map.insert("reachable".into(), json!(analysis.reachable()));
     map.insert("max_distance".into(), json!(analysis.max_distance()));
     map.insert("antipodes".into(), json!(analysis.antipodes()));

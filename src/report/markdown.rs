@@ -47,9 +47,9 @@ pub fn write_report(a: &Analysis, mut w: impl Write) -> io::Result<()> {
         "| reachable from the goal | {} |",
         with_formula(reachable_formula(a), a.reachable())
     )?;
-    writeln!(w, "| maximum distance | {} moves |", a.max_distance())?;
+    writeln!(w, "| maximum distance | {} {} |", a.max_distance(), a.metric)?;
     writeln!(w, "| antipodes (at the maximum) | {} |", thousands(a.antipodes()))?;
-    writeln!(w, "| mean distance | {:.4} moves |", a.mean_distance())?;
+    writeln!(w, "| mean distance | {:.4} {} |", a.mean_distance(), a.metric)?;
     writeln!(
         w,
         "| classes | {} ({} solvable) |",
@@ -60,7 +60,7 @@ pub fn write_report(a: &Analysis, mut w: impl Write) -> io::Result<()> {
         writeln!(w, "| rank of the moves over GF(2) | {rank} |")?;
     }
     if let Some(start) = a.start_distance {
-        let text = start.map_or_else(|| "unsolvable".to_string(), |d| format!("{d} moves"));
+        let text = start.map_or_else(|| "unsolvable".to_string(), |d| format!("{d} {}", a.metric));
         writeln!(w, "| from the classic start | {text} |")?;
     }
     writeln!(w)?;
@@ -70,11 +70,12 @@ pub fn write_report(a: &Analysis, mut w: impl Write) -> io::Result<()> {
     writeln!(w, "```text\n{}\n```\n", side_by_side(&a.goal_drawings))?;
     writeln!(
         w,
-        "{} configuration{} need{} {} moves, the most of any. {}:\n",
+        "{} configuration{} need{} {} {}, the most of any. {}:\n",
         thousands(a.antipodes()),
         if a.antipodes() == 1 { "" } else { "s" },
         if a.antipodes() == 1 { "s" } else { "" },
         a.max_distance(),
+        a.metric,
         if a.antipodes() as usize > a.antipode_drawings.len() {
             format!("The first {} in rank order", a.antipode_drawings.len())
         } else {
@@ -95,7 +96,7 @@ pub fn write_report(a: &Analysis, mut w: impl Write) -> io::Result<()> {
         )?;
     }
 
-    writeln!(w, "## Distances\n")?;
+    writeln!(w, "## Distances ({})\n", a.metric)?;
     writeln!(w, "![configurations by distance](distances.png)\n")?;
     writeln!(w, "![configurations by distance, log scale](distances-log.png)\n")?;
     writeln!(w, "![how the search grew](growth.png)\n")?;

@@ -42,12 +42,25 @@ pub struct Solution {
     pub moves: Vec<String>,
     /// Positions the heuristic search expanded (`None` when solved by table).
     pub nodes: Option<u64>,
+    /// For weighted moves: what the costs count (e.g. `flips`) and each move's cost.
+    pub weights: Option<(String, Vec<u32>)>,
 }
 
 impl Solution {
     /// Number of moves.
     pub fn len(&self) -> usize {
         self.moves.len()
+    }
+
+    /// The solution's length as printed: `3 moves`, or the total cost such as `8 flips`.
+    pub fn length_text(&self) -> String {
+        match &self.weights {
+            Some((metric, costs)) => format!("{} {metric}", costs.iter().map(|&c| u64::from(c)).sum::<u64>()),
+            None => {
+                let n = self.len();
+                format!("{n} {}", if n == 1 { "move" } else { "moves" })
+            }
+        }
     }
 
     /// Whether the start is the goal.
@@ -121,6 +134,10 @@ enum Game {
         rows: usize,
         cols: usize,
         estimate: Option<Estimate>,
+        /// With `--goal` (the blank in the last cell): `relabel[t]` is the tile the usual
+        /// goal has where the given goal has `t`, so the search and its cached estimate
+        /// only ever see the usual goal.
+        relabel: Option<Vec<u8>>,
     },
 }
 
@@ -155,7 +172,37 @@ impl Solver {
                         rows,
                         cols,
                         estimate: None,
+                        relabel: None,
                     },
+                }
+            }
+            Spec::Goal { ref base, ref goal } if matches!(**base, Spec::Eight | Spec::Sliding { .. }) => {
+                match spec.build() {
+                    Some(AnyPuzzle::Sliding(puzzle)) if puzzle.states() <= MAX_TABLE_RANKS => {
+                        Game::SlidingTable { puzzle, table: None }
+                    }
+                    _ => {
+                        let (rows, cols) = match **base {
+                            Spec::Sliding { rows, cols } => (rows, cols),
+                            _ => (3, 3),
+                        };
+                        let goal = crate::puzzle::sliding::read_tiles(goal, rows * cols)?;
+                        if goal.last() != Some(&0) {
+                            bail!(
+                                "--solve on {base} takes a --goal with the blank in the last cell (the pattern databases are built for that cell); boards up to 10 cells take any goal"
+                            );
+                        }
+                        let mut relabel = vec![0u8; goal.len()];
+                        for (i, &t) in goal.iter().enumerate().filter(|(_, t)| **t != 0) {
+                            relabel[usize::from(t)] = i as u8 + 1;
+                        }
+                        Game::SlidingSearch {
+                            rows,
+                            cols,
+                            estimate: None,
+                            relabel: Some(relabel),
+                        }
+                    }
                 }
             }
             _ => match spec.build() {
@@ -194,8 +241,8 @@ impl Solver {
                         Board::goal(rows, cols).render()
                     )
                 })?;
-                facts = Some(PositionFacts::new(rows, cols, board.tiles()));
-                checked(board, text)?
+                facts = self.facts(&board);
+                self.checked(board, text)?
             }
         };
         Ok(Position { label, facts, state })
@@ -213,9 +260,36 @@ impl Solver {
         let board = Board::parse_data_file(rows, cols, contents).map_err(|e| anyhow::anyhow!("{label}: {e}"))?;
         Ok(Position {
             label: label.to_string(),
-            facts: Some(PositionFacts::new(rows, cols, board.tiles())),
-            state: checked(board, label)?,
+            facts: self.facts(&board),
+            state: self.checked(board, label)?,
         })
+    }
+
+    /// A sliding board's verdict: the puzzle's own ranking decides, as it knows the goal
+    /// (see `--goal`).
+    fn checked(&self, board: Board, text: &str) -> Result<State> {
+        let verdict = match &self.game {
+            Game::SlidingTable { puzzle, .. } => puzzle.rank_board(board.tiles()).map(|_| ()),
+            Game::SlidingSearch { relabel, .. } => {
+                relabelled(&board, relabel.as_deref()).and_then(|b| b.check_solvable())
+            }
+            _ => board.check_solvable(),
+        };
+        Ok(match verdict {
+            Ok(()) => State::Board(board),
+            Err(e) => unsolvable(e, text)?,
+        })
+    }
+
+    /// What `--solve` states about a sliding board (estimates, inversions, the parity rule),
+    /// all measured to the usual goal: none when the goal is another (`--goal`).
+    fn facts(&self, board: &Board) -> Option<PositionFacts> {
+        let usual = match &self.game {
+            Game::SlidingTable { puzzle, .. } => !puzzle.has_custom_goal(),
+            Game::SlidingSearch { relabel, .. } => relabel.is_none(),
+            _ => false,
+        };
+        usual.then(|| PositionFacts::new(board.rows(), board.cols(), board.tiles()))
     }
 
     /// The board's rows and columns.
@@ -236,7 +310,9 @@ impl Solver {
             Game::Coins { puzzle, table } => prepare_table(puzzle, table, cache, note),
             Game::FlipK { puzzle, table } => prepare_table(puzzle, table, cache, note),
             Game::SlidingTable { puzzle, table } => prepare_table(puzzle, table, cache, note),
-            Game::SlidingSearch { rows, cols, estimate } => {
+            Game::SlidingSearch {
+                rows, cols, estimate, ..
+            } => {
                 if estimate.is_none() {
                     *estimate = Some(Estimate::for_board(*rows, *cols, cache, note));
                 }
@@ -291,6 +367,10 @@ impl Solver {
                     drawings: path.iter().map(|&r| puzzle.draw(r)).collect(),
                     moves: path.windows(2).map(|w| puzzle.describe_move(w[0], w[1])).collect(),
                     nodes: None,
+                    weights: (puzzle.max_move_cost() > 1).then(|| {
+                        let cost = |w: &[u64]| puzzle.move_between(w[0], w[1]).map_or(0, |m| m.cost);
+                        (puzzle.metric(), path.windows(2).map(cost).collect())
+                    }),
                 }),
                 None => unreached(),
             },
@@ -300,13 +380,10 @@ impl Solver {
                     table: Some(table),
                 },
                 State::Row(row),
-            ) => {
-                let tails = row.iter().filter(|&&t| t).count() as u64;
-                match table.path(puzzle, tails) {
-                    Some(counts) => Outcome::Solved(flip_k_solution(puzzle, row, &counts)?),
-                    None => unreached(),
-                }
-            }
+            ) => match table.path(puzzle, puzzle.rank_of(row)) {
+                Some(counts) => Outcome::Solved(flip_k_solution(puzzle, row, &counts)?),
+                None => unreached(),
+            },
             (
                 Game::SlidingTable {
                     puzzle,
@@ -330,10 +407,11 @@ impl Solver {
             (
                 Game::SlidingSearch {
                     estimate: Some(estimate),
+                    relabel,
                     ..
                 },
                 State::Board(board),
-            ) => match estimate.solve(board, progress) {
+            ) => match estimate.solve(&relabelled(board, relabel.as_deref())?, progress) {
                 Some(found) => {
                     let mut boards = vec![board.clone()];
                     for &cell in &found.slides {
@@ -400,12 +478,15 @@ fn unsolvable(e: ParseError, text: &str) -> Result<State> {
     }
 }
 
-/// A sliding board with the invariant's verdict.
-fn checked(board: Board, text: &str) -> Result<State> {
-    Ok(match board.check_solvable() {
-        Ok(()) => State::Board(board),
-        Err(e) => unsolvable(e, text)?,
-    })
+/// `board` with its tiles renamed by `relabel` (the blank stays 0), or as it is.
+fn relabelled(board: &Board, relabel: Option<&[u8]>) -> Result<Board, ParseError> {
+    match relabel {
+        None => Ok(board.clone()),
+        Some(map) => {
+            let (rows, cols) = (board.rows(), board.cols());
+            Board::new(rows, cols, board.tiles().iter().map(|&t| map[usize::from(t)]).collect())
+        }
+    }
 }
 
 /// A sliding solution from its boards: each move names the tile that slid.
@@ -417,6 +498,7 @@ fn sliding_solution(boards: &[Board], nodes: Option<u64>) -> Solution {
             .map(|w| format!("tile {}", w[0].tiles()[w[1].blank()]))
             .collect(),
         nodes,
+        weights: None,
     }
 }
 
@@ -428,13 +510,14 @@ fn flip_k_solution(puzzle: &FlipK, row: &[bool], counts: &[u64]) -> Result<Solut
         drawings: vec![draw(&row)],
         moves: Vec::new(),
         nodes: None,
+        weights: None,
     };
     for &target in &counts[1..] {
         let flipped = puzzle.concrete_move(&row, target);
         for &i in &flipped {
             row[i] = !row[i];
         }
-        if row.iter().filter(|&&t| t).count() as u64 != target {
+        if puzzle.rank_of(&row) != target {
             bail!("flip-k: the move to {target} tails could not be made concrete");
         }
         solution.moves.push(flip_k::coin_list(&flipped));

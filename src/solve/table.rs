@@ -3,7 +3,7 @@
 //! that always steps to a successor one move closer. No search per position.
 
 use super::cache;
-use crate::engine::{EngineError, bfs};
+use crate::engine::{EngineError, search_alone};
 use crate::puzzle::Puzzle;
 use std::ops::ControlFlow;
 use std::path::Path;
@@ -30,8 +30,9 @@ pub enum TableError {
         /// Size of the rank space.
         states: u64,
     },
-    /// A configuration lies 255 or more moves from the goal: distances are stored in bytes.
-    #[error("distances of 255 moves or more do not fit the table's bytes")]
+    /// A configuration lies 255 or more moves (or cost) from the goal: distances are
+    /// stored in bytes.
+    #[error("distances of 255 or more do not fit the table's bytes")]
     TooDeep,
     /// The breadth-first search itself failed.
     #[error(transparent)]
@@ -59,7 +60,7 @@ impl DistanceTable {
             }
         }
         let mut too_deep = false;
-        bfs(puzzle, |level| {
+        search_alone(puzzle, |level| {
             let depth = level.depth + 1;
             match u8::try_from(depth) {
                 Ok(d) if d < UNREACHED => level.next.iter().for_each(|rank| distances[rank as usize] = d),
@@ -110,37 +111,44 @@ impl DistanceTable {
         }
     }
 
-    /// One shortest path from `rank` to a goal, both ends included; `None` if there is none.
-    /// Each step goes to the first successor (in the puzzle's move order) one move closer.
+    /// One shortest (least-cost) path from `rank` to a goal, both ends included; `None` if
+    /// there is none. Each step takes the first move (in the puzzle's move order) whose
+    /// cost is exactly what it brings the distance down by.
     pub fn path<P: Puzzle>(&self, puzzle: &P, rank: u64) -> Option<Vec<u64>> {
         let mut d = self.distance(rank)?;
         let mut path = vec![rank];
         let mut here = rank;
         while d > 0 {
             let mut closer = None;
-            puzzle.for_each_successor(here, |next| {
-                if closer.is_none() && self.distance(next) == Some(d - 1) {
-                    closer = Some(next);
+            puzzle.for_each_weighted_successor(here, |next, cost| {
+                let cost = cost as usize;
+                if closer.is_none() && cost <= d && self.distance(next) == Some(d - cost) {
+                    closer = Some((next, cost));
                 }
             });
-            // The table came from the same moves, so a closer successor always exists.
-            here = closer?;
+            // The table came from the same moves, so such a successor always exists.
+            let (next, cost) = closer?;
+            here = next;
             path.push(here);
-            d -= 1;
+            d -= cost;
         }
         Some(path)
     }
 }
 
-/// A hash of how `puzzle` ranks configurations: 64 ranks spread over the rank space, each
-/// with its rendering and its successors.
+/// A hash of how `puzzle` ranks configurations: its goals, and 64 ranks spread over the
+/// rank space, each with its rendering and its successors (with their costs, if not 1).
 fn fingerprint<P: Puzzle>(puzzle: &P) -> u64 {
     let states = puzzle.states();
-    let mut text = String::new();
+    // The goals too: puzzles with the same id and moves may differ in their goals.
+    let mut text = format!("goals {:?}\n", puzzle.goals());
     for i in 0..64 {
         let rank = states / 64 * i + i % states;
         text.push_str(&puzzle.render(rank));
-        puzzle.for_each_successor(rank, |next| text.push_str(&format!(" {next}")));
+        puzzle.for_each_weighted_successor(rank, |next, cost| match cost {
+            1 => text.push_str(&format!(" {next}")),
+            _ => text.push_str(&format!(" {next}:{cost}")),
+        });
         text.push('\n');
     }
     cache::checksum(text.as_bytes())

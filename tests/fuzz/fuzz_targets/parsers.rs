@@ -14,6 +14,8 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(cli) = Cli::try_parse_from(std::iter::once("analyze").chain(text.split_whitespace())) {
         let _ = cli.into_command(Some(1 << 34));
     }
+    // Rules files.
+    let _ = analyze::puzzle::rules::parse_rules(text);
     // Each puzzle's notation; whatever parses must render back to the same rank.
     for spec in [
         Spec::Eight,

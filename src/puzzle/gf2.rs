@@ -6,7 +6,7 @@
 //! coordinates. There are `2^(n - rank)` syndromes, one per class.
 
 /// The span of a set of vectors in GF(2)^n, with a table for fast syndromes.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Span {
     n: u32,
     /// Basis vectors, each with a distinct highest bit (its pivot), no pivot bit shared.

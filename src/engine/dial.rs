@@ -1,0 +1,228 @@
+//! Dial's algorithm over bit sets: least total cost to the goals when moves cost `1..=C`.
+//!
+//! With every cost at least 1, the configurations at cost `d + 1` all come from
+//! configurations at cost `d + 1 - k` for some move cost `k`, so once the bucket of cost
+//! `d` is expanded, cost `d + 1` is complete. The search keeps `C + 1` bit sets of pending
+//! ranks, bucket `c % (C + 1)` holding ranks found at cost `c`, and one visited set: `C + 2`
+//! bits a rank and never a heap of states. Each bucket is expanded in parallel over fixed
+//! chunks like a BFS level; a rank may sit in several buckets (found at several costs), and
+//! the visited set drops all but the cheapest (and any already settled) when its bucket
+//! comes up.
+
+use super::bfs::{EXAMPLES, EngineError, Frontier, Level, Search};
+use super::bitset::{BitSet, WORD_BITS};
+use crate::puzzle::Puzzle;
+use rayon::prelude::*;
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// Words of a bucket one rayon task scans (256 Ki ranks), as in the BFS.
+const CHUNK_WORDS: usize = 4096;
+
+/// Predecessors gathered before they are looked up, as in the BFS.
+const BATCH: usize = 512;
+
+/// Per-chunk tallies of one bucket, merged in chunk order so examples come out sorted.
+#[derive(Default)]
+struct Tally {
+    states: u64,
+    by_class: Vec<u64>,
+    examples: Vec<u64>,
+    escapes: u64,
+    escape_from: Option<u64>,
+}
+
+impl Tally {
+    fn new(classes: usize) -> Self {
+        Tally {
+            by_class: vec![0; classes],
+            ..Tally::default()
+        }
+    }
+
+    fn merge(mut self, other: Tally) -> Tally {
+        self.states += other.states;
+        for (a, b) in self.by_class.iter_mut().zip(&other.by_class) {
+            *a += b;
+        }
+        let room = EXAMPLES - self.examples.len();
+        self.examples.extend(other.examples.into_iter().take(room));
+        self.escapes += other.escapes;
+        self.escape_from = self.escape_from.or(other.escape_from);
+        self
+    }
+}
+
+/// Enumerates every configuration reachable from the goals and counts them by least
+/// total cost (`levels[c]`: configurations at cost `c`; some costs may have none).
+///
+/// The contract of [`super::bfs`] holds with costs for depths: `observe` sees each cost
+/// in turn, with `next` the complete set of ranks at the next cost. Move costs must lie
+/// in `1..=puzzle.max_move_cost()`. The caller checks that `(C + 2) * states / 8` bytes fit.
+pub fn dial<P: Puzzle>(puzzle: &P, mut observe: impl FnMut(&Level) -> ControlFlow<()>) -> Result<Search, EngineError> {
+    let states = puzzle.states();
+    let classes = puzzle.classes().len();
+    let span = puzzle.max_move_cost().max(1) as usize + 1;
+    let buckets = (0..span)
+        .map(|_| BitSet::try_new(states))
+        .collect::<Result<Vec<_>, _>>()?;
+    let visited = BitSet::try_new(states)?;
+    for goal in puzzle.goals() {
+        if goal >= states {
+            return Err(EngineError::BadGoal(goal));
+        }
+        visited.insert(goal);
+        buckets[0].insert(goal);
+    }
+    let mut levels: Vec<u64> = Vec::new();
+    let mut reached_by_class = vec![0; classes];
+    let mut depth = 0;
+    loop {
+        let tally = buckets[depth % span]
+            .words()
+            .par_chunks(CHUNK_WORDS)
+            .enumerate()
+            .map(|(i, chunk)| expand(puzzle, chunk, i * CHUNK_WORDS, depth, &buckets, classes))
+            .reduce(|| Tally::new(classes), Tally::merge);
+        if tally.escapes > 0 {
+            let from = tally.escape_from.map_or_else(String::new, |r| puzzle.render(r));
+            return Err(EngineError::InvariantViolated {
+                from,
+                count: tally.escapes,
+            });
+        }
+        let next = &buckets[(depth + 1) % span];
+        let discovered = settle(next, &visited);
+        for (total, add) in reached_by_class.iter_mut().zip(&tally.by_class) {
+            *total += add;
+        }
+        levels.push(tally.states);
+        let flow = observe(&Level {
+            depth,
+            states: tally.states,
+            reached: levels.iter().sum(),
+            sent: 0,
+            generated: 0,
+            next: Frontier::of_bits(next),
+        });
+        if flow.is_break() {
+            return Err(EngineError::Interrupted);
+        }
+        // Nothing at the next cost: the search is over unless a dearer bucket still holds
+        // a rank that no cheaper path has settled.
+        if discovered == 0 && buckets.iter().all(|b| prune(b, &visited) == 0) {
+            return Ok(Search {
+                levels,
+                reached_by_class,
+                antipodes: tally.examples,
+                watched: Vec::new(),
+            });
+        }
+        depth += 1;
+    }
+}
+
+/// Counts and clears the ranks of one chunk of the bucket at cost `depth` (words from
+/// `first`), and adds each predecessor to the bucket of its total cost. Predecessors are
+/// not checked against the visited set here: [`settle`] drops the visited ones when their
+/// bucket comes up, so a predecessor costs one look-up (in its bucket), not two.
+fn expand<P: Puzzle>(
+    puzzle: &P,
+    chunk: &[AtomicU64],
+    first: usize,
+    depth: usize,
+    buckets: &[BitSet],
+    classes: usize,
+) -> Tally {
+    let states = puzzle.states();
+    let mut tally = Tally::new(classes);
+    let mut memo = P::Memo::default();
+    let mut batch: Vec<(u64, u32)> = Vec::with_capacity(BATCH + 64);
+    let bucket = |cost: u32| {
+        debug_assert!(cost >= 1 && (cost as usize) < buckets.len(), "move cost {cost}");
+        &buckets[(depth + cost as usize) % buckets.len()]
+    };
+    // The look-ups of a batch first, then its writes, as in the BFS: the look-ups are
+    // mostly cache misses that overlap when issued back to back, and a locked write
+    // between two of them (a full barrier on x86) would make each wait for the last.
+    let flush = |batch: &mut Vec<(u64, u32)>| {
+        batch.retain(|&(pred, cost)| !bucket(cost).contains(pred));
+        for &(pred, cost) in batch.iter() {
+            bucket(cost).insert(pred);
+        }
+        batch.clear();
+    };
+    for (w, cell) in (first..).zip(chunk) {
+        let mut word = cell.load(Relaxed);
+        if word == 0 {
+            continue;
+        }
+        cell.store(0, Relaxed);
+        while word != 0 {
+            let rank = w as u64 * WORD_BITS + u64::from(word.trailing_zeros());
+            word &= word - 1;
+            let weight = puzzle.multiplicity(rank);
+            tally.states += weight;
+            tally.by_class[if classes > 1 { puzzle.class_of(rank) } else { 0 }] += weight;
+            if tally.examples.len() < EXAMPLES {
+                tally.examples.push(rank);
+            }
+            puzzle.for_each_weighted_predecessor(&mut memo, rank, |pred, cost| {
+                if pred < states {
+                    batch.push((pred, cost));
+                } else {
+                    tally.escapes += 1;
+                    tally.escape_from.get_or_insert(rank);
+                }
+            });
+            if batch.len() >= BATCH {
+                flush(&mut batch);
+            }
+        }
+    }
+    flush(&mut batch);
+    tally
+}
+
+/// Keeps in `next` only the ranks not yet visited, marks them visited, and counts them.
+fn settle(next: &BitSet, visited: &BitSet) -> u64 {
+    next.words()
+        .par_chunks(CHUNK_WORDS)
+        .zip(visited.words().par_chunks(CHUNK_WORDS))
+        .map(|(next, seen)| {
+            let mut count = 0;
+            for (n, s) in next.iter().zip(seen) {
+                let bits = n.load(Relaxed);
+                if bits != 0 {
+                    let old = s.load(Relaxed);
+                    let new = bits & !old;
+                    n.store(new, Relaxed);
+                    s.store(old | new, Relaxed);
+                    count += u64::from(new.count_ones());
+                }
+            }
+            count
+        })
+        .sum()
+}
+
+/// Drops the visited ranks from a pending bucket; counts those left.
+fn prune(bucket: &BitSet, visited: &BitSet) -> u64 {
+    bucket
+        .words()
+        .par_chunks(CHUNK_WORDS)
+        .zip(visited.words().par_chunks(CHUNK_WORDS))
+        .map(|(pending, seen)| {
+            let mut count = 0;
+            for (p, s) in pending.iter().zip(seen) {
+                let bits = p.load(Relaxed);
+                if bits != 0 {
+                    let left = bits & !s.load(Relaxed);
+                    p.store(left, Relaxed);
+                    count += u64::from(left.count_ones());
+                }
+            }
+            count
+        })
+        .sum()
+}

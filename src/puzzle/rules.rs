@@ -1,0 +1,317 @@
+//! Rules files: a coin puzzle described in TOML (`--rules FILE.toml`), read into the same
+//! [`Coins`] the built-in coin puzzles are made of, so a file and a built-in go through one
+//! mechanism: a board, moves that flip fixed cells (optionally only while one cell is
+//! heads, optionally with a cost), and goals.
+//!
+//! Every error names the line and column of the offending value, and what is accepted.
+//! The README documents the format field by field.
+
+use super::coins::{COINS, CoinMove, Coins, MAX_COINS, PATTERN, cell_name, read_cells};
+use serde::Deserialize;
+use std::collections::HashMap;
+use std::fmt;
+use std::ops::Range;
+use toml::Spanned;
+
+/// Largest cost of one move: the search keeps a bit set per pending cost (cost + 2 bit
+/// sets in all, 66 x 4 MiB on a 25-coin board).
+pub const MAX_COST: i64 = 64;
+
+/// A rules file that cannot be used, with where (when known) and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RulesError {
+    /// Line and column (from 1) of the offending text, when the parser has them.
+    pub at: Option<(usize, usize)>,
+    /// What is wrong and what is accepted.
+    pub message: String,
+}
+
+impl fmt::Display for RulesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.at {
+            Some((line, col)) => write!(f, "{line}:{col}: {}", self.message),
+            None => write!(f, "{}", self.message),
+        }
+    }
+}
+
+impl std::error::Error for RulesError {}
+
+/// The file as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    name: Spanned<String>,
+    rows: Spanned<i64>,
+    cols: Spanned<i64>,
+    goals: Spanned<Vec<Spanned<String>>>,
+    #[serde(default)]
+    metric: Option<Spanned<String>>,
+    #[serde(default)]
+    description: Option<String>,
+    #[serde(default)]
+    cells: Option<Spanned<Vec<Spanned<String>>>>,
+    #[serde(rename = "move")]
+    moves: Spanned<Vec<Move>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Move {
+    name: Spanned<String>,
+    flips: Spanned<String>,
+    #[serde(default)]
+    needs_heads: Option<Spanned<String>>,
+    #[serde(default)]
+    cost: Option<Spanned<i64>>,
+}
+
+/// The report id derived from a puzzle's name: lowercase letters and digits, every other
+/// run of characters a single dash (`Merlin's magic square` -> `merlin-s-magic-square`).
+pub fn id_from_name(name: &str) -> String {
+    let mut id = String::new();
+    for c in name.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_alphanumeric() {
+            id.push(c);
+        } else if !id.is_empty() && !id.ends_with('-') {
+            id.push('-');
+        }
+    }
+    id.trim_end_matches('-').to_string()
+}
+
+/// Reads a rules file's text into a coin puzzle.
+pub fn parse_rules(text: &str) -> Result<Coins, RulesError> {
+    let at = |span: Range<usize>| Some(line_col(text, span.start));
+    let file: File = toml::from_str(text).map_err(|e| RulesError {
+        at: e.span().and_then(at),
+        message: format!(
+            "{} (see the README's \"Rules files\" for the format)",
+            e.message().trim_end()
+        ),
+    })?;
+
+    let name = file.name.get_ref().trim().to_string();
+    let id = id_from_name(&name);
+    if id.is_empty() {
+        return fail(
+            text,
+            file.name.span(),
+            "`name` needs at least one letter or digit: the report id is made from it".into(),
+        );
+    }
+    let side = |value: &Spanned<i64>, what: &str| match usize::try_from(*value.get_ref()) {
+        Ok(n @ 1..=MAX_COINS) => Ok(n),
+        _ => fail(
+            text,
+            value.span(),
+            format!(
+                "`{what} = {}` is out of range: a board has 1 to {MAX_COINS} {what}",
+                value.get_ref()
+            ),
+        ),
+    };
+    let rows = side(&file.rows, "rows")?;
+    let cols = side(&file.cols, "cols")?;
+    let n = rows * cols;
+    if n > MAX_COINS {
+        return fail(
+            text,
+            file.rows.span().start..file.cols.span().end,
+            format!(
+                "a {rows}x{cols} board has {n} coins, 2^{n} configurations: the search would need 2^{} bytes for each of its bit sets (4 MiB at the limit) and 2^{} times as long as a 5x5 board; the limit is {MAX_COINS} coins",
+                n - 3,
+                n - MAX_COINS
+            ),
+        );
+    }
+    let bit = |cell: usize| 1u64 << (n - 1 - cell);
+
+    // Cell names: `rRcC` always, and the names of `cells` when given.
+    let mut names: HashMap<String, usize> = (0..n).map(|i| (cell_name(i, cols), i)).collect();
+    if let Some(cells) = &file.cells {
+        if cells.get_ref().len() != n {
+            return fail(
+                text,
+                cells.span(),
+                format!(
+                    "`cells` names {} cells; the {rows}x{cols} board has {n}, named row by row",
+                    cells.get_ref().len()
+                ),
+            );
+        }
+        for (i, cell) in cells.get_ref().iter().enumerate() {
+            let label = cell.get_ref().trim();
+            if label.is_empty() || label.chars().any(char::is_whitespace) {
+                return fail(text, cell.span(), format!("cell name `{label}` must be a single word"));
+            }
+            if let Some(&j) = names.get(label)
+                && j != i
+            {
+                return fail(
+                    text,
+                    cell.span(),
+                    format!("cell name `{label}` is already cell {}", cell_name(j, cols)),
+                );
+            }
+            names.insert(label.to_string(), i);
+        }
+    }
+
+    let mut moves: Vec<CoinMove> = Vec::new();
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    if file.moves.get_ref().is_empty() {
+        return fail(
+            text,
+            file.moves.span(),
+            "no moves: add at least one [[move]] table".into(),
+        );
+    }
+    for m in file.moves.get_ref() {
+        let move_name = m.name.get_ref().trim().to_string();
+        if move_name.is_empty() {
+            return fail(text, m.name.span(), "a move's `name` must not be empty".into());
+        }
+        if let Some(line) = seen.insert(move_name.clone(), line_col(text, m.name.span().start).0) {
+            return fail(
+                text,
+                m.name.span(),
+                format!("two moves are named `{move_name}` (the other on line {line}): each move needs its own name"),
+            );
+        }
+        let cells = read_cells(m.flips.get_ref(), (rows, cols), &PATTERN).map_err(|e| RulesError {
+            at: at(m.flips.span()),
+            message: format!("move `{move_name}`: `flips`: {e}"),
+        })?;
+        let mask = cells
+            .iter()
+            .enumerate()
+            .filter(|(_, on)| **on)
+            .fold(0, |mask, (i, _)| mask | bit(i));
+        if mask == 0 {
+            return fail(
+                text,
+                m.flips.span(),
+                format!("move `{move_name}` flips nothing: mark at least one cell with x"),
+            );
+        }
+        let needs_heads = match &m.needs_heads {
+            None => None,
+            Some(cell) => {
+                let label = cell.get_ref().trim();
+                match names.get(label) {
+                    Some(&i) => Some(bit(i)),
+                    None => {
+                        return fail(
+                            text,
+                            cell.span(),
+                            format!(
+                                "move `{move_name}`: `needs_heads = \"{label}\"` is not a cell of the {rows}x{cols} board: write r1c1 to r{rows}c{cols}{}",
+                                if file.cells.is_some() {
+                                    ", or a name from `cells`"
+                                } else {
+                                    ""
+                                }
+                            ),
+                        );
+                    }
+                }
+            }
+        };
+        let cost = match &m.cost {
+            None => 1,
+            Some(cost) => match *cost.get_ref() {
+                c @ 1..=MAX_COST => c as u32,
+                c => {
+                    return fail(
+                        text,
+                        cost.span(),
+                        format!("move `{move_name}`: `cost = {c}` is out of range: a move costs 1 to {MAX_COST}"),
+                    );
+                }
+            },
+        };
+        moves.push(CoinMove {
+            name: move_name,
+            mask,
+            needs_heads,
+            cost,
+        });
+    }
+
+    if file.goals.get_ref().is_empty() {
+        return fail(
+            text,
+            file.goals.span(),
+            "no goals: give at least one H/T string, e.g. goals = [\"HHHH\"]".into(),
+        );
+    }
+    let mut goals = Vec::new();
+    for goal in file.goals.get_ref() {
+        let coins = read_cells(goal.get_ref(), (rows, cols), &COINS).map_err(|e| RulesError {
+            at: at(goal.span()),
+            message: format!("goal `{}`: {e}", goal.get_ref()),
+        })?;
+        let rank = coins
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| **t)
+            .fold(0, |rank, (i, _)| rank | bit(i));
+        if !goals.contains(&rank) {
+            goals.push(rank);
+        }
+    }
+
+    let weighted = moves.iter().any(|m| m.cost != 1);
+    let metric = match &file.metric {
+        Some(metric) => {
+            let word = metric.get_ref().trim();
+            if word.is_empty() || !word.chars().all(|c| c.is_alphanumeric() || c == '-' || c == '_') {
+                return fail(
+                    text,
+                    metric.span(),
+                    format!("`metric = \"{word}\"` must be one word, e.g. \"flips\""),
+                );
+            }
+            word.to_string()
+        }
+        None if weighted => "cost".into(),
+        None => "moves".into(),
+    };
+    let goal_text: Vec<String> = goals
+        .iter()
+        .map(|&g| (0..n).map(|i| if g & bit(i) == 0 { 'H' } else { 'T' }).collect())
+        .collect();
+    let description = file.description.clone().unwrap_or_else(|| {
+        format!(
+            "{n} coins on a {rows}x{cols} board, each heads (H) or tails (T). {} moves, each flipping a fixed set of coins{}{}. Goal{}: {}; distances are to the nearest goal{}.",
+            moves.len(),
+            if moves.iter().any(|m| m.needs_heads.is_some()) {
+                ", some only while a given coin is heads"
+            } else {
+                ""
+            },
+            if weighted { ", at a cost" } else { "" },
+            if goals.len() > 1 { "s" } else { "" },
+            goal_text.join(", "),
+            if weighted { format!(" in {metric}") } else { String::new() }
+        )
+    });
+    Ok(Coins::new(id, name, description, (rows, cols), moves, goals).with_metric(&metric))
+}
+
+/// The error `message` about the value at `span` of `text`.
+fn fail<T>(text: &str, span: Range<usize>, message: String) -> Result<T, RulesError> {
+    Err(RulesError {
+        at: Some(line_col(text, span.start)),
+        message,
+    })
+}
+
+/// Line and column (from 1, in characters) of byte `offset` of `text`.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = text.get(..offset).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
