@@ -2,14 +2,12 @@
 //! `heuristics.png` (each estimate against the true distance) and `astar.png` (A*'s
 //! search effort by distance, log scale).
 
-use super::chart::{SIZE, short_count};
+use super::chart::{self, SIZE, short_count};
 use crate::analysis::Analysis;
 use crate::atlas::Atlas;
-use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 use std::path::Path;
-use std::sync::Once;
 
 type Result<T> = std::result::Result<T, Box<dyn std::error::Error + Send + Sync>>;
 
@@ -17,21 +15,11 @@ const FONT: &str = "sans-serif";
 /// One colour per estimate, in the order of [`crate::heuristics::Kind::ALL`].
 const COLORS: [RGBColor; 3] = [RGBColor(204, 0, 0), RGBColor(52, 101, 164), RGBColor(78, 154, 6)];
 
-fn canvas(path: &Path) -> DrawingArea<BitMapBackend<'_>, Shift> {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        // The font is compiled into the binary, so this cannot fail at run time.
-        let _ = plotters::style::register_font(FONT, FontStyle::Normal, dejavu::sans::regular());
-        let _ = plotters::style::register_font(FONT, FontStyle::Bold, dejavu::sans::bold());
-    });
-    BitMapBackend::new(path, SIZE).into_drawing_area()
-}
-
 /// `heuristics.png`: true distance across, estimate up; per estimate its mean at each
 /// distance as a line and its min..max range as a light band; the diagonal is a perfect
 /// estimate, and admissibility keeps every band on or below it.
 pub fn heuristics(a: &Analysis, atlas: &Atlas, path: &Path) -> Result<()> {
-    let root = canvas(path);
+    let root = chart::canvas(path, SIZE)?;
     root.fill(&WHITE)?;
     let max_d = a.max_distance().max(1) as f64;
     let mut chart = ChartBuilder::on(&root)
@@ -45,6 +33,8 @@ pub fn heuristics(a: &Analysis, atlas: &Atlas, path: &Path) -> Result<()> {
         .build_cartesian_2d(0f64..max_d, 0f64..max_d)?;
     chart
         .configure_mesh()
+        .light_line_style(WHITE)
+        .bold_line_style(chart::GRID)
         .x_desc("true distance to the goal (moves)")
         .y_desc("estimate (moves)")
         .x_labels((a.max_distance() + 1).min(30))
@@ -92,7 +82,7 @@ pub fn heuristics(a: &Analysis, atlas: &Atlas, path: &Path) -> Result<()> {
 /// `astar.png`: mean search nodes A* dequeues by distance, log scale, one line per
 /// estimate; a line stops where a sampled search exceeded the budget.
 pub fn astar(a: &Analysis, atlas: &Atlas, path: &Path) -> Result<()> {
-    let root = canvas(path);
+    let root = chart::canvas(path, SIZE)?;
     root.fill(&WHITE)?;
     let rows = atlas.effort.as_ref().map_or(&[][..], |e| &e.rows[..]);
     let top = rows
@@ -112,6 +102,8 @@ pub fn astar(a: &Analysis, atlas: &Atlas, path: &Path) -> Result<()> {
         .build_cartesian_2d(0f64..max_d, (1f64..top).log_scale())?;
     chart
         .configure_mesh()
+        .light_line_style(WHITE)
+        .bold_line_style(chart::GRID)
         .x_desc("true distance to the goal (moves)")
         .y_desc("mean nodes dequeued (log scale)")
         .x_labels((a.max_distance() + 1).min(30))

@@ -47,7 +47,8 @@ const TICK: i32 = 5;
 const GAP: u32 = 10;
 const BAR: RGBColor = RGBColor(52, 101, 164);
 const ACCENT: RGBColor = RGBColor(204, 0, 0);
-const GRID: RGBColor = RGBColor(222, 222, 222);
+/// Grid lines: light enough to read the data over them.
+pub const GRID: RGBColor = RGBColor(222, 222, 222);
 /// Colours of the series that share a small chart: far apart in hue and lightness.
 const PALETTE: [RGBColor; 4] = [
     RGBColor(31, 119, 180),
