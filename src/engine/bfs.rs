@@ -479,14 +479,15 @@ impl Planes {
     }
 }
 
-/// Per-chunk tallies, merged in chunk order so that examples come out sorted.
+/// Per-chunk tallies, merged in chunk order so that examples come out sorted (also Dial's,
+/// which leaves the exchange's fields at zero).
 #[derive(Default)]
-struct Tally {
-    states: u64,
-    by_class: Vec<u64>,
-    examples: Vec<u64>,
-    escapes: u64,
-    escape_from: Option<u64>,
+pub(super) struct Tally {
+    pub(super) states: u64,
+    pub(super) by_class: Vec<u64>,
+    pub(super) examples: Vec<u64>,
+    pub(super) escapes: u64,
+    pub(super) escape_from: Option<u64>,
     sent: u64,
     generated: u64,
     /// Whether this process wants a checkpoint at the end of the level.
@@ -496,14 +497,14 @@ struct Tally {
 }
 
 impl Tally {
-    fn new(classes: usize) -> Self {
+    pub(super) fn new(classes: usize) -> Self {
         Tally {
             by_class: vec![0; classes],
             ..Tally::default()
         }
     }
 
-    fn merge(mut self, other: Tally) -> Tally {
+    pub(super) fn merge(mut self, other: Tally) -> Tally {
         self.states += other.states;
         for (a, b) in self.by_class.iter_mut().zip(&other.by_class) {
             *a += b;

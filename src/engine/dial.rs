@@ -9,7 +9,7 @@
 //! the visited set drops all but the cheapest (and any already settled) when its bucket
 //! comes up.
 
-use super::bfs::{EXAMPLES, EngineError, Frontier, Level, Search};
+use super::bfs::{EXAMPLES, EngineError, Frontier, Level, Search, Tally};
 use super::bitset::{BitSet, WORD_BITS};
 use crate::puzzle::Puzzle;
 use rayon::prelude::*;
@@ -21,37 +21,6 @@ const CHUNK_WORDS: usize = 4096;
 
 /// Predecessors gathered before they are looked up, as in the BFS.
 const BATCH: usize = 512;
-
-/// Per-chunk tallies of one bucket, merged in chunk order so examples come out sorted.
-#[derive(Default)]
-struct Tally {
-    states: u64,
-    by_class: Vec<u64>,
-    examples: Vec<u64>,
-    escapes: u64,
-    escape_from: Option<u64>,
-}
-
-impl Tally {
-    fn new(classes: usize) -> Self {
-        Tally {
-            by_class: vec![0; classes],
-            ..Tally::default()
-        }
-    }
-
-    fn merge(mut self, other: Tally) -> Tally {
-        self.states += other.states;
-        for (a, b) in self.by_class.iter_mut().zip(&other.by_class) {
-            *a += b;
-        }
-        let room = EXAMPLES - self.examples.len();
-        self.examples.extend(other.examples.into_iter().take(room));
-        self.escapes += other.escapes;
-        self.escape_from = self.escape_from.or(other.escape_from);
-        self
-    }
-}
 
 /// Enumerates every configuration reachable from the goals and counts them by least
 /// total cost (`levels[c]`: configurations at cost `c`; some costs may have none).
