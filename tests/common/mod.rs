@@ -616,3 +616,28 @@ pub fn search_in_processes<P: Puzzle>(
             .collect()
     })
 }
+
+/// The level saved in the checkpoint file at `path`, read from its header as the format
+/// documents it (magic, version, puzzle id as a length and one u64 a byte, five u64s, the
+/// level); `None` while the file does not exist or is not a checkpoint. Files are renamed
+/// into place whole, so a file that exists is complete.
+pub fn saved_level(path: &std::path::Path) -> Option<u64> {
+    let bytes = std::fs::read(path).ok()?;
+    let u64_at = |at: usize| -> Option<u64> {
+        let field: [u8; 8] = bytes.get(at..at + 8)?.try_into().ok()?;
+        Some(u64::from_le_bytes(field))
+    };
+    if bytes.get(..8)? != b"ANLZCKPT" {
+        return None;
+    }
+    let id_len = usize::try_from(u64_at(12)?).ok()?;
+    u64_at(20 + 8 * id_len + 5 * 8)
+}
+
+/// The latest level process `index` saved in the checkpoint folder `dir` (either generation).
+pub fn latest_saved_level(dir: &std::path::Path, index: usize) -> Option<u64> {
+    ["a", "b"]
+        .iter()
+        .filter_map(|g| saved_level(&dir.join(format!("slice-{index}.{g}.ckpt"))))
+        .max()
+}
