@@ -201,9 +201,14 @@ const MAX_THREADS: u64 = 1024;
 /// Longest interval between checkpoints: a week.
 const MAX_CHECKPOINT_MINUTES: u64 = 7 * 24 * 60;
 
+/// Reads a file the command line names (the hostfile, rules files) as text. The binary
+/// passes [`std::fs::read_to_string`]: the library opens no file itself.
+pub type ReadFile<'a> = &'a dyn Fn(&std::path::Path) -> std::io::Result<String>;
+
 impl Cli {
-    /// Checks every option against the puzzle and turns the line into a [`Command`].
-    pub fn into_command(self, available_memory: Option<u64>) -> Result<Command, UsageError> {
+    /// Checks every option against the puzzle and turns the line into a [`Command`]; the
+    /// files it names are read with `read`.
+    pub fn into_command(self, available_memory: Option<u64>, read: ReadFile) -> Result<Command, UsageError> {
         if self.list {
             return Ok(Command::List);
         }
@@ -222,7 +227,7 @@ impl Cli {
             let specs = self
                 .rules
                 .iter()
-                .map(|path| read_rules(path).and_then(|spec| with_goal(spec, self.goal.as_deref())))
+                .map(|path| read_rules(path, read).and_then(|spec| with_goal(spec, self.goal.as_deref())))
                 .collect::<Result<Vec<_>, _>>()?;
             let ids: Vec<String> = specs.iter().map(Spec::to_string).collect();
             if let Some(id) = ids
@@ -273,7 +278,7 @@ impl Cli {
             }
             vec![spec]
         };
-        let cluster = self.cluster.read()?;
+        let cluster = self.cluster.read(read)?;
         if let Some(job) = jobs.iter().find(|j| j.weighted())
             && (cluster.is_some() || self.output.checkpoint.is_some())
         {
@@ -476,12 +481,12 @@ const MAX_LEVEL_TIMEOUT: u64 = 7 * 24 * 3600;
 
 impl ClusterArgs {
     /// Reads and checks the hostfile and this process's place in it.
-    fn read(&self) -> Result<Option<Cluster>, UsageError> {
+    fn read(&self, read: ReadFile) -> Result<Option<Cluster>, UsageError> {
         let (Some(file), Some(process)) = (&self.hosts, self.process) else {
             return Ok(None);
         };
         let shown = file.display();
-        let text = std::fs::read_to_string(file).or_else(|e| {
+        let text = read(file).or_else(|e| {
             usage(format!(
                 "cannot read --hosts {shown}: {e} (give a file with one host:port per line, in process order)"
             ))
@@ -538,10 +543,9 @@ fn with_goal(spec: Spec, goal: Option<&str>) -> Result<Spec, UsageError> {
 
 /// Reads and checks a rules file: errors name the file, and the line and column of the
 /// offending value when the TOML parser gives them.
-fn read_rules(path: &std::path::Path) -> Result<Spec, UsageError> {
+fn read_rules(path: &std::path::Path, read: ReadFile) -> Result<Spec, UsageError> {
     let shown = path.display();
-    let text =
-        std::fs::read_to_string(path).map_err(|e| UsageError(format!("cannot read the rules file {shown}: {e}")))?;
+    let text = read(path).map_err(|e| UsageError(format!("cannot read the rules file {shown}: {e}")))?;
     let coins =
         parse_rules(&text).map_err(|e| UsageError(format!("{shown}:{}{e}", if e.at.is_some() { "" } else { " " })))?;
     Ok(Spec::Rules(std::sync::Arc::new(coins)))
@@ -651,7 +655,7 @@ mod tests {
     fn command(args: &[&str]) -> Result<Command, UsageError> {
         let cli = Cli::try_parse_from(std::iter::once("analyze").chain(args.iter().copied()))
             .map_err(|e| UsageError(e.to_string()))?;
-        cli.into_command(Some(24 << 30))
+        cli.into_command(Some(24 << 30), &|path| std::fs::read_to_string(path))
     }
 
     #[test]
@@ -693,7 +697,7 @@ mod cluster_tests {
             .chain(args.iter().copied())
             .chain(["--hosts", &hosts, "--process", "0"]);
         let cli = Cli::try_parse_from(all).map_err(|e| UsageError(e.to_string()))?;
-        cli.into_command(Some(24 << 30))
+        cli.into_command(Some(24 << 30), &|path| std::fs::read_to_string(path))
     }
 
     #[test]

@@ -44,7 +44,7 @@ fn main() -> ExitCode {
         }
         Err(e) => return fail(&one_line(&e.to_string()), 2),
     };
-    let command = match cli.into_command(available_memory()) {
+    let command = match cli.into_command(available_memory(), &|path| std::fs::read_to_string(path)) {
         Ok(command) => command,
         Err(e) => return fail(&e.to_string(), 2),
     };

@@ -12,7 +12,8 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     // The command line: words of the input as arguments.
     if let Ok(cli) = Cli::try_parse_from(std::iter::once("analyze").chain(text.split_whitespace())) {
-        let _ = cli.into_command(Some(1 << 34));
+        // No file is read: a hostfile or rules file it names is missing.
+        let _ = cli.into_command(Some(1 << 34), &|_| Err(std::io::ErrorKind::NotFound.into()));
     }
     // Rules files.
     let _ = analyze::puzzle::rules::parse_rules(text);
