@@ -377,7 +377,7 @@ fn resumed_level(stderr: &str) -> usize {
 fn a_process_killed_mid_search_fails_the_other_and_the_rerun_resumes_with_the_same_report() {
     // 2x5 has 56 levels and, saving every level, takes about a second: killed once both
     // processes have saved level 3, the search is well before its end. (3x4, the issue's
-    // board, takes minutes on one thread in a test build: it is run by hand, see README.)
+    // board, takes half a minute a run: too slow for the suite, checked by hand, see README.)
     const SAVED: u64 = 3;
     let board = ["--puzzle", "sliding", "--rows", "2", "--cols", "5", "--threads", "1"];
     let sandbox = Sandbox::new();
