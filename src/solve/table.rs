@@ -138,7 +138,7 @@ impl DistanceTable {
 
 /// A hash of how `puzzle` ranks configurations: its goals, and 64 ranks spread over the
 /// rank space, each with its rendering and its successors (with their costs, if not 1).
-fn fingerprint<P: Puzzle>(puzzle: &P) -> u64 {
+pub(crate) fn fingerprint<P: Puzzle>(puzzle: &P) -> u64 {
     let states = puzzle.states();
     // The goals too: puzzles with the same id and moves may differ in their goals.
     let mut text = format!("goals {:?}\n", puzzle.goals());
