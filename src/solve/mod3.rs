@@ -31,8 +31,8 @@ const UNREACHED: u8 = 3;
 const TASK_WORDS: usize = 4096;
 
 /// Ranks the engine searches a second per thread, for the estimate printed before a build
-/// (3x4 took 5 s on 2 quiet cores, 22 s on 2 busy ones).
-const RANKS_PER_SECOND_PER_THREAD: u64 = 12_000_000;
+/// (3x4 took 5 s on 2 quiet cores, 17-25 s on 2 busy ones).
+const RANKS_PER_SECOND_PER_THREAD: u64 = 8_000_000;
 
 /// Each rank's distance to the goal modulo 3, 2 bits a rank (3: unreached).
 #[derive(Debug, Clone, PartialEq, Eq)]
