@@ -5,6 +5,10 @@
 //!   boards up to 10 cells), one breadth-first search from the goals (cached on disk from
 //!   65,536 ranks up), then a walk that always steps one move closer. No search per
 //!   position.
+//! - [`mod3`]: 3x4 and 2x6 (239,500,800 ranks): the same walk over each rank's distance
+//!   modulo 3 (2 bits a rank, 60 MB), which is enough on a sliding board since every move
+//!   changes the distance by exactly one. Built once and kept in the cache folder; without
+//!   one, IDA* below.
 //! - [`ida`]: for sliding boards too big to enumerate (3x4, 4x4, 3x5, 2x7, 5x5 ...),
 //!   IDA* with an admissible estimate: additive [`pdb`] pattern databases (built once,
 //!   cached on disk by [`cache`]) up to 25 cells, [`manhattan`] distance plus linear
@@ -16,6 +20,7 @@ pub mod board;
 pub mod cache;
 pub mod ida;
 pub mod manhattan;
+pub mod mod3;
 pub mod pdb;
 pub mod table;
 
@@ -29,7 +34,9 @@ use crate::report::thousands;
 use anyhow::{Context, Result, bail};
 use board::Board;
 use manhattan::ManhattanLc;
+use mod3::DistanceMod3;
 use pdb::PatternHeuristic;
+use std::ops::RangeInclusive;
 use std::path::Path;
 use table::{DistanceTable, MAX_TABLE_RANKS};
 
@@ -113,9 +120,9 @@ pub struct Solver {
     game: Game,
 }
 
-#[expect(
+#[allow(
     clippy::large_enum_variant,
-    reason = "one per run; a box would only add an indirection"
+    reason = "one per run; a box would only add an indirection (which variant is largest varies)"
 )]
 enum Game {
     Coins {
@@ -139,6 +146,14 @@ enum Game {
         /// only ever see the usual goal.
         relabel: Option<Vec<u8>>,
     },
+    /// 3x4 and 2x6: the distance modulo 3 ([`mod3`]). `search` is the route taken when no
+    /// cache folder can keep the table (IDA*), if one takes the goal; else it is built in
+    /// memory.
+    SlidingMod3 {
+        puzzle: Sliding,
+        table: Option<DistanceMod3>,
+        search: Option<Box<Game>>,
+    },
 }
 
 /// The admissible estimate IDA* uses on a board.
@@ -153,6 +168,32 @@ pub enum Estimate {
 impl Solver {
     /// The solver for `spec`; fails (one line) on a sliding board it does not take.
     pub fn new(spec: &Spec) -> Result<Self> {
+        Self::with_mod3_ranks(spec, mod3::MOD3_RANKS)
+    }
+
+    /// [`Solver::new`], solving the sliding boards whose number of ranks lies in `ranks`
+    /// by the distance modulo 3 ([`mod3`]): tests take that route on small boards.
+    pub fn with_mod3_ranks(spec: &Spec, ranks: RangeInclusive<u64>) -> Result<Self> {
+        let sliding = |s: &Spec| matches!(s, Spec::Eight | Spec::Sliding { .. });
+        if (sliding(spec) || matches!(spec, Spec::Goal { base, .. } if sliding(base)))
+            && let Some(AnyPuzzle::Sliding(puzzle)) = spec.build()
+            && ranks.contains(&puzzle.states())
+        {
+            let search = Self::game(spec).ok().map(Box::new);
+            let game = Game::SlidingMod3 {
+                puzzle,
+                table: None,
+                search,
+            };
+            return Ok(Self { game });
+        }
+        Ok(Self {
+            game: Self::game(spec)?,
+        })
+    }
+
+    /// The route [`Solver::new`] takes outside [`mod3::MOD3_RANKS`].
+    fn game(spec: &Spec) -> Result<Game> {
         let game = match *spec {
             Spec::Eight => Game::SlidingTable {
                 puzzle: Sliding::eight(),
@@ -211,7 +252,7 @@ impl Solver {
                 _ => bail!("{spec}: not a coin puzzle"),
             },
         };
-        Ok(Self { game })
+        Ok(game)
     }
 
     /// Reads one position in the puzzle's notation. Malformed input is an error naming
@@ -231,7 +272,7 @@ impl Solver {
                     Err(e) => unsolvable(e, text)?,
                 }
             }
-            Game::SlidingTable { .. } | Game::SlidingSearch { .. } => {
+            Game::SlidingTable { .. } | Game::SlidingSearch { .. } | Game::SlidingMod3 { .. } => {
                 let (rows, cols) = self.shape();
                 let board = Board::parse(rows, cols, text).map_err(|e| {
                     anyhow::anyhow!(
@@ -250,7 +291,10 @@ impl Solver {
 
     /// Whether positions may also be given as data files (sliding boards).
     pub fn reads_data_files(&self) -> bool {
-        matches!(self.game, Game::SlidingTable { .. } | Game::SlidingSearch { .. })
+        matches!(
+            self.game,
+            Game::SlidingTable { .. } | Game::SlidingSearch { .. } | Game::SlidingMod3 { .. }
+        )
     }
 
     /// Reads a position from the contents of the data file `label` (see
@@ -269,7 +313,9 @@ impl Solver {
     /// (see `--goal`).
     fn checked(&self, board: Board, text: &str) -> Result<State> {
         let verdict = match &self.game {
-            Game::SlidingTable { puzzle, .. } => puzzle.rank_board(board.tiles()).map(|_| ()),
+            Game::SlidingTable { puzzle, .. } | Game::SlidingMod3 { puzzle, .. } => {
+                puzzle.rank_board(board.tiles()).map(|_| ())
+            }
             Game::SlidingSearch { relabel, .. } => {
                 relabelled(&board, relabel.as_deref()).and_then(|b| b.check_solvable())
             }
@@ -285,7 +331,7 @@ impl Solver {
     /// all measured to the usual goal: none when the goal is another (`--goal`).
     fn facts(&self, board: &Board) -> Option<PositionFacts> {
         let usual = match &self.game {
-            Game::SlidingTable { puzzle, .. } => !puzzle.has_custom_goal(),
+            Game::SlidingTable { puzzle, .. } | Game::SlidingMod3 { puzzle, .. } => !puzzle.has_custom_goal(),
             Game::SlidingSearch { relabel, .. } => relabel.is_none(),
             _ => false,
         };
@@ -297,7 +343,7 @@ impl Solver {
         match &self.game {
             Game::Coins { puzzle, .. } => puzzle.shape(),
             Game::FlipK { puzzle, .. } => puzzle.shape(),
-            Game::SlidingTable { puzzle, .. } => puzzle.shape(),
+            Game::SlidingTable { puzzle, .. } | Game::SlidingMod3 { puzzle, .. } => puzzle.shape(),
             Game::SlidingSearch { rows, cols, .. } => (*rows, *cols),
         }
     }
@@ -306,6 +352,20 @@ impl Solver {
     /// keeping them in the folder `cache` if given (see [`cache`]). Runs on the current
     /// rayon pool; `note` hears about anything slow.
     pub fn prepare(&mut self, cache: Option<&Path>, note: &dyn Fn(&str)) -> Result<()> {
+        if let Game::SlidingMod3 {
+            puzzle,
+            table: table @ None,
+            search,
+        } = &mut self.game
+        {
+            let built = DistanceMod3::prepare(puzzle, cache, search.is_none(), note)
+                .with_context(|| format!("{}: cannot build the distance table", puzzle.id()))?;
+            match (built, search.take()) {
+                (Some(built), _) => *table = Some(built),
+                (None, Some(search)) => self.game = *search,
+                (None, None) => bail!("{}: no route to solve it", puzzle.id()),
+            }
+        }
         match &mut self.game {
             Game::Coins { puzzle, table } => prepare_table(puzzle, table, cache, note),
             Game::FlipK { puzzle, table } => prepare_table(puzzle, table, cache, note),
@@ -318,6 +378,7 @@ impl Solver {
                 }
                 Ok(())
             }
+            Game::SlidingMod3 { .. } => Ok(()),
         }
     }
 
@@ -337,6 +398,13 @@ impl Solver {
                 estimate: Some(Estimate::Patterns(_)),
                 ..
             } => Some("pattern databases".into()),
+            Game::SlidingMod3 {
+                puzzle, table: Some(_), ..
+            } => Some(format!(
+                "distance table (mod 3, {}) of {} ranks",
+                mod3::megabytes(puzzle.states()),
+                thousands(puzzle.states())
+            )),
             _ => None,
         }
     }
@@ -393,14 +461,21 @@ impl Solver {
             ) => {
                 let rank = puzzle.rank_board(board.tiles()).map_err(|e| anyhow::anyhow!("{e}"))?;
                 match table.path(puzzle, rank) {
-                    Some(path) => {
-                        let (rows, cols) = puzzle.shape();
-                        let boards = path
-                            .iter()
-                            .map(|&r| Board::new(rows, cols, puzzle.board(r)))
-                            .collect::<Result<Vec<_>, _>>()?;
-                        Outcome::Solved(sliding_solution(&boards, None))
-                    }
+                    Some(path) => Outcome::Solved(sliding_walk(puzzle, &path)?),
+                    None => unreached(),
+                }
+            }
+            (
+                Game::SlidingMod3 {
+                    puzzle,
+                    table: Some(table),
+                    ..
+                },
+                State::Board(board),
+            ) => {
+                let rank = puzzle.rank_board(board.tiles()).map_err(|e| anyhow::anyhow!("{e}"))?;
+                match table.path(puzzle, rank) {
+                    Some(path) => Outcome::Solved(sliding_walk(puzzle, &path)?),
                     None => unreached(),
                 }
             }
@@ -487,6 +562,16 @@ fn relabelled(board: &Board, relabel: Option<&[u8]>) -> Result<Board, ParseError
             Board::new(rows, cols, board.tiles().iter().map(|&t| map[usize::from(t)]).collect())
         }
     }
+}
+
+/// A sliding solution from the ranks a table walked, the start first.
+fn sliding_walk(puzzle: &Sliding, path: &[u64]) -> Result<Solution> {
+    let (rows, cols) = puzzle.shape();
+    let boards = path
+        .iter()
+        .map(|&r| Board::new(rows, cols, puzzle.board(r)))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(sliding_solution(&boards, None))
 }
 
 /// A sliding solution from its boards: each move names the tile that slid.

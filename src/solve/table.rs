@@ -11,7 +11,7 @@ use thiserror::Error;
 
 /// Largest rank space solved by table: a byte per rank (64 MiB) plus the engine's 2 bits.
 /// It covers the 8-puzzle, the 2x5 board (1.8 M ranks) and every coin board up to 5x5;
-/// 3x4 and 2x6 (239 M ranks, a 20 s search) are left to the heuristic search.
+/// 3x4 and 2x6 (239 M ranks) get their distance modulo 3 instead ([`super::mod3`]).
 pub const MAX_TABLE_RANKS: u64 = 1 << 26;
 
 /// Smallest table worth caching on disk: the 8-puzzle's takes 20 ms to build, a millisecond
@@ -138,7 +138,7 @@ impl DistanceTable {
 
 /// A hash of how `puzzle` ranks configurations: its goals, and 64 ranks spread over the
 /// rank space, each with its rendering and its successors (with their costs, if not 1).
-fn fingerprint<P: Puzzle>(puzzle: &P) -> u64 {
+pub(crate) fn fingerprint<P: Puzzle>(puzzle: &P) -> u64 {
     let states = puzzle.states();
     // The goals too: puzzles with the same id and moves may differ in their goals.
     let mut text = format!("goals {:?}\n", puzzle.goals());

@@ -1,0 +1,213 @@
+//! Solving 3x4 and 2x6 by table: their 239,500,800 ranks are too many for a byte each
+//! (the [`table`](super::table) route), but 2 bits a rank (60 MB) are enough.
+//!
+//! Every move of a sliding board changes the distance to the goal by exactly one: by at
+//! most one since moves can be undone, and not by zero since a move takes the blank to a
+//! cell of the other colour of a chessboard, so neighbours' distances differ in parity.
+//! Knowing each rank's distance modulo 3 then finds a move one closer: from distance `d`,
+//! the neighbours lie at `d - 1` or `d + 1`, which differ modulo 3, so the neighbour whose
+//! code is `d - 1` (mod 3) is closer. Walking such moves reaches the goal along a shortest
+//! path; its length is the distance.
+
+use super::cache;
+use super::table::fingerprint;
+use crate::engine::{EngineError, bfs};
+use crate::puzzle::Puzzle;
+use crate::puzzle::sliding::Sliding;
+use crate::report::thousands;
+use rayon::prelude::*;
+use std::ops::{ControlFlow, RangeInclusive};
+use std::path::Path;
+
+/// Rank spaces solved through this table by default: above the byte-a-rank table's limit
+/// ([`super::table::MAX_TABLE_RANKS`]), up to the 12-cell boards (3x4 and 2x6, 12!/2 ranks).
+/// The next board, 2x7, has 182 times as many.
+pub const MOD3_RANKS: RangeInclusive<u64> = (super::table::MAX_TABLE_RANKS + 1)..=(1 << 28);
+
+/// The code of a rank the search from the goal never reached.
+const UNREACHED: u8 = 3;
+
+/// Frontier words one rayon task records (16 bytes of codes each).
+const TASK_WORDS: usize = 4096;
+
+/// Ranks the engine searches a second per thread, for the estimate printed before a build
+/// (3x4 took 5 s on 2 quiet cores, 17-25 s on 2 busy ones).
+const RANKS_PER_SECOND_PER_THREAD: u64 = 8_000_000;
+
+/// Each rank's distance to the goal modulo 3, 2 bits a rank (3: unreached).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DistanceMod3 {
+    codes: Vec<u8>,
+    states: u64,
+}
+
+impl DistanceMod3 {
+    /// Runs the engine's breadth-first search from the goal (on the current rayon pool),
+    /// recording each level's ranks as it completes, word by word in parallel.
+    pub fn build(puzzle: &Sliding) -> Result<Self, EngineError> {
+        let states = puzzle.states();
+        let mut codes = vec![u8::MAX; bytes_for(states)];
+        for goal in puzzle.goals() {
+            set(&mut codes, goal, 0);
+        }
+        bfs(puzzle, |level| {
+            let code = ((level.depth + 1) % 3) as u8;
+            let next = level.next;
+            let start = next.start() as usize;
+            // 64 ranks are 16 bytes of codes; the local frontier starts at rank 0.
+            codes[start / 4..]
+                .par_chunks_mut(16 * TASK_WORDS)
+                .enumerate()
+                .for_each(|(task, chunk)| {
+                    for (i, bytes) in chunk.chunks_mut(16).enumerate() {
+                        let w = task * TASK_WORDS + i;
+                        if w >= next.word_count() {
+                            break;
+                        }
+                        let mut word = next.word(w);
+                        while word != 0 {
+                            let bit = word.trailing_zeros() as usize;
+                            word &= word - 1;
+                            let shift = 2 * (bit % 4);
+                            bytes[bit / 4] = bytes[bit / 4] & !(3 << shift) | code << shift;
+                        }
+                    }
+                });
+            ControlFlow::Continue(())
+        })?;
+        Ok(Self { codes, states })
+    }
+
+    /// The table of `puzzle` from the cache folder `dir`, or built and stored there
+    /// (written to a temporary name and renamed). A file that is damaged, truncated or
+    /// written for another board, goal or format is named in one note and rebuilt.
+    ///
+    /// With no folder, or one that cannot be written, `None` (the caller takes another
+    /// route) unless `needed`: then the table is built in memory. `note` hears why, and
+    /// the size and time estimate before a build.
+    pub fn prepare(
+        puzzle: &Sliding,
+        dir: Option<&Path>,
+        needed: bool,
+        note: &dyn Fn(&str),
+    ) -> Result<Option<Self>, EngineError> {
+        let id = puzzle.id();
+        let states = puzzle.states();
+        let header = header(puzzle);
+        let path = dir.map(|dir| dir.join(format!("{id}.dist3")));
+        if let Some(path) = &path {
+            match cache::load(path, &header, bytes_for(states)) {
+                Ok(codes) => return Ok(Some(Self { codes, states })),
+                Err(why) if path.exists() => note(&format!("{}: {why}; rebuilding it", path.display())),
+                Err(_) => {}
+            }
+        }
+        let writable = match (dir, path) {
+            (Some(dir), Some(path)) => std::fs::create_dir_all(dir)
+                .and_then(|()| tempfile::NamedTempFile::new_in(dir))
+                .map(|_| (dir, path))
+                .map_err(|e| format!("cannot keep its distance table in {}: {e}", dir.display())),
+            _ => Err("no cache folder to keep its distance table in (set ANALYZE_CACHE_DIR or HOME)".to_string()),
+        };
+        let (dir, path) = match writable {
+            Ok(place) => place,
+            Err(why) if !needed => {
+                note(&format!("{id}: {why}; solving by IDA*"));
+                return Ok(None);
+            }
+            Err(why) => {
+                note(&format!(
+                    "{id}: {why}; building it in memory ({}, about {})",
+                    megabytes(states),
+                    build_time(states)
+                ));
+                return Self::build(puzzle).map(Some);
+            }
+        };
+        note(&format!(
+            "{id}: building its distance table once (distance mod 3, 2 bits a rank): {} in {}, about {}",
+            megabytes(states),
+            dir.display(),
+            build_time(states)
+        ));
+        let table = Self::build(puzzle)?;
+        if let Err(e) = cache::store(&path, &header, &table.codes) {
+            note(&format!("cannot cache the distance table in {}: {e}", dir.display()));
+        }
+        Ok(Some(table))
+    }
+
+    /// The distance of `rank` modulo 3; `None` if the search never reached it.
+    pub fn code(&self, rank: u64) -> Option<u8> {
+        if rank >= self.states {
+            return None;
+        }
+        let byte = self.codes.get((rank / 4) as usize)?;
+        let code = byte >> (2 * (rank % 4)) & 3;
+        (code != UNREACHED).then_some(code)
+    }
+
+    /// A shortest path from `rank` to the goal, both ends included; `None` if there is
+    /// none. Each step takes the first move (in the puzzle's move order) to a rank coded
+    /// one less modulo 3, which is one move closer (see the module's note).
+    pub fn path(&self, puzzle: &Sliding, rank: u64) -> Option<Vec<u64>> {
+        let goals = puzzle.goals();
+        let mut code = self.code(rank)?;
+        let mut path = vec![rank];
+        let mut here = rank;
+        while !goals.contains(&here) {
+            let want = (code + 2) % 3;
+            let mut closer = None;
+            puzzle.for_each_successor(here, |next| {
+                if closer.is_none() && self.code(next) == Some(want) {
+                    closer = Some(next);
+                }
+            });
+            here = closer?;
+            code = want;
+            path.push(here);
+            // A table from the same moves never gets here: no path is longer than the
+            // number of ranks.
+            if path.len() as u64 > self.states {
+                return None;
+            }
+        }
+        Some(path)
+    }
+}
+
+/// What a build costs, for the notes: `60 MB`.
+pub fn megabytes(states: u64) -> String {
+    format!("{} MB", thousands(bytes_for(states).div_ceil(1_000_000) as u64))
+}
+
+/// About how long a build takes on the current rayon pool: `about 10 s`.
+fn build_time(states: u64) -> String {
+    let threads = rayon::current_num_threads().max(1) as u64;
+    let seconds = states.div_ceil(RANKS_PER_SECOND_PER_THREAD * threads);
+    format!("{seconds} s on {threads} thread{}", if threads == 1 { "" } else { "s" })
+}
+
+/// The cache file's first line: the format, the board with its goal (the id), the size,
+/// and the ranking's fingerprint (which covers the goal too).
+fn header(puzzle: &Sliding) -> String {
+    format!(
+        "analyze distance mod 3 table v1: {}, {} ranks, 2 bits a rank, ranking fingerprint {:016x}",
+        puzzle.id(),
+        puzzle.states(),
+        fingerprint(puzzle)
+    )
+}
+
+/// Bytes of codes for `states` ranks.
+fn bytes_for(states: u64) -> usize {
+    states.div_ceil(4) as usize
+}
+
+/// Sets the code of `rank`.
+fn set(codes: &mut [u8], rank: u64, code: u8) {
+    if let Some(byte) = codes.get_mut((rank / 4) as usize) {
+        let shift = 2 * (rank % 4);
+        *byte = *byte & !(3 << shift) | code << shift;
+    }
+}
