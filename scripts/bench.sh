@@ -12,6 +12,7 @@
 # usage: scripts/bench.sh [CASE...]        (no CASE, or "all": every case)
 # cases: eight sliding-2x5 sliding-3x4 sliding-2x6 nine-tails-5x5 lights-out-5x5
 #        weighted-nine-tails-5x5 (Dial's search; compare with nine-tails-5x5)
+#        sliding-3x4-heuristics (the full heuristic atlas; compare with sliding-3x4)
 #
 # environment:
 #   BENCH_REPEATS=N        runs per measurement, best wall time kept (default 3)
@@ -25,10 +26,10 @@
 set -euo pipefail
 export LC_ALL=C
 
-ALL_CASES=(eight sliding-2x5 sliding-3x4 sliding-2x6 nine-tails-5x5 weighted-nine-tails-5x5 lights-out-5x5)
+ALL_CASES=(eight sliding-2x5 sliding-3x4 sliding-3x4-heuristics sliding-2x6 nine-tails-5x5 weighted-nine-tails-5x5 lights-out-5x5)
 
 usage() {
-    sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -54,7 +55,7 @@ for arg in "$@"; do
             exit 0
             ;;
         all) CASES=("${ALL_CASES[@]}") ;;
-        eight | sliding-2x5 | sliding-3x4 | sliding-2x6 | nine-tails-5x5 | weighted-nine-tails-5x5 | lights-out-5x5)
+        eight | sliding-2x5 | sliding-3x4 | sliding-3x4-heuristics | sliding-2x6 | nine-tails-5x5 | weighted-nine-tails-5x5 | lights-out-5x5)
             CASES+=("$arg")
             ;;
         *)
@@ -210,6 +211,12 @@ run_case() {
             else
                 c_skip="skipped (set BENCH_SLOW=1)"
             fi
+            ;;
+        sliding-3x4-heuristics)
+            # No C baseline: the figure to compare is sliding-3x4's rust time.
+            states=239500800
+            rust_args=(--puzzle sliding --rows 3 --cols 4 --heuristics)
+            c_skip="no baseline (compare with sliding-3x4)"
             ;;
         sliding-2x6)
             states=239500800

@@ -11,8 +11,8 @@
 //! node with the smaller estimate (more moves made) comes first, and among those the one
 //! enqueued first; neighbours are enqueued in the order blank up, down, left, right.
 
+use super::LineTables;
 use crate::heuristics::{Estimates, Kind};
-use crate::puzzle::sliding::MAX_CELLS;
 use rayon::prelude::*;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -46,40 +46,128 @@ pub struct Effort {
 /// Nodes the assignment's A* dequeues to solve `tiles` (goal included) with `kind` as its
 /// priority, or `None` beyond `budget` nodes.
 pub fn dequeued(estimates: &Estimates, kind: Kind, tiles: &[u8], budget: u64) -> Option<u64> {
-    let (rows, cols) = (estimates.rows(), estimates.cols());
-    let cells = rows * cols;
-    let mut start = [0u8; MAX_CELLS];
-    start[..cells].copy_from_slice(tiles);
-    // Every node ever enqueued: board, moves, estimate, index of the previous node.
-    let mut nodes: Vec<([u8; MAX_CELLS], u32, u32, usize)> = Vec::new();
-    let mut queue = Queue::default();
-    let h = estimates.value(kind, tiles);
-    nodes.push((start, 0, h, usize::MAX));
-    queue.push(h, h, 0);
-    let mut count = 0;
-    while let Some(index) = queue.pop() {
-        count += 1;
-        let (board, moves, h, previous) = nodes[index];
-        // Each estimate is 0 exactly at the goal.
-        if h == 0 {
-            return Some(count);
-        }
-        if count >= budget {
-            return None;
-        }
-        let blank = board.iter().position(|&t| t == 0).unwrap_or(0);
-        for cell in crate::solve::board::neighbours(rows, cols, blank) {
-            let mut next = board;
-            next.swap(blank, cell);
-            if previous != usize::MAX && nodes[previous].0 == next {
-                continue;
-            }
-            let h = h + part(estimates, kind, &next, blank, cell) - part(estimates, kind, &board, cell, blank);
-            nodes.push((next, moves + 1, h, index));
-            queue.push(moves + 1 + h, h, nodes.len() - 1);
+    Search::new(estimates, LineTables::new(estimates).as_ref()).run(kind, tiles, budget)
+}
+
+/// One search node: the board packed 4 bits a cell (cell `i` in bits `4i..4i+4`), its
+/// blank cell, moves made, estimate and previous node.
+#[derive(Clone, Copy)]
+struct Node {
+    board: u64,
+    previous: u32,
+    moves: u32,
+    h: u32,
+    blank: u8,
+}
+
+/// No previous node (the start).
+const NONE: u32 = u32::MAX;
+
+/// The A* of one thread: its buffers are kept from one search to the next.
+struct Search<'a> {
+    estimates: &'a Estimates,
+    /// The estimates' line terms by table, where the board's sides allow.
+    lines: Option<&'a LineTables>,
+    /// Every node ever enqueued.
+    nodes: Vec<Node>,
+    queue: Queue,
+}
+
+impl<'a> Search<'a> {
+    fn new(estimates: &'a Estimates, lines: Option<&'a LineTables>) -> Self {
+        Search {
+            estimates,
+            lines,
+            nodes: Vec::new(),
+            queue: Queue::default(),
         }
     }
-    None
+
+    /// [`dequeued`].
+    fn run(&mut self, kind: Kind, tiles: &[u8], budget: u64) -> Option<u64> {
+        let (rows, cols) = (self.estimates.rows(), self.estimates.cols());
+        let cells = rows * cols;
+        let start = tiles[..cells]
+            .iter()
+            .enumerate()
+            .fold(0u64, |b, (cell, &t)| b | (u64::from(t) << (4 * cell)));
+        let blank = tiles[..cells].iter().position(|&t| t == 0).unwrap_or(0);
+        let h = self.estimates.value(kind, tiles);
+        self.nodes.clear();
+        self.queue.clear();
+        self.nodes.push(Node {
+            board: start,
+            previous: NONE,
+            moves: 0,
+            h,
+            blank: blank as u8,
+        });
+        self.queue.push(h, h, 0);
+        let mut count = 0;
+        while let Some(index) = self.queue.pop() {
+            count += 1;
+            let node = self.nodes[index];
+            // Each estimate is 0 exactly at the goal.
+            if node.h == 0 {
+                return Some(count);
+            }
+            if count >= budget {
+                return None;
+            }
+            let before = (node.previous != NONE).then(|| self.nodes[node.previous as usize].board);
+            let blank = usize::from(node.blank);
+            for cell in crate::solve::board::neighbours(rows, cols, blank) {
+                let tile = (node.board >> (4 * cell)) & 0xF;
+                let next = (node.board & !(0xF << (4 * cell))) | (tile << (4 * blank));
+                if before == Some(next) {
+                    continue;
+                }
+                let h = node.h + self.part(kind, next, blank, cell) - self.part(kind, node.board, cell, blank);
+                self.nodes.push(Node {
+                    board: next,
+                    previous: index as u32,
+                    moves: node.moves + 1,
+                    h,
+                    blank: cell as u8,
+                });
+                self.queue.push(node.moves + 1 + h, h, self.nodes.len() - 1);
+            }
+        }
+        None
+    }
+
+    /// The part of the estimate of `board` that sliding the tile on cell `at` to the
+    /// neighbouring cell `other` can change: that tile's term, plus for linear conflicts
+    /// the two lines the slide crosses. A child's estimate is its parent's, plus this part
+    /// of the child, minus this part of the parent.
+    #[inline]
+    fn part(&self, kind: Kind, board: u64, at: usize, other: usize) -> u32 {
+        let tile = ((board >> (4 * at)) & 0xF) as usize;
+        let estimates = self.estimates;
+        match kind {
+            Kind::Hamming => u32::from(tile != at + 1),
+            Kind::Manhattan => estimates.tile_distance(tile, at),
+            Kind::LinearConflict => {
+                let cols = estimates.cols();
+                let horizontal = at / cols == other / cols;
+                let lines = match self.lines {
+                    Some(lines) if horizontal => {
+                        lines.col_conflicts(board, at % cols) + lines.col_conflicts(board, other % cols)
+                    }
+                    Some(lines) => lines.row_conflicts(board, at / cols) + lines.row_conflicts(board, other / cols),
+                    None => {
+                        let tiles = super::unpack(board);
+                        if horizontal {
+                            estimates.col_conflicts(&tiles, at % cols) + estimates.col_conflicts(&tiles, other % cols)
+                        } else {
+                            estimates.row_conflicts(&tiles, at / cols) + estimates.row_conflicts(&tiles, other / cols)
+                        }
+                    }
+                };
+                estimates.tile_distance(tile, at) + lines
+            }
+        }
+    }
 }
 
 /// The priority queue: a first-in first-out bucket per (priority, estimate), so that the
@@ -108,6 +196,15 @@ impl Queue {
         self.len += 1;
     }
 
+    /// Empties the queue, keeping its buckets' memory.
+    fn clear(&mut self) {
+        for row in &mut self.buckets {
+            row.iter_mut().for_each(VecDeque::clear);
+        }
+        self.first = (0, 0);
+        self.len = 0;
+    }
+
     fn pop(&mut self) -> Option<usize> {
         if self.len == 0 {
             return None;
@@ -127,31 +224,10 @@ impl Queue {
     }
 }
 
-/// The part of the estimate of `board` that sliding the tile on cell `at` to the
-/// neighbouring cell `other` can change: that tile's term, plus for linear conflicts the
-/// two lines the slide crosses. A child's estimate is its parent's, plus this part of the
-/// child, minus this part of the parent.
-#[inline]
-fn part(estimates: &Estimates, kind: Kind, board: &[u8], at: usize, other: usize) -> u32 {
-    let tile = usize::from(board[at]);
-    match kind {
-        Kind::Hamming => u32::from(tile != at + 1),
-        Kind::Manhattan => estimates.tile_distance(tile, at),
-        Kind::LinearConflict => {
-            let cols = estimates.cols();
-            let lines = if at / cols == other / cols {
-                estimates.col_conflicts(board, at % cols) + estimates.col_conflicts(board, other % cols)
-            } else {
-                estimates.row_conflicts(board, at / cols) + estimates.row_conflicts(board, other / cols)
-            };
-            estimates.tile_distance(tile, at) + lines
-        }
-    }
-}
-
 /// Runs A* with every estimate on each sampled position (`samples[distance]`), in parallel;
 /// the result does not depend on the thread count.
 pub fn effort(estimates: &Estimates, samples: &[Vec<Vec<u8>>]) -> Effort {
+    let lines = LineTables::new(estimates);
     let mut rows = Vec::new();
     for kind in Kind::ALL {
         let mut exceeded = false;
@@ -163,16 +239,19 @@ pub fn effort(estimates: &Estimates, samples: &[Vec<Vec<u8>>]) -> Effort {
                 let given_up = AtomicBool::new(false);
                 let counts: Vec<Option<u64>> = positions
                     .par_iter()
-                    .map(|tiles| {
-                        if given_up.load(Relaxed) {
-                            return None;
-                        }
-                        let nodes = dequeued(estimates, kind, tiles, BUDGET);
-                        if nodes.is_none() {
-                            given_up.store(true, Relaxed);
-                        }
-                        nodes
-                    })
+                    .map_init(
+                        || Search::new(estimates, lines.as_ref()),
+                        |search, tiles| {
+                            if given_up.load(Relaxed) {
+                                return None;
+                            }
+                            let nodes = search.run(kind, tiles, BUDGET);
+                            if nodes.is_none() {
+                                given_up.store(true, Relaxed);
+                            }
+                            nodes
+                        },
+                    )
                     .collect();
                 counts.iter().copied().collect::<Option<Vec<u64>>>().map(|c| {
                     (

@@ -255,23 +255,30 @@ impl<'a> Collector<'a> {
         let level = &level.next;
         // The common shapes get their line look-ups compiled for their size.
         let scan = match self.puzzle.shape() {
-            (3, 4) => Self::scan::<3, 4> as fn(&Self, &Frontier, Range<usize>, u32) -> Tally,
+            (3, 4) => Self::scan::<3, 4> as fn(&Self, &Frontier, Range<usize>, u32, &mut Tally),
             (3, 3) => Self::scan::<3, 3>,
             (2, 4) => Self::scan::<2, 4>,
             (4, 3) => Self::scan::<4, 3>,
             _ => Self::scan::<0, 0>,
         };
         let words = level.word_count();
+        // One tally per thread, across its chunks (in rank order), so that the sample's
+        // cutoff keeps tightening rather than starting over on every chunk.
         let tally = (0..words.div_ceil(CHUNK_WORDS))
             .into_par_iter()
-            .map(|chunk| {
-                scan(
-                    self,
-                    level,
-                    chunk * CHUNK_WORDS..words.min((chunk + 1) * CHUNK_WORDS),
-                    distance,
-                )
-            })
+            .fold(
+                || Tally::new(self.values),
+                |mut tally, chunk| {
+                    scan(
+                        self,
+                        level,
+                        chunk * CHUNK_WORDS..words.min((chunk + 1) * CHUNK_WORDS),
+                        distance,
+                        &mut tally,
+                    );
+                    tally
+                },
+            )
             .reduce(|| Tally::new(self.values), Tally::merge);
         if tally.counts[0].iter().all(|&n| n == 0) {
             return Ok(());
@@ -293,19 +300,22 @@ impl<'a> Collector<'a> {
 
     /// Tallies the ranks of the level's words `words`; `R x C` is the board's shape when it
     /// is known at compile time, `0 x 0` otherwise.
-    fn scan<const R: usize, const C: usize>(&self, level: &Frontier, words: Range<usize>, distance: u32) -> Tally {
-        let mut tally = Tally::new(self.values);
+    fn scan<const R: usize, const C: usize>(
+        &self,
+        level: &Frontier,
+        words: Range<usize>,
+        distance: u32,
+        tally: &mut Tally,
+    ) {
         let mut memo = Unranked::default();
         for w in words {
             let mut bits = level.word(w);
             while bits != 0 {
                 let rank = level.start() + 64 * w as u64 + u64::from(bits.trailing_zeros());
                 bits &= bits - 1;
-                self.visit::<R, C>(&mut memo, rank, distance, &mut tally);
+                self.visit::<R, C>(&mut memo, rank, distance, tally);
             }
         }
-        keep_smallest(&mut tally.sample);
-        tally
     }
 
     /// Evaluates one state.
@@ -315,13 +325,7 @@ impl<'a> Collector<'a> {
         let values = match &self.lines {
             Some(lines) if R > 0 => lines.values(packed, R, C),
             Some(lines) => lines.values(packed, lines.rows, lines.cols),
-            None => {
-                let mut board = [0u8; sliding::MAX_CELLS];
-                for (cell, tile) in board.iter_mut().enumerate() {
-                    *tile = ((packed >> (4 * cell)) & 0xF) as u8;
-                }
-                self.estimates.all(&board)
-            }
+            None => self.estimates.all(&unpack(packed)),
         };
         for (k, &value) in values.iter().enumerate() {
             tally.counts[k][value as usize] += 1;
@@ -397,6 +401,11 @@ impl<'a> Collector<'a> {
     }
 }
 
+/// A board packed 4 bits a cell, cell by cell.
+fn unpack(packed: u64) -> [u8; sliding::MAX_CELLS] {
+    std::array::from_fn(|cell| ((packed >> (4 * cell)) & 0xF) as u8)
+}
+
 /// Longest side whose lines the atlas tabulates: a line of 4 cells is a 16-bit key.
 const LINE_TABLE_SIDE: usize = 4;
 
@@ -457,6 +466,22 @@ impl LineTables {
         Some(Self { rows, cols, row, col })
     }
 
+    /// Conflicts of row `r` of a board packed 4 bits a cell.
+    #[inline]
+    fn row_conflicts(&self, packed: u64, r: usize) -> u32 {
+        let key = (packed >> (4 * self.cols * r)) & ((1 << (4 * self.cols)) - 1);
+        u32::from(self.row[(r << (4 * self.cols)) | key as usize] >> 8)
+    }
+
+    /// Conflicts of column `c` of a board packed 4 bits a cell.
+    #[inline]
+    fn col_conflicts(&self, packed: u64, c: usize) -> u32 {
+        let key = (0..self.rows).fold(0, |key, r| {
+            key | ((packed >> (4 * (r * self.cols + c))) & 0xF) << (4 * r)
+        });
+        u32::from(self.col[(c << (4 * self.rows)) | key as usize])
+    }
+
     /// Hamming, Manhattan and linear conflict of a board packed 4 bits a cell.
     /// `rows` and `cols` are the board's (passed in so that callers with constants get
     /// the loops unrolled).
@@ -480,5 +505,94 @@ impl LineTables {
             conflicts += u32::from(self.col[(c << (4 * rows)) | key as usize]);
         }
         [hamming, manhattan, manhattan + conflicts]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every arrangement of `cells` tiles (the blank as 0), by Heap's algorithm.
+    fn each_board(cells: usize, mut f: impl FnMut(&[u8])) {
+        let mut board: Vec<u8> = (0..cells as u8).collect();
+        let mut c = vec![0; cells];
+        f(&board);
+        let mut i = 0;
+        while i < cells {
+            if c[i] < i {
+                board.swap(if i % 2 == 0 { 0 } else { c[i] }, i);
+                f(&board);
+                c[i] += 1;
+                i = 0;
+            } else {
+                c[i] = 0;
+                i += 1;
+            }
+        }
+    }
+
+    fn pack(board: &[u8]) -> u64 {
+        board
+            .iter()
+            .enumerate()
+            .fold(0, |p, (cell, &t)| p | (u64::from(t) << (4 * cell)))
+    }
+
+    /// The table route (a whole board, and the lines A* looks up one by one) against
+    /// `Estimates` on one board.
+    fn check(lines: &LineTables, estimates: &Estimates, board: &[u8]) {
+        let (rows, cols) = (estimates.rows(), estimates.cols());
+        let packed = pack(board);
+        assert_eq!(lines.values(packed, rows, cols), estimates.all(board), "{board:?}");
+        for r in 0..rows {
+            assert_eq!(
+                lines.row_conflicts(packed, r),
+                estimates.row_conflicts(board, r),
+                "{board:?}"
+            );
+        }
+        for c in 0..cols {
+            assert_eq!(
+                lines.col_conflicts(packed, c),
+                estimates.col_conflicts(board, c),
+                "{board:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn line_tables_equal_the_estimates_on_every_board_up_to_3x3_and_2x4() {
+        for (rows, cols) in [(2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (4, 2)] {
+            let estimates = Estimates::new(rows, cols);
+            let lines = LineTables::new(&estimates).expect("sides up to 4");
+            // Both parity classes: the tables do not depend on solvability.
+            each_board(rows * cols, |board| check(&lines, &estimates, board));
+        }
+    }
+
+    #[test]
+    fn line_tables_equal_the_estimates_on_random_3x4_and_4x4_boards() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for (rows, cols) in [(3, 4), (4, 3), (4, 4)] {
+            let estimates = Estimates::new(rows, cols);
+            let lines = LineTables::new(&estimates).expect("sides up to 4");
+            let mut board: Vec<u8> = (0..(rows * cols) as u8).collect();
+            for _ in 0..20_000 {
+                // Fisher-Yates with a xorshift generator.
+                for i in (1..board.len()).rev() {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    board.swap(i, (state % (i as u64 + 1)) as usize);
+                }
+                check(&lines, &estimates, &board);
+            }
+        }
+    }
+
+    #[test]
+    fn no_line_tables_beyond_sides_of_4() {
+        assert!(LineTables::new(&Estimates::new(2, 5)).is_none());
+        assert!(LineTables::new(&Estimates::new(2, 8)).is_none());
     }
 }
