@@ -1,7 +1,7 @@
 //! Level-synchronous breadth-first search from the goals over every rank of a puzzle.
 //!
 //! Two bits per rank are all the memory it needs: each rank is unseen, in this level, in
-//! the next level, or done. Each level is expanded in parallel over fixed chunks of the
+//! the next level, or done (see [`Planes`]). Each level is expanded in parallel over fixed chunks of the
 //! frontier; the result depends only on the set of states at each level, never on the
 //! thread schedule.
 //!
@@ -161,7 +161,7 @@ pub fn search<P: Puzzle>(
             }
         }
         if let Some(i) = planes.local(goal) {
-            planes.set_current(i);
+            planes.set_current(i, 0);
             frontier[i as usize / WORD_BITS as usize / CHUNK_WORDS] = true;
         }
     }
@@ -176,8 +176,9 @@ pub fn search<P: Puzzle>(
             let mut saver = Saver::new(config, puzzle.id(), partition, me, shape);
             if let Some(resumed) = saver.resume(exchange, planes.marks.words(), &mut notify)? {
                 run = resumed;
+                let depth = run.levels.len();
                 for (c, flag) in frontier.iter_mut().enumerate() {
-                    *flag = planes.chunk_has_current(c);
+                    *flag = planes.chunk_has_current(c, depth);
                 }
             }
             Some(saver)
@@ -202,11 +203,11 @@ pub fn search<P: Puzzle>(
         let depth = run.levels.len();
         let level = u32::try_from(depth).unwrap_or(u32::MAX);
         let mut misdelivered = 0u64;
-        let mut deliver = |ranks: &[u64]| misdelivered += planes.deliver(ranks, &touched);
+        let mut deliver = |ranks: &[u64]| misdelivered += planes.deliver(ranks, depth, &touched);
         let active: Vec<usize> = (0..chunks).filter(|&c| frontier[c]).collect();
         let mut tally = Tally::new(classes);
         for group in active.chunks(group.max(1)) {
-            let tallies: Vec<Tally> = group.par_iter().map(|&c| expansion.expand(puzzle, c)).collect();
+            let tallies: Vec<Tally> = group.par_iter().map(|&c| expansion.expand(puzzle, c, depth)).collect();
             for mut t in tallies {
                 for (owner, ranks) in std::mem::take(&mut t.remote).into_iter().enumerate() {
                     if !ranks.is_empty() {
@@ -239,9 +240,12 @@ pub fn search<P: Puzzle>(
             // the watched ranks, each known only to its owner.
             return run.finish(exchange);
         }
-        planes.advance(&touched, &mut frontier);
+        // The next level is complete: it is where the new marks went.
+        for (flag, touched) in frontier.iter_mut().zip(&touched) {
+            *flag = touched.swap(false, Relaxed);
+        }
         for (distance, &rank) in run.watched.iter_mut().zip(&watch) {
-            if distance.is_none() && planes.local(rank).is_some_and(|i| planes.is_current(i)) {
+            if distance.is_none() && planes.local(rank).is_some_and(|i| planes.is_current(i, depth + 1)) {
                 *distance = Some(depth + 1);
             }
         }
@@ -265,7 +269,7 @@ pub fn search<P: Puzzle>(
             sent: total.sent,
             generated: total.generated,
             next: Frontier {
-                view: View::Planes(&planes),
+                view: View::Planes(&planes, depth + 1),
             },
         });
         if flow.is_break() {
@@ -313,8 +317,8 @@ pub struct Frontier<'a> {
 /// Where a [`Frontier`]'s bits live.
 #[derive(Clone, Copy)]
 enum View<'a> {
-    /// This process's slice of the two interleaved planes (the level: `lo & !hi`).
-    Planes(&'a Planes),
+    /// This process's slice of the two interleaved planes, and the level's depth.
+    Planes(&'a Planes, usize),
     /// A plain bit set over the whole rank space (Dial's buckets).
     Bits(&'a BitSet),
 }
@@ -334,7 +338,7 @@ impl<'a> Frontier<'a> {
     /// The first rank this process holds (a multiple of 64).
     pub fn start(&self) -> u64 {
         match self.view {
-            View::Planes(planes) => planes.slice.start,
+            View::Planes(planes, _) => planes.slice.start,
             View::Bits(_) => 0,
         }
     }
@@ -342,7 +346,7 @@ impl<'a> Frontier<'a> {
     /// Words of this process's slice.
     pub fn word_count(&self) -> usize {
         match self.view {
-            View::Planes(planes) => planes.words,
+            View::Planes(planes, _) => planes.words,
             View::Bits(bits) => bits.word_count(),
         }
     }
@@ -351,10 +355,7 @@ impl<'a> Frontier<'a> {
     /// Readers that scan a whole level in parallel (the heuristic atlas) go word by word.
     pub fn word(&self, w: usize) -> u64 {
         match self.view {
-            View::Planes(planes) => {
-                let marks = planes.marks.words();
-                marks[2 * w].load(Relaxed) & !marks[2 * w + 1].load(Relaxed)
-            }
+            View::Planes(planes, depth) => planes.level_word(w, depth),
             View::Bits(bits) => bits.words()[w].load(Relaxed),
         }
     }
@@ -375,14 +376,17 @@ impl<'a> Frontier<'a> {
     }
 }
 
-/// Two bits for each rank of this process's slice, in two planes `lo` and `hi`:
-/// `00` unseen, `01` this level, `10` next level, `11` done.
+/// Two bits for each rank of this process's slice, in two planes: unseen (both clear), in
+/// the level of depth `d` (only plane `d % 2` set), in the next level (only the other
+/// plane), or done (both).
 ///
-/// The planes are interleaved word by word (even index: `lo`, odd: `hi`), so the look-up
-/// of a neighbour, usually a cache miss, brings both bits into one cache line. During a
-/// level, marking a rank as next sets its `hi` bit where both were clear, and nothing
-/// else changes; between levels [`Planes::advance`] turns this level into done and next
-/// into this level in one pass of word operations.
+/// The planes are interleaved word by word (even index: plane 0, odd: plane 1), so the
+/// look-up of a neighbour, usually a cache miss, brings both bits into one cache line.
+/// The two planes swap roles every level, so that no pass over the planes is needed between
+/// levels: expanding level `d` marks a new rank by setting its bit of plane `(d + 1) % 2`,
+/// and retires each rank it expanded by setting that same bit (done); what is left with
+/// that plane's bit alone is level `d + 1`. During a level bits only go from 0 to 1, so
+/// concurrent marks need nothing stronger than `fetch_or`.
 pub(crate) struct Planes {
     marks: BitSet,
     slice: Range<u64>,
@@ -390,6 +394,13 @@ pub(crate) struct Planes {
     words: usize,
     /// The bits of the slice's last word that are ranks.
     last_word: u64,
+}
+
+/// The plane whose bit alone marks the level of depth `depth`, and the other one (which
+/// marks the next level, and with the first, done): word offsets within a pair.
+#[inline]
+fn roles(depth: usize) -> (usize, usize) {
+    (depth % 2, 1 - depth % 2)
 }
 
 impl Planes {
@@ -413,19 +424,29 @@ impl Planes {
         (i < self.slice.end - self.slice.start).then_some(i)
     }
 
-    fn is_current(&self, i: u64) -> bool {
-        let w = 2 * (i / WORD_BITS) as usize;
+    /// Word `w` of the level of depth `depth`: its ranks in this slice.
+    #[inline]
+    fn level_word(&self, w: usize, depth: usize) -> u64 {
+        let (this, other) = roles(depth);
         let marks = self.marks.words();
-        (marks[w].load(Relaxed) & !marks[w + 1].load(Relaxed)) >> (i % WORD_BITS) & 1 == 1
+        marks[2 * w + this].load(Relaxed) & !marks[2 * w + other].load(Relaxed)
     }
 
-    fn set_current(&self, i: u64) {
-        self.marks.words()[2 * (i / WORD_BITS) as usize].fetch_or(1 << (i % WORD_BITS), Relaxed);
+    fn is_current(&self, i: u64, depth: usize) -> bool {
+        self.level_word((i / WORD_BITS) as usize, depth) >> (i % WORD_BITS) & 1 == 1
     }
 
-    /// Marks as next the ranks other processes found for this one that are still unseen;
-    /// returns how many of them this process does not own (a transport bug).
-    fn deliver(&self, ranks: &[u64], touched: &[AtomicBool]) -> u64 {
+    /// Puts index `i` in the level of depth `depth` (a goal, before the search).
+    fn set_current(&self, i: u64, depth: usize) {
+        let w = 2 * (i / WORD_BITS) as usize + roles(depth).0;
+        self.marks.words()[w].fetch_or(1 << (i % WORD_BITS), Relaxed);
+    }
+
+    /// Marks as next (while level `depth` is expanded) the ranks other processes found for
+    /// this one that are still unseen; returns how many of them this process does not own
+    /// (a transport bug).
+    fn deliver(&self, ranks: &[u64], depth: usize, touched: &[AtomicBool]) -> u64 {
+        let next = roles(depth).1;
         let marks = self.marks.words();
         let mut foreign = 0;
         for &rank in ranks {
@@ -435,47 +456,16 @@ impl Planes {
             };
             let (w, bit) = ((i / WORD_BITS) as usize, 1 << (i % WORD_BITS));
             if (marks[2 * w].load(Relaxed) | marks[2 * w + 1].load(Relaxed)) & bit == 0 {
-                marks[2 * w + 1].fetch_or(bit, Relaxed);
+                marks[2 * w + next].fetch_or(bit, Relaxed);
                 touched[w / CHUNK_WORDS].store(true, Relaxed);
             }
         }
         foreign
     }
 
-    /// Ends a level: this level becomes done and the next level this one (`hi' = lo`,
-    /// `lo' = lo | hi` on every word), over the chunks either occupies, in parallel; each
-    /// chunk belongs to one worker, so plain loads and stores suffice. Sets `frontier` to
-    /// the chunks the new level occupies.
-    fn advance(&self, touched: &[AtomicBool], frontier: &mut [bool]) {
-        self.marks
-            .words()
-            .par_chunks(2 * CHUNK_WORDS)
-            .zip(touched)
-            .zip(frontier)
-            .for_each(|((pairs, touched), frontier)| {
-                if !touched.swap(false, Relaxed) && !*frontier {
-                    return;
-                }
-                let mut next = 0;
-                for pair in pairs.chunks_exact(2) {
-                    let (lo, hi) = (pair[0].load(Relaxed), pair[1].load(Relaxed));
-                    if lo != hi {
-                        next |= hi & !lo;
-                        pair[0].store(lo | hi, Relaxed);
-                        pair[1].store(lo, Relaxed);
-                    }
-                }
-                *frontier = next != 0;
-            });
-    }
-
-    /// Whether chunk `c` holds ranks of this level (after a resume).
-    fn chunk_has_current(&self, c: usize) -> bool {
-        let words = self.marks.words();
-        let range = 2 * c * CHUNK_WORDS..words.len().min(2 * (c + 1) * CHUNK_WORDS);
-        words[range]
-            .chunks_exact(2)
-            .any(|p| p[0].load(Relaxed) & !p[1].load(Relaxed) != 0)
+    /// Whether chunk `c` holds ranks of the level of depth `depth` (after a resume).
+    fn chunk_has_current(&self, c: usize, depth: usize) -> bool {
+        (c * CHUNK_WORDS..self.words.min((c + 1) * CHUNK_WORDS)).any(|w| self.level_word(w, depth) != 0)
     }
 }
 
@@ -607,10 +597,11 @@ impl Expansion<'_> {
     /// Counts the frontier ranks in chunk `c` of the slice and marks their unseen
     /// predecessors as next, or keeps them for their owners.
     ///
-    /// The `lo` plane (this level and every one before) is only read during a level, and
-    /// the planes are tested with a plain load before the `fetch_or`, so a locked
-    /// instruction (a full barrier on x86) is issued only once per newly found rank.
-    fn expand<P: Puzzle>(&self, puzzle: &P, c: usize) -> Tally {
+    /// The planes are tested with a plain load before the `fetch_or`, so a locked
+    /// instruction (a full barrier on x86) is issued only once per newly found rank, and
+    /// once per word of the chunk to retire its ranks at the end.
+    fn expand<P: Puzzle>(&self, puzzle: &P, c: usize, depth: usize) -> Tally {
+        let next = roles(depth).1;
         let (classes, adjacent, touched) = (self.classes, self.adjacent, self.touched);
         let planes = self.planes;
         let states = puzzle.states();
@@ -660,7 +651,7 @@ impl Expansion<'_> {
                 }
                 let new = found & !(marks[2 * local].load(Relaxed) | marks[2 * local + 1].load(Relaxed));
                 if new != 0 {
-                    marks[2 * local + 1].fetch_or(new, Relaxed);
+                    marks[2 * local + next].fetch_or(new, Relaxed);
                     touch(local / CHUNK_WORDS);
                 }
             } else if w < all_words {
@@ -700,7 +691,7 @@ impl Expansion<'_> {
             batch.truncate(kept);
             for &pred in batch.iter() {
                 let (w, bit) = place(pred);
-                marks[w + 1].fetch_or(bit, Relaxed);
+                marks[w + next].fetch_or(bit, Relaxed);
                 touch(w / (2 * CHUNK_WORDS));
             }
             batch.clear();
@@ -708,7 +699,7 @@ impl Expansion<'_> {
         let end = words.min(first + CHUNK_WORDS);
         for local in first..end {
             let w = base + local;
-            let mut word = marks[2 * local].load(Relaxed) & !marks[2 * local + 1].load(Relaxed);
+            let mut word = planes.level_word(local, depth);
             if let Some(a) = adjacent {
                 let (down, up) = (word & a.below[phase], word & a.above[phase]);
                 phase = if phase + 1 == a.below.len() { 0 } else { phase + 1 };
@@ -749,6 +740,15 @@ impl Expansion<'_> {
         let last = base + end - 1;
         mark_word(last, pending, &mut tally);
         mark_word(last + 1, carry, &mut tally);
+        // Retire the chunk's level, now that every look-up of this chunk is done (the
+        // chunk's words are still in cache). Ranks marked next meanwhile have the other
+        // plane clear and are not touched.
+        for local in first..end {
+            let word = planes.level_word(local, depth);
+            if word != 0 {
+                marks[2 * local + next].fetch_or(word, Relaxed);
+            }
+        }
         tally
     }
 }
