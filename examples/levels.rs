@@ -63,6 +63,11 @@ fn cpu_seconds() -> f64 {
     let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
     // Fields after the command's closing parenthesis; utime and stime are the 12th and 13th.
     let fields: Vec<&str> = stat.rsplit(')').next().unwrap_or("").split_whitespace().collect();
-    let ticks: f64 = fields.iter().skip(11).take(2).filter_map(|f| f.parse::<f64>().ok()).sum();
+    let ticks: f64 = fields
+        .iter()
+        .skip(11)
+        .take(2)
+        .filter_map(|f| f.parse::<f64>().ok())
+        .sum();
     ticks / 100.0
 }
