@@ -841,8 +841,10 @@ impl Expansion<'_> {
                 // run; the summary is cleared for its next use two levels on.
                 let mut open: Option<Range<usize>> = None;
                 let blocks = first / BLOCK_WORDS..end.div_ceil(BLOCK_WORDS);
-                for s in blocks.start / WORD_BITS as usize..blocks.end.div_ceil(WORD_BITS as usize) {
-                    let mut bits = summary[s].swap(0, Relaxed);
+                let first_word = blocks.start / WORD_BITS as usize;
+                let summary = &summary[first_word..blocks.end.div_ceil(WORD_BITS as usize)];
+                for (s, bits) in (first_word..).zip(summary) {
+                    let mut bits = bits.swap(0, Relaxed);
                     while bits != 0 {
                         let block = s * WORD_BITS as usize + bits.trailing_zeros() as usize;
                         bits &= bits - 1;
