@@ -360,3 +360,35 @@ fn pdb_is_checked_and_refused_where_it_has_no_meaning() {
         .collect();
     assert!(names.iter().all(|n| !n.contains("split")), "{names:?}");
 }
+
+#[test]
+fn split_estimates_updated_move_by_move_equal_fresh_ones_on_4x4() {
+    // 6-6-3 groups turned to two goals: the blank first (both lookups) and off the diagonal.
+    let groups = vec![vec![1, 2, 3, 5, 6, 7], vec![4, 8, 11, 12, 14, 15], vec![9, 10, 13]];
+    for goal in [
+        "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+        "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+    ] {
+        let goal = tiles(goal);
+        let h = split(4, 4, &groups, &goal);
+        let mut board = Board::new(4, 4, goal.clone()).expect("a board");
+        let (mut memo, first) = h.evaluate(&Node::new(&board));
+        assert_eq!(first, 0);
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..3000 {
+            let options: Vec<usize> = board.neighbours(board.blank()).collect();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let cell = options[(seed % options.len() as u64) as usize];
+            let value = h.update(&mut memo, &Node::new(&board), cell as u8);
+            board = board.slide(cell).expect("a neighbour");
+            assert_eq!(
+                value,
+                h.evaluate(&Node::new(&board)).1,
+                "{goal:?} at {}",
+                board.render()
+            );
+        }
+    }
+}

@@ -563,6 +563,10 @@ pub struct SplitHeuristic {
 pub struct SplitMemo {
     values: [[u8; MAX_GROUPS]; 2],
     sums: [u32; 2],
+    /// Each group's occupied cells and the rank of its tiles' order on them, per side: a
+    /// move that passes none of the group's other tiles keeps the order.
+    occ: [[u32; MAX_GROUPS]; 2],
+    order: [[u32; MAX_GROUPS]; 2],
 }
 
 impl SplitHeuristic {
@@ -640,10 +644,10 @@ impl SplitHeuristic {
         )
     }
 
-    /// The value of group `g` on `side` with the tiles where `node` has them, except
-    /// `moved` on `to`.
+    /// The occupied cells and order rank of group `g` on `side` with the tiles where
+    /// `node` has them, except `moved` on `to`.
     #[inline(always)]
-    fn lookup(&self, side: usize, g: usize, node: &Node, moved: u8, to: u8) -> u8 {
+    fn place(&self, side: usize, g: usize, node: &Node, moved: u8, to: u8) -> (u32, u32) {
         let table = &self.tables[g];
         let k = table.tiles.len();
         let map = &self.cell_maps[side];
@@ -658,7 +662,14 @@ impl SplitHeuristic {
             *slot = map[usize::from(cell)];
             occ |= 1 << *slot;
         }
-        table.values[table.layout.index(occ, &cells[..k])]
+        (occ, table.layout.order(occ, &cells[..k]) as u32)
+    }
+
+    /// The value of group `g` at a placement.
+    #[inline(always)]
+    fn value(&self, g: usize, occ: u32, order: u32) -> u8 {
+        let table = &self.tables[g];
+        table.values[order as usize * table.layout.sets.len() + table.layout.set_rank[occ as usize] as usize]
     }
 }
 
@@ -669,12 +680,17 @@ impl Heuristic for SplitHeuristic {
         let mut memo = SplitMemo {
             values: [[0; MAX_GROUPS]; 2],
             sums: [0; 2],
+            occ: [[0; MAX_GROUPS]; 2],
+            order: [[0; MAX_GROUPS]; 2],
         };
         for side in 0..self.sides {
             for g in 0..self.tables.len() {
-                let v = self.lookup(side, g, node, 0, node.cells[0]);
+                let (occ, order) = self.place(side, g, node, 0, node.cells[0]);
+                let v = self.value(g, occ, order);
                 memo.values[side][g] = v;
                 memo.sums[side] += u32::from(v);
+                memo.occ[side][g] = occ;
+                memo.order[side][g] = order;
             }
         }
         (memo, memo.sums[0].max(memo.sums[1]))
@@ -686,9 +702,23 @@ impl Heuristic for SplitHeuristic {
         let to = node.cells[0];
         for side in 0..self.sides {
             let g = usize::from(self.group_of[side][usize::from(tile)]);
-            let v = self.lookup(side, g, node, tile, to);
+            let map = &self.cell_maps[side];
+            let (a, b) = (map[usize::from(cell)], map[usize::from(to)]);
+            let occ = memo.occ[side][g];
+            let moved = occ ^ (1 << a) ^ (1 << b);
+            let (low, high) = (a.min(b), a.max(b));
+            let between = ((1u32 << high) - 1) & !((2u32 << low) - 1);
+            // Passing none of the group's other tiles keeps the order.
+            let order = if occ & between == 0 {
+                memo.order[side][g]
+            } else {
+                self.place(side, g, node, tile, to).1
+            };
+            let v = self.value(g, moved, order);
             memo.sums[side] = memo.sums[side] + u32::from(v) - u32::from(memo.values[side][g]);
             memo.values[side][g] = v;
+            memo.occ[side][g] = moved;
+            memo.order[side][g] = order;
         }
         memo.sums[0].max(memo.sums[1])
     }
