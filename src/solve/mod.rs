@@ -550,7 +550,27 @@ impl Estimate {
         if !(split_wanted || custom && rows * cols <= split::MAX_SPLIT_CELLS) {
             return Ok(Self::for_board(rows, cols, cache_dir, note));
         }
-        let tables = split::goal_groups(&groups, goal)
+        let groups = split::goal_groups(&groups, goal);
+        let missing: Vec<&Vec<u8>> = groups
+            .iter()
+            .filter(|tiles| !SplitDb::is_cached(rows, cols, tiles, goal, cache_dir))
+            .collect();
+        if !missing.is_empty() {
+            let disk: u64 = missing.iter().map(|t| split::table_bytes(rows * cols, t.len())).sum();
+            let memory = missing
+                .iter()
+                .map(|t| split::build_bytes(rows, cols, t.len()))
+                .max()
+                .unwrap_or(0);
+            note(&format!(
+                "{rows}x{cols}: {} pattern database{} to build, once: {} on disk in all, at most {} of memory while building",
+                missing.len(),
+                if missing.len() == 1 { "" } else { "s" },
+                crate::job::human_bytes(u128::from(disk)),
+                crate::job::human_bytes(u128::from(memory)),
+            ));
+        }
+        let tables = groups
             .iter()
             .map(|tiles| SplitDb::load_or_build(rows, cols, tiles, goal, cache_dir, note, progress))
             .collect::<Result<Vec<_>, _>>()?;
