@@ -133,8 +133,9 @@ fn solving_for_another_goal_gives_shortest_paths_to_it() {
 
 #[test]
 fn big_boards_solve_for_a_goal_with_the_blank_last_by_relabelling() {
-    // 3x4 is solved by IDA* with the usual goal's pattern databases: the goal's tiles are
-    // renamed into the usual goal, so a goal one slide from the start is one move away.
+    // 3x4 is solved by IDA* with pattern databases built for the goal (boards over 16
+    // cells rename the tiles into the usual goal instead): a goal one slide from the start
+    // is one move away.
     let sandbox = Sandbox::new();
     let goal = "2 1 3 4 5 6 7 8 9 10 11 0";
     let assert = sandbox.run(&[
