@@ -14,6 +14,11 @@
 # (1 2 ... 15 0) by a half turn and relabelling tile t as 16 - t; and the two 80-move
 # positions of Bruengger et al. (the hardest 4x4 positions), unless BENCH_SKIP_HARD=1.
 #
+# With BENCH_KORF=1 it instead solves all of Korf's 100 instances (examples/korf100.txt,
+# converted the same way) in one command, checks each length against the published one,
+# and prints one row per instance and the totals: wall time of the whole command, the
+# positions expanded, and the mean per instance.
+#
 # usage: scripts/bench-solve.sh
 #
 # environment:
@@ -22,6 +27,9 @@
 #   BENCH_TIMEOUT=S        time limit for one position in seconds (default 1800)
 #   BENCH_THREADS=N        --threads for every run (default: one per core)
 #   BENCH_SKIP_HARD=1      leave out the 80-move positions
+#   BENCH_PDB=663|78       --pdb for the 4x4 runs (default: the tool's default, 7-8 once
+#                          built); with 78 the cache step builds the 7-8 tables if needed
+#   BENCH_KORF=1           Korf's 100 instances instead of the table above
 #   ANALYZE_CACHE_DIR=DIR  the cache folder (default $XDG_CACHE_HOME/analyze or
 #                          ~/.cache/analyze)
 
@@ -35,6 +43,10 @@ THREADS=()
 if [[ -n ${BENCH_THREADS:-} ]]; then
     THREADS=(--threads "$BENCH_THREADS")
 fi
+PDB=()
+if [[ -n ${BENCH_PDB:-} ]]; then
+    PDB=(--pdb "$BENCH_PDB")
+fi
 
 if [[ ${BENCH_NO_BUILD:-0} != 1 ]]; then
     echo "building release binary..." >&2
@@ -47,9 +59,52 @@ elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 
 # Fill the cache first so that the rows time solving, not one-time builds.
 start=$(now)
-"$BIN" "${THREADS[@]}" --puzzle sliding --rows 4 --cols 4 --solve "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0" >/dev/null
+"$BIN" "${THREADS[@]}" "${PDB[@]}" --puzzle sliding --rows 4 --cols 4 --solve "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0" >/dev/null
 "$BIN" "${THREADS[@]}" --quiet --puzzle eight --solve "1 2 3 4 5 6 7 8 0" >/dev/null
 echo "cache ready in $(elapsed "$start" "$(now)") s (4x4 pattern databases, 8-puzzle table)" >&2
+
+# Korf's instance (blank-first goal) in this tool's notation: a half turn, t -> 16 - t.
+korf_to_ours() {
+    local out=() i t
+    local cells=("$@")
+    for ((i = 15; i >= 0; i--)); do
+        t=${cells[i]}
+        if ((t == 0)); then out+=(0); else out+=($((16 - t))); fi
+    done
+    echo "${out[*]}"
+}
+
+if [[ ${BENCH_KORF:-0} == 1 ]]; then
+    positions=() expected=() numbers=()
+    while read -r number length rest; do
+        [[ -z $number || $number == \#* ]] && continue
+        read -ra cells <<<"$rest"
+        numbers+=("$number") expected+=("$length")
+        positions+=("$(korf_to_ours "${cells[@]}")")
+    done <"$ROOT/examples/korf100.txt"
+    errors=$(mktemp)
+    trap 'rm -f "$errors"' EXIT
+    echo "solving Korf's ${#positions[@]} instances in one command ..." >&2
+    start=$(now)
+    "$BIN" "${THREADS[@]}" "${PDB[@]}" --puzzle sliding --rows 4 --cols 4 --solve "${positions[@]}" >/dev/null 2>"$errors"
+    seconds=$(elapsed "$start" "$(now)")
+    echo "| instance | moves | published | positions | seconds |"
+    echo "|---:|---:|---:|---:|---:|"
+    total_nodes=0 wrong=0
+    for i in "${!positions[@]}"; do
+        # The search's note on stderr: `POSITION: N moves, P positions searched, S s`.
+        line=$(awk -v p="${positions[i]}: " 'index($0, p) == 1 && /positions searched/' "$errors" | head -1)
+        moves=$(sed -n 's/.*: \([0-9][0-9]*\) moves, .*/\1/p' <<<"$line")
+        nodes=$(sed -n 's/.* \([0-9][0-9]*\) positions searched.*/\1/p' <<<"$line")
+        secs=$(sed -n 's/.*positions searched, \([0-9.]*\) s.*/\1/p' <<<"$line")
+        [[ $moves == "${expected[i]}" ]] || wrong=$((wrong + 1))
+        total_nodes=$((total_nodes + ${nodes:-0}))
+        echo "| ${numbers[i]} | $moves | ${expected[i]} | $nodes | $secs |"
+    done
+    echo
+    echo "all ${#positions[@]} instances: $seconds s for the whole command ($(awk -v s="$seconds" -v n="${#positions[@]}" 'BEGIN { printf "%.3f", s / n }') s each on average), $total_nodes positions expanded, $wrong lengths differing from the published ones"
+    exit $((wrong > 0))
+fi
 
 # board|position|expected moves
 CASES=(
@@ -79,7 +134,7 @@ for case in "${CASES[@]}"; do
     if [[ $board == eight ]]; then
         args=(--puzzle eight)
     else
-        args=(--puzzle sliding --rows 4 --cols 4)
+        args=("${PDB[@]}" --puzzle sliding --rows 4 --cols 4)
     fi
     echo "solving $board $position ..." >&2
     start=$(now)

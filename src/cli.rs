@@ -6,6 +6,7 @@ use crate::hosts::{self, Cluster};
 use crate::job::{BITS_PER_STATE, MAX_COIN_CELLS, MAX_FLIP_COINS, MAX_SLIDING_CELLS, Spec, human_bytes};
 use crate::puzzle::rules::parse_rules;
 use crate::report::thousands;
+use crate::solve::Pdb;
 use clap::{Args, Parser, ValueEnum};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -47,6 +48,11 @@ pub struct Cli {
     /// row, 0 for the blank, anywhere; coins: H/T string). The report id gets `-goal-...`.
     #[arg(long, value_name = "STATE", conflicts_with = "all")]
     pub goal: Option<String>,
+    /// --solve on 4x4: the pattern databases, 663 (groups of 6, 6 and 3 tiles, 36 MB,
+    /// built in seconds) or 78 (7 and 8 tiles, 577 MB, built once in a few minutes, solves
+    /// several times faster). Default: 78 once it is built, else 663.
+    #[arg(long, value_name = "SPLIT")]
+    pub pdb: Option<String>,
     /// List the puzzles, one line each.
     #[arg(long, conflicts_with_all = ["puzzle", "all", "solve", "rules", "goal"])]
     pub list: bool,
@@ -164,6 +170,8 @@ pub enum Command {
         threads: usize,
         /// Suppress stderr chatter.
         quiet: bool,
+        /// `--pdb`: the 4x4 pattern databases (`None`: the default).
+        pdb: Option<Pdb>,
     },
     /// Analyse these puzzles; `index` writes the `--all` index too.
     Analyze {
@@ -218,6 +226,14 @@ impl Cli {
             Some(n) => return usage(format!("--threads {n} is out of range: use 1 to {MAX_THREADS}")),
         };
         let solving = !self.solve.is_empty();
+        if let Some(pdb) = &self.pdb {
+            pdb.parse::<Pdb>().map_err(UsageError)?;
+            if !solving {
+                return usage(format!(
+                    "--pdb {pdb} chooses the pattern databases of --solve on the 4x4 board; it has no meaning without --solve"
+                ));
+            }
+        }
         let index = self.all || self.rules.len() > 1;
         let jobs = if self.all {
             self.reject_size_options("--all")?;
@@ -243,6 +259,7 @@ impl Cli {
                 let [spec] = <[Spec; 1]>::try_from(specs)
                     .map_err(|_| UsageError("--solve takes a single --rules file".into()))?;
                 return Ok(Command::Solve {
+                    pdb: self.pdb_for(&spec)?,
                     spec,
                     states: self.solve,
                     threads,
@@ -264,6 +281,7 @@ impl Cli {
                     return usage("--checkpoint saves an analysis; --solve does not take it");
                 }
                 return Ok(Command::Solve {
+                    pdb: self.pdb_for(&spec)?,
                     spec,
                     states: self.solve,
                     threads,
@@ -364,6 +382,21 @@ impl Cli {
 
     /// The puzzle asked for. `solving` lifts the enumeration limit on sliding boards:
     /// single positions of boards too big to enumerate are solved by heuristic search.
+    /// `--pdb`, checked against the puzzle solved: only 4x4 sliding boards have a choice.
+    fn pdb_for(&self, spec: &Spec) -> Result<Option<Pdb>, UsageError> {
+        let Some(text) = &self.pdb else { return Ok(None) };
+        let base = match spec {
+            Spec::Goal { base, .. } => base.as_ref(),
+            other => other,
+        };
+        if *base != (Spec::Sliding { rows: 4, cols: 4 }) {
+            return usage(format!(
+                "--pdb {text} chooses between the 4x4 board's pattern databases; {spec} has no such choice (leave out --pdb)"
+            ));
+        }
+        text.parse().map(Some).map_err(UsageError)
+    }
+
     fn spec(&self, name: PuzzleName, solving: bool) -> Result<Spec, UsageError> {
         let board = ["--rows", "--cols"];
         match name {

@@ -65,7 +65,8 @@ fn run(command: Command) -> Result<()> {
             states,
             threads,
             quiet,
-        } => solve(&spec, &states, threads, quiet),
+            pdb,
+        } => solve_cmd::run(&spec, &states, threads, quiet, pdb),
         Command::Analyze {
             jobs,
             index,
@@ -96,10 +97,6 @@ fn list() -> Result<()> {
         writeln!(out, "{}", name.describe()).context(STDOUT)?;
     }
     out.flush().context(STDOUT)
-}
-
-fn solve(spec: &Spec, states: &[String], threads: usize, quiet: bool) -> Result<()> {
-    solve_cmd::run(spec, states, threads, quiet)
 }
 
 /// Analyses each job, writes its report folder, and for `--all` the index.

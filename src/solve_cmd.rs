@@ -5,8 +5,9 @@
 use crate::{BadInput, STDOUT, note};
 use analyze::heuristics::PositionFacts;
 use analyze::job::Spec;
-use analyze::solve::{Outcome, Position, Solution, Solver};
+use analyze::solve::{Outcome, Pdb, Position, Solution, Solver};
 use anyhow::{Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -17,7 +18,7 @@ const MAX_DATA_FILE: u64 = 64 * 1024;
 /// Solves each of `states` for `spec` and prints one block each, then a summary table.
 /// Every position is read and checked before any search, so a typo in the last one
 /// fails (exit 2) before a long search.
-pub fn run(spec: &Spec, states: &[String], threads: usize, quiet: bool) -> Result<()> {
+pub fn run(spec: &Spec, states: &[String], threads: usize, quiet: bool, pdb: Option<Pdb>) -> Result<()> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     let say = |message: &str| {
         if !quiet {
@@ -25,13 +26,32 @@ pub fn run(spec: &Spec, states: &[String], threads: usize, quiet: bool) -> Resul
         }
     };
     let mut solver = Solver::new(spec).map_err(|e| BadInput(format!("{e:#}")))?;
+    solver.set_pdb(pdb);
     let positions = states
         .iter()
         .map(|s| read_position(&solver, s).map_err(|e| BadInput(format!("{e:#}"))))
         .collect::<Result<Vec<_>, _>>()?;
     if positions.iter().any(Position::needs_solver) {
         let start = Instant::now();
-        pool.install(|| solver.prepare(cache_dir().as_deref(), &say))?;
+        // A long pattern database build shows a bar of its search states (hidden when
+        // stderr is not a terminal).
+        let bar = if quiet {
+            ProgressBar::hidden()
+        } else {
+            ProgressBar::new(0)
+        };
+        bar.set_style(
+            ProgressStyle::with_template("building [{bar:30}] {percent:>3}% of the search states, {eta} left")
+                .context("progress template")?
+                .progress_chars("=> "),
+        );
+        let say_above = |message: &str| bar.suspend(|| say(message));
+        let progress = |done: u64, total: u64| {
+            bar.set_length(total);
+            bar.set_position(done);
+        };
+        pool.install(|| solver.prepare_with_progress(cache_dir().as_deref(), &say_above, &progress))?;
+        bar.finish_and_clear();
         if let Some(what) = solver.prepared_what() {
             say(&format!(
                 "{spec}: {what} ready in {:.2} s",

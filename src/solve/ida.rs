@@ -93,6 +93,16 @@ pub fn solve_with_progress<H: Heuristic>(
     progress: &mut dyn FnMut(u32, u64),
 ) -> Option<Found> {
     board.check_solvable().ok()?;
+    search_with_progress(board, heuristic, progress)
+}
+
+/// [`solve_with_progress`] towards the goal `heuristic` knows (where it is 0), for a board
+/// the caller has checked can reach that goal: otherwise the search never ends.
+pub fn search_with_progress<H: Heuristic>(
+    board: &Board,
+    heuristic: &H,
+    progress: &mut dyn FnMut(u32, u64),
+) -> Option<Found> {
     let geometry = Geometry::new(board.rows(), board.cols());
     let root = Node::new(board);
     let (memo, h) = heuristic.evaluate(&root);

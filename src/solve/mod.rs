@@ -22,6 +22,7 @@ pub mod ida;
 pub mod manhattan;
 pub mod mod3;
 pub mod pdb;
+pub mod split;
 pub mod table;
 
 use crate::heuristics::PositionFacts;
@@ -36,6 +37,7 @@ use board::Board;
 use manhattan::ManhattanLc;
 use mod3::DistanceMod3;
 use pdb::PatternHeuristic;
+use split::{SplitDb, SplitHeuristic};
 use std::ops::RangeInclusive;
 use std::path::Path;
 use table::{DistanceTable, MAX_TABLE_RANKS};
@@ -118,6 +120,32 @@ impl Position {
 /// are built once by [`Solver::prepare`] and shared by all positions.
 pub struct Solver {
     game: Game,
+    /// `--pdb`: the pattern databases chosen for 4x4 (`None`: 7-8 if cached, else 6-6-3).
+    pdb: Option<Pdb>,
+}
+
+/// The pattern databases IDA* uses on the 4x4 board (`--pdb`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pdb {
+    /// Three groups of 6, 6 and 3 tiles: 36 MB, built in seconds.
+    SixSixThree,
+    /// Korf and Felner's groups of 7 and 8 tiles: 577 MB, built once in minutes, and
+    /// several times fewer positions searched.
+    SevenEight,
+}
+
+impl std::str::FromStr for Pdb {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "663" => Ok(Pdb::SixSixThree),
+            "78" => Ok(Pdb::SevenEight),
+            _ => Err(format!(
+                "--pdb {}: not a split of the 4x4 tiles: use 663 (groups of 6, 6 and 3 tiles) or 78 (7 and 8)",
+                quote(s)
+            )),
+        }
+    }
 }
 
 #[allow(
@@ -145,6 +173,9 @@ enum Game {
         /// goal has where the given goal has `t`, so the search and its cached estimate
         /// only ever see the usual goal.
         relabel: Option<Vec<u8>>,
+        /// With `--goal` on boards up to 16 cells: the goal itself (tiles cell by cell),
+        /// which the split pattern databases are built for.
+        goal: Option<Vec<u8>>,
     },
     /// 3x4 and 2x6: the distance modulo 3 ([`mod3`]). `search` is the route taken when no
     /// cache folder can keep the table (IDA*), if one takes the goal; else it is built in
@@ -163,6 +194,8 @@ pub enum Estimate {
     Patterns(PatternHeuristic),
     /// Manhattan distance plus linear conflicts (larger boards).
     Manhattan(ManhattanLc),
+    /// Split-layout pattern databases: 7-8 on 4x4, and any goal on boards up to 16 cells.
+    Split(SplitHeuristic),
 }
 
 impl Solver {
@@ -185,10 +218,11 @@ impl Solver {
                 table: None,
                 search,
             };
-            return Ok(Self { game });
+            return Ok(Self { game, pdb: None });
         }
         Ok(Self {
             game: Self::game(spec)?,
+            pdb: None,
         })
     }
 
@@ -214,6 +248,7 @@ impl Solver {
                         cols,
                         estimate: None,
                         relabel: None,
+                        goal: None,
                     },
                 }
             }
@@ -228,9 +263,18 @@ impl Solver {
                             _ => (3, 3),
                         };
                         let goal = crate::puzzle::sliding::read_tiles(goal, rows * cols)?;
+                        if rows * cols <= split::MAX_SPLIT_CELLS {
+                            return Ok(Game::SlidingSearch {
+                                rows,
+                                cols,
+                                estimate: None,
+                                relabel: None,
+                                goal: Some(goal),
+                            });
+                        }
                         if goal.last() != Some(&0) {
                             bail!(
-                                "--solve on {base} takes a --goal with the blank in the last cell (the pattern databases are built for that cell); boards up to 10 cells take any goal"
+                                "--solve on {base} takes a --goal with the blank in the last cell (the pattern databases of boards over 16 cells are built for that cell); boards up to 16 cells take any goal"
                             );
                         }
                         let mut relabel = vec![0u8; goal.len()];
@@ -242,6 +286,7 @@ impl Solver {
                             cols,
                             estimate: None,
                             relabel: Some(relabel),
+                            goal: None,
                         }
                     }
                 }
@@ -253,6 +298,11 @@ impl Solver {
             },
         };
         Ok(game)
+    }
+
+    /// Chooses the 4x4 pattern databases (`--pdb`); `None` keeps the default.
+    pub fn set_pdb(&mut self, pdb: Option<Pdb>) {
+        self.pdb = pdb;
     }
 
     /// Reads one position in the puzzle's notation. Malformed input is an error naming
@@ -316,6 +366,7 @@ impl Solver {
             Game::SlidingTable { puzzle, .. } | Game::SlidingMod3 { puzzle, .. } => {
                 puzzle.rank_board(board.tiles()).map(|_| ())
             }
+            Game::SlidingSearch { goal: Some(goal), .. } => same_class(&board, goal),
             Game::SlidingSearch { relabel, .. } => {
                 relabelled(&board, relabel.as_deref()).and_then(|b| b.check_solvable())
             }
@@ -332,7 +383,7 @@ impl Solver {
     fn facts(&self, board: &Board) -> Option<PositionFacts> {
         let usual = match &self.game {
             Game::SlidingTable { puzzle, .. } | Game::SlidingMod3 { puzzle, .. } => !puzzle.has_custom_goal(),
-            Game::SlidingSearch { relabel, .. } => relabel.is_none(),
+            Game::SlidingSearch { relabel, goal, .. } => relabel.is_none() && goal.is_none(),
             _ => false,
         };
         usual.then(|| PositionFacts::new(board.rows(), board.cols(), board.tiles()))
@@ -352,6 +403,18 @@ impl Solver {
     /// keeping them in the folder `cache` if given (see [`cache`]). Runs on the current
     /// rayon pool; `note` hears about anything slow.
     pub fn prepare(&mut self, cache: Option<&Path>, note: &dyn Fn(&str)) -> Result<()> {
+        self.prepare_with_progress(cache, note, &|_, _| {})
+    }
+
+    /// [`Solver::prepare`], reporting a long pattern database build to `progress(done,
+    /// total)` (search states settled, from any thread).
+    pub fn prepare_with_progress(
+        &mut self,
+        cache: Option<&Path>,
+        note: &dyn Fn(&str),
+        progress: &(dyn Fn(u64, u64) + Sync),
+    ) -> Result<()> {
+        let pdb = self.pdb;
         if let Game::SlidingMod3 {
             puzzle,
             table: table @ None,
@@ -371,10 +434,21 @@ impl Solver {
             Game::FlipK { puzzle, table } => prepare_table(puzzle, table, cache, note),
             Game::SlidingTable { puzzle, table } => prepare_table(puzzle, table, cache, note),
             Game::SlidingSearch {
-                rows, cols, estimate, ..
+                rows,
+                cols,
+                estimate,
+                goal,
+                ..
             } => {
                 if estimate.is_none() {
-                    *estimate = Some(Estimate::for_board(*rows, *cols, cache, note));
+                    *estimate = Some(Estimate::for_goal(
+                        (*rows, *cols),
+                        goal.as_deref(),
+                        pdb,
+                        cache,
+                        note,
+                        progress,
+                    )?);
                 }
                 Ok(())
             }
@@ -405,6 +479,10 @@ impl Solver {
                 mod3::megabytes(puzzle.states()),
                 thousands(puzzle.states())
             )),
+            Game::SlidingSearch {
+                estimate: Some(Estimate::Split(h)),
+                ..
+            } => Some(format!("pattern databases ({})", h.describe())),
             _ => None,
         }
     }
@@ -506,6 +584,74 @@ impl Solver {
 }
 
 impl Estimate {
+    /// The estimate for a `rows x cols` board and `goal` (`None`: the usual goal):
+    /// split pattern databases for any other goal on boards up to 16 cells and for 7-8 on
+    /// 4x4 (chosen by `pdb`, or by default when cached), else [`Estimate::for_board`].
+    pub fn for_goal(
+        (rows, cols): (usize, usize),
+        goal: Option<&[u8]>,
+        pdb: Option<Pdb>,
+        cache_dir: Option<&Path>,
+        note: &dyn Fn(&str),
+        progress: &(dyn Fn(u64, u64) + Sync),
+    ) -> Result<Self> {
+        let usual = Board::goal(rows, cols);
+        let goal = goal.unwrap_or(usual.tiles());
+        let custom = goal != usual.tiles();
+        let groups = if (rows, cols) == (4, 4) {
+            let seven_eight = split::groups_78();
+            let wanted = match pdb {
+                Some(choice) => choice == Pdb::SevenEight,
+                None => split::goal_groups(&seven_eight, goal)
+                    .iter()
+                    .all(|tiles| SplitDb::is_cached(rows, cols, tiles, goal, cache_dir)),
+            };
+            if wanted {
+                seven_eight
+            } else {
+                if pdb.is_none() {
+                    note(
+                        "4x4: the 7-8 pattern databases are not built, so 6-6-3 is used; `--pdb 78` builds them once (577 MB on disk, a few minutes) and they are the default from then on",
+                    );
+                }
+                pdb::partition(rows, cols)
+            }
+        } else {
+            pdb::partition(rows, cols)
+        };
+        let split_wanted = groups.len() == 2 && (rows, cols) == (4, 4);
+        if !(split_wanted || custom && rows * cols <= split::MAX_SPLIT_CELLS) {
+            return Ok(Self::for_board(rows, cols, cache_dir, note));
+        }
+        let groups = split::goal_groups(&groups, goal);
+        let missing: Vec<&Vec<u8>> = groups
+            .iter()
+            .filter(|tiles| !SplitDb::is_cached(rows, cols, tiles, goal, cache_dir))
+            .collect();
+        if !missing.is_empty() {
+            let disk: u64 = missing.iter().map(|t| split::table_bytes(rows * cols, t.len())).sum();
+            let memory = missing
+                .iter()
+                .map(|t| split::build_bytes(rows, cols, t.len()))
+                .max()
+                .unwrap_or(0);
+            note(&format!(
+                "{rows}x{cols}: {} pattern database{} to build, once: {} on disk in all, at most {} of memory while building",
+                missing.len(),
+                if missing.len() == 1 { "" } else { "s" },
+                crate::job::human_bytes(u128::from(disk)),
+                crate::job::human_bytes(u128::from(memory)),
+            ));
+        }
+        let tables = groups
+            .iter()
+            .map(|tiles| SplitDb::load_or_build(rows, cols, tiles, goal, cache_dir, note, progress))
+            .collect::<Result<Vec<_>, _>>()?;
+        SplitHeuristic::new(tables)
+            .map(Estimate::Split)
+            .context("the pattern databases do not cover the board's tiles")
+    }
+
     /// The best estimate available for a `rows x cols` board: pattern databases (loaded
     /// from `cache_dir` or built) up to [`pdb::MAX_PATTERN_CELLS`] cells, else Manhattan
     /// distance plus linear conflicts.
@@ -523,6 +669,7 @@ impl Estimate {
         match self {
             Estimate::Patterns(h) => ida::solve_with_progress(board, h, progress),
             Estimate::Manhattan(h) => ida::solve_with_progress(board, h, progress),
+            Estimate::Split(h) => ida::search_with_progress(board, h, progress),
         }
     }
 }
@@ -550,6 +697,20 @@ fn unsolvable(e: ParseError, text: &str) -> Result<State> {
     match e {
         ParseError::Unsolvable(reason) => Ok(State::Unsolvable(reason)),
         ParseError::Malformed(_) => Err(malformed(text, &e)),
+    }
+}
+
+/// Whether `board` can reach `goal`: the parity rule puts every board in one of two
+/// classes, and a board reaches exactly the boards of its own class.
+fn same_class(board: &Board, goal: &[u8]) -> Result<(), ParseError> {
+    let goal_class = crate::puzzle::sliding::check_solvable(board.rows(), board.cols(), goal).is_ok();
+    if board.check_solvable().is_ok() == goal_class {
+        Ok(())
+    } else {
+        Err(ParseError::Unsolvable(format!(
+            "this position and the goal `{}` are in different classes of the parity rule (tile inversions and the blank's row), which no move changes",
+            crate::puzzle::sliding::join_tiles(goal)
+        )))
     }
 }
 

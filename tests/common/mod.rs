@@ -389,10 +389,12 @@ impl Sandbox {
         self.dir.path().join(relative)
     }
 
-    /// Runs `analyze ARGS` with the sandbox as working directory.
+    /// Runs `analyze ARGS` with the sandbox as working directory. Tables it caches go to one folder shared by the
+    /// tests (built once per test run), never to the user's cache.
     pub fn run(&self, args: &[&str]) -> assert_cmd::assert::Assert {
         assert_cmd::Command::new(env!("CARGO_BIN_EXE_analyze"))
             .current_dir(self.dir.path())
+            .env("ANALYZE_CACHE_DIR", test_cache())
             .args(args)
             .assert()
     }
@@ -409,6 +411,11 @@ impl Sandbox {
 }
 
 /// Runs `analyze ARGS` in a fresh sandbox.
+/// The cache folder the tests' runs share (under the build's temporary folder).
+pub fn test_cache() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("test-cache")
+}
+
 pub fn analyze(args: &[&str]) -> (Sandbox, assert_cmd::assert::Assert) {
     let sandbox = Sandbox::new();
     let assert = sandbox.run(args);

@@ -1,0 +1,394 @@
+//! Split-layout pattern databases (`src/solve/split.rs`): the 7-8 databases of 4x4 and
+//! any goal (`--goal` with `--solve`).
+//!
+//! The 7-8 tables themselves take minutes to build, so they are not built here: the same
+//! builder and lookup are checked on reduced boards, where a plain breadth-first search
+//! (written here, over explicit boards in a hash map) gives every position's distance to
+//! each goal. Every estimate is at most that distance (admissible), one group of all
+//! tiles gives it exactly, and IDA* finds solutions of exactly that length.
+
+mod common;
+
+use analyze::solve::board::Board;
+use analyze::solve::ida::{self, Heuristic, Node};
+use analyze::solve::split::{SplitDb, SplitHeuristic, goal_groups, groups_78};
+use analyze::solve::{Estimate, Pdb};
+use common::{pack, slides, textbook_solvable};
+use std::collections::hash_map::Entry;
+use std::collections::{HashMap, VecDeque};
+use std::path::Path;
+
+/// Every board reachable from `goal` with its distance, keyed by [`pack`].
+fn distances_from(goal: &[u8], rows: usize, cols: usize) -> HashMap<u64, (Vec<u8>, u32)> {
+    let mut distance = HashMap::from([(pack(goal), (goal.to_vec(), 0))]);
+    let mut queue = VecDeque::from([(goal.to_vec(), 0)]);
+    while let Some((board, d)) = queue.pop_front() {
+        for next in slides(&board, rows, cols) {
+            if let Entry::Vacant(slot) = distance.entry(pack(&next)) {
+                slot.insert((next.clone(), d + 1));
+                queue.push_back((next, d + 1));
+            }
+        }
+    }
+    distance
+}
+
+/// The split heuristic of `groups` (tiles of the usual goal, turned to `goal`'s cells).
+fn split(rows: usize, cols: usize, groups: &[Vec<u8>], goal: &[u8]) -> SplitHeuristic {
+    let tables = goal_groups(groups, goal)
+        .iter()
+        .map(|tiles| SplitDb::build(rows, cols, tiles, goal, &|_, _| {}).expect("a small table"))
+        .collect();
+    SplitHeuristic::new(tables).expect("the groups cover the tiles")
+}
+
+fn tiles(text: &str) -> Vec<u8> {
+    text.split_whitespace().map(|t| t.parse().expect("a tile")).collect()
+}
+
+/// Goals of 3x3 and 2x4: the blank in a corner, an edge, the centre, on the diagonal and
+/// off it, and both parity classes (the usual goal with two tiles swapped is the other).
+const GOALS: [(usize, usize, &str); 8] = [
+    (3, 3, "1 2 3 4 5 6 7 8 0"),
+    (3, 3, "0 1 2 3 4 5 6 7 8"),
+    (3, 3, "1 2 3 4 0 5 6 7 8"),
+    (3, 3, "2 1 3 4 5 6 7 8 0"),
+    (3, 3, "1 0 3 4 2 5 6 8 7"),
+    (2, 4, "1 2 3 4 5 6 7 0"),
+    (2, 4, "0 7 6 5 4 3 2 1"),
+    (2, 4, "1 2 0 4 5 6 3 7"),
+];
+
+#[test]
+fn split_estimates_are_admissible_for_any_goal_and_exact_with_one_group() {
+    for (rows, cols, goal) in GOALS {
+        let goal = tiles(goal);
+        let cells = rows * cols;
+        let distances = distances_from(&goal, rows, cols);
+        // Every reachable board is in the goal's parity class, and that is half of them.
+        let factorial: usize = (1..=cells).product();
+        assert_eq!(distances.len(), factorial / 2, "{rows}x{cols} {goal:?}");
+        let half = cells as u8 / 2;
+        let halves = vec![(1..=half).collect::<Vec<u8>>(), (half + 1..cells as u8).collect()];
+        let columns: Vec<Vec<u8>> = (0..cols)
+            .map(|c| {
+                (0..rows)
+                    .map(|r| (r * cols + c + 1) as u8)
+                    .filter(|&t| usize::from(t) < cells)
+                    .collect()
+            })
+            .collect();
+        let whole = vec![(1..cells as u8).collect::<Vec<u8>>()];
+        let halves_h = split(rows, cols, &halves, &goal);
+        let columns_h = split(rows, cols, &columns, &goal);
+        let whole_h = split(rows, cols, &whole, &goal);
+        for (board, d) in distances.values() {
+            let board = Board::new(rows, cols, board.clone()).expect("a board");
+            let node = Node::new(&board);
+            for (h, what) in [(&halves_h, "halves"), (&columns_h, "columns")] {
+                let (_, value) = h.evaluate(&node);
+                assert!(value <= *d, "{what} {goal:?}: h = {value} > {d} at {}", board.render());
+            }
+            assert_eq!(
+                whole_h.evaluate(&node).1,
+                *d,
+                "one group {goal:?} at {}",
+                board.render()
+            );
+        }
+    }
+}
+
+#[test]
+fn ida_with_split_estimates_finds_shortest_solutions_to_any_goal() {
+    for (rows, cols, goal) in GOALS {
+        let goal = tiles(goal);
+        let cells = rows * cols;
+        let distances = distances_from(&goal, rows, cols);
+        let half = cells as u8 / 2;
+        let groups = vec![(1..=half).collect::<Vec<u8>>(), (half + 1..cells as u8).collect()];
+        let h = split(rows, cols, &groups, &goal);
+        // Every 7th position on 2x4, every 97th on 3x3, and the farthest ones.
+        let step = if cells == 8 { 7 } else { 97 };
+        let max = distances.values().map(|(_, d)| *d).max().unwrap_or(0);
+        let mut checked = 0;
+        for (i, (board, d)) in distances.values().enumerate() {
+            if i % step != 0 && *d != max {
+                continue;
+            }
+            let start = Board::new(rows, cols, board.clone()).expect("a board");
+            let found = ida::search_with_progress(&start, &h, &mut |_, _| {}).expect("a solution");
+            assert_eq!(found.slides.len() as u32, *d, "{goal:?} from {}", start.render());
+            let end = found.slides.iter().fold(start.clone(), |b, &cell| {
+                b.slide(usize::from(cell)).expect("a legal slide")
+            });
+            assert_eq!(end.tiles(), &goal[..], "{goal:?} from {}", start.render());
+            checked += 1;
+        }
+        assert!(checked >= 100, "{checked} positions checked");
+        // The other class is refused by the solver's invariant, not searched: its boards
+        // are exactly those the search above never reached.
+        let mut other = goal.clone();
+        let (a, b) = (goal.iter().position(|&t| t == 1), goal.iter().position(|&t| t == 2));
+        other.swap(a.unwrap_or(0), b.unwrap_or(0));
+        assert!(!distances.contains_key(&pack(&other)));
+        assert_ne!(
+            textbook_solvable(&other, rows, cols),
+            textbook_solvable(&goal, rows, cols)
+        );
+    }
+}
+
+#[test]
+fn the_7_8_split_covers_4x4_once_and_follows_any_goal() {
+    let mut all: Vec<u8> = groups_78().concat();
+    all.sort_unstable();
+    assert_eq!(all, (1..16).collect::<Vec<u8>>());
+    // For a goal with the blank first, the blank's cell goes to the usual blank's cell.
+    let goal: Vec<u8> = (0..16).collect();
+    let groups = goal_groups(&groups_78(), &goal);
+    assert_eq!(groups[0], [7, 8, 9, 10, 11, 12, 13, 14]);
+    assert_eq!(groups[1], [15, 1, 2, 3, 4, 5, 6]);
+}
+
+#[test]
+fn the_estimate_for_a_goal_uses_split_tables_below_17_cells() {
+    let goal = tiles("1 2 3 4 0 5 6 7 8");
+    let estimate = Estimate::for_goal((3, 3), Some(&goal), None, None, &|_| {}, &|_, _| {}).expect("tables");
+    assert!(matches!(estimate, Estimate::Split(_)));
+    let usual = Estimate::for_goal((3, 3), None, None, None, &|_| {}, &|_, _| {}).expect("tables");
+    assert!(matches!(usual, Estimate::Patterns(_)));
+    // 6-6-3 asked for on 4x4 and the usual goal keeps the spread tables.
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let chosen = Estimate::for_goal(
+        (4, 4),
+        None,
+        Some(Pdb::SixSixThree),
+        Some(dir.path()),
+        &|_| {},
+        &|_, _| {},
+    );
+    assert!(matches!(chosen, Ok(Estimate::Patterns(_))));
+    assert!(Path::new(dir.path()).read_dir().expect("the cache").count() >= 3);
+}
+
+/// Runs the binary with `args` and the cache in `cache`: (exit code, stdout, stderr).
+fn analyze(args: &[&str], cache: &Path) -> (i32, String, String) {
+    let output = assert_cmd::Command::new(env!("CARGO_BIN_EXE_analyze"))
+        .args(args)
+        .env("ANALYZE_CACHE_DIR", cache)
+        .output()
+        .expect("the binary runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// The fewest moves from `start` to `goal` by a plain breadth-first search (near the goal).
+fn plain_distance(start: &[u8], goal: &[u8], rows: usize, cols: usize) -> usize {
+    let mut seen = HashMap::from([(pack(start), 0)]);
+    let mut queue = VecDeque::from([(start.to_vec(), 0)]);
+    while let Some((board, d)) = queue.pop_front() {
+        if board == goal {
+            return d;
+        }
+        for next in slides(&board, rows, cols) {
+            if let Entry::Vacant(slot) = seen.entry(pack(&next)) {
+                slot.insert(d + 1);
+                queue.push_back((next, d + 1));
+            }
+        }
+    }
+    usize::MAX
+}
+
+#[test]
+fn solve_on_4x4_takes_any_goal() {
+    let cache = tempfile::tempdir().expect("a temp dir");
+    // The blank first (on the diagonal: the transposed lookup applies), and one off the
+    // diagonal in the other parity class.
+    for goal in [
+        "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+        "2 0 1 3 4 5 6 7 8 9 10 11 12 13 14 15",
+    ] {
+        let goal_tiles = tiles(goal);
+        // A walk of 14 moves from the goal that never steps straight back.
+        let mut board = goal_tiles.clone();
+        let mut previous = usize::MAX;
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..14 {
+            let blank = board.iter().position(|&t| t == 0).unwrap_or(0);
+            let options: Vec<Vec<u8>> = slides(&board, 4, 4)
+                .into_iter()
+                .filter(|next| next.iter().position(|&t| t == 0) != Some(previous))
+                .collect();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            board = options[(seed % options.len() as u64) as usize].clone();
+            previous = blank;
+        }
+        let expected = plain_distance(&board, &goal_tiles, 4, 4);
+        let text: Vec<String> = board.iter().map(u8::to_string).collect();
+        let (code, stdout, stderr) = analyze(
+            &[
+                "--puzzle",
+                "sliding",
+                "--rows",
+                "4",
+                "--cols",
+                "4",
+                "--goal",
+                goal,
+                "--solve",
+                &text.join(" "),
+            ],
+            cache.path(),
+        );
+        assert_eq!(code, 0, "{stderr}");
+        assert_eq!(
+            stdout.lines().next(),
+            Some(format!("{expected} moves").as_str()),
+            "{stdout}"
+        );
+        // The last grid printed is the goal.
+        let grids: Vec<&str> = stdout.split("\n\n").collect();
+        let last: Vec<u8> = grids
+            .last()
+            .map(|g| {
+                g.lines()
+                    .skip(1)
+                    .flat_map(|l| l.split_whitespace().map(|c| c.parse().unwrap_or(0)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        assert_eq!(last, goal_tiles, "{stdout}");
+
+        // Two tiles swapped: the other class, refused without a search.
+        let mut other = goal_tiles.clone();
+        other.swap(4, 5);
+        let text: Vec<String> = other.iter().map(u8::to_string).collect();
+        let (code, stdout, _) = analyze(
+            &[
+                "--puzzle",
+                "sliding",
+                "--rows",
+                "4",
+                "--cols",
+                "4",
+                "--goal",
+                goal,
+                "--solve",
+                &text.join(" "),
+            ],
+            cache.path(),
+        );
+        assert_eq!(code, 0);
+        assert!(stdout.starts_with("unsolvable: "), "{stdout}");
+    }
+}
+
+#[test]
+fn pdb_is_checked_and_refused_where_it_has_no_meaning() {
+    let cache = tempfile::tempdir().expect("a temp dir");
+    let near = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15";
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &[
+                "--puzzle", "sliding", "--rows", "4", "--cols", "4", "--pdb", "555", "--solve", near,
+            ],
+            "use 663",
+        ),
+        (
+            &["--puzzle", "sliding", "--rows", "4", "--cols", "4", "--pdb", "78"],
+            "without --solve",
+        ),
+        (
+            &["--puzzle", "eight", "--pdb", "663", "--solve", "1 2 3 4 5 6 7 0 8"],
+            "eight",
+        ),
+        (
+            &[
+                "--puzzle",
+                "sliding",
+                "--rows",
+                "3",
+                "--cols",
+                "4",
+                "--pdb",
+                "78",
+                "--solve",
+                "1 2 3 4 5 6 7 8 9 10 0 11",
+            ],
+            "sliding-3x4",
+        ),
+        (
+            &["--puzzle", "nine-tails", "--pdb", "78", "--solve", "HHHTTTHHH"],
+            "nine-tails",
+        ),
+    ];
+    for (args, names) in cases {
+        let (code, stdout, stderr) = analyze(args, cache.path());
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(stdout.is_empty(), "{args:?}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error: --pdb"), "{args:?}: {stderr}");
+        assert!(stderr.contains(names), "{args:?}: {stderr}");
+    }
+    // 663 asked for is used without building anything else, and says nothing about 7-8.
+    let (code, stdout, stderr) = analyze(
+        &[
+            "--puzzle", "sliding", "--rows", "4", "--cols", "4", "--pdb", "663", "--solve", near,
+        ],
+        cache.path(),
+    );
+    assert_eq!((code, stdout.lines().next()), (0, Some("1 move")), "{stderr}");
+    assert!(!stderr.contains("7-8"), "{stderr}");
+    // By default, without the 7-8 tables in the cache, 6-6-3 is used and the note says how
+    // to build 7-8.
+    let (code, _, stderr) = analyze(
+        &["--puzzle", "sliding", "--rows", "4", "--cols", "4", "--solve", near],
+        cache.path(),
+    );
+    assert_eq!(code, 0);
+    assert!(stderr.contains("`--pdb 78` builds them once"), "{stderr}");
+    let names: Vec<String> = std::fs::read_dir(cache.path())
+        .expect("the cache")
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .collect();
+    assert!(names.iter().all(|n| !n.contains("split")), "{names:?}");
+}
+
+#[test]
+fn split_estimates_updated_move_by_move_equal_fresh_ones_on_4x4() {
+    // 6-6-3 groups turned to two goals: the blank first (both lookups) and off the diagonal.
+    let groups = vec![vec![1, 2, 3, 5, 6, 7], vec![4, 8, 11, 12, 14, 15], vec![9, 10, 13]];
+    for goal in [
+        "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+        "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+    ] {
+        let goal = tiles(goal);
+        let h = split(4, 4, &groups, &goal);
+        let mut board = Board::new(4, 4, goal.clone()).expect("a board");
+        let (mut memo, first) = h.evaluate(&Node::new(&board));
+        assert_eq!(first, 0);
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..3000 {
+            let options: Vec<usize> = board.neighbours(board.blank()).collect();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let cell = options[(seed % options.len() as u64) as usize];
+            let value = h.update(&mut memo, &Node::new(&board), cell as u8);
+            board = board.slide(cell).expect("a neighbour");
+            assert_eq!(
+                value,
+                h.evaluate(&Node::new(&board)).1,
+                "{goal:?} at {}",
+                board.render()
+            );
+        }
+    }
+}
