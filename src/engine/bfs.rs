@@ -278,9 +278,7 @@ pub fn search<P: Puzzle>(
             reached: run.levels.iter().sum(),
             sent: total.sent,
             generated: total.generated,
-            next: Frontier {
-                view: View::Planes(&planes, depth + 1),
-            },
+            next: Frontier::of_planes(&planes, depth + 1),
         });
         if flow.is_break() {
             return Err(EngineError::Interrupted);
@@ -321,22 +319,37 @@ impl Run {
 /// This process's ranks in the next level, as the observer sees them.
 #[derive(Clone, Copy)]
 pub struct Frontier<'a> {
-    view: View<'a>,
-}
-
-/// Where a [`Frontier`]'s bits live.
-#[derive(Clone, Copy)]
-enum View<'a> {
-    /// This process's slice of the two interleaved planes, and the level's depth.
-    Planes(&'a Planes, usize),
-    /// A plain bit set over the whole rank space (Dial's buckets).
-    Bits(&'a BitSet),
+    /// The storage words, taken once: readers go word by word over whole levels.
+    marks: &'a [AtomicU64],
+    /// `Some(this)`: the words are two interleaved planes and the level's ranks are those
+    /// with only plane `this` set; `None`: a plain bit set.
+    plane: Option<usize>,
+    /// The first rank this process holds.
+    start: u64,
+    /// Words of this process's ranks.
+    words: usize,
 }
 
 impl<'a> Frontier<'a> {
     /// The level held as a plain bit set over all ranks (a weighted search's bucket).
     pub fn of_bits(bits: &'a BitSet) -> Self {
-        Frontier { view: View::Bits(bits) }
+        let marks = bits.words();
+        Frontier {
+            marks,
+            plane: None,
+            start: 0,
+            words: marks.len(),
+        }
+    }
+
+    /// The level of depth `depth` in `planes`.
+    fn of_planes(planes: &'a Planes, depth: usize) -> Self {
+        Frontier {
+            marks: planes.marks.words(),
+            plane: Some(roles(depth).0),
+            start: planes.slice.start,
+            words: planes.words,
+        }
     }
 
     /// Whether `rank` is in the level (false for ranks another process owns).
@@ -347,26 +360,21 @@ impl<'a> Frontier<'a> {
 
     /// The first rank this process holds (a multiple of 64).
     pub fn start(&self) -> u64 {
-        match self.view {
-            View::Planes(planes, _) => planes.slice.start,
-            View::Bits(_) => 0,
-        }
+        self.start
     }
 
     /// Words of this process's slice.
     pub fn word_count(&self) -> usize {
-        match self.view {
-            View::Planes(planes, _) => planes.words,
-            View::Bits(bits) => bits.word_count(),
-        }
+        self.words
     }
 
     /// Word `w` of the level: bit `b` is set when rank `start() + 64 * w + b` is in it.
     /// Readers that scan a whole level in parallel (the heuristic atlas) go word by word.
+    #[inline]
     pub fn word(&self, w: usize) -> u64 {
-        match self.view {
-            View::Planes(planes, depth) => planes.level_word(w, depth),
-            View::Bits(bits) => bits.words()[w].load(Relaxed),
+        match self.plane {
+            Some(this) => level_word(self.marks, w, this),
+            None => self.marks[w].load(Relaxed),
         }
     }
 
@@ -435,6 +443,12 @@ fn roles(depth: usize) -> (usize, usize) {
     (depth % 2, 1 - depth % 2)
 }
 
+/// Word `w` of the level whose ranks have only plane `this` of the interleaved `marks` set.
+#[inline(always)]
+fn level_word(marks: &[AtomicU64], w: usize, this: usize) -> u64 {
+    marks[2 * w + this].load(Relaxed) & !marks[2 * w + (1 - this)].load(Relaxed)
+}
+
 /// Records in `summary`, if any, that word `w` of the slice holds a rank of the next level.
 #[inline]
 fn note(summary: Option<&[AtomicU64]>, w: usize) {
@@ -474,9 +488,7 @@ impl Planes {
     /// Word `w` of the level of depth `depth`: its ranks in this slice.
     #[inline]
     fn level_word(&self, w: usize, depth: usize) -> u64 {
-        let (this, other) = roles(depth);
-        let marks = self.marks.words();
-        marks[2 * w + this].load(Relaxed) & !marks[2 * w + other].load(Relaxed)
+        level_word(self.marks.words(), w, roles(depth).0)
     }
 
     fn is_current(&self, i: u64, depth: usize) -> bool {
@@ -682,30 +694,29 @@ impl Expansion<'_> {
         summary: Option<&[AtomicU64]>,
         record: Option<&[AtomicU64]>,
     ) -> Tally {
-        let next = roles(depth).1;
+        let (this, next) = roles(depth);
         let (classes, adjacent, touched) = (self.classes, self.adjacent, self.touched);
         let planes = self.planes;
         let states = puzzle.states();
         let (start, len) = (planes.slice.start, planes.slice.end - planes.slice.start);
         let mut tally = Tally::new(classes);
-        let mut batch = Vec::with_capacity(BATCH + 64);
+        let mut batch = Batch {
+            marks: planes.marks.words(),
+            next,
+            start,
+            touched,
+            record,
+            len: 0,
+            preds: [0; BATCH],
+            generated: 0,
+        };
         let mut memo = P::Memo::default();
         let marks = planes.marks.words();
         let words = planes.words;
         // Global word index of the slice's first word (slices start on a word).
         let base = (start / WORD_BITS) as usize;
         let all_words = states.div_ceil(WORD_BITS) as usize;
-        let place = |pred: u64| {
-            let i = pred - start;
-            (2 * (i / WORD_BITS) as usize, 1 << (i % WORD_BITS))
-        };
-        // Flags a chunk as holding part of the next level. The flags share cache lines
-        // between workers, so each is written once a level, not once a rank.
-        let touch = |chunk: usize| {
-            if !touched[chunk].load(Relaxed) {
-                touched[chunk].store(true, Relaxed);
-            }
-        };
+        let touch = |chunk: usize| touch(touched, chunk);
         let partition = self.partition;
         let me = self.me;
         let remote = |tally: &mut Tally, rank: u64| {
@@ -751,29 +762,6 @@ impl Expansion<'_> {
                 tally.escapes += u64::from(found.count_ones());
             }
         };
-        let flush = |batch: &mut Vec<u64>, tally: &mut Tally| {
-            // Every look-up first, then the writes: a locked instruction is a full barrier on
-            // x86, so a `fetch_or` between two look-ups would make each miss wait for the last.
-            // The look-ups keep the new ranks without a branch: whether a rank is new is a coin
-            // toss, and each mispredicted branch would cancel the look-ups issued after it.
-            tally.generated += batch.len() as u64;
-            let mut kept = 0;
-            for i in 0..batch.len() {
-                let pred = batch[i];
-                let (w, bit) = place(pred);
-                let seen = (marks[w].load(Relaxed) | marks[w + 1].load(Relaxed)) & bit;
-                batch[kept] = pred;
-                kept += usize::from(seen == 0);
-            }
-            batch.truncate(kept);
-            for &pred in batch.iter() {
-                let (w, bit) = place(pred);
-                marks[w + next].fetch_or(bit, Relaxed);
-                touch(w / (2 * CHUNK_WORDS));
-                note(record, w / 2);
-            }
-            batch.clear();
-        };
         // Expands the words `run` of the slice, consecutive; the words around it hold no
         // rank of the level.
         let mut expand_run = |run: Range<usize>, tally: &mut Tally| {
@@ -783,13 +771,23 @@ impl Expansion<'_> {
             let mut phase = adjacent.map_or(0, |a| (base + run.start) % a.below.len());
             for local in run.clone() {
                 let w = base + local;
-                let mut word = planes.level_word(local, depth);
+                let mut word = level_word(marks, local, this);
                 if let Some(a) = adjacent {
-                    let (down, up) = (word & a.below[phase], word & a.above[phase]);
-                    phase = if phase + 1 == a.below.len() { 0 } else { phase + 1 };
-                    mark_word(w.wrapping_sub(1), pending | (down << 63), tally);
-                    pending = (up << 1) | (down >> 1) | carry;
-                    carry = up >> 63;
+                    // Most words of a level that is not summarised are empty: they only
+                    // move the phase on.
+                    if word | pending | carry != 0 {
+                        let (down, up) = (word & a.below[phase], word & a.above[phase]);
+                        let found = pending | (down << 63);
+                        if found != 0 {
+                            mark_word(w.wrapping_sub(1), found, tally);
+                        }
+                        pending = (up << 1) | (down >> 1) | carry;
+                        carry = up >> 63;
+                    }
+                    phase += 1;
+                    if phase == a.below.len() {
+                        phase = 0;
+                    }
                 }
                 while word != 0 {
                     let rank = w as u64 * WORD_BITS + u64::from(word.trailing_zeros());
@@ -815,9 +813,6 @@ impl Expansion<'_> {
                             tally.escape_from.get_or_insert(rank);
                         }
                     });
-                    if batch.len() >= BATCH {
-                        flush(&mut batch, tally);
-                    }
                 }
             }
             let last = base + run.end - 1;
@@ -826,7 +821,7 @@ impl Expansion<'_> {
             // Retire the run's level (its words are still in cache). Ranks marked next
             // meanwhile have the other plane clear and are not touched.
             for local in run {
-                let word = planes.level_word(local, depth);
+                let word = level_word(marks, local, this);
                 if word != 0 {
                     marks[2 * local + next].fetch_or(word, Relaxed);
                 }
@@ -864,7 +859,76 @@ impl Expansion<'_> {
                 }
             }
         }
-        flush(&mut batch, &mut tally);
+        batch.flush();
+        tally.generated += batch.generated;
         tally
+    }
+}
+
+/// Flags chunk `chunk` as holding part of the next level. The flags share cache lines
+/// between workers, so each is written once a level, not once a rank.
+#[inline]
+fn touch(touched: &[AtomicBool], chunk: usize) {
+    if !touched[chunk].load(Relaxed) {
+        touched[chunk].store(true, Relaxed);
+    }
+}
+
+/// Predecessors in this process's slice, gathered before they are looked up and marked.
+struct Batch<'a> {
+    /// The interleaved planes, and the plane new marks go to.
+    marks: &'a [AtomicU64],
+    next: usize,
+    /// The slice's first rank.
+    start: u64,
+    touched: &'a [AtomicBool],
+    record: Option<&'a [AtomicU64]>,
+    len: usize,
+    preds: [u64; BATCH],
+    /// Predecessors pushed so far.
+    generated: u64,
+}
+
+impl Batch<'_> {
+    #[inline(always)]
+    fn push(&mut self, pred: u64) {
+        self.preds[self.len] = pred;
+        self.len += 1;
+        if self.len == BATCH {
+            self.flush();
+        }
+    }
+
+    /// The plane word pair and bit of `pred`.
+    #[inline(always)]
+    fn place(&self, pred: u64) -> (usize, u64) {
+        let i = pred - self.start;
+        (2 * (i / WORD_BITS) as usize, 1 << (i % WORD_BITS))
+    }
+
+    /// Marks the unseen predecessors gathered as next. Every look-up first, then the
+    /// writes: a locked instruction is a full barrier on x86, so a `fetch_or` between two
+    /// look-ups would make each miss wait for the last. The look-ups keep the new ranks
+    /// without a branch: whether a rank is new is a coin toss, and each mispredicted branch
+    /// would cancel the look-ups issued after it.
+    #[inline(never)]
+    fn flush(&mut self) {
+        let marks = self.marks;
+        self.generated += self.len as u64;
+        let mut kept = 0;
+        for i in 0..self.len {
+            let pred = self.preds[i];
+            let (w, bit) = self.place(pred);
+            let seen = (marks[w].load(Relaxed) | marks[w + 1].load(Relaxed)) & bit;
+            self.preds[kept] = pred;
+            kept += usize::from(seen == 0);
+        }
+        for i in 0..kept {
+            let (w, bit) = self.place(self.preds[i]);
+            marks[w + self.next].fetch_or(bit, Relaxed);
+            touch(self.touched, w / (2 * CHUNK_WORDS));
+            note(self.record, w / 2);
+        }
+        self.len = 0;
     }
 }

@@ -337,7 +337,7 @@ impl Sliding {
     ///
     /// The checks and the tail are inlined into the caller and the head decoding is not:
     /// most calls find the head already decoded.
-    #[inline]
+    #[inline(always)]
     fn unrank_cached<'m>(&self, memo: &'m mut Unranked, k: u64, parity: u8) -> &'m Unranked {
         if !memo.valid || memo.k != k {
             let block = self.by_block.div(k);
@@ -429,16 +429,18 @@ impl Sliding {
         (k, parity)
     }
 
-    /// Rank after the vertical move `slide` from `u`.
-    #[inline]
-    fn slide(&self, u: &Unranked, slide: &Slide) -> u64 {
+    /// Rank after the vertical move `slide` from `u`, the window's sum taken over `W >=
+    /// cols` digits (the coefficients past `cols` are zero): with `W` a constant equal to
+    /// `cols`, the sum unrolls to exactly the terms it needs.
+    #[inline(always)]
+    fn slide<const W: usize>(&self, u: &Unranked, slide: &Slide) -> u64 {
         let (cols, lo, blank) = (self.cols, slide.lo, slide.to);
         let passed = (u.seq >> (4 * slide.passed)) & ((1 << (4 * (cols - 1))) - 1);
         let mask = greater(passed, at(u.seq, slide.from));
         let table = &self.vertical[slide.dir];
         let mut k = u.k.wrapping_add(table.gain[(lo << (cols - 1)) | mask]);
         let digits = u.digits >> (4 * lo);
-        for (j, c) in table.coefficient[lo].iter().enumerate() {
+        for (j, c) in table.coefficient[lo][..W].iter().enumerate() {
             k = k.wrapping_add(at(digits, j).wrapping_mul(*c));
         }
         k * self.cells as u64 + blank as u64
@@ -514,7 +516,21 @@ impl Sliding {
     /// Calls `f` with the rank after each legal move (the graph is undirected), the
     /// horizontal ones (`rank +- 1`) only if `horizontal`.
     #[inline]
-    fn for_each_neighbour(&self, memo: &mut Unranked, rank: u64, horizontal: bool, mut f: impl FnMut(u64)) {
+    fn for_each_neighbour(&self, memo: &mut Unranked, rank: u64, horizontal: bool, f: impl FnMut(u64)) {
+        // The engine's hot path: the common widths get the vertical moves' sums unrolled
+        // to their length (a branch every call takes the same way).
+        match self.cols {
+            3 => self.neighbours::<3>(memo, rank, horizontal, f),
+            4 => self.neighbours::<4>(memo, rank, horizontal, f),
+            6 => self.neighbours::<6>(memo, rank, horizontal, f),
+            7 => self.neighbours::<7>(memo, rank, horizontal, f),
+            _ => self.neighbours::<MAX_COLS>(memo, rank, horizontal, f),
+        }
+    }
+
+    /// [`Sliding::for_each_neighbour`] with the vertical moves' sums over `W` digits.
+    #[inline(always)]
+    fn neighbours<const W: usize>(&self, memo: &mut Unranked, rank: u64, horizontal: bool, mut f: impl FnMut(u64)) {
         let (k, blank) = self.split(rank);
         let u = self.unrank_cached(memo, k, self.parity[blank]);
         let moves = self.moves[blank];
@@ -525,7 +541,7 @@ impl Sliding {
             f(rank + 1);
         }
         for slide in &self.slides[blank] {
-            f(self.slide(u, slide));
+            f(self.slide::<W>(u, slide));
         }
     }
 
