@@ -55,8 +55,9 @@ pub struct Sliding {
     tails: Vec<Tail>,
     /// Division by `tails.len()`: pairs sharing `k / block` share all the other digits.
     by_block: Divisor,
-    /// Vertical moves in closed form, see [`Vertical`]; `[0]`: a tile drops, `[1]`: it rises.
-    vertical: [Vertical; 2],
+    /// The gains of both directions' windows ([`Vertical::gain`]), each [`Slide`] pointing at
+    /// its window's.
+    gains: Vec<u64>,
     /// Another goal than `1 2 ... n-1 0`, if one was given (see [`Sliding::with_goal`]).
     goal: Option<Goal>,
 }
@@ -86,12 +87,14 @@ const DOWN: u8 = 8;
 
 /// A vertical move of the blank, in terms of the tile sequence: the tile at position
 /// `from` moves over the `cols - 1` tiles from position `passed` on, in the window
-/// starting at `lo`, and the blank ends on cell `to`.
+/// starting at `lo`, and the blank ends on cell `to`. It carries its window's part of the
+/// closed form ([`Vertical`]), so the hot path follows no further tables.
 #[derive(Debug, Clone, Copy)]
 struct Slide {
-    /// 0: the tile drops into the blank below it (it moves later in the sequence),
-    /// 1: it rises (earlier); indexes [`Sliding::vertical`].
-    dir: usize,
+    /// The window's [`Vertical::coefficient`] row, for the direction the tile moves.
+    coefficient: [u64; MAX_COLS],
+    /// Where the window's [`Vertical::gain`] entries start in [`Sliding::gains`].
+    gain: usize,
     lo: usize,
     from: usize,
     passed: usize,
@@ -105,8 +108,9 @@ const TAIL: usize = 6;
 /// The last `tail` tiles of a pair as a pattern over the tiles left for them.
 #[derive(Debug, Clone, Copy)]
 struct Tail {
-    /// Position `j` holds the tile of index `(order >> 4j) & 15` among those tiles, sorted.
-    order: u32,
+    /// Position `j` holds the tile at bit `shift[j]` of the pool of those tiles (4 times its
+    /// index among them, sorted); positions past the tail read bit 60, always empty.
+    shift: [u8; TAIL],
     /// The Lehmer digits of those positions, packed like a sequence.
     digits: u32,
     /// Parity of their sum.
@@ -268,6 +272,14 @@ impl Sliding {
         // by construction; it is not a check of the rule, which the tests do).
         let passing = ((cols - 1) & 1) as u8;
         let keeps_class = |blank: usize, to: usize| parity[blank] ^ passing == parity[to];
+        // `[0]`: the tile drops into the blank (it moves later in the sequence), `[1]`: it rises.
+        let vertical = [tile_drops(&weight, tiles, cols), tile_rises(&weight, tiles, cols)];
+        let window = |dir: usize, lo: usize| {
+            (
+                vertical[dir].coefficient[lo],
+                dir * vertical[0].gain.len() + (lo << (cols - 1)),
+            )
+        };
         let slides = std::array::from_fn(|blank| {
             let mut list = Vec::new();
             if moves[blank] & UP != 0 {
@@ -275,8 +287,10 @@ impl Sliding {
                 // position blank-cols to blank-1, past the cols-1 tiles between.
                 let (lo, to) = (blank - cols, blank - cols);
                 debug_assert!(keeps_class(blank, to));
+                let (coefficient, gain) = window(0, lo);
                 list.push(Slide {
-                    dir: 0,
+                    coefficient,
+                    gain,
                     lo,
                     from: lo,
                     passed: lo + 1,
@@ -287,8 +301,10 @@ impl Sliding {
                 // The tile below rises: from position blank+cols-1 to blank.
                 let (lo, hi, to) = (blank, blank + cols - 1, blank + cols);
                 debug_assert!(keeps_class(blank, to));
+                let (coefficient, gain) = window(1, lo);
                 list.push(Slide {
-                    dir: 1,
+                    coefficient,
+                    gain,
                     lo,
                     from: hi,
                     passed: lo,
@@ -314,7 +330,7 @@ impl Sliding {
             tail,
             by_block: Divisor::new(tails.len() as u64, pairs),
             tails,
-            vertical: [tile_drops(&weight, tiles, cols), tile_rises(&weight, tiles, cols)],
+            gains: [&vertical[0].gain[..], &vertical[1].gain[..]].concat(),
             goal: None,
         }
     }
@@ -348,9 +364,8 @@ impl Sliding {
             // A fixed count of steps, unrolled; boards with fewer tail tiles drop the rest.
             let mut seq = 0;
             for j in 0..TAIL {
-                seq |= at(memo.pool, ((tail.order >> (4 * j)) & 0xF) as usize) << (4 * j);
+                seq |= ((memo.pool >> tail.shift[j]) & 0xF) << (4 * j);
             }
-            seq &= (1 << (4 * self.tail)) - 1;
             let head = 4 * (self.tiles() - self.tail);
             memo.seq = memo.head_seq | (seq << head);
             memo.digits = memo.head_digits | (u64::from(tail.digits) << head);
@@ -437,10 +452,9 @@ impl Sliding {
         let (cols, lo, blank) = (self.cols, slide.lo, slide.to);
         let passed = (u.seq >> (4 * slide.passed)) & ((1 << (4 * (cols - 1))) - 1);
         let mask = greater(passed, at(u.seq, slide.from));
-        let table = &self.vertical[slide.dir];
-        let mut k = u.k.wrapping_add(table.gain[(lo << (cols - 1)) | mask]);
+        let mut k = u.k.wrapping_add(self.gains[slide.gain + mask]);
         let digits = u.digits >> (4 * lo);
-        for (j, c) in table.coefficient[lo][..W].iter().enumerate() {
+        for (j, c) in slide.coefficient[..W].iter().enumerate() {
             k = k.wrapping_add(at(digits, j).wrapping_mul(*c));
         }
         k * self.cells as u64 + blank as u64
@@ -561,17 +575,17 @@ fn tail_table(tail: usize) -> Vec<Tail> {
     let entries = factorial(tail) / 2;
     (0..entries)
         .map(|mut rest| {
-            let mut left: Vec<u32> = (0..tail as u32).collect();
-            let (mut order, mut digits, mut parity) = (0, 0, 0);
-            for j in 0..tail {
+            let mut left: Vec<u8> = (0..tail as u8).collect();
+            let (mut shift, mut digits, mut parity) = ([60; TAIL], 0, 0);
+            for (j, shift) in shift.iter_mut().enumerate().take(tail) {
                 let place = if j + 2 < tail { factorial(tail - 1 - j) / 2 } else { 1 };
                 let digit = if j + 2 < tail { rest / place } else { 0 };
                 rest -= digit * place;
-                order |= left.remove(digit as usize) << (4 * j);
+                *shift = 4 * left.remove(digit as usize);
                 digits |= (digit as u32) << (4 * j);
                 parity ^= (digit & 1) as u8;
             }
-            Tail { order, digits, parity }
+            Tail { shift, digits, parity }
         })
         .collect()
 }
