@@ -485,6 +485,58 @@ impl Sliding {
         (seq & low) | ((seq & !low) << 4)
     }
 
+    /// The pair index and the blank's cell of `rank` (rank = pair * cells + blank).
+    #[inline]
+    pub fn pair_and_blank(&self, rank: u64) -> (u64, usize) {
+        self.split(rank)
+    }
+
+    /// The two tile sequences of pair `k`, parity 0 first, packed 4 bits a position
+    /// (position `i` in bits `4i..4i+4`), reusing `memo` like [`Sliding::packed_board`]: a
+    /// reader meeting several blank cells of one pair unranks it once.
+    #[inline]
+    pub fn pair_sequences(&self, memo: &mut Unranked, k: u64) -> [u64; 2] {
+        let seq = self.unrank_cached(memo, k, 0).seq;
+        let n = self.tiles();
+        let swap = at(seq, n - 2) ^ at(seq, n - 1);
+        [seq, seq ^ (swap << (4 * (n - 2))) ^ (swap << (4 * (n - 1)))]
+    }
+
+    /// Pairs per block of [`Sliding::block_sequences`].
+    pub fn block_pairs(&self) -> u64 {
+        self.tails.len() as u64
+    }
+
+    /// The sequences of the pairs of block `block` (pairs `block * block_pairs()` on, fewer
+    /// in the last block) into `out`, one `[parity 0, the bits to flip for parity 1]` per
+    /// pair (as [`Sliding::pair_sequences`]), decoding their shared head once: a reader of a
+    /// dense level then finds each pair's sequences by one look-up, without a branch.
+    pub fn block_sequences(&self, memo: &mut Unranked, block: u64, out: &mut Vec<[u64; 2]>) {
+        let first = block * self.tails.len() as u64;
+        let pairs = factorial(self.tiles()) / 2;
+        let count = (pairs - first).min(self.tails.len() as u64) as usize;
+        self.unrank_cached(memo, first, 0);
+        let (n, head) = (self.tiles(), 4 * (self.tiles() - self.tail));
+        out.clear();
+        out.extend(self.tails[..count].iter().map(|tail| {
+            let mut seq = 0;
+            for j in 0..TAIL {
+                seq |= at(memo.pool, ((tail.order >> (4 * j)) & 0xF) as usize) << (4 * j);
+            }
+            seq &= (1 << (4 * self.tail)) - 1;
+            let seq = memo.head_seq | (seq << head);
+            let swap = at(seq, n - 2) ^ at(seq, n - 1);
+            let flip = (swap << (4 * (n - 2))) | (swap << (4 * (n - 1)));
+            let odd = u64::from(memo.head_parity ^ tail.parity);
+            [seq ^ (odd.wrapping_neg() & flip), flip]
+        }));
+    }
+
+    /// Which of [`Sliding::pair_sequences`] the configurations with the blank on `cell` have.
+    pub fn sequence_parity(&self, cell: usize) -> usize {
+        usize::from(self.parity[cell])
+    }
+
     /// Reads a board (cell by cell, 0 = blank) into a rank.
     pub fn rank_board(&self, board: &[u8]) -> Result<u64, ParseError> {
         let n = self.cells;
