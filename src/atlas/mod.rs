@@ -14,7 +14,7 @@ use crate::engine::Level;
 use crate::engine::bfs::Frontier;
 use crate::heuristics::{Estimates, Kind};
 use crate::puzzle::Puzzle;
-use crate::puzzle::sliding::{self, Sliding, Unranked};
+use crate::puzzle::sliding::{self, Sliding, TailShifts, Unranked};
 use rayon::prelude::*;
 use std::ops::Range;
 use thiserror::Error;
@@ -310,6 +310,8 @@ pub struct Collector<'a> {
     /// of the cells before it (they hold the sequence's first tiles, the rest move up a
     /// cell).
     blanks: [(u64, u64); sliding::MAX_CELLS],
+    /// How the board's pairs are decoded a block at a time.
+    shifts: TailShifts,
     /// `states[kind][distance][value]`.
     states: [Vec<Vec<u64>>; 3],
     worst: [Option<(u32, u64, u32, u32)>; 3],
@@ -334,6 +336,7 @@ impl<'a> Collector<'a> {
                 let odd = puzzle.sequence_parity(cell) as u64;
                 (odd.wrapping_neg(), (1u64 << (4 * cell)) - 1)
             }),
+            shifts: puzzle.tail_shifts(),
             states: Default::default(),
             worst: [None; 3],
             samples: Vec::new(),
@@ -438,7 +441,7 @@ impl<'a> Collector<'a> {
                     Some(&s) => s,
                     None => {
                         let block = k / block_pairs;
-                        self.puzzle.block_sequences(&mut memo, block, &mut seqs);
+                        self.puzzle.block_sequences(&mut memo, block, &self.shifts, &mut seqs);
                         first = block * block_pairs;
                         seqs[(k - first) as usize]
                     }
