@@ -426,10 +426,12 @@ impl<'a> Collector<'a> {
     ) {
         let layout = self.layout;
         let mut memo = Unranked::default();
-        // The sequences of the block of pairs being scanned: in a dense level most of a
-        // block's pairs have states, and a look-up per state takes no branch.
+        // The pairs are decoded a block at a time where the level is dense (most of a
+        // block's pairs have states there, and a look-up per state takes no branch), one
+        // at a time where it is sparse; the states met in the last block decide.
         let block_pairs = self.puzzle.block_pairs();
-        let (mut seqs, mut first) = (Vec::new(), 0);
+        let (mut seqs, mut first, mut end, mut met) = (Vec::new(), 0, 0, 0);
+        let (mut pair, mut pair_seqs) = (u64::MAX, [0; 2]);
         for w in words {
             let mut bits = level.word(w);
             let base = level.start() + 64 * w as u64;
@@ -437,13 +439,30 @@ impl<'a> Collector<'a> {
                 let rank = base + u64::from(bits.trailing_zeros());
                 bits &= bits - 1;
                 let (k, blank) = self.puzzle.pair_and_blank(rank);
+                met += 1;
                 let [seq, flip] = match seqs.get(k.wrapping_sub(first) as usize) {
                     Some(&s) => s,
                     None => {
-                        let block = k / block_pairs;
-                        self.puzzle.block_sequences(&mut memo, block, &self.shifts, &mut seqs);
-                        first = block * block_pairs;
-                        seqs[(k - first) as usize]
+                        if k >= end {
+                            let block = k / block_pairs;
+                            (first, end) = (block * block_pairs, (block + 1) * block_pairs);
+                            if met > block_pairs / 4 {
+                                self.puzzle.block_sequences(&mut memo, block, &self.shifts, &mut seqs);
+                            } else {
+                                seqs.clear();
+                            }
+                            met = 1;
+                        }
+                        match seqs.get((k - first) as usize) {
+                            Some(&s) => s,
+                            None => {
+                                if k != pair {
+                                    let [even, odd] = self.puzzle.pair_sequences(&mut memo, k);
+                                    (pair, pair_seqs) = (k, [even, even ^ odd]);
+                                }
+                                pair_seqs
+                            }
+                        }
                     }
                 };
                 let (odd, low) = self.blanks[blank % sliding::MAX_CELLS];
