@@ -195,54 +195,50 @@ impl Layout {
 /// What one part of a level tallies.
 #[derive(Clone)]
 struct Tally {
-    /// `counts[key]`: states with the estimates of `key` (see [`Layout`]); 32 bits, so
-    /// that the counts a level touches stay in the first-level cache (a part covers fewer
-    /// than 2^32 ranks).
-    counts: Vec<u32>,
-    /// Per estimate, its smallest value (the largest gap; `u32::MAX` before the first
-    /// state) and the first rank with it.
-    least: [(u32, u64); 3],
+    /// `counts[key]`: how many states have the estimates of `key` (see [`Layout`]), and the
+    /// first of them as an offset from `start` (where the count is not 0). 32 bits each,
+    /// so that the entries a level touches stay in the first-level cache (a part covers
+    /// fewer than 2^32 ranks). The smallest estimates, the largest gaps and any estimate
+    /// above the distance are all read off this table once a level: a state costs one
+    /// increment.
+    counts: Vec<[u32; 2]>,
+    /// The part's first rank.
+    start: u64,
     /// `(hash, rank)` of candidates for the sample: the [`SAMPLE`] smallest hashes so far
     /// are among them.
     sample: Vec<(u64, u64)>,
     /// A hash at least this large cannot make the sample any more.
     cutoff: u64,
-    /// Estimates above the distance: count and the first rank.
-    violations: [(u64, Option<(u64, u32)>); 3],
 }
 
 impl Tally {
     fn new(layout: Layout) -> Self {
         Tally {
-            counts: vec![0; 1 << layout.bits],
-            least: [(u32::MAX, 0); 3],
+            counts: vec![[0; 2]; 1 << layout.bits],
+            start: 0,
             sample: Vec::new(),
             cutoff: u64::MAX,
-            violations: [(0, None); 3],
         }
     }
 
-    /// Empties the tally for the next level, keeping its memory.
-    fn clear(&mut self) {
-        self.counts.fill(0);
-        self.least = [(u32::MAX, 0); 3];
+    /// Empties the tally for a part starting at rank `start`, keeping its memory.
+    fn clear(&mut self, start: u64) {
+        for entry in &mut self.counts {
+            entry[0] = 0;
+        }
+        self.start = start;
         self.sample.clear();
         self.cutoff = u64::MAX;
-        self.violations = [(0, None); 3];
     }
 
-    /// Counts the state `rank` with estimates `key` at `distance`. The common case is one
-    /// increment and one well-predicted branch: a new smallest estimate or one above the
-    /// distance (each estimate is at least the one before it in [`Kind::ALL`], so checking
-    /// the last is enough) is rare.
+    /// Counts the state `rank` (ranks come in increasing order) with estimates `key`.
     #[inline(always)]
-    fn add(&mut self, layout: Layout, key: u32, rank: u64, distance: u32) {
-        self.counts[key as usize] += 1;
-        let values = layout.values(key);
-        let least = &self.least;
-        if (values[2] > distance) | (values[0] < least[0].0) | (values[1] < least[1].0) | (values[2] < least[2].0) {
-            self.rare(values, rank, distance);
+    fn add(&mut self, key: u32, rank: u64) {
+        let entry = &mut self.counts[key as usize];
+        if entry[0] == 0 {
+            entry[1] = (rank - self.start) as u32;
         }
+        entry[0] += 1;
         let h = hash(rank);
         if h < self.cutoff {
             self.sample.push((h, rank));
@@ -252,32 +248,55 @@ impl Tally {
             }
         }
     }
+}
 
-    #[cold]
-    #[inline(never)]
-    fn rare(&mut self, values: [u32; 3], rank: u64, distance: u32) {
-        for (k, &value) in values.iter().enumerate() {
-            if value > distance {
-                self.violations[k].0 += 1;
-                self.violations[k].1.get_or_insert((rank, value));
-            } else if value < self.least[k].0 {
-                self.least[k] = (value, rank);
+/// A whole level's tally.
+struct LevelTally {
+    /// `counts[key]`: states with the estimates of `key` and the first of them.
+    counts: Vec<(u64, u64)>,
+    /// The sample's candidates.
+    sample: Vec<(u64, u64)>,
+}
+
+impl LevelTally {
+    /// The sum of `parts`, tallies of consecutive ranks in order.
+    fn new(parts: &[Tally]) -> Self {
+        let mut counts = vec![(0u64, u64::MAX); parts.first().map_or(0, |p| p.counts.len())];
+        let mut sample = Vec::new();
+        for part in parts {
+            for (sum, &[n, first]) in counts.iter_mut().zip(&part.counts) {
+                if n > 0 {
+                    // Parts come in rank order: the first part with the key has its first.
+                    *sum = (sum.0 + u64::from(n), sum.1.min(part.start + u64::from(first)));
+                }
             }
+            sample.extend_from_slice(&part.sample);
+            keep_smallest(&mut sample);
         }
+        LevelTally { counts, sample }
     }
 
-    /// Adds `other`, a tally of later ranks, except its counts.
-    fn merge(&mut self, other: &Tally) {
-        for k in 0..3 {
-            // On equal values the earlier rank stays.
-            if other.least[k].0 < self.least[k].0 {
-                self.least[k] = other.least[k];
+    /// For each estimate: its states above `distance` (how many, and the first with its
+    /// value), and its smallest value with the first rank that has it.
+    #[allow(clippy::type_complexity)]
+    fn extremes(&self, layout: Layout, distance: u32) -> [((u64, Option<(u64, u32)>), Option<(u32, u64)>); 3] {
+        let mut out = [((0, None), None); 3];
+        for (key, &(n, first)) in self.counts.iter().enumerate() {
+            if n == 0 {
+                continue;
             }
-            self.violations[k].0 += other.violations[k].0;
-            self.violations[k].1 = self.violations[k].1.or(other.violations[k].1);
+            for ((above, least), value) in out.iter_mut().zip(layout.values(key as u32)) {
+                if value > distance {
+                    above.0 += n;
+                    if above.1.is_none_or(|(rank, _)| first < rank) {
+                        above.1 = Some((first, value));
+                    }
+                } else if least.is_none_or(|(v, rank)| (value, first) < (v, rank)) {
+                    *least = Some((value, first));
+                }
+            }
         }
-        self.sample.extend_from_slice(&other.sample);
-        keep_smallest(&mut self.sample);
+        out
     }
 }
 
@@ -342,13 +361,16 @@ impl<'a> Collector<'a> {
             samples: Vec::new(),
             tallies: Vec::new(),
         };
+        let goals = puzzle.goals();
         let mut tally = Tally::new(layout);
-        for goal in puzzle.goals() {
+        tally.clear(goals.iter().copied().min().unwrap_or(0));
+        for &goal in &goals {
             let packed = puzzle.packed_board(&mut Unranked::default(), goal);
-            tally.add(layout, collector.key(packed), goal, 0);
+            tally.add(collector.key(packed), goal);
         }
-        let counts: Vec<u64> = tally.counts.iter().map(|&n| u64::from(n)).collect();
-        collector.absorb(0, &counts, &tally);
+        let level = LevelTally::new(std::slice::from_ref(&tally));
+        // The goal's estimates are 0: nothing to fail.
+        let _ = collector.close(0, &level);
         collector
     }
 
@@ -359,7 +381,7 @@ impl<'a> Collector<'a> {
         let level = &level.next;
         // The common shapes get their line look-ups compiled for their size.
         let scan = match self.puzzle.shape() {
-            (3, 4) => Self::scan::<3, 4> as fn(&Self, &Frontier, Range<usize>, u32, &mut Tally),
+            (3, 4) => Self::scan::<3, 4> as fn(&Self, &Frontier, Range<usize>, &mut Tally),
             (3, 3) => Self::scan::<3, 3>,
             (2, 4) => Self::scan::<2, 4>,
             (4, 3) => Self::scan::<4, 3>,
@@ -376,32 +398,23 @@ impl<'a> Collector<'a> {
         tallies.truncate(parts);
         tallies.resize_with(parts, || Tally::new(self.layout));
         tallies.par_iter_mut().enumerate().for_each(|(p, tally)| {
-            tally.clear();
-            scan(self, level, words * p / parts..words * (p + 1) / parts, distance, tally);
+            let words = words * p / parts..words * (p + 1) / parts;
+            tally.clear(level.start() + 64 * words.start as u64);
+            scan(self, level, words, tally);
         });
-        // Parts come in rank order: on ties the earlier part's rank stays.
-        let mut counts = vec![0u64; 1 << self.layout.bits];
-        for tally in &tallies {
-            for (sum, &n) in counts.iter_mut().zip(&tally.counts) {
-                *sum += u64::from(n);
-            }
-        }
-        let (tally, rest) = tallies.split_first_mut().expect("at least one part");
-        for other in rest.iter() {
-            tally.merge(other);
-        }
-        let result = self.close(distance, &counts, tally);
+        let result = self.close(distance, &LevelTally::new(&tallies));
         self.tallies = tallies;
         result
     }
 
     /// Checks and keeps the tally of a whole level.
-    fn close(&mut self, distance: u32, counts: &[u64], tally: &Tally) -> Result<(), Inadmissible> {
-        if counts.iter().all(|&n| n == 0) {
+    fn close(&mut self, distance: u32, level: &LevelTally) -> Result<(), Inadmissible> {
+        if level.counts.iter().all(|&(n, _)| n == 0) {
             return Ok(());
         }
-        for (k, kind) in Kind::ALL.into_iter().enumerate() {
-            if let (count, Some((rank, value))) = tally.violations[k] {
+        let extremes = level.extremes(self.layout, distance);
+        for (&((count, above), _), kind) in extremes.iter().zip(Kind::ALL) {
+            if let Some((rank, value)) = above {
                 return Err(Inadmissible {
                     heuristic: kind.name(),
                     value,
@@ -411,20 +424,39 @@ impl<'a> Collector<'a> {
                 });
             }
         }
-        self.absorb(distance as usize, counts, tally);
+        let distance = distance as usize;
+        let mut rows: [Vec<u64>; 3] = Default::default();
+        for (key, &(n, _)) in level.counts.iter().enumerate() {
+            if n > 0 {
+                for (row, value) in rows.iter_mut().zip(self.layout.values(key as u32)) {
+                    let value = value as usize;
+                    if row.len() <= value {
+                        row.resize(value + 1, 0);
+                    }
+                    row[value] += n;
+                }
+            }
+        }
+        for (k, row) in rows.into_iter().enumerate() {
+            self.states[k].resize(distance + 1, Vec::new());
+            self.states[k][distance] = row;
+            if let (_, Some((value, rank))) = extremes[k] {
+                let gap = distance as u32 - value;
+                if self.worst[k].is_none_or(|(g, ..)| gap > g) {
+                    self.worst[k] = Some((gap, rank, distance as u32, value));
+                }
+            }
+        }
+        let mut ranks: Vec<u64> = level.sample.iter().map(|&(_, r)| r).collect();
+        ranks.sort_unstable();
+        self.samples.resize(distance + 1, Vec::new());
+        self.samples[distance] = ranks;
         Ok(())
     }
 
     /// Tallies the ranks of the level's words `words`; `R x C` is the board's shape when it
     /// is known at compile time, `0 x 0` otherwise.
-    fn scan<const R: usize, const C: usize>(
-        &self,
-        level: &Frontier,
-        words: Range<usize>,
-        distance: u32,
-        tally: &mut Tally,
-    ) {
-        let layout = self.layout;
+    fn scan<const R: usize, const C: usize>(&self, level: &Frontier, words: Range<usize>, tally: &mut Tally) {
         let mut memo = Unranked::default();
         // The pairs are decoded a block at a time where the level is dense (most of a
         // block's pairs have states there, and a look-up per state takes no branch), one
@@ -472,7 +504,7 @@ impl<'a> Collector<'a> {
                     Some(lines) if R > 0 => lines.key(packed, R, C),
                     _ => self.key(packed),
                 };
-                tally.add(layout, key, rank, distance);
+                tally.add(key, rank);
             }
         }
     }
@@ -483,39 +515,6 @@ impl<'a> Collector<'a> {
             Some(lines) => lines.key(packed, lines.rows, lines.cols),
             None => self.layout.key(self.estimates.all(&unpack(packed))),
         }
-    }
-
-    /// Keeps a level's `counts` (by key) and the rest of its tally.
-    fn absorb(&mut self, distance: usize, counts: &[u64], tally: &Tally) {
-        let mut rows: [Vec<u64>; 3] = Default::default();
-        for (key, &n) in counts.iter().enumerate() {
-            if n > 0 {
-                for (row, value) in rows.iter_mut().zip(self.layout.values(key as u32)) {
-                    let value = value as usize;
-                    if row.len() <= value {
-                        row.resize(value + 1, 0);
-                    }
-                    row[value] += n;
-                }
-            }
-        }
-        for (k, row) in rows.into_iter().enumerate() {
-            self.states[k].resize(distance + 1, Vec::new());
-            self.states[k][distance] = row;
-            let (value, rank) = tally.least[k];
-            if value != u32::MAX {
-                let gap = distance as u32 - value;
-                if self.worst[k].is_none_or(|(g, ..)| gap > g) {
-                    self.worst[k] = Some((gap, rank, distance as u32, value));
-                }
-            }
-        }
-        let mut sample = tally.sample.clone();
-        keep_smallest(&mut sample);
-        let mut ranks: Vec<u64> = sample.into_iter().map(|(_, r)| r).collect();
-        ranks.sort_unstable();
-        self.samples.resize(distance + 1, Vec::new());
-        self.samples[distance] = ranks;
     }
 
     /// The sampled positions at each distance, tiles cell by cell.
