@@ -14,7 +14,7 @@ use crate::engine::Level;
 use crate::engine::bfs::Frontier;
 use crate::heuristics::{Estimates, Kind};
 use crate::puzzle::Puzzle;
-use crate::puzzle::sliding::{self, Sliding, Unranked};
+use crate::puzzle::sliding::{self, Sliding, TailShifts, Unranked};
 use rayon::prelude::*;
 use std::ops::Range;
 use thiserror::Error;
@@ -25,8 +25,11 @@ pub const SAMPLE: usize = 100;
 /// Seed of the sample: positions are the ones whose rank hashes smallest with it.
 const SEED: u64 = 0x0005_EEDA_71A5;
 
-/// Words of a level one rayon task scans.
-const CHUNK_WORDS: usize = 1024;
+/// Parts a level is split into for each thread.
+const PARTS_PER_THREAD: usize = 8;
+
+/// Fewest words of a part: a small level is not worth clearing many tallies for.
+const MIN_PART_WORDS: usize = 1024;
 
 /// The largest gap between an estimate and the true distance, with an example.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -146,49 +149,154 @@ pub struct Inadmissible {
     pub count: u64,
 }
 
-/// Per-level tallies of one chunk of ranks.
+/// How a state's three estimates pack into one key of the level's tally: Hamming in the
+/// low [`HAMMING_BITS`] bits, Manhattan from bit `m_shift`, the linear conflicts (the
+/// linear-conflict estimate minus Manhattan) from `c_shift`. One increment a state then
+/// tallies all three; the three distributions are read off the tally once a level.
+#[derive(Debug, Clone, Copy)]
+struct Layout {
+    m_shift: u32,
+    c_shift: u32,
+    /// Keys are below `1 << bits`.
+    bits: u32,
+}
+
+/// Bits of the Hamming field of a key (at most 15 tiles).
+const HAMMING_BITS: u32 = 4;
+
+impl Layout {
+    fn new(rows: usize, cols: usize) -> Self {
+        let cells = rows * cols;
+        let bits = |n: usize| usize::BITS - n.leading_zeros();
+        // A tile is at most (rows - 1 + cols - 1) from home; a line of n cells has at most
+        // 2 (n - 1) conflicts. Manhattan gets at least the 6 bits the line tables use.
+        let m_bits = bits((cells - 1) * (rows + cols - 2)).max(LINE_C_SHIFT - HAMMING_BITS);
+        let c_bits = bits(2 * (rows * (cols - 1) + cols * (rows - 1)));
+        Layout {
+            m_shift: HAMMING_BITS,
+            c_shift: HAMMING_BITS + m_bits,
+            bits: HAMMING_BITS + m_bits + c_bits,
+        }
+    }
+
+    /// The key of Hamming `h`, Manhattan `m` and linear conflict `lc`.
+    fn key(self, [h, m, lc]: [u32; 3]) -> u32 {
+        h | m << self.m_shift | (lc - m) << self.c_shift
+    }
+
+    /// Hamming, Manhattan and linear conflict of a key.
+    #[inline(always)]
+    fn values(self, key: u32) -> [u32; 3] {
+        let m = (key >> self.m_shift) & ((1 << (self.c_shift - self.m_shift)) - 1);
+        [key & ((1 << HAMMING_BITS) - 1), m, m + (key >> self.c_shift)]
+    }
+}
+
+/// What one part of a level tallies.
 #[derive(Clone)]
 struct Tally {
-    /// `counts[kind][value]`.
-    counts: [Vec<u64>; 3],
-    /// Largest gap per estimate and the smallest rank with it.
-    worst: [Option<(u32, u64, u32)>; 3],
+    /// `counts[key]`: how many states have the estimates of `key` (see [`Layout`]), and the
+    /// first of them as an offset from `start` (where the count is not 0). 32 bits each,
+    /// so that the entries a level touches stay in the first-level cache (a part covers
+    /// fewer than 2^32 ranks). The smallest estimates, the largest gaps and any estimate
+    /// above the distance are all read off this table once a level: a state costs one
+    /// increment.
+    counts: Vec<[u32; 2]>,
+    /// The part's first rank.
+    start: u64,
     /// `(hash, rank)` of candidates for the sample: the [`SAMPLE`] smallest hashes so far
     /// are among them.
     sample: Vec<(u64, u64)>,
     /// A hash at least this large cannot make the sample any more.
     cutoff: u64,
-    /// Estimates above the distance: count and the first rank.
-    violations: [(u64, Option<(u64, u32)>); 3],
 }
 
 impl Tally {
-    fn new(values: usize) -> Self {
+    fn new(layout: Layout) -> Self {
         Tally {
-            counts: std::array::from_fn(|_| vec![0; values]),
-            worst: [None; 3],
+            counts: vec![[0; 2]; 1 << layout.bits],
+            start: 0,
             sample: Vec::new(),
             cutoff: u64::MAX,
-            violations: [(0, None); 3],
         }
     }
 
-    fn merge(mut self, other: Tally) -> Tally {
-        for k in 0..3 {
-            for (a, b) in self.counts[k].iter_mut().zip(&other.counts[k]) {
-                *a += b;
-            }
-            // Chunks come in rank order: on equal gaps the earlier chunk's rank is smaller.
-            self.worst[k] = match (self.worst[k], other.worst[k]) {
-                (Some(a), Some(b)) => Some(if b.0 > a.0 { b } else { a }),
-                (a, b) => a.or(b),
-            };
-            self.violations[k].0 += other.violations[k].0;
-            self.violations[k].1 = self.violations[k].1.or(other.violations[k].1);
+    /// Empties the tally for a part starting at rank `start`, keeping its memory.
+    fn clear(&mut self, start: u64) {
+        for entry in &mut self.counts {
+            entry[0] = 0;
         }
-        self.sample.extend(other.sample);
-        keep_smallest(&mut self.sample);
-        self
+        self.start = start;
+        self.sample.clear();
+        self.cutoff = u64::MAX;
+    }
+
+    /// Counts the state `rank` (ranks come in increasing order) with estimates `key`.
+    #[inline(always)]
+    fn add(&mut self, key: u32, rank: u64) {
+        let entry = &mut self.counts[key as usize];
+        if entry[0] == 0 {
+            entry[1] = (rank - self.start) as u32;
+        }
+        entry[0] += 1;
+        let h = hash(rank);
+        if h < self.cutoff {
+            self.sample.push((h, rank));
+            if self.sample.len() >= 2 * SAMPLE {
+                keep_smallest(&mut self.sample);
+                self.cutoff = self.sample[SAMPLE - 1].0;
+            }
+        }
+    }
+}
+
+/// A whole level's tally.
+struct LevelTally {
+    /// `counts[key]`: states with the estimates of `key` and the first of them.
+    counts: Vec<(u64, u64)>,
+    /// The sample's candidates.
+    sample: Vec<(u64, u64)>,
+}
+
+impl LevelTally {
+    /// The sum of `parts`, tallies of consecutive ranks in order.
+    fn new(parts: &[Tally]) -> Self {
+        let mut counts = vec![(0u64, u64::MAX); parts.first().map_or(0, |p| p.counts.len())];
+        let mut sample = Vec::new();
+        for part in parts {
+            for (sum, &[n, first]) in counts.iter_mut().zip(&part.counts) {
+                if n > 0 {
+                    // Parts come in rank order: the first part with the key has its first.
+                    *sum = (sum.0 + u64::from(n), sum.1.min(part.start + u64::from(first)));
+                }
+            }
+            sample.extend_from_slice(&part.sample);
+            keep_smallest(&mut sample);
+        }
+        LevelTally { counts, sample }
+    }
+
+    /// For each estimate: its states above `distance` (how many, and the first with its
+    /// value), and its smallest value with the first rank that has it.
+    #[allow(clippy::type_complexity)]
+    fn extremes(&self, layout: Layout, distance: u32) -> [((u64, Option<(u64, u32)>), Option<(u32, u64)>); 3] {
+        let mut out = [((0, None), None); 3];
+        for (key, &(n, first)) in self.counts.iter().enumerate() {
+            if n == 0 {
+                continue;
+            }
+            for ((above, least), value) in out.iter_mut().zip(layout.values(key as u32)) {
+                if value > distance {
+                    above.0 += n;
+                    if above.1.is_none_or(|(rank, _)| first < rank) {
+                        above.1 = Some((first, value));
+                    }
+                } else if least.is_none_or(|(v, rank)| (value, first) < (v, rank)) {
+                    *least = Some((value, first));
+                }
+            }
+        }
+        out
     }
 }
 
@@ -213,38 +321,56 @@ fn hash(rank: u64) -> u64 {
 pub struct Collector<'a> {
     puzzle: &'a Sliding,
     estimates: Estimates,
-    /// The estimates line by line, on boards whose sides are at most [`LINE_TABLE_SIDE`].
+    /// The estimates line by line, on boards whose sides are at most [`LINE_TABLE_SIDE`]
+    /// (and whose keys fit the tables' layout).
     lines: Option<LineTables>,
-    /// Largest estimate any board of this shape can have, plus one.
-    values: usize,
+    layout: Layout,
+    /// Per blank cell: all ones if it has the odd sequence of a pair, else 0; and the mask
+    /// of the cells before it (they hold the sequence's first tiles, the rest move up a
+    /// cell).
+    blanks: [(u64, u64); sliding::MAX_CELLS],
+    /// How the board's pairs are decoded a block at a time.
+    shifts: TailShifts,
     /// `states[kind][distance][value]`.
     states: [Vec<Vec<u64>>; 3],
     worst: [Option<(u32, u64, u32, u32)>; 3],
     /// Sampled ranks per distance, ascending.
     samples: Vec<Vec<u64>>,
+    /// One tally per part of a level, kept from level to level.
+    tallies: Vec<Tally>,
 }
 
 impl<'a> Collector<'a> {
     /// An empty atlas for `puzzle`; the goal is counted at distance 0 at once.
     pub fn new(puzzle: &'a Sliding) -> Self {
         let (rows, cols) = puzzle.shape();
-        let cells = rows * cols;
-        // Manhattan is at most (rows - 1 + cols - 1) a tile, conflicts at most 2 a tile.
-        let values = (cells - 1) * (rows + cols) + 1;
+        let estimates = Estimates::new(rows, cols);
+        let layout = Layout::new(rows, cols);
         let mut collector = Self {
             puzzle,
-            estimates: Estimates::new(rows, cols),
-            lines: LineTables::new(&Estimates::new(rows, cols)),
-            values,
+            lines: LineTables::new(&estimates).filter(|_| layout.c_shift == LINE_C_SHIFT),
+            estimates,
+            layout,
+            blanks: std::array::from_fn(|cell| {
+                let odd = puzzle.sequence_parity(cell) as u64;
+                (odd.wrapping_neg(), (1u64 << (4 * cell)) - 1)
+            }),
+            shifts: puzzle.tail_shifts(),
             states: Default::default(),
             worst: [None; 3],
             samples: Vec::new(),
+            tallies: Vec::new(),
         };
-        let mut tally = Tally::new(values);
-        for goal in puzzle.goals() {
-            collector.visit::<0, 0>(&mut Unranked::default(), goal, 0, &mut tally);
+        let goals = puzzle.goals();
+        let mut tally = Tally::new(layout);
+        tally.clear(goals.iter().copied().min().unwrap_or(0));
+        for &goal in &goals {
+            let packed = puzzle.packed_board(&mut Unranked::default(), goal);
+            tally.add(collector.key(packed), goal);
         }
-        collector.absorb(0, tally);
+        let level = LevelTally::new(std::slice::from_ref(&tally));
+        // The goal's estimates are 0: nothing to fail.
+        let _ = collector.close(0, &level);
         collector
     }
 
@@ -255,36 +381,40 @@ impl<'a> Collector<'a> {
         let level = &level.next;
         // The common shapes get their line look-ups compiled for their size.
         let scan = match self.puzzle.shape() {
-            (3, 4) => Self::scan::<3, 4> as fn(&Self, &Frontier, Range<usize>, u32, &mut Tally),
+            (3, 4) => Self::scan::<3, 4> as fn(&Self, &Frontier, Range<usize>, &mut Tally),
             (3, 3) => Self::scan::<3, 3>,
             (2, 4) => Self::scan::<2, 4>,
             (4, 3) => Self::scan::<4, 3>,
             _ => Self::scan::<0, 0>,
         };
         let words = level.word_count();
-        // One tally per thread, across its chunks (in rank order), so that the sample's
-        // cutoff keeps tightening rather than starting over on every chunk.
-        let tally = (0..words.div_ceil(CHUNK_WORDS))
-            .into_par_iter()
-            .fold(
-                || Tally::new(self.values),
-                |mut tally, chunk| {
-                    scan(
-                        self,
-                        level,
-                        chunk * CHUNK_WORDS..words.min((chunk + 1) * CHUNK_WORDS),
-                        distance,
-                        &mut tally,
-                    );
-                    tally
-                },
-            )
-            .reduce(|| Tally::new(self.values), Tally::merge);
-        if tally.counts[0].iter().all(|&n| n == 0) {
+        // Contiguous parts of the level, a few per thread so that a busy thread's share is
+        // taken over; each part's tally is reused from level to level.
+        let parts = (rayon::current_num_threads() * PARTS_PER_THREAD)
+            .min(words / MIN_PART_WORDS)
+            .max(words.div_ceil(1 << 25))
+            .max(1);
+        let mut tallies = std::mem::take(&mut self.tallies);
+        tallies.truncate(parts);
+        tallies.resize_with(parts, || Tally::new(self.layout));
+        tallies.par_iter_mut().enumerate().for_each(|(p, tally)| {
+            let words = words * p / parts..words * (p + 1) / parts;
+            tally.clear(level.start() + 64 * words.start as u64);
+            scan(self, level, words, tally);
+        });
+        let result = self.close(distance, &LevelTally::new(&tallies));
+        self.tallies = tallies;
+        result
+    }
+
+    /// Checks and keeps the tally of a whole level.
+    fn close(&mut self, distance: u32, level: &LevelTally) -> Result<(), Inadmissible> {
+        if level.counts.iter().all(|&(n, _)| n == 0) {
             return Ok(());
         }
-        for (k, kind) in Kind::ALL.into_iter().enumerate() {
-            if let (count, Some((rank, value))) = tally.violations[k] {
+        let extremes = level.extremes(self.layout, distance);
+        for (&((count, above), _), kind) in extremes.iter().zip(Kind::ALL) {
+            if let Some((rank, value)) = above {
                 return Err(Inadmissible {
                     heuristic: kind.name(),
                     value,
@@ -294,80 +424,97 @@ impl<'a> Collector<'a> {
                 });
             }
         }
-        self.absorb(distance as usize, tally);
+        let distance = distance as usize;
+        let mut rows: [Vec<u64>; 3] = Default::default();
+        for (key, &(n, _)) in level.counts.iter().enumerate() {
+            if n > 0 {
+                for (row, value) in rows.iter_mut().zip(self.layout.values(key as u32)) {
+                    let value = value as usize;
+                    if row.len() <= value {
+                        row.resize(value + 1, 0);
+                    }
+                    row[value] += n;
+                }
+            }
+        }
+        for (k, row) in rows.into_iter().enumerate() {
+            self.states[k].resize(distance + 1, Vec::new());
+            self.states[k][distance] = row;
+            if let (_, Some((value, rank))) = extremes[k] {
+                let gap = distance as u32 - value;
+                if self.worst[k].is_none_or(|(g, ..)| gap > g) {
+                    self.worst[k] = Some((gap, rank, distance as u32, value));
+                }
+            }
+        }
+        let mut ranks: Vec<u64> = level.sample.iter().map(|&(_, r)| r).collect();
+        ranks.sort_unstable();
+        self.samples.resize(distance + 1, Vec::new());
+        self.samples[distance] = ranks;
         Ok(())
     }
 
     /// Tallies the ranks of the level's words `words`; `R x C` is the board's shape when it
     /// is known at compile time, `0 x 0` otherwise.
-    fn scan<const R: usize, const C: usize>(
-        &self,
-        level: &Frontier,
-        words: Range<usize>,
-        distance: u32,
-        tally: &mut Tally,
-    ) {
+    fn scan<const R: usize, const C: usize>(&self, level: &Frontier, words: Range<usize>, tally: &mut Tally) {
         let mut memo = Unranked::default();
+        // The pairs are decoded a block at a time where the level is dense (most of a
+        // block's pairs have states there, and a look-up per state takes no branch), one
+        // at a time where it is sparse; the states met in the last block decide.
+        let block_pairs = self.puzzle.block_pairs();
+        let (mut seqs, mut first, mut end, mut met) = (Vec::new(), 0, 0, 0);
+        let (mut pair, mut pair_seqs) = (u64::MAX, [0; 2]);
         for w in words {
             let mut bits = level.word(w);
+            let base = level.start() + 64 * w as u64;
             while bits != 0 {
-                let rank = level.start() + 64 * w as u64 + u64::from(bits.trailing_zeros());
+                let rank = base + u64::from(bits.trailing_zeros());
                 bits &= bits - 1;
-                self.visit::<R, C>(&mut memo, rank, distance, tally);
+                let (k, blank) = self.puzzle.pair_and_blank(rank);
+                met += 1;
+                let [seq, flip] = match seqs.get(k.wrapping_sub(first) as usize) {
+                    Some(&s) => s,
+                    None => {
+                        if k >= end {
+                            let block = k / block_pairs;
+                            (first, end) = (block * block_pairs, (block + 1) * block_pairs);
+                            if met > block_pairs / 4 {
+                                self.puzzle.block_sequences(&mut memo, block, &self.shifts, &mut seqs);
+                            } else {
+                                seqs.clear();
+                            }
+                            met = 1;
+                        }
+                        match seqs.get((k - first) as usize) {
+                            Some(&s) => s,
+                            None => {
+                                if k != pair {
+                                    let [even, odd] = self.puzzle.pair_sequences(&mut memo, k);
+                                    (pair, pair_seqs) = (k, [even, even ^ odd]);
+                                }
+                                pair_seqs
+                            }
+                        }
+                    }
+                };
+                let (odd, low) = self.blanks[blank % sliding::MAX_CELLS];
+                let seq = seq ^ (flip & odd);
+                let packed = (seq & low) | ((seq & !low) << 4);
+                let key = match &self.lines {
+                    Some(lines) if R > 0 => lines.key(packed, R, C),
+                    _ => self.key(packed),
+                };
+                tally.add(key, rank);
             }
         }
     }
 
-    /// Evaluates one state.
-    #[inline]
-    fn visit<const R: usize, const C: usize>(&self, memo: &mut Unranked, rank: u64, distance: u32, tally: &mut Tally) {
-        let packed = self.puzzle.packed_board(memo, rank);
-        let values = match &self.lines {
-            Some(lines) if R > 0 => lines.values(packed, R, C),
-            Some(lines) => lines.values(packed, lines.rows, lines.cols),
-            None => self.estimates.all(&unpack(packed)),
-        };
-        for (k, &value) in values.iter().enumerate() {
-            tally.counts[k][value as usize] += 1;
-            if value > distance {
-                tally.violations[k].0 += 1;
-                tally.violations[k].1.get_or_insert((rank, value));
-                continue;
-            }
-            let gap = distance - value;
-            if tally.worst[k].is_none_or(|(g, _, _)| gap > g) {
-                tally.worst[k] = Some((gap, rank, value));
-            }
+    /// The tally key of a board packed 4 bits a cell.
+    fn key(&self, packed: u64) -> u32 {
+        match &self.lines {
+            Some(lines) => lines.key(packed, lines.rows, lines.cols),
+            None => self.layout.key(self.estimates.all(&unpack(packed))),
         }
-        let h = hash(rank);
-        if h < tally.cutoff {
-            tally.sample.push((h, rank));
-            if tally.sample.len() >= 2 * SAMPLE {
-                keep_smallest(&mut tally.sample);
-                tally.cutoff = tally.sample[SAMPLE - 1].0;
-            }
-        }
-    }
-
-    fn absorb(&mut self, distance: usize, tally: Tally) {
-        for k in 0..3 {
-            self.states[k].resize(distance + 1, Vec::new());
-            let mut row = tally.counts[k].clone();
-            let used = row.iter().rposition(|&n| n > 0).map_or(0, |v| v + 1);
-            row.truncate(used);
-            self.states[k][distance] = row;
-            if let Some((gap, rank, value)) = tally.worst[k]
-                && self.worst[k].is_none_or(|(g, ..)| gap > g)
-            {
-                self.worst[k] = Some((gap, rank, distance as u32, value));
-            }
-        }
-        let mut sample = tally.sample;
-        keep_smallest(&mut sample);
-        let mut ranks: Vec<u64> = sample.into_iter().map(|(_, r)| r).collect();
-        ranks.sort_unstable();
-        self.samples.resize(distance + 1, Vec::new());
-        self.samples[distance] = ranks;
     }
 
     /// The sampled positions at each distance, tiles cell by cell.
@@ -409,6 +556,10 @@ fn unpack(packed: u64) -> [u8; sliding::MAX_CELLS] {
 /// Longest side whose lines the atlas tabulates: a line of 4 cells is a 16-bit key.
 const LINE_TABLE_SIDE: usize = 4;
 
+/// Bit of a line-table entry where its conflicts start (Hamming in bits 0..4, Manhattan in
+/// 4..10): the entries of a board's lines add up to its tally key (see [`Layout`]).
+const LINE_C_SHIFT: u32 = 10;
+
 /// The three estimates as sums of per-line terms, each term looked up by the line's packed
 /// tiles: 7 look-ups a state on 3x4 instead of evaluating the estimates tile by tile. The
 /// tables are filled by [`Estimates`] itself, on boards holding one line's tiles only, so
@@ -416,12 +567,19 @@ const LINE_TABLE_SIDE: usize = 4;
 struct LineTables {
     rows: usize,
     cols: usize,
-    /// `row[r << 4 cols | tiles]`: Hamming (bits 0..3), Manhattan (3..8) and row conflicts
-    /// (8..11) of row `r` holding `tiles` (4 bits a cell, first cell lowest); `u16` so that
-    /// the tables stay in cache (a row of 4 tiles has Manhattan 20 at most).
+    /// `row[r << 4 cols | tiles]`: Hamming (bits 0..4), Manhattan (4..10) and row conflicts
+    /// (from [`LINE_C_SHIFT`]) of row `r` holding `tiles` (4 bits a cell, first cell
+    /// lowest); `u16` so that the tables stay in cache (a row of 4 tiles has Manhattan 24
+    /// at most).
     row: Vec<u16>,
-    /// `col[c << 4 rows | tiles]`: conflicts of column `c` holding `tiles`.
-    col: Vec<u8>,
+    /// `col[c << 4 rows | tiles]`: conflicts of column `c` holding `tiles`, shifted like
+    /// the rows'.
+    col: Vec<u16>,
+    /// Gathers a column's tiles by one multiplication, where that is exact (0 if not): see
+    /// [`LineTables::column`].
+    fold: u64,
+    /// The cells of column 0.
+    col_mask: u64,
 }
 
 impl LineTables {
@@ -448,9 +606,10 @@ impl LineTables {
             let line: Vec<usize> = (0..cols).map(|c| r * cols + c).collect();
             for key in 0..1 << (4 * cols) {
                 if let Some(b) = board(&line, key) {
-                    row[(r << (4 * cols)) | key] =
-                        (estimates.hamming(&b) | estimates.manhattan(&b) << 3 | estimates.row_conflicts(&b, r) << 8)
-                            as u16;
+                    row[(r << (4 * cols)) | key] = (estimates.hamming(&b)
+                        | estimates.manhattan(&b) << HAMMING_BITS
+                        | estimates.row_conflicts(&b, r) << LINE_C_SHIFT)
+                        as u16;
                 }
             }
         }
@@ -459,50 +618,102 @@ impl LineTables {
             let line: Vec<usize> = (0..rows).map(|r| r * cols + c).collect();
             for key in 0..1 << (4 * rows) {
                 if let Some(b) = board(&line, key) {
-                    col[(c << (4 * rows)) | key] = estimates.col_conflicts(&b, c) as u8;
+                    col[(c << (4 * rows)) | key] = (estimates.col_conflicts(&b, c) << LINE_C_SHIFT) as u16;
                 }
             }
         }
-        Some(Self { rows, cols, row, col })
+        // Column 0's tile of row r sits at nibble r cols; times 2^(4 (a - r (cols - 1)))
+        // it lands on nibble a + r, so the sum of those products holds the column at nibble
+        // a, exactly when no two of the products (one per row and power) share a nibble of
+        // the 64 bits, as then nothing carries.
+        let a = (rows - 1) * (cols - 1);
+        let mut used = 0u32;
+        let mut exact = true;
+        for r in 0..rows {
+            for s in 0..rows {
+                let nibble = r * cols + a - s * (cols - 1);
+                if nibble < 16 {
+                    exact &= used & (1 << nibble) == 0;
+                    used |= 1 << nibble;
+                }
+            }
+        }
+        let fold = if exact {
+            (0..rows).fold(0, |m, r| m | 1u64 << (4 * (a - r * (cols - 1))))
+        } else {
+            0
+        };
+        let col_mask = (0..rows).fold(0, |m, r| m | 0xF << (4 * r * cols));
+        Some(Self {
+            rows,
+            cols,
+            row,
+            col,
+            fold,
+            col_mask,
+        })
+    }
+
+    /// The tiles of column `c` of a board packed 4 bits a cell, packed 4 bits a row.
+    #[inline(always)]
+    fn column(&self, packed: u64, c: usize, rows: usize, cols: usize) -> usize {
+        let line = (packed >> (4 * c)) & self.col_mask;
+        let key = if self.fold != 0 {
+            line.wrapping_mul(self.fold) >> (4 * (rows - 1) * (cols - 1))
+        } else {
+            (0..rows).fold(0, |key, r| key | ((line >> (4 * r * cols)) & 0xF) << (4 * r))
+        };
+        (key & ((1 << (4 * rows)) - 1)) as usize
     }
 
     /// Conflicts of row `r` of a board packed 4 bits a cell.
     #[inline]
     fn row_conflicts(&self, packed: u64, r: usize) -> u32 {
         let key = (packed >> (4 * self.cols * r)) & ((1 << (4 * self.cols)) - 1);
-        u32::from(self.row[(r << (4 * self.cols)) | key as usize] >> 8)
+        u32::from(self.row[(r << (4 * self.cols)) | key as usize] >> LINE_C_SHIFT)
     }
 
     /// Conflicts of column `c` of a board packed 4 bits a cell.
     #[inline]
     fn col_conflicts(&self, packed: u64, c: usize) -> u32 {
-        let key = (0..self.rows).fold(0, |key, r| {
-            key | ((packed >> (4 * (r * self.cols + c))) & 0xF) << (4 * r)
-        });
-        u32::from(self.col[(c << (4 * self.rows)) | key as usize])
+        let key = self.column(packed, c, self.rows, self.cols);
+        u32::from(self.col[(c << (4 * self.rows)) | key] >> LINE_C_SHIFT)
     }
 
-    /// Hamming, Manhattan and linear conflict of a board packed 4 bits a cell.
-    /// `rows` and `cols` are the board's (passed in so that callers with constants get
-    /// the loops unrolled).
+    /// The sum of the entries of every line of a board packed 4 bits a cell: its tally key
+    /// where the three sums fit their fields (see [`Layout`]). `rows` and `cols` are the
+    /// board's (passed in so that callers with constants get the loops unrolled).
     #[inline(always)]
-    fn values(&self, packed: u64, rows: usize, cols: usize) -> [u32; 3] {
+    fn key(&self, packed: u64, rows: usize, cols: usize) -> u32 {
         let row_mask = (1u64 << (4 * cols)) - 1;
-        // Sums of the three fields, each kept apart in its own bits.
+        let mut key = 0;
+        for r in 0..rows {
+            let line = (packed >> (4 * cols * r)) & row_mask;
+            key += u32::from(self.row[(r << (4 * cols)) | line as usize]);
+        }
+        for c in 0..cols {
+            key += u32::from(self.col[(c << (4 * rows)) | self.column(packed, c, rows, cols)]);
+        }
+        key
+    }
+
+    #[cfg(test)]
+    /// Hamming, Manhattan and linear conflict of a board packed 4 bits a cell, on any board
+    /// the tables cover (the fields are summed apart: a 4x4 board's Manhattan can exceed 6
+    /// bits).
+    fn values(&self, packed: u64) -> [u32; 3] {
+        let (rows, cols) = (self.rows, self.cols);
+        let row_mask = (1u64 << (4 * cols)) - 1;
         let (mut hamming, mut manhattan, mut conflicts) = (0, 0, 0);
         for r in 0..rows {
             let key = (packed >> (4 * cols * r)) & row_mask;
             let entry = u32::from(self.row[(r << (4 * cols)) | key as usize]);
-            hamming += entry & 7;
-            manhattan += (entry >> 3) & 31;
-            conflicts += entry >> 8;
+            hamming += entry & ((1 << HAMMING_BITS) - 1);
+            manhattan += (entry >> HAMMING_BITS) & ((1 << (LINE_C_SHIFT - HAMMING_BITS)) - 1);
+            conflicts += entry >> LINE_C_SHIFT;
         }
         for c in 0..cols {
-            let mut key = 0;
-            for r in 0..rows {
-                key |= ((packed >> (4 * (r * cols + c))) & 0xF) << (4 * r);
-            }
-            conflicts += u32::from(self.col[(c << (4 * rows)) | key as usize]);
+            conflicts += self.col_conflicts(packed, c);
         }
         [hamming, manhattan, manhattan + conflicts]
     }
@@ -543,7 +754,15 @@ mod tests {
     fn check(lines: &LineTables, estimates: &Estimates, board: &[u8]) {
         let (rows, cols) = (estimates.rows(), estimates.cols());
         let packed = pack(board);
-        assert_eq!(lines.values(packed, rows, cols), estimates.all(board), "{board:?}");
+        assert_eq!(lines.values(packed), estimates.all(board), "{board:?}");
+        let layout = Layout::new(rows, cols);
+        if layout.c_shift == LINE_C_SHIFT {
+            assert_eq!(
+                layout.values(lines.key(packed, rows, cols)),
+                estimates.all(board),
+                "{board:?}"
+            );
+        }
         for r in 0..rows {
             assert_eq!(
                 lines.row_conflicts(packed, r),

@@ -105,6 +105,11 @@ struct Slide {
 /// rather than digit by digit: nearby pairs (the engine's next rank) differ only there.
 const TAIL: usize = 6;
 
+/// Where each tail arrangement puts the tiles left for the tail: `[i][m]` is 4 x the
+/// position of the `m`-th smallest of them in arrangement `i` (a shift a tile rather than
+/// a gather a position); see [`Sliding::block_sequences`].
+pub struct TailShifts(Vec<[u8; TAIL]>);
+
 /// The last `tail` tiles of a pair as a pattern over the tiles left for them.
 #[derive(Debug, Clone, Copy)]
 struct Tail {
@@ -499,6 +504,76 @@ impl Sliding {
         // the rest shifted by one cell.
         let low = (1u64 << (4 * blank)) - 1;
         (seq & low) | ((seq & !low) << 4)
+    }
+
+    /// The pair index and the blank's cell of `rank` (rank = pair * cells + blank).
+    #[inline]
+    pub fn pair_and_blank(&self, rank: u64) -> (u64, usize) {
+        self.split(rank)
+    }
+
+    /// The two tile sequences of pair `k`, parity 0 first, packed 4 bits a position
+    /// (position `i` in bits `4i..4i+4`), reusing `memo` like [`Sliding::packed_board`]: a
+    /// reader meeting several blank cells of one pair unranks it once.
+    #[inline]
+    pub fn pair_sequences(&self, memo: &mut Unranked, k: u64) -> [u64; 2] {
+        let seq = self.unrank_cached(memo, k, 0).seq;
+        let n = self.tiles();
+        let swap = at(seq, n - 2) ^ at(seq, n - 1);
+        [seq, seq ^ (swap << (4 * (n - 2))) ^ (swap << (4 * (n - 1)))]
+    }
+
+    /// Pairs per block of [`Sliding::block_sequences`].
+    pub fn block_pairs(&self) -> u64 {
+        self.tails.len() as u64
+    }
+
+    /// The tail arrangements as [`Sliding::block_sequences`] reads them.
+    pub fn tail_shifts(&self) -> TailShifts {
+        TailShifts(
+            self.tails
+                .iter()
+                .map(|t| {
+                    let mut shifts = [0; TAIL];
+                    for j in 0..self.tail {
+                        shifts[((t.order >> (4 * j)) & 0xF) as usize] = 4 * j as u8;
+                    }
+                    shifts
+                })
+                .collect(),
+        )
+    }
+
+    /// The sequences of the pairs of block `block` (pairs `block * block_pairs()` on, fewer
+    /// in the last block) into `out`, one `[parity 0, the bits to flip for parity 1]` per
+    /// pair (as [`Sliding::pair_sequences`]), decoding their shared head once: a reader of a
+    /// dense level then finds each pair's sequences by one look-up, without a branch.
+    /// `shifts` is this board's [`Sliding::tail_shifts`].
+    pub fn block_sequences(&self, memo: &mut Unranked, block: u64, shifts: &TailShifts, out: &mut Vec<[u64; 2]>) {
+        let first = block * self.tails.len() as u64;
+        let pairs = factorial(self.tiles()) / 2;
+        let count = (pairs - first).min(self.tails.len() as u64) as usize;
+        self.unrank_cached(memo, first, 0);
+        let (n, head) = (self.tiles(), 4 * (self.tiles() - self.tail));
+        // The tiles left for the tail, smallest first (0 beyond the tail's length).
+        let pool: [u64; TAIL] = std::array::from_fn(|m| at(memo.pool, m));
+        out.clear();
+        out.extend(self.tails[..count].iter().zip(&shifts.0).map(|(tail, shifts)| {
+            let mut seq = 0;
+            for (tile, shift) in pool.iter().zip(shifts) {
+                seq |= tile << shift;
+            }
+            let seq = memo.head_seq | (seq << head);
+            let swap = at(seq, n - 2) ^ at(seq, n - 1);
+            let flip = (swap << (4 * (n - 2))) | (swap << (4 * (n - 1)));
+            let odd = u64::from(memo.head_parity ^ tail.parity);
+            [seq ^ (odd.wrapping_neg() & flip), flip]
+        }));
+    }
+
+    /// Which of [`Sliding::pair_sequences`] the configurations with the blank on `cell` have.
+    pub fn sequence_parity(&self, cell: usize) -> usize {
+        usize::from(self.parity[cell])
     }
 
     /// Reads a board (cell by cell, 0 = blank) into a rank.
