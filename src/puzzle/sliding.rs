@@ -535,8 +535,9 @@ impl Sliding {
                 .iter()
                 .map(|t| {
                     let mut shifts = [0; TAIL];
-                    for j in 0..self.tail {
-                        shifts[((t.order >> (4 * j)) & 0xF) as usize] = 4 * j as u8;
+                    // The inverse of the tail's own shifts: where each pool tile goes.
+                    for (j, &from) in t.shift.iter().enumerate().take(self.tail) {
+                        shifts[usize::from(from / 4)] = 4 * j as u8;
                     }
                     shifts
                 })
