@@ -207,6 +207,22 @@ fn plain_distance(start: &[u8], goal: &[u8], rows: usize, cols: usize) -> usize 
 #[test]
 fn solve_on_4x4_takes_any_goal() {
     let cache = tempfile::tempdir().expect("a temp dir");
+    let solve = |goal: &str, board: &[u8]| {
+        let text: Vec<String> = board.iter().map(u8::to_string).collect();
+        let args = [
+            "--puzzle",
+            "sliding",
+            "--rows",
+            "4",
+            "--cols",
+            "4",
+            "--goal",
+            goal,
+            "--solve",
+            &text.join(" "),
+        ];
+        analyze(&args, cache.path())
+    };
     // The blank first (on the diagonal: the transposed lookup applies), and one off the
     // diagonal in the other parity class.
     for goal in [
@@ -231,22 +247,7 @@ fn solve_on_4x4_takes_any_goal() {
             previous = blank;
         }
         let expected = plain_distance(&board, &goal_tiles, 4, 4);
-        let text: Vec<String> = board.iter().map(u8::to_string).collect();
-        let (code, stdout, stderr) = analyze(
-            &[
-                "--puzzle",
-                "sliding",
-                "--rows",
-                "4",
-                "--cols",
-                "4",
-                "--goal",
-                goal,
-                "--solve",
-                &text.join(" "),
-            ],
-            cache.path(),
-        );
+        let (code, stdout, stderr) = solve(goal, &board);
         assert_eq!(code, 0, "{stderr}");
         assert_eq!(
             stdout.lines().next(),
@@ -269,22 +270,7 @@ fn solve_on_4x4_takes_any_goal() {
         // Two tiles swapped: the other class, refused without a search.
         let mut other = goal_tiles.clone();
         other.swap(4, 5);
-        let text: Vec<String> = other.iter().map(u8::to_string).collect();
-        let (code, stdout, _) = analyze(
-            &[
-                "--puzzle",
-                "sliding",
-                "--rows",
-                "4",
-                "--cols",
-                "4",
-                "--goal",
-                goal,
-                "--solve",
-                &text.join(" "),
-            ],
-            cache.path(),
-        );
+        let (code, stdout, _) = solve(goal, &other);
         assert_eq!(code, 0);
         assert!(stdout.starts_with("unsolvable: "), "{stdout}");
     }

@@ -54,6 +54,21 @@ pub fn load(path: &Path, header: &str, len: usize) -> Result<Vec<u8>, String> {
     Ok(data)
 }
 
+/// Stores a freshly built table as `name` in the cache folder `dir`, if there is one, and
+/// says where it went (or why not) as the end of the "built in" line.
+pub fn store_in(dir: Option<&Path>, name: &str, header: &str, data: &[u8]) -> String {
+    match dir {
+        Some(dir) => {
+            let path = dir.join(name);
+            match store(&path, header, data) {
+                Ok(()) => format!("; cached in {}", path.display()),
+                Err(e) => format!("; cannot cache it in {}: {e}", dir.display()),
+            }
+        }
+        None => "; not cached: set ANALYZE_CACHE_DIR or HOME to keep it".into(),
+    }
+}
+
 /// Writes `data` under `header` to `path`, creating the folder; atomically replaces any
 /// existing file.
 pub fn store(path: &Path, header: &str, data: &[u8]) -> std::io::Result<()> {

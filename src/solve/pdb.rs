@@ -113,16 +113,7 @@ impl PatternDb {
             join(tiles, " ")
         ));
         let db = Self::build(rows, cols, tiles);
-        let stored = match dir {
-            Some(dir) => {
-                let path = dir.join(&name);
-                match cache::store(&path, &header, &db.values) {
-                    Ok(()) => format!("; cached in {}", path.display()),
-                    Err(e) => format!("; cannot cache it in {}: {e}", dir.display()),
-                }
-            }
-            None => "; not cached: set ANALYZE_CACHE_DIR or HOME to keep it".into(),
-        };
+        let stored = cache::store_in(dir, &name, &header, &db.values);
         note(&format!("  built in {:.1} s{stored}", start.elapsed().as_secs_f64()));
         db
     }

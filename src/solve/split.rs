@@ -278,16 +278,7 @@ impl SplitDb {
             human_bytes(u128::from(build_bytes(rows, cols, tiles.len()))),
         ));
         let db = Self::build(rows, cols, tiles, goal, progress)?;
-        let stored = match dir {
-            Some(dir) => {
-                let path = dir.join(&name);
-                match cache::store(&path, &header, &db.values) {
-                    Ok(()) => format!("; cached in {}", path.display()),
-                    Err(e) => format!("; cannot cache it in {}: {e}", dir.display()),
-                }
-            }
-            None => "; not cached: set ANALYZE_CACHE_DIR or HOME to keep it".into(),
-        };
+        let stored = cache::store_in(dir, &name, &header, &db.values);
         note(&format!("  built in {:.1} s{stored}", start.elapsed().as_secs_f64()));
         Ok(db)
     }
