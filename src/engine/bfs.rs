@@ -593,6 +593,39 @@ impl Tally {
         self
     }
 
+    /// Counts the ranks `first + b` for the bits `b` of `word` (a level's), keeping the first
+    /// as examples; a word at a time for a `uniform` puzzle.
+    #[inline(always)]
+    fn count<P: Puzzle>(&mut self, puzzle: &P, uniform: bool, first: u64, word: u64) {
+        let mut bits = word;
+        if uniform {
+            debug_assert!(
+                (0..WORD_BITS)
+                    .filter(|b| word >> b & 1 == 1)
+                    .all(|b| puzzle.multiplicity(first + b) == 1 && puzzle.class_of(first + b) == 0),
+                "a uniform puzzle's ranks each stand for one configuration of the first class"
+            );
+            let n = u64::from(word.count_ones());
+            self.states += n;
+            self.by_class[0] += n;
+            while bits != 0 && self.examples.len() < EXAMPLES {
+                self.examples.push(first + u64::from(bits.trailing_zeros()));
+                bits &= bits - 1;
+            }
+            return;
+        }
+        while bits != 0 {
+            let rank = first + u64::from(bits.trailing_zeros());
+            bits &= bits - 1;
+            let weight = puzzle.multiplicity(rank);
+            self.states += weight;
+            self.by_class[puzzle.class_of(rank)] += weight;
+            if self.examples.len() < EXAMPLES {
+                self.examples.push(rank);
+            }
+        }
+    }
+
     /// The counts as the vector [`Exchange::end_level`] gathers.
     fn encode(&self) -> Vec<u64> {
         let mut v = vec![
@@ -696,12 +729,13 @@ impl Expansion<'_> {
     ) -> Tally {
         let (this, next) = roles(depth);
         let (classes, adjacent, touched) = (self.classes, self.adjacent, self.touched);
+        let uniform = puzzle.uniform();
         let planes = self.planes;
         let states = puzzle.states();
         let (start, len) = (planes.slice.start, planes.slice.end - planes.slice.start);
         let mut tally = Tally::new(classes);
         let mut batch = Batch {
-            marks: planes.marks.words(),
+            pairs: planes.marks.words().as_chunks().0,
             next,
             start,
             touched,
@@ -771,7 +805,7 @@ impl Expansion<'_> {
             let mut phase = adjacent.map_or(0, |a| (base + run.start) % a.below.len());
             for local in run.clone() {
                 let w = base + local;
-                let mut word = level_word(marks, local, this);
+                let word = level_word(marks, local, this);
                 if let Some(a) = adjacent {
                     // Most words of a level that is not summarised are empty: they only
                     // move the phase on.
@@ -789,31 +823,22 @@ impl Expansion<'_> {
                         phase = 0;
                     }
                 }
-                while word != 0 {
-                    let rank = w as u64 * WORD_BITS + u64::from(word.trailing_zeros());
-                    word &= word - 1;
-                    let weight = puzzle.multiplicity(rank);
-                    tally.states += weight;
-                    if classes > 1 {
-                        tally.by_class[puzzle.class_of(rank)] += weight;
-                    } else {
-                        tally.by_class[0] += weight;
-                    }
-                    if tally.examples.len() < EXAMPLES {
-                        tally.examples.push(rank);
-                    }
-                    puzzle.for_each_far_predecessor(&mut memo, rank, |pred| {
-                        if pred.wrapping_sub(start) < len {
-                            batch.push(pred);
-                        } else if pred < states {
-                            tally.generated += 1;
-                            remote(tally, pred);
-                        } else {
-                            tally.escapes += 1;
-                            tally.escape_from.get_or_insert(rank);
-                        }
-                    });
+                if word == 0 {
+                    continue;
                 }
+                let first = w as u64 * WORD_BITS;
+                tally.count(puzzle, uniform, first, word);
+                puzzle.for_each_far_predecessor_in_word(&mut memo, first, word, |rank, pred| {
+                    if pred.wrapping_sub(start) < len {
+                        batch.push(pred);
+                    } else if pred < states {
+                        tally.generated += 1;
+                        remote(tally, pred);
+                    } else {
+                        tally.escapes += 1;
+                        tally.escape_from.get_or_insert(rank);
+                    }
+                });
             }
             let last = base + run.end - 1;
             mark_word(last, pending, tally);
@@ -876,8 +901,9 @@ fn touch(touched: &[AtomicBool], chunk: usize) {
 
 /// Predecessors in this process's slice, gathered before they are looked up and marked.
 struct Batch<'a> {
-    /// The interleaved planes, and the plane new marks go to.
-    marks: &'a [AtomicU64],
+    /// The interleaved planes, a pair of words for each word of ranks, and the plane new
+    /// marks go to.
+    pairs: &'a [[AtomicU64; 2]],
     next: usize,
     /// The slice's first rank.
     start: u64,
@@ -899,11 +925,11 @@ impl Batch<'_> {
         }
     }
 
-    /// The plane word pair and bit of `pred`.
+    /// The word (of ranks, so the pair of plane words) and bit of `pred`.
     #[inline(always)]
     fn place(&self, pred: u64) -> (usize, u64) {
         let i = pred - self.start;
-        (2 * (i / WORD_BITS) as usize, 1 << (i % WORD_BITS))
+        ((i / WORD_BITS) as usize, 1 << (i % WORD_BITS))
     }
 
     /// Marks the unseen predecessors gathered as next. Every look-up first, then the
@@ -913,21 +939,22 @@ impl Batch<'_> {
     /// would cancel the look-ups issued after it.
     #[inline(never)]
     fn flush(&mut self) {
-        let marks = self.marks;
+        let pairs = self.pairs;
         self.generated += self.len as u64;
         let mut kept = 0;
-        for i in 0..self.len {
+        for i in 0..self.len.min(BATCH) {
             let pred = self.preds[i];
             let (w, bit) = self.place(pred);
-            let seen = (marks[w].load(Relaxed) | marks[w + 1].load(Relaxed)) & bit;
+            let [a, b] = &pairs[w];
+            let seen = (a.load(Relaxed) | b.load(Relaxed)) & bit;
             self.preds[kept] = pred;
             kept += usize::from(seen == 0);
         }
-        for i in 0..kept {
+        for i in 0..kept.min(BATCH) {
             let (w, bit) = self.place(self.preds[i]);
-            marks[w + self.next].fetch_or(bit, Relaxed);
-            touch(self.touched, w / (2 * CHUNK_WORDS));
-            note(self.record, w / 2);
+            pairs[w][self.next & 1].fetch_or(bit, Relaxed);
+            touch(self.touched, w / CHUNK_WORDS);
+            note(self.record, w);
         }
         self.len = 0;
     }

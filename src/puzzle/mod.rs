@@ -91,10 +91,28 @@ pub trait Puzzle: Sync {
     fn adjacent_predecessors(&self) -> Option<Adjacent> {
         None
     }
-    /// [`Puzzle::for_each_predecessor`] without the predecessors that
-    /// [`Puzzle::adjacent_predecessors`] describes: the engine's hot loop.
-    fn for_each_far_predecessor(&self, memo: &mut Self::Memo, rank: u64, f: impl FnMut(u64)) {
-        self.for_each_predecessor(memo, rank, f);
+    /// Calls `f(rank, pred)` for each rank `first + b` with bit `b` of `bits` set, in
+    /// ascending order, and each of its predecessors but those
+    /// [`Puzzle::adjacent_predecessors`] describes: the engine's hot loop, a word of the
+    /// frontier at a time, so that a puzzle can share work between the ranks of a word.
+    fn for_each_far_predecessor_in_word(
+        &self,
+        memo: &mut Self::Memo,
+        first: u64,
+        mut bits: u64,
+        mut f: impl FnMut(u64, u64),
+    ) {
+        while bits != 0 {
+            let rank = first + u64::from(bits.trailing_zeros());
+            bits &= bits - 1;
+            self.for_each_predecessor(memo, rank, |pred| f(rank, pred));
+        }
+    }
+    /// Whether every rank stands for one configuration of the first class (the defaults of
+    /// [`Puzzle::multiplicity`] and [`Puzzle::class_of`]): the engine then counts a level
+    /// a word at a time.
+    fn uniform(&self) -> bool {
+        false
     }
     /// Calls `f` with every rank one move *after* `rank`.
     fn for_each_successor(&self, rank: u64, f: impl FnMut(u64));

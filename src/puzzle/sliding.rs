@@ -58,6 +58,8 @@ pub struct Sliding {
     /// The gains of both directions' windows ([`Vertical::gain`]), each [`Slide`] pointing at
     /// its window's.
     gains: Vec<u64>,
+    /// `offsets[i]`: the pair and blank cell `i` ranks after a pair's first rank.
+    offsets: [(u8, u8); OFFSETS],
     /// Another goal than `1 2 ... n-1 0`, if one was given (see [`Sliding::with_goal`]).
     goal: Option<Goal>,
 }
@@ -101,6 +103,9 @@ struct Slide {
     to: usize,
 }
 
+/// Offsets of ranks from a pair's first rank that [`Sliding::offsets`] splits: a word's.
+const OFFSETS: usize = 128;
+
 /// Positions at the end of the tile sequence decoded from a table of `TAIL!/2` entries
 /// rather than digit by digit: nearby pairs (the engine's next rank) differ only there.
 const TAIL: usize = 6;
@@ -143,6 +148,8 @@ pub struct Unranked {
     digits: Packed,
     /// Parity of the sequence.
     parity: u8,
+    /// What `seq` is XORed with to swap its last two tiles (and so flip its parity).
+    swap: Packed,
     /// Whether the fields describe `k` (false for a fresh memo).
     valid: bool,
     /// The head, every position before the tail: `k / block` of the pair it was decoded
@@ -165,11 +172,18 @@ impl Unranked {
     /// Without a branch: which parity the next rank wants is a coin toss.
     #[inline]
     fn set_parity(&mut self, n: usize, parity: u8) {
-        let flip = u64::from(self.parity ^ parity);
-        let swap = at(self.seq, n - 2) ^ at(self.seq, n - 1);
-        self.seq ^= flip.wrapping_neg() & ((swap << (4 * (n - 2))) | (swap << (4 * (n - 1))));
-        self.digits ^= flip << (4 * (n - 2));
+        (self.seq, self.digits) = self.with_parity(n, parity);
         self.parity = parity;
+    }
+
+    /// The sequence and digits with parity `parity`, the memo left as it is.
+    #[inline(always)]
+    fn with_parity(&self, n: usize, parity: u8) -> (Packed, Packed) {
+        let flip = u64::from(self.parity ^ parity);
+        (
+            self.seq ^ (flip.wrapping_neg() & self.swap),
+            self.digits ^ (flip << (4 * (n - 2))),
+        )
     }
 }
 
@@ -336,6 +350,7 @@ impl Sliding {
             by_block: Divisor::new(tails.len() as u64, pairs),
             tails,
             gains: [&vertical[0].gain[..], &vertical[1].gain[..]].concat(),
+            offsets: std::array::from_fn(|i| ((i / cells) as u8, (i % cells) as u8)),
             goal: None,
         }
     }
@@ -360,6 +375,14 @@ impl Sliding {
     /// most calls find the head already decoded.
     #[inline(always)]
     fn unrank_cached<'m>(&self, memo: &'m mut Unranked, k: u64, parity: u8) -> &'m Unranked {
+        self.unrank_pair(memo, k);
+        memo.set_parity(self.tiles(), parity);
+        memo
+    }
+
+    /// [`Sliding::unrank_cached`] in whichever parity the memo holds.
+    #[inline(always)]
+    fn unrank_pair<'m>(&self, memo: &'m mut Unranked, k: u64) -> &'m Unranked {
         if !memo.valid || memo.k != k {
             let block = self.by_block.div(k);
             if !memo.valid || memo.block != block {
@@ -375,9 +398,11 @@ impl Sliding {
             memo.seq = memo.head_seq | (seq << head);
             memo.digits = memo.head_digits | (u64::from(tail.digits) << head);
             memo.parity = memo.head_parity ^ tail.parity;
+            let n = self.tiles();
+            let swap = at(memo.seq, n - 2) ^ at(memo.seq, n - 1);
+            memo.swap = (swap << (4 * (n - 2))) | (swap << (4 * (n - 1)));
             memo.k = k;
         }
-        memo.set_parity(self.tiles(), parity);
         memo
     }
 
@@ -453,12 +478,12 @@ impl Sliding {
     /// cols` digits (the coefficients past `cols` are zero): with `W` a constant equal to
     /// `cols`, the sum unrolls to exactly the terms it needs.
     #[inline(always)]
-    fn slide<const W: usize>(&self, u: &Unranked, slide: &Slide) -> u64 {
+    fn slide<const W: usize>(&self, k: u64, seq: Packed, digits: Packed, slide: &Slide) -> u64 {
         let (cols, lo, blank) = (self.cols, slide.lo, slide.to);
-        let passed = (u.seq >> (4 * slide.passed)) & ((1 << (4 * (cols - 1))) - 1);
-        let mask = greater(passed, at(u.seq, slide.from));
-        let mut k = u.k.wrapping_add(self.gains[slide.gain + mask]);
-        let digits = u.digits >> (4 * lo);
+        let passed = (seq >> (4 * slide.passed)) & ((1 << (4 * (cols - 1))) - 1);
+        let mask = greater(passed, at(seq, slide.from));
+        let mut k = k.wrapping_add(self.gains[slide.gain + mask]);
+        let digits = digits >> (4 * lo);
         for (j, c) in slide.coefficient[..W].iter().enumerate() {
             k = k.wrapping_add(at(digits, j).wrapping_mul(*c));
         }
@@ -631,7 +656,35 @@ impl Sliding {
             f(rank + 1);
         }
         for slide in &self.slides[blank] {
-            f(self.slide::<W>(u, slide));
+            f(self.slide::<W>(k, u.seq, u.digits, slide));
+        }
+    }
+
+    /// The vertical moves of the ranks `first + b` for the bits `b` of `bits`, as
+    /// `f(rank, neighbour)`: one division a word, then each rank's pair and blank cell by
+    /// table from its offset in the word.
+    #[inline(always)]
+    fn word_neighbours<const W: usize>(
+        &self,
+        memo: &mut Unranked,
+        first: u64,
+        mut bits: u64,
+        mut f: impl FnMut(u64, u64),
+    ) {
+        let (k0, blank0) = self.split(first);
+        while bits != 0 {
+            let b = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let rank = first + b as u64;
+            // `blank0 + b` < cells + 64 <= `OFFSETS`, so the mask only spares a bounds check.
+            let (pair, blank) = self.offsets[(blank0 + b) % OFFSETS];
+            let blank = usize::from(blank);
+            let k = k0 + u64::from(pair);
+            // The pair is decoded once for its ranks of both parities.
+            let (seq, digits) = self.unrank_pair(memo, k).with_parity(self.tiles(), self.parity[blank]);
+            for slide in &self.slides[blank] {
+                f(rank, self.slide::<W>(k, seq, digits, slide));
+            }
         }
     }
 
@@ -938,8 +991,19 @@ impl Puzzle for Sliding {
         })
     }
 
-    fn for_each_far_predecessor(&self, memo: &mut Unranked, rank: u64, f: impl FnMut(u64)) {
-        self.for_each_neighbour(memo, rank, false, f);
+    /// The vertical moves of a word's ranks, the width dispatched once a word.
+    fn for_each_far_predecessor_in_word(&self, memo: &mut Unranked, first: u64, bits: u64, f: impl FnMut(u64, u64)) {
+        match self.cols {
+            3 => self.word_neighbours::<3>(memo, first, bits, f),
+            4 => self.word_neighbours::<4>(memo, first, bits, f),
+            6 => self.word_neighbours::<6>(memo, first, bits, f),
+            7 => self.word_neighbours::<7>(memo, first, bits, f),
+            _ => self.word_neighbours::<MAX_COLS>(memo, first, bits, f),
+        }
+    }
+
+    fn uniform(&self) -> bool {
+        true
     }
 
     fn for_each_successor(&self, rank: u64, f: impl FnMut(u64)) {
