@@ -14,7 +14,7 @@ use crate::engine::Level;
 use crate::engine::bfs::Frontier;
 use crate::heuristics::{Estimates, Kind};
 use crate::puzzle::Puzzle;
-use crate::puzzle::sliding::{self, Sliding, TailShifts, Unranked};
+use crate::puzzle::sliding::{self, Sliding, TailSequences, Unranked};
 use rayon::prelude::*;
 use std::ops::Range;
 use thiserror::Error;
@@ -164,6 +164,9 @@ struct Layout {
 /// Bits of the Hamming field of a key (at most 15 tiles).
 const HAMMING_BITS: u32 = 4;
 
+/// Keys of the largest layout (2x8 and 4x4: Hamming 4 bits, Manhattan 7, conflicts 6).
+const KEYS: usize = 1 << 17;
+
 impl Layout {
     fn new(rows: usize, cols: usize) -> Self {
         let cells = rows * cols;
@@ -172,6 +175,7 @@ impl Layout {
         // 2 (n - 1) conflicts. Manhattan gets at least the 6 bits the line tables use.
         let m_bits = bits((cells - 1) * (rows + cols - 2)).max(LINE_C_SHIFT - HAMMING_BITS);
         let c_bits = bits(2 * (rows * (cols - 1) + cols * (rows - 1)));
+        debug_assert!(HAMMING_BITS + m_bits + c_bits <= KEYS.trailing_zeros());
         Layout {
             m_shift: HAMMING_BITS,
             c_shift: HAMMING_BITS + m_bits,
@@ -200,8 +204,11 @@ struct Tally {
     /// so that the entries a level touches stay in the first-level cache (a part covers
     /// fewer than 2^32 ranks). The smallest estimates, the largest gaps and any estimate
     /// above the distance are all read off this table once a level: a state costs one
-    /// increment.
-    counts: Vec<[u32; 2]>,
+    /// increment. Room for the keys of any board, so that a key masked to [`KEYS`] needs no
+    /// bounds check; only the first `keys` entries are used.
+    counts: Box<[[u32; 2]; KEYS]>,
+    /// The board's keys: `1 << Layout::bits`.
+    keys: usize,
     /// The part's first rank.
     start: u64,
     /// `(hash, rank)` of candidates for the sample: the [`SAMPLE`] smallest hashes so far
@@ -214,7 +221,11 @@ struct Tally {
 impl Tally {
     fn new(layout: Layout) -> Self {
         Tally {
-            counts: vec![[0; 2]; 1 << layout.bits],
+            counts: match vec![[0; 2]; KEYS].into_boxed_slice().try_into() {
+                Ok(counts) => counts,
+                Err(_) => unreachable!("the vector has KEYS entries"),
+            },
+            keys: 1 << layout.bits,
             start: 0,
             sample: Vec::new(),
             cutoff: u64::MAX,
@@ -223,7 +234,7 @@ impl Tally {
 
     /// Empties the tally for a part starting at rank `start`, keeping its memory.
     fn clear(&mut self, start: u64) {
-        for entry in &mut self.counts {
+        for entry in &mut self.counts[..self.keys] {
             entry[0] = 0;
         }
         self.start = start;
@@ -234,7 +245,7 @@ impl Tally {
     /// Counts the state `rank` (ranks come in increasing order) with estimates `key`.
     #[inline(always)]
     fn add(&mut self, key: u32, rank: u64) {
-        let entry = &mut self.counts[key as usize];
+        let entry = &mut self.counts[key as usize % KEYS];
         if entry[0] == 0 {
             entry[1] = (rank - self.start) as u32;
         }
@@ -261,10 +272,10 @@ struct LevelTally {
 impl LevelTally {
     /// The sum of `parts`, tallies of consecutive ranks in order.
     fn new(parts: &[Tally]) -> Self {
-        let mut counts = vec![(0u64, u64::MAX); parts.first().map_or(0, |p| p.counts.len())];
+        let mut counts = vec![(0u64, u64::MAX); parts.first().map_or(0, |p| p.keys)];
         let mut sample = Vec::new();
         for part in parts {
-            for (sum, &[n, first]) in counts.iter_mut().zip(&part.counts) {
+            for (sum, &[n, first]) in counts.iter_mut().zip(&part.counts[..part.keys]) {
                 if n > 0 {
                     // Parts come in rank order: the first part with the key has its first.
                     *sum = (sum.0 + u64::from(n), sum.1.min(part.start + u64::from(first)));
@@ -329,8 +340,8 @@ pub struct Collector<'a> {
     /// of the cells before it (they hold the sequence's first tiles, the rest move up a
     /// cell).
     blanks: [(u64, u64); sliding::MAX_CELLS],
-    /// How the board's pairs are decoded a block at a time.
-    shifts: TailShifts,
+    /// The tails of the board's pairs, by what a block's head leaves them.
+    tails: TailSequences,
     /// `states[kind][distance][value]`.
     states: [Vec<Vec<u64>>; 3],
     worst: [Option<(u32, u64, u32, u32)>; 3],
@@ -355,7 +366,7 @@ impl<'a> Collector<'a> {
                 let odd = puzzle.sequence_parity(cell) as u64;
                 (odd.wrapping_neg(), (1u64 << (4 * cell)) - 1)
             }),
-            shifts: puzzle.tail_shifts(),
+            tails: puzzle.tail_sequences(),
             states: Default::default(),
             worst: [None; 3],
             samples: Vec::new(),
@@ -457,54 +468,64 @@ impl<'a> Collector<'a> {
     /// Tallies the ranks of the level's words `words`; `R x C` is the board's shape when it
     /// is known at compile time, `0 x 0` otherwise.
     fn scan<const R: usize, const C: usize>(&self, level: &Frontier, words: Range<usize>, tally: &mut Tally) {
+        match &self.lines {
+            // A constant shape divides by a constant, and the line look-ups unroll.
+            Some(lines) if R > 0 => self.scan_with(
+                level,
+                words,
+                tally,
+                |rank| {
+                    let cells = (R * C) as u64;
+                    (rank / cells, (rank % cells) as usize)
+                },
+                |packed| lines.key::<R, C>(packed),
+            ),
+            _ => self.scan_with(
+                level,
+                words,
+                tally,
+                |rank| self.puzzle.pair_and_blank(rank),
+                |packed| self.key(packed),
+            ),
+        }
+    }
+
+    /// [`Collector::scan`] with `split` turning a rank into its pair and blank cell and `key`
+    /// a packed board into its tally key.
+    #[inline(always)]
+    fn scan_with(
+        &self,
+        level: &Frontier,
+        words: Range<usize>,
+        tally: &mut Tally,
+        split: impl Fn(u64) -> (u64, usize),
+        key: impl Fn(u64) -> u32,
+    ) {
         let mut memo = Unranked::default();
-        // The pairs are decoded a block at a time where the level is dense (most of a
-        // block's pairs have states there, and a look-up per state takes no branch), one
-        // at a time where it is sparse; the states met in the last block decide.
         let block_pairs = self.puzzle.block_pairs();
-        let (mut seqs, mut first, mut end, mut met) = (Vec::new(), 0, 0, 0);
-        let (mut pair, mut pair_seqs) = (u64::MAX, [0; 2]);
+        // The block of the last state: its first pair, head, head parity and tails. A state
+        // of another block is the one branch taken by surprise, about once a block.
+        let (mut first, mut head, mut head_odd, mut tails) = (0, 0, 0, &[][..]);
         for w in words {
             let mut bits = level.word(w);
             let base = level.start() + 64 * w as u64;
             while bits != 0 {
                 let rank = base + u64::from(bits.trailing_zeros());
                 bits &= bits - 1;
-                let (k, blank) = self.puzzle.pair_and_blank(rank);
-                met += 1;
-                let [seq, flip] = match seqs.get(k.wrapping_sub(first) as usize) {
-                    Some(&s) => s,
+                let (k, blank) = split(rank);
+                let [tail, swap] = match tails.get(k.wrapping_sub(first) as usize) {
+                    Some(&t) => t,
                     None => {
-                        if k >= end {
-                            let block = k / block_pairs;
-                            (first, end) = (block * block_pairs, (block + 1) * block_pairs);
-                            if met > block_pairs / 4 {
-                                self.puzzle.block_sequences(&mut memo, block, &self.shifts, &mut seqs);
-                            } else {
-                                seqs.clear();
-                            }
-                            met = 1;
-                        }
-                        match seqs.get((k - first) as usize) {
-                            Some(&s) => s,
-                            None => {
-                                if k != pair {
-                                    let [even, odd] = self.puzzle.pair_sequences(&mut memo, k);
-                                    (pair, pair_seqs) = (k, [even, even ^ odd]);
-                                }
-                                pair_seqs
-                            }
-                        }
+                        let block = k / block_pairs;
+                        first = block * block_pairs;
+                        (head, head_odd, tails) = self.puzzle.block_head(&mut memo, block, &self.tails);
+                        tails[(k - first) as usize]
                     }
                 };
                 let (odd, low) = self.blanks[blank % sliding::MAX_CELLS];
-                let seq = seq ^ (flip & odd);
+                let seq = head | tail ^ (swap & (odd ^ head_odd));
                 let packed = (seq & low) | ((seq & !low) << 4);
-                let key = match &self.lines {
-                    Some(lines) if R > 0 => lines.key(packed, R, C),
-                    _ => self.key(packed),
-                };
-                tally.add(key, rank);
+                tally.add(key(packed), rank);
             }
         }
     }
@@ -512,7 +533,7 @@ impl<'a> Collector<'a> {
     /// The tally key of a board packed 4 bits a cell.
     fn key(&self, packed: u64) -> u32 {
         match &self.lines {
-            Some(lines) => lines.key(packed, lines.rows, lines.cols),
+            Some(lines) => lines.key::<0, 0>(packed),
             None => self.layout.key(self.estimates.all(&unpack(packed))),
         }
     }
@@ -560,6 +581,60 @@ const LINE_TABLE_SIDE: usize = 4;
 /// 4..10): the entries of a board's lines add up to its tally key (see [`Layout`]).
 const LINE_C_SHIFT: u32 = 10;
 
+/// The factor that gathers a column of a `rows x cols` board packed 4 bits a cell by one
+/// multiplication, or 0 where that is not exact (and for `0 x 0`).
+///
+/// Column 0's tile of row r sits at nibble r cols; times 2^(4 (a - r (cols - 1))) it lands
+/// on nibble a + r, so the sum of those products holds the column at nibble a, exactly when
+/// no two of the products (one per row and power) share a nibble of the 64 bits, as then
+/// nothing carries.
+const fn column_fold(rows: usize, cols: usize) -> u64 {
+    if rows == 0 || cols == 0 {
+        return 0;
+    }
+    let a = (rows - 1) * (cols - 1);
+    let (mut used, mut fold) = (0u32, 0);
+    let mut r = 0;
+    while r < rows {
+        let mut s = 0;
+        while s < rows {
+            let nibble = r * cols + a - s * (cols - 1);
+            if nibble < 16 {
+                if used & (1 << nibble) != 0 {
+                    return 0;
+                }
+                used |= 1 << nibble;
+            }
+            s += 1;
+        }
+        fold |= 1u64 << (4 * (a - r * (cols - 1)));
+        r += 1;
+    }
+    fold
+}
+
+/// The cells of column 0 of a `rows x cols` board packed 4 bits a cell.
+const fn column_mask(rows: usize, cols: usize) -> u64 {
+    let (mut mask, mut r) = (0, 0);
+    while r < rows {
+        mask |= 0xF << (4 * r * cols);
+        r += 1;
+    }
+    mask
+}
+
+/// Entries of a line table: the index of a line of [`LINE_TABLE_SIDE`] cells (2 bits) and
+/// its tiles (4 bits a cell).
+const LINE_ENTRIES: usize = LINE_TABLE_SIDE << (4 * LINE_TABLE_SIDE);
+
+/// An empty line table.
+fn line_table() -> Box<[u16; LINE_ENTRIES]> {
+    match vec![0; LINE_ENTRIES].into_boxed_slice().try_into() {
+        Ok(table) => table,
+        Err(_) => unreachable!("the vector has LINE_ENTRIES entries"),
+    }
+}
+
 /// The three estimates as sums of per-line terms, each term looked up by the line's packed
 /// tiles: 7 look-ups a state on 3x4 instead of evaluating the estimates tile by tile. The
 /// tables are filled by [`Estimates`] itself, on boards holding one line's tiles only, so
@@ -570,11 +645,12 @@ struct LineTables {
     /// `row[r << 4 cols | tiles]`: Hamming (bits 0..4), Manhattan (4..10) and row conflicts
     /// (from [`LINE_C_SHIFT`]) of row `r` holding `tiles` (4 bits a cell, first cell
     /// lowest); `u16` so that the tables stay in cache (a row of 4 tiles has Manhattan 24
-    /// at most).
-    row: Vec<u16>,
+    /// at most). Arrays of a fixed size any line's index is below, so that a look-up
+    /// needs no bounds check.
+    row: Box<[u16; LINE_ENTRIES]>,
     /// `col[c << 4 rows | tiles]`: conflicts of column `c` holding `tiles`, shifted like
     /// the rows'.
-    col: Vec<u16>,
+    col: Box<[u16; LINE_ENTRIES]>,
     /// Gathers a column's tiles by one multiplication, where that is exact (0 if not): see
     /// [`LineTables::column`].
     fold: u64,
@@ -601,7 +677,7 @@ impl LineTables {
             }
             Some(board)
         };
-        let mut row = vec![0; rows << (4 * cols)];
+        let mut row = line_table();
         for r in 0..rows {
             let line: Vec<usize> = (0..cols).map(|c| r * cols + c).collect();
             for key in 0..1 << (4 * cols) {
@@ -613,7 +689,7 @@ impl LineTables {
                 }
             }
         }
-        let mut col = vec![0; cols << (4 * rows)];
+        let mut col = line_table();
         for c in 0..cols {
             let line: Vec<usize> = (0..rows).map(|r| r * cols + c).collect();
             for key in 0..1 << (4 * rows) {
@@ -622,44 +698,23 @@ impl LineTables {
                 }
             }
         }
-        // Column 0's tile of row r sits at nibble r cols; times 2^(4 (a - r (cols - 1)))
-        // it lands on nibble a + r, so the sum of those products holds the column at nibble
-        // a, exactly when no two of the products (one per row and power) share a nibble of
-        // the 64 bits, as then nothing carries.
-        let a = (rows - 1) * (cols - 1);
-        let mut used = 0u32;
-        let mut exact = true;
-        for r in 0..rows {
-            for s in 0..rows {
-                let nibble = r * cols + a - s * (cols - 1);
-                if nibble < 16 {
-                    exact &= used & (1 << nibble) == 0;
-                    used |= 1 << nibble;
-                }
-            }
-        }
-        let fold = if exact {
-            (0..rows).fold(0, |m, r| m | 1u64 << (4 * (a - r * (cols - 1))))
-        } else {
-            0
-        };
-        let col_mask = (0..rows).fold(0, |m, r| m | 0xF << (4 * r * cols));
         Some(Self {
             rows,
             cols,
             row,
             col,
-            fold,
-            col_mask,
+            fold: column_fold(rows, cols),
+            col_mask: column_mask(rows, cols),
         })
     }
 
-    /// The tiles of column `c` of a board packed 4 bits a cell, packed 4 bits a row.
+    /// The tiles of column `c` of a board packed 4 bits a cell, packed 4 bits a row; `fold`
+    /// and `mask` are the board's [`column_fold`] and [`column_mask`].
     #[inline(always)]
-    fn column(&self, packed: u64, c: usize, rows: usize, cols: usize) -> usize {
-        let line = (packed >> (4 * c)) & self.col_mask;
-        let key = if self.fold != 0 {
-            line.wrapping_mul(self.fold) >> (4 * (rows - 1) * (cols - 1))
+    fn column(packed: u64, c: usize, rows: usize, cols: usize, fold: u64, mask: u64) -> usize {
+        let line = (packed >> (4 * c)) & mask;
+        let key = if fold != 0 {
+            line.wrapping_mul(fold) >> (4 * (rows - 1) * (cols - 1))
         } else {
             (0..rows).fold(0, |key, r| key | ((line >> (4 * r * cols)) & 0xF) << (4 * r))
         };
@@ -676,15 +731,21 @@ impl LineTables {
     /// Conflicts of column `c` of a board packed 4 bits a cell.
     #[inline]
     fn col_conflicts(&self, packed: u64, c: usize) -> u32 {
-        let key = self.column(packed, c, self.rows, self.cols);
+        let key = Self::column(packed, c, self.rows, self.cols, self.fold, self.col_mask);
         u32::from(self.col[(c << (4 * self.rows)) | key] >> LINE_C_SHIFT)
     }
 
     /// The sum of the entries of every line of a board packed 4 bits a cell: its tally key
-    /// where the three sums fit their fields (see [`Layout`]). `rows` and `cols` are the
-    /// board's (passed in so that callers with constants get the loops unrolled).
+    /// where the three sums fit their fields (see [`Layout`]). `R x C` is the board's shape
+    /// when the caller knows it at compile time (the loops unrolled, the column gathering
+    /// constant), `0 x 0` to read it from the tables.
     #[inline(always)]
-    fn key(&self, packed: u64, rows: usize, cols: usize) -> u32 {
+    fn key<const R: usize, const C: usize>(&self, packed: u64) -> u32 {
+        let (rows, cols, fold, mask) = if R > 0 {
+            (R, C, const { column_fold(R, C) }, const { column_mask(R, C) })
+        } else {
+            (self.rows, self.cols, self.fold, self.col_mask)
+        };
         let row_mask = (1u64 << (4 * cols)) - 1;
         let mut key = 0;
         for r in 0..rows {
@@ -692,7 +753,7 @@ impl LineTables {
             key += u32::from(self.row[(r << (4 * cols)) | line as usize]);
         }
         for c in 0..cols {
-            key += u32::from(self.col[(c << (4 * rows)) | self.column(packed, c, rows, cols)]);
+            key += u32::from(self.col[(c << (4 * rows)) | Self::column(packed, c, rows, cols, fold, mask)]);
         }
         key
     }
@@ -758,7 +819,7 @@ mod tests {
         let layout = Layout::new(rows, cols);
         if layout.c_shift == LINE_C_SHIFT {
             assert_eq!(
-                layout.values(lines.key(packed, rows, cols)),
+                layout.values(lines.key::<0, 0>(packed)),
                 estimates.all(board),
                 "{board:?}"
             );

@@ -110,10 +110,15 @@ const OFFSETS: usize = 128;
 /// rather than digit by digit: nearby pairs (the engine's next rank) differ only there.
 const TAIL: usize = 6;
 
-/// Where each tail arrangement puts the tiles left for the tail: `[i][m]` is 4 x the
-/// position of the `m`-th smallest of them in arrangement `i` (a shift a tile rather than
-/// a gather a position); see [`Sliding::block_sequences`].
-pub struct TailShifts(Vec<[u8; TAIL]>);
+/// The tails of every block's pairs ([`Sliding::tail_sequences`]): a block's head leaves
+/// one of a few sets of tiles for its tail (462 on 3x4), and with the set the tails of the
+/// block's pairs are fixed, so a reader of every pair stores them once per set rather than
+/// decoding them block after block.
+pub struct TailSequences {
+    /// The tails of the sets in the order of [`tile_set`], `block` per set.
+    entries: Vec<[u64; 2]>,
+    block: usize,
+}
 
 /// The last `tail` tiles of a pair as a pattern over the tiles left for them.
 #[derive(Debug, Clone, Copy)]
@@ -537,67 +542,60 @@ impl Sliding {
         self.split(rank)
     }
 
-    /// The two tile sequences of pair `k`, parity 0 first, packed 4 bits a position
-    /// (position `i` in bits `4i..4i+4`), reusing `memo` like [`Sliding::packed_board`]: a
-    /// reader meeting several blank cells of one pair unranks it once.
-    #[inline]
-    pub fn pair_sequences(&self, memo: &mut Unranked, k: u64) -> [u64; 2] {
-        let seq = self.unrank_cached(memo, k, 0).seq;
-        let n = self.tiles();
-        let swap = at(seq, n - 2) ^ at(seq, n - 1);
-        [seq, seq ^ (swap << (4 * (n - 2))) ^ (swap << (4 * (n - 1)))]
-    }
-
-    /// Pairs per block of [`Sliding::block_sequences`].
+    /// Pairs per block of [`Sliding::block_head`]: pairs `block * block_pairs()` on share
+    /// every tile but the last [`TAIL`].
     pub fn block_pairs(&self) -> u64 {
         self.tails.len() as u64
     }
 
-    /// The tail arrangements as [`Sliding::block_sequences`] reads them.
-    pub fn tail_shifts(&self) -> TailShifts {
-        TailShifts(
-            self.tails
+    /// The tail of every pair for every set of tiles a head can leave it, as
+    /// [`Sliding::block_head`] reads them: a block's pairs are then one slice, found
+    /// without decoding them.
+    pub fn tail_sequences(&self) -> TailSequences {
+        let (n, tail, head) = (self.tiles(), self.tail, 4 * (self.tiles() - self.tail));
+        let mut sets = vec![Vec::new(); binomial(n, tail) as usize];
+        for mask in (0u32..1 << n).filter(|m| m.count_ones() as usize == tail) {
+            // The set's tiles, smallest first, packed like the pool the head leaves.
+            let pool = (0..n as u64)
+                .filter(|&t| mask >> t & 1 == 1)
+                .enumerate()
+                .fold(0, |p, (m, t)| p | (t + 1) << (4 * m));
+            sets[tile_set(pool, tail)] = self
+                .tails
                 .iter()
                 .map(|t| {
-                    let mut shifts = [0; TAIL];
-                    // The inverse of the tail's own shifts: where each pool tile goes.
-                    for (j, &from) in t.shift.iter().enumerate().take(self.tail) {
-                        shifts[usize::from(from / 4)] = 4 * j as u8;
-                    }
-                    shifts
+                    let seq = (0..tail).fold(0, |s, j| s | ((pool >> t.shift[j]) & 0xF) << (4 * j)) << head;
+                    let swap = at(seq, n - 2) ^ at(seq, n - 1);
+                    let flip = (swap << (4 * (n - 2))) | (swap << (4 * (n - 1)));
+                    [seq ^ (u64::from(t.parity).wrapping_neg() & flip), flip]
                 })
-                .collect(),
-        )
+                .collect();
+        }
+        TailSequences {
+            entries: sets.concat(),
+            block: self.tails.len(),
+        }
     }
 
-    /// The sequences of the pairs of block `block` (pairs `block * block_pairs()` on, fewer
-    /// in the last block) into `out`, one `[parity 0, the bits to flip for parity 1]` per
-    /// pair (as [`Sliding::pair_sequences`]), decoding their shared head once: a reader of a
-    /// dense level then finds each pair's sequences by one look-up, without a branch.
-    /// `shifts` is this board's [`Sliding::tail_shifts`].
-    pub fn block_sequences(&self, memo: &mut Unranked, block: u64, shifts: &TailShifts, out: &mut Vec<[u64; 2]>) {
-        let first = block * self.tails.len() as u64;
-        let pairs = factorial(self.tiles()) / 2;
-        let count = (pairs - first).min(self.tails.len() as u64) as usize;
-        self.unrank_cached(memo, first, 0);
-        let (n, head) = (self.tiles(), 4 * (self.tiles() - self.tail));
-        // The tiles left for the tail, smallest first (0 beyond the tail's length).
-        let pool: [u64; TAIL] = std::array::from_fn(|m| at(memo.pool, m));
-        out.clear();
-        out.extend(self.tails[..count].iter().zip(&shifts.0).map(|(tail, shifts)| {
-            let mut seq = 0;
-            for (tile, shift) in pool.iter().zip(shifts) {
-                seq |= tile << shift;
-            }
-            let seq = memo.head_seq | (seq << head);
-            let swap = at(seq, n - 2) ^ at(seq, n - 1);
-            let flip = (swap << (4 * (n - 2))) | (swap << (4 * (n - 1)));
-            let odd = u64::from(memo.head_parity ^ tail.parity);
-            [seq ^ (odd.wrapping_neg() & flip), flip]
-        }));
+    /// What the pairs of block `block` share, decoded into `memo`: the head's tiles (packed
+    /// 4 bits a position), all ones if the head's digit sum is odd (else 0), and the tails
+    /// of the block's pairs in order, each `[tail tiles in place for parity 0 were the head
+    /// even, the bits that swap the last two tiles]`. So the sequence of pair `i` of the
+    /// block with parity `p` is `head | tail ^ (swap & (odd ^ p))` (with `p` all ones or 0).
+    /// `tails` is this board's [`Sliding::tail_sequences`].
+    pub fn block_head<'t>(
+        &self,
+        memo: &mut Unranked,
+        block: u64,
+        tails: &'t TailSequences,
+    ) -> (u64, u64, &'t [[u64; 2]]) {
+        self.unrank_cached(memo, block * self.tails.len() as u64, 0);
+        let set = tile_set(memo.pool, self.tail);
+        let tails = &tails.entries[set * tails.block..(set + 1) * tails.block];
+        (memo.head_seq, u64::from(memo.head_parity).wrapping_neg(), tails)
     }
 
-    /// Which of [`Sliding::pair_sequences`] the configurations with the blank on `cell` have.
+    /// The parity of the tile sequence of the configurations with the blank on `cell`.
     pub fn sequence_parity(&self, cell: usize) -> usize {
         usize::from(self.parity[cell])
     }
@@ -717,6 +715,23 @@ fn tail_table(tail: usize) -> Vec<Tail> {
             Tail { shift, digits, parity }
         })
         .collect()
+}
+
+/// The colexicographic number of a set of `size` tiles, packed 4 bits a tile in increasing
+/// order (as [`Unranked`] keeps the pool), among the sets of that size.
+fn tile_set(pool: Packed, size: usize) -> usize {
+    (0..size)
+        .map(|m| binomial(at(pool, m) as usize - 1, m + 1))
+        .sum::<u64>() as usize
+}
+
+/// `n` choose `k` (0 where `k > n`).
+fn binomial(n: usize, k: usize) -> u64 {
+    if k > n {
+        0
+    } else {
+        (0..k as u64).fold(1, |c, i| c * (n as u64 - i) / (i + 1))
+    }
 }
 
 /// Closed form of moving the tile at sequence position `lo` later, to `hi = lo + cols - 1`
