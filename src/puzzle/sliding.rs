@@ -58,6 +58,9 @@ pub struct Sliding {
     /// The gains of both directions' windows ([`Vertical::gain`]), each [`Slide`] pointing at
     /// its window's.
     gains: Vec<u64>,
+    /// The tails of every tile set ([`Sliding::tail_sequences`]) on boards of at most
+    /// [`TABLE_CELLS`] cells, where unranking a pair reads its tail rather than gathering it.
+    tail_table: Option<TailSequences>,
     /// `offsets[i]`: the pair and blank cell `i` ranks after a pair's first rank.
     offsets: [(u8, u8); OFFSETS],
     /// Another goal than `1 2 ... n-1 0`, if one was given (see [`Sliding::with_goal`]).
@@ -103,6 +106,10 @@ struct Slide {
     to: usize,
 }
 
+/// Largest board whose unranking reads tails from a table (9.9 MB on 2x7; 28.8 MB on 4x4,
+/// which the search never enumerates, would be paid by every solve).
+const TABLE_CELLS: usize = 14;
+
 /// Offsets of ranks from a pair's first rank that [`Sliding::offsets`] splits: a word's.
 const OFFSETS: usize = 128;
 
@@ -114,6 +121,7 @@ const TAIL: usize = 6;
 /// one of a few sets of tiles for its tail (462 on 3x4), and with the set the tails of the
 /// block's pairs are fixed, so a reader of every pair stores them once per set rather than
 /// decoding them block after block.
+#[derive(Debug, Clone)]
 pub struct TailSequences {
     /// The tails of the sets in the order of [`tile_set`], `block` per set.
     entries: Vec<[u64; 2]>,
@@ -164,6 +172,8 @@ pub struct Unranked {
     head_digits: Packed,
     head_parity: u8,
     pool: Packed,
+    /// Where the tails of the head's tile set start in [`Sliding::tail_table`], if any.
+    set_start: usize,
     /// `pools[i]`: the unused tiles (packed, increasing) after position `i` was filled,
     /// from which a later `k` sharing the first `i + 1` digits resumes decoding the head;
     /// bit `i` of `sums`: the digit-sum parity so far.
@@ -339,7 +349,7 @@ impl Sliding {
         });
         let tail = tiles.min(TAIL);
         let tails = tail_table(tail);
-        Self {
+        let mut puzzle = Self {
             id,
             rows,
             cols,
@@ -356,8 +366,13 @@ impl Sliding {
             tails,
             gains: [&vertical[0].gain[..], &vertical[1].gain[..]].concat(),
             offsets: std::array::from_fn(|i| ((i / cells) as u8, (i % cells) as u8)),
+            tail_table: None,
             goal: None,
+        };
+        if cells <= TABLE_CELLS {
+            puzzle.tail_table = Some(puzzle.tail_sequences());
         }
+        puzzle
     }
 
     fn tiles(&self) -> usize {
@@ -393,19 +408,28 @@ impl Sliding {
             if !memo.valid || memo.block != block {
                 self.decode_head(memo, k, block);
             }
-            let tail = self.tails[(k - block * self.tails.len() as u64) as usize];
-            // A fixed count of steps, unrolled; boards with fewer tail tiles drop the rest.
-            let mut seq = 0;
-            for j in 0..TAIL {
-                seq |= ((memo.pool >> tail.shift[j]) & 0xF) << (4 * j);
-            }
-            let head = 4 * (self.tiles() - self.tail);
-            memo.seq = memo.head_seq | (seq << head);
+            let i = (k - block * self.tails.len() as u64) as usize;
+            let tail = self.tails[i];
+            let (n, head) = (self.tiles(), 4 * (self.tiles() - self.tail));
             memo.digits = memo.head_digits | (u64::from(tail.digits) << head);
-            memo.parity = memo.head_parity ^ tail.parity;
-            let n = self.tiles();
-            let swap = at(memo.seq, n - 2) ^ at(memo.seq, n - 1);
-            memo.swap = (swap << (4 * (n - 2))) | (swap << (4 * (n - 1)));
+            if let Some(table) = &self.tail_table {
+                // The tail in place, swapped to the head's parity where its own is odd.
+                let [seq, swap] = table.entries[memo.set_start + i];
+                memo.seq = memo.head_seq | seq;
+                memo.swap = swap;
+                memo.digits ^= u64::from(tail.parity) << (4 * (n - 2));
+                memo.parity = memo.head_parity;
+            } else {
+                // A fixed count of steps, unrolled; boards with fewer tail tiles drop the rest.
+                let mut seq = 0;
+                for j in 0..TAIL {
+                    seq |= ((memo.pool >> tail.shift[j]) & 0xF) << (4 * j);
+                }
+                memo.seq = memo.head_seq | (seq << head);
+                memo.parity = memo.head_parity ^ tail.parity;
+                let swap = at(memo.seq, n - 2) ^ at(memo.seq, n - 1);
+                memo.swap = (swap << (4 * (n - 2))) | (swap << (4 * (n - 1)));
+            }
             memo.k = k;
         }
         memo
@@ -448,6 +472,9 @@ impl Sliding {
         u.head_digits = digits;
         u.head_parity = sum as u8;
         u.pool = pool;
+        if let Some(table) = &self.tail_table {
+            u.set_start = tile_set(pool, self.tail) * table.block;
+        }
         u.block = block;
         // The old pair is gone: only the head is known until the caller adds the tail.
         u.k = k;
