@@ -280,7 +280,7 @@ fn sliding_block_heads_and_tail_tables_give_every_pairs_tiles() {
         let puzzle = sliding(rows, cols);
         let cells = (rows * cols) as u64;
         let pairs = puzzle.states() / cells;
-        let tails = puzzle.tail_sequences();
+        let tails = puzzle.tails();
         let block_pairs = puzzle.block_pairs();
         let mut memo = Default::default();
         let step = (pairs / 20_000).max(1);

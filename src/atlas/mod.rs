@@ -16,6 +16,7 @@ use crate::heuristics::{Estimates, Kind};
 use crate::puzzle::Puzzle;
 use crate::puzzle::sliding::{self, Sliding, TailSequences, Unranked};
 use rayon::prelude::*;
+use std::borrow::Cow;
 use std::ops::Range;
 use thiserror::Error;
 
@@ -341,7 +342,7 @@ pub struct Collector<'a> {
     /// cell).
     blanks: [(u64, u64); sliding::MAX_CELLS],
     /// The tails of the board's pairs, by what a block's head leaves them.
-    tails: TailSequences,
+    tails: Cow<'a, TailSequences>,
     /// `states[kind][distance][value]`.
     states: [Vec<Vec<u64>>; 3],
     worst: [Option<(u32, u64, u32, u32)>; 3],
@@ -366,7 +367,7 @@ impl<'a> Collector<'a> {
                 let odd = puzzle.sequence_parity(cell) as u64;
                 (odd.wrapping_neg(), (1u64 << (4 * cell)) - 1)
             }),
-            tails: puzzle.tail_sequences(),
+            tails: puzzle.tails(),
             states: Default::default(),
             worst: [None; 3],
             samples: Vec::new(),

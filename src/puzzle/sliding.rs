@@ -18,6 +18,7 @@
 //! below encodes; the tests compare both with a plain search over explicit boards.
 
 use super::{Adjacent, ClassInfo, ParseError, Puzzle, quote};
+use std::borrow::Cow;
 
 /// Largest board the ranking supports: tiles are packed as 4-bit values.
 pub const MAX_CELLS: usize = 16;
@@ -117,7 +118,7 @@ const OFFSETS: usize = 128;
 /// rather than digit by digit: nearby pairs (the engine's next rank) differ only there.
 const TAIL: usize = 6;
 
-/// The tails of every block's pairs ([`Sliding::tail_sequences`]): a block's head leaves
+/// The tails of every block's pairs ([`Sliding::tails`]): a block's head leaves
 /// one of a few sets of tiles for its tail (462 on 3x4), and with the set the tails of the
 /// block's pairs are fixed, so a reader of every pair stores them once per set rather than
 /// decoding them block after block.
@@ -140,6 +141,20 @@ struct Tail {
     parity: u8,
 }
 
+impl Tail {
+    /// The tail's tiles drawn from `pool` (the tiles left for it, packed in increasing
+    /// order), position 0 lowest. A fixed count of steps, unrolled; boards with fewer tail
+    /// tiles read empty bits for the rest.
+    #[inline(always)]
+    fn gather(&self, pool: Packed) -> Packed {
+        let mut seq = 0;
+        for j in 0..TAIL {
+            seq |= ((pool >> self.shift[j]) & 0xF) << (4 * j);
+        }
+        seq
+    }
+}
+
 /// A tile sequence packed 4 bits a tile, position `i` in bits `4i..4i+4`: moving a tile
 /// is a few shifts and masks on one register.
 type Packed = u64;
@@ -148,6 +163,14 @@ type Packed = u64;
 #[inline]
 fn at(seq: Packed, i: usize) -> u64 {
     (seq >> (4 * i)) & 0xF
+}
+
+/// What a sequence of `n` tiles is XORed with to swap its last two tiles (and so flip its
+/// parity).
+#[inline(always)]
+fn swap_mask(seq: Packed, n: usize) -> Packed {
+    let swap = at(seq, n - 2) ^ at(seq, n - 1);
+    (swap << (4 * (n - 2))) | (swap << (4 * (n - 1)))
 }
 
 /// An unranked configuration with what unranking a nearby pair reuses.
@@ -420,15 +443,9 @@ impl Sliding {
                 memo.digits ^= u64::from(tail.parity) << (4 * (n - 2));
                 memo.parity = memo.head_parity;
             } else {
-                // A fixed count of steps, unrolled; boards with fewer tail tiles drop the rest.
-                let mut seq = 0;
-                for j in 0..TAIL {
-                    seq |= ((memo.pool >> tail.shift[j]) & 0xF) << (4 * j);
-                }
-                memo.seq = memo.head_seq | (seq << head);
+                memo.seq = memo.head_seq | (tail.gather(memo.pool) << head);
                 memo.parity = memo.head_parity ^ tail.parity;
-                let swap = at(memo.seq, n - 2) ^ at(memo.seq, n - 1);
-                memo.swap = (swap << (4 * (n - 2))) | (swap << (4 * (n - 1)));
+                memo.swap = swap_mask(memo.seq, n);
             }
             memo.k = k;
         }
@@ -578,7 +595,7 @@ impl Sliding {
     /// The tail of every pair for every set of tiles a head can leave it, as
     /// [`Sliding::block_head`] reads them: a block's pairs are then one slice, found
     /// without decoding them.
-    pub fn tail_sequences(&self) -> TailSequences {
+    fn tail_sequences(&self) -> TailSequences {
         let (n, tail, head) = (self.tiles(), self.tail, 4 * (self.tiles() - self.tail));
         let mut sets = vec![Vec::new(); binomial(n, tail) as usize];
         for mask in (0u32..1 << n).filter(|m| m.count_ones() as usize == tail) {
@@ -591,9 +608,8 @@ impl Sliding {
                 .tails
                 .iter()
                 .map(|t| {
-                    let seq = (0..tail).fold(0, |s, j| s | ((pool >> t.shift[j]) & 0xF) << (4 * j)) << head;
-                    let swap = at(seq, n - 2) ^ at(seq, n - 1);
-                    let flip = (swap << (4 * (n - 2))) | (swap << (4 * (n - 1)));
+                    let seq = t.gather(pool) << head;
+                    let flip = swap_mask(seq, n);
                     [seq ^ (u64::from(t.parity).wrapping_neg() & flip), flip]
                 })
                 .collect();
@@ -604,12 +620,22 @@ impl Sliding {
         }
     }
 
+    /// [`Sliding::tail_sequences`], borrowed from the puzzle where its unranking keeps them
+    /// (boards of at most [`TABLE_CELLS`] cells, every board a search can hold), so that
+    /// a reader does not build a second copy.
+    pub fn tails(&self) -> Cow<'_, TailSequences> {
+        match &self.tail_table {
+            Some(table) => Cow::Borrowed(table),
+            None => Cow::Owned(self.tail_sequences()),
+        }
+    }
+
     /// What the pairs of block `block` share, decoded into `memo`: the head's tiles (packed
     /// 4 bits a position), all ones if the head's digit sum is odd (else 0), and the tails
     /// of the block's pairs in order, each `[tail tiles in place for parity 0 were the head
     /// even, the bits that swap the last two tiles]`. So the sequence of pair `i` of the
     /// block with parity `p` is `head | tail ^ (swap & (odd ^ p))` (with `p` all ones or 0).
-    /// `tails` is this board's [`Sliding::tail_sequences`].
+    /// `tails` is this board's [`Sliding::tails`].
     pub fn block_head<'t>(
         &self,
         memo: &mut Unranked,
@@ -653,35 +679,21 @@ impl Sliding {
         Ok(k * n as u64 + blank as u64)
     }
 
-    /// Calls `f` with the rank after each legal move (the graph is undirected), the
-    /// horizontal ones (`rank +- 1`) only if `horizontal`.
-    #[inline]
-    fn for_each_neighbour(&self, memo: &mut Unranked, rank: u64, horizontal: bool, f: impl FnMut(u64)) {
-        // The engine's hot path: the common widths get the vertical moves' sums unrolled
-        // to their length (a branch every call takes the same way).
-        match self.cols {
-            3 => self.neighbours::<3>(memo, rank, horizontal, f),
-            4 => self.neighbours::<4>(memo, rank, horizontal, f),
-            6 => self.neighbours::<6>(memo, rank, horizontal, f),
-            7 => self.neighbours::<7>(memo, rank, horizontal, f),
-            _ => self.neighbours::<MAX_COLS>(memo, rank, horizontal, f),
-        }
-    }
-
-    /// [`Sliding::for_each_neighbour`] with the vertical moves' sums over `W` digits.
-    #[inline(always)]
-    fn neighbours<const W: usize>(&self, memo: &mut Unranked, rank: u64, horizontal: bool, mut f: impl FnMut(u64)) {
+    /// Calls `f` with the rank after each legal move (the graph is undirected). Not the
+    /// engine's hot path ([`Sliding::word_neighbours`] is), so the window sums run over
+    /// [`MAX_COLS`] digits whatever the width.
+    fn for_each_neighbour(&self, memo: &mut Unranked, rank: u64, mut f: impl FnMut(u64)) {
         let (k, blank) = self.split(rank);
         let u = self.unrank_cached(memo, k, self.parity[blank]);
         let moves = self.moves[blank];
-        if horizontal && moves & LEFT != 0 {
+        if moves & LEFT != 0 {
             f(rank - 1);
         }
-        if horizontal && moves & RIGHT != 0 {
+        if moves & RIGHT != 0 {
             f(rank + 1);
         }
         for slide in &self.slides[blank] {
-            f(self.slide::<W>(k, u.seq, u.digits, slide));
+            f(self.slide::<MAX_COLS>(k, u.seq, u.digits, slide));
         }
     }
 
@@ -1021,7 +1033,7 @@ impl Puzzle for Sliding {
     type Memo = Unranked;
 
     fn for_each_predecessor(&self, memo: &mut Unranked, rank: u64, f: impl FnMut(u64)) {
-        self.for_each_neighbour(memo, rank, true, f);
+        self.for_each_neighbour(memo, rank, f);
     }
 
     /// Horizontal moves: the blank's cell is `rank % cells` and the tile sequence stays.
@@ -1049,7 +1061,7 @@ impl Puzzle for Sliding {
     }
 
     fn for_each_successor(&self, rank: u64, f: impl FnMut(u64)) {
-        self.for_each_neighbour(&mut Unranked::default(), rank, true, f);
+        self.for_each_neighbour(&mut Unranked::default(), rank, f);
     }
 
     fn classes(&self) -> Vec<ClassInfo> {
