@@ -151,9 +151,7 @@ impl<'a> Search<'a> {
                 let cols = estimates.cols();
                 let horizontal = at / cols == other / cols;
                 let lines = match self.lines {
-                    Some(lines) if horizontal => {
-                        lines.col_conflicts(board, at % cols) + lines.col_conflicts(board, other % cols)
-                    }
+                    Some(lines) if horizontal => lines.col_conflicts(board, at % cols, other % cols),
                     Some(lines) => lines.row_conflicts(board, at / cols) + lines.row_conflicts(board, other / cols),
                     None => {
                         let tiles = super::unpack(board);

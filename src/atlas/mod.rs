@@ -12,7 +12,7 @@ pub mod astar;
 
 use crate::engine::Level;
 use crate::engine::bfs::Frontier;
-use crate::heuristics::{Estimates, Kind};
+use crate::heuristics::{Estimates, Kind, line_conflicts};
 use crate::puzzle::Puzzle;
 use crate::puzzle::sliding::{self, Sliding, TailSequences, Unranked};
 use rayon::prelude::*;
@@ -575,88 +575,53 @@ fn unpack(packed: u64) -> [u8; sliding::MAX_CELLS] {
     std::array::from_fn(|cell| ((packed >> (4 * cell)) & 0xF) as u8)
 }
 
-/// Longest side whose lines the atlas tabulates: a line of 4 cells is a 16-bit key.
+/// Longest side whose lines the atlas tabulates: a row of 4 cells is a 16-bit key.
 const LINE_TABLE_SIDE: usize = 4;
 
 /// Bit of a line-table entry where its conflicts start (Hamming in bits 0..4, Manhattan in
 /// 4..10): the entries of a board's lines add up to its tally key (see [`Layout`]).
 const LINE_C_SHIFT: u32 = 10;
 
-/// The factor that gathers a column of a `rows x cols` board packed 4 bits a cell by one
-/// multiplication, or 0 where that is not exact (and for `0 x 0`).
-///
-/// Column 0's tile of row r sits at nibble r cols; times 2^(4 (a - r (cols - 1))) it lands
-/// on nibble a + r, so the sum of those products holds the column at nibble a, exactly when
-/// no two of the products (one per row and power) share a nibble of the 64 bits, as then
-/// nothing carries.
-const fn column_fold(rows: usize, cols: usize) -> u64 {
-    if rows == 0 || cols == 0 {
-        return 0;
-    }
-    let a = (rows - 1) * (cols - 1);
-    let (mut used, mut fold) = (0u32, 0);
-    let mut r = 0;
-    while r < rows {
-        let mut s = 0;
-        while s < rows {
-            let nibble = r * cols + a - s * (cols - 1);
-            if nibble < 16 {
-                if used & (1 << nibble) != 0 {
-                    return 0;
-                }
-                used |= 1 << nibble;
-            }
-            s += 1;
-        }
-        fold |= 1u64 << (4 * (a - r * (cols - 1)));
-        r += 1;
-    }
-    fold
-}
+/// Bit of a row entry where its column codes start; below it are the row's own terms.
+const CODE_SHIFT: u32 = 16;
 
-/// The cells of column 0 of a `rows x cols` board packed 4 bits a cell.
-const fn column_mask(rows: usize, cols: usize) -> u64 {
-    let (mut mask, mut r) = (0, 0);
-    while r < rows {
-        mask |= 0xF << (4 * r * cols);
-        r += 1;
-    }
-    mask
-}
+/// Bits of one column's codes: 3 a cell, for up to [`LINE_TABLE_SIDE`] rows.
+const COLUMN_BITS: u32 = 12;
 
-/// Entries of a line table: the index of a line of [`LINE_TABLE_SIDE`] cells (2 bits) and
-/// its tiles (4 bits a cell).
-const LINE_ENTRIES: usize = LINE_TABLE_SIDE << (4 * LINE_TABLE_SIDE);
+/// Entries of the row table: the index of a row (2 bits) and its tiles (4 bits a cell).
+const ROW_ENTRIES: usize = LINE_TABLE_SIDE << (4 * LINE_TABLE_SIDE);
 
-/// An empty line table.
-fn line_table() -> Box<[u16; LINE_ENTRIES]> {
-    match vec![0; LINE_ENTRIES].into_boxed_slice().try_into() {
+/// Entries of the column table: the index of a column (2 bits) and its codes.
+const COL_ENTRIES: usize = LINE_TABLE_SIDE << COLUMN_BITS;
+
+/// A boxed array of `N` zeros.
+fn zeros<T: Copy + Default, const N: usize>() -> Box<[T; N]> {
+    match vec![T::default(); N].into_boxed_slice().try_into() {
         Ok(table) => table,
-        Err(_) => unreachable!("the vector has LINE_ENTRIES entries"),
+        Err(_) => unreachable!("the vector has N entries"),
     }
 }
 
 /// The three estimates as sums of per-line terms, each term looked up by the line's packed
-/// tiles: 7 look-ups a state on 3x4 instead of evaluating the estimates tile by tile. The
-/// tables are filled by [`Estimates`] itself, on boards holding one line's tiles only, so
-/// they are the same definition, and the tests compare both routes state by state.
+/// tiles: 3 row and 4 column look-ups a state on 3x4 instead of evaluating the estimates
+/// tile by tile. A row's entry also carries what its tiles tell the columns, so the columns
+/// need no gathering of tiles across rows. The tables are filled by [`Estimates`] itself, on
+/// boards holding one line's tiles only, so they are the same definition, and the tests
+/// compare both routes state by state.
 struct LineTables {
     rows: usize,
     cols: usize,
-    /// `row[r << 4 cols | tiles]`: Hamming (bits 0..4), Manhattan (4..10) and row conflicts
-    /// (from [`LINE_C_SHIFT`]) of row `r` holding `tiles` (4 bits a cell, first cell
-    /// lowest); `u16` so that the tables stay in cache (a row of 4 tiles has Manhattan 24
-    /// at most). Arrays of a fixed size any line's index is below, so that a look-up
-    /// needs no bounds check.
-    row: Box<[u16; LINE_ENTRIES]>,
-    /// `col[c << 4 rows | tiles]`: conflicts of column `c` holding `tiles`, shifted like
-    /// the rows'.
-    col: Box<[u16; LINE_ENTRIES]>,
-    /// Gathers a column's tiles by one multiplication, where that is exact (0 if not): see
-    /// [`LineTables::column`].
-    fold: u64,
-    /// The cells of column 0.
-    col_mask: u64,
+    /// `row[r << 4 cols | tiles]` for row `r` holding `tiles` (4 bits a cell, first cell
+    /// lowest): its Hamming (bits 0..4), Manhattan (4..10) and row conflicts (from
+    /// [`LINE_C_SHIFT`]); and from [`CODE_SHIFT`], at bit `COLUMN_BITS c + 3 r` for each cell
+    /// `c` of the row, the column code of its tile: its goal row + 1 if its goal column is
+    /// `c`, else 0. The entries of a board's rows add up to its rows' terms and to every
+    /// column's codes (nothing carries: each field has room for its sum). Arrays of a fixed
+    /// size any line's index is below, so that a look-up needs no bounds check.
+    row: Box<[u64; ROW_ENTRIES]>,
+    /// `col[c << COLUMN_BITS | codes]`: conflicts of column `c` with those codes, shifted to
+    /// [`LINE_C_SHIFT`]; `u16` so that the tables stay in the first-level cache.
+    col: Box<[u16; COL_ENTRIES]>,
 }
 
 impl LineTables {
@@ -666,97 +631,82 @@ impl LineTables {
             return None;
         }
         let cells = rows * cols;
-        // The board with only the given cells filled (the rest blank), if the tiles exist.
-        let board = |line: &[usize], key: usize| {
-            let mut board = vec![0u8; cells];
-            for (i, &cell) in line.iter().enumerate() {
-                let tile = (key >> (4 * i)) & 0xF;
-                if tile >= cells {
-                    return None;
-                }
-                board[cell] = tile as u8;
-            }
-            Some(board)
-        };
-        let mut row = line_table();
+        let mut row = zeros();
         for r in 0..rows {
-            let line: Vec<usize> = (0..cols).map(|c| r * cols + c).collect();
-            for key in 0..1 << (4 * cols) {
-                if let Some(b) = board(&line, key) {
-                    row[(r << (4 * cols)) | key] = (estimates.hamming(&b)
-                        | estimates.manhattan(&b) << HAMMING_BITS
-                        | estimates.row_conflicts(&b, r) << LINE_C_SHIFT)
-                        as u16;
+            for key in 0..1usize << (4 * cols) {
+                let tiles: Vec<usize> = (0..cols).map(|c| (key >> (4 * c)) & 0xF).collect();
+                if tiles.iter().any(|&t| t >= cells) {
+                    continue;
                 }
+                // The board with only this row filled (the rest blank).
+                let mut board = vec![0u8; cells];
+                for (c, &tile) in tiles.iter().enumerate() {
+                    board[r * cols + c] = tile as u8;
+                }
+                let terms = estimates.hamming(&board)
+                    | estimates.manhattan(&board) << HAMMING_BITS
+                    | estimates.row_conflicts(&board, r) << LINE_C_SHIFT;
+                let codes = tiles.iter().enumerate().fold(0u64, |codes, (c, &tile)| {
+                    if tile != 0 && (tile - 1) % cols == c {
+                        codes | (((tile - 1) / cols + 1) as u64) << (COLUMN_BITS as usize * c + 3 * r)
+                    } else {
+                        codes
+                    }
+                });
+                row[(r << (4 * cols)) | key] = u64::from(terms) | codes << CODE_SHIFT;
             }
         }
-        let mut col = line_table();
+        let mut col = zeros();
         for c in 0..cols {
-            let line: Vec<usize> = (0..rows).map(|r| r * cols + c).collect();
-            for key in 0..1 << (4 * rows) {
-                if let Some(b) = board(&line, key) {
-                    col[(c << (4 * rows)) | key] = (estimates.col_conflicts(&b, c) << LINE_C_SHIFT) as u16;
+            for codes in 0..1usize << (3 * rows) {
+                let homes = (0..rows).filter_map(|r| (codes >> (3 * r) & 7).checked_sub(1));
+                if homes.clone().all(|home| home < rows) {
+                    col[c << COLUMN_BITS | codes] = (line_conflicts(homes) << LINE_C_SHIFT) as u16;
                 }
             }
         }
-        Some(Self {
-            rows,
-            cols,
-            row,
-            col,
-            fold: column_fold(rows, cols),
-            col_mask: column_mask(rows, cols),
+        Some(Self { rows, cols, row, col })
+    }
+
+    /// The sum of the row entries of a board packed 4 bits a cell.
+    #[inline(always)]
+    fn row_sum(&self, packed: u64, rows: usize, cols: usize) -> u64 {
+        let row_mask = (1u64 << (4 * cols)) - 1;
+        (0..rows).fold(0, |sum, r| {
+            sum + self.row[(r << (4 * cols)) | ((packed >> (4 * cols * r)) & row_mask) as usize]
         })
     }
 
-    /// The tiles of column `c` of a board packed 4 bits a cell, packed 4 bits a row; `fold`
-    /// and `mask` are the board's [`column_fold`] and [`column_mask`].
+    /// The column-table entry of column `c` in a board whose row entries sum to `sum`.
     #[inline(always)]
-    fn column(packed: u64, c: usize, rows: usize, cols: usize, fold: u64, mask: u64) -> usize {
-        let line = (packed >> (4 * c)) & mask;
-        let key = if fold != 0 {
-            line.wrapping_mul(fold) >> (4 * (rows - 1) * (cols - 1))
-        } else {
-            (0..rows).fold(0, |key, r| key | ((line >> (4 * r * cols)) & 0xF) << (4 * r))
-        };
-        (key & ((1 << (4 * rows)) - 1)) as usize
+    fn col_entry(&self, sum: u64, c: usize) -> u32 {
+        let codes = (sum >> (CODE_SHIFT + COLUMN_BITS * c as u32)) as usize & ((1 << COLUMN_BITS) - 1);
+        u32::from(self.col[(c << COLUMN_BITS) | codes])
     }
 
     /// Conflicts of row `r` of a board packed 4 bits a cell.
     #[inline]
     fn row_conflicts(&self, packed: u64, r: usize) -> u32 {
         let key = (packed >> (4 * self.cols * r)) & ((1 << (4 * self.cols)) - 1);
-        u32::from(self.row[(r << (4 * self.cols)) | key as usize] >> LINE_C_SHIFT)
+        (self.row[(r << (4 * self.cols)) | key as usize] as u32 & 0xFFFF) >> LINE_C_SHIFT
     }
 
-    /// Conflicts of column `c` of a board packed 4 bits a cell.
+    /// Conflicts of columns `a` and `b` of a board packed 4 bits a cell.
     #[inline]
-    fn col_conflicts(&self, packed: u64, c: usize) -> u32 {
-        let key = Self::column(packed, c, self.rows, self.cols, self.fold, self.col_mask);
-        u32::from(self.col[(c << (4 * self.rows)) | key] >> LINE_C_SHIFT)
+    fn col_conflicts(&self, packed: u64, a: usize, b: usize) -> u32 {
+        let sum = self.row_sum(packed, self.rows, self.cols);
+        (self.col_entry(sum, a) + self.col_entry(sum, b)) >> LINE_C_SHIFT
     }
 
     /// The sum of the entries of every line of a board packed 4 bits a cell: its tally key
     /// where the three sums fit their fields (see [`Layout`]). `R x C` is the board's shape
-    /// when the caller knows it at compile time (the loops unrolled, the column gathering
-    /// constant), `0 x 0` to read it from the tables.
+    /// when the caller knows it at compile time (the loops unrolled), `0 x 0` to read it from
+    /// the tables.
     #[inline(always)]
     fn key<const R: usize, const C: usize>(&self, packed: u64) -> u32 {
-        let (rows, cols, fold, mask) = if R > 0 {
-            (R, C, const { column_fold(R, C) }, const { column_mask(R, C) })
-        } else {
-            (self.rows, self.cols, self.fold, self.col_mask)
-        };
-        let row_mask = (1u64 << (4 * cols)) - 1;
-        let mut key = 0;
-        for r in 0..rows {
-            let line = (packed >> (4 * cols * r)) & row_mask;
-            key += u32::from(self.row[(r << (4 * cols)) | line as usize]);
-        }
-        for c in 0..cols {
-            key += u32::from(self.col[(c << (4 * rows)) | Self::column(packed, c, rows, cols, fold, mask)]);
-        }
-        key
+        let (rows, cols) = if R > 0 { (R, C) } else { (self.rows, self.cols) };
+        let sum = self.row_sum(packed, rows, cols);
+        (0..cols).fold(sum as u32 & 0xFFFF, |key, c| key + self.col_entry(sum, c))
     }
 
     #[cfg(test)]
@@ -769,13 +719,14 @@ impl LineTables {
         let (mut hamming, mut manhattan, mut conflicts) = (0, 0, 0);
         for r in 0..rows {
             let key = (packed >> (4 * cols * r)) & row_mask;
-            let entry = u32::from(self.row[(r << (4 * cols)) | key as usize]);
+            let entry = self.row[(r << (4 * cols)) | key as usize] as u32 & 0xFFFF;
             hamming += entry & ((1 << HAMMING_BITS) - 1);
             manhattan += (entry >> HAMMING_BITS) & ((1 << (LINE_C_SHIFT - HAMMING_BITS)) - 1);
             conflicts += entry >> LINE_C_SHIFT;
         }
+        let sum = self.row_sum(packed, rows, cols);
         for c in 0..cols {
-            conflicts += self.col_conflicts(packed, c);
+            conflicts += self.col_entry(sum, c) >> LINE_C_SHIFT;
         }
         [hamming, manhattan, manhattan + conflicts]
     }
@@ -834,8 +785,8 @@ mod tests {
         }
         for c in 0..cols {
             assert_eq!(
-                lines.col_conflicts(packed, c),
-                estimates.col_conflicts(board, c),
+                lines.col_conflicts(packed, c, c),
+                2 * estimates.col_conflicts(board, c),
                 "{board:?}"
             );
         }
