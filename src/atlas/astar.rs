@@ -226,47 +226,62 @@ impl Queue {
 /// the result does not depend on the thread count.
 pub fn effort(estimates: &Estimates, samples: &[Vec<Vec<u8>>]) -> Effort {
     let lines = LineTables::new(estimates);
-    let mut rows = Vec::new();
-    for kind in Kind::ALL {
-        let mut exceeded = false;
-        for (distance, positions) in samples.iter().enumerate() {
-            let nodes = if exceeded {
-                None
-            } else {
-                // Once one search gives up, the others of this distance stop at once.
-                let given_up = AtomicBool::new(false);
-                let counts: Vec<Option<u64>> = positions
-                    .par_iter()
-                    .map_init(
-                        || Search::new(estimates, lines.as_ref()),
-                        |search, tiles| {
-                            if given_up.load(Relaxed) {
-                                return None;
-                            }
-                            let nodes = search.run(kind, tiles, BUDGET);
-                            if nodes.is_none() {
-                                given_up.store(true, Relaxed);
-                            }
-                            nodes
-                        },
-                    )
-                    .collect();
-                counts.iter().copied().collect::<Option<Vec<u64>>>().map(|c| {
-                    (
-                        c.iter().sum::<u64>() as f64 / c.len() as f64,
-                        c.iter().copied().max().unwrap_or(0),
-                    )
-                })
-            };
-            exceeded = nodes.is_none();
-            rows.push(EffortRow {
-                distance,
-                positions: positions.len(),
-                kind,
-                nodes,
-            });
-        }
-    }
+    // The estimates run side by side: each waits at its own distances' ends only, while
+    // the others keep the threads busy.
+    let mut rows: Vec<EffortRow> = Kind::ALL
+        .into_par_iter()
+        .flat_map_iter(|kind| kind_effort(estimates, lines.as_ref(), kind, samples))
+        .collect();
     rows.sort_by_key(|r| (r.distance, Kind::ALL.iter().position(|&k| k == r.kind)));
     Effort { rows }
+}
+
+/// The rows of one estimate, by distance: the searches of a distance in parallel, and none
+/// beyond the first distance where one exceeded [`BUDGET`].
+fn kind_effort(
+    estimates: &Estimates,
+    lines: Option<&LineTables>,
+    kind: Kind,
+    samples: &[Vec<Vec<u8>>],
+) -> Vec<EffortRow> {
+    let mut exceeded = false;
+    let mut rows = Vec::new();
+    for (distance, positions) in samples.iter().enumerate() {
+        let nodes = if exceeded {
+            None
+        } else {
+            // Once one search gives up, the others of this distance stop at once.
+            let given_up = AtomicBool::new(false);
+            let counts: Vec<Option<u64>> = positions
+                .par_iter()
+                .map_init(
+                    || Search::new(estimates, lines),
+                    |search, tiles| {
+                        if given_up.load(Relaxed) {
+                            return None;
+                        }
+                        let nodes = search.run(kind, tiles, BUDGET);
+                        if nodes.is_none() {
+                            given_up.store(true, Relaxed);
+                        }
+                        nodes
+                    },
+                )
+                .collect();
+            counts.iter().copied().collect::<Option<Vec<u64>>>().map(|c| {
+                (
+                    c.iter().sum::<u64>() as f64 / c.len() as f64,
+                    c.iter().copied().max().unwrap_or(0),
+                )
+            })
+        };
+        exceeded = nodes.is_none();
+        rows.push(EffortRow {
+            distance,
+            positions: positions.len(),
+            kind,
+            nodes,
+        });
+    }
+    rows
 }
