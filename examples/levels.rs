@@ -1,11 +1,14 @@
 //! Per-level timing of a single-process sliding-board search: where a long run spends its
 //! time, level by level (the README's 2x7 table comes from it).
 //!
-//! usage: cargo run --release --example levels -- ROWS COLS [LAST_LEVEL]
+//! usage: cargo run --release --example levels -- ROWS COLS [LAST_LEVEL] [--atlas]
 //!
 //! Prints one line per level: its distance, configurations, the level's seconds and states
-//! per second, and the process's CPU seconds so far; stops after LAST_LEVEL if given.
+//! per second, and the process's CPU seconds so far; stops after LAST_LEVEL if given. With
+//! `--atlas` it also tallies the heuristic atlas of each level and prints the seconds that
+//! took apart (`atlas_s`, included in `level_s`).
 
+use analyze::atlas::Collector;
 use analyze::engine::bfs;
 use analyze::puzzle::sliding::Sliding;
 use std::ops::ControlFlow;
@@ -23,14 +26,28 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let last_level = args.get(2).copied().unwrap_or(usize::MAX);
+    let mut atlas = std::env::args()
+        .any(|a| a == "--atlas")
+        .then(|| Collector::new(&puzzle));
+    let (mut atlas_total, mut failed) = (0.0, None);
     let start = Instant::now();
     let mut before = 0.0;
     let result = bfs(&puzzle, |level| {
+        let mut atlas_s = 0.0;
+        if let Some(atlas) = atlas.as_mut() {
+            let begun = Instant::now();
+            if let Err(e) = atlas.observe(level) {
+                failed = Some(e);
+                return ControlFlow::Break(());
+            }
+            atlas_s = begun.elapsed().as_secs_f64();
+            atlas_total += atlas_s;
+        }
         let now = start.elapsed().as_secs_f64();
         let took = now - before;
         before = now;
         println!(
-            "level {:3} states {:>14} level_s {:8.2} total_s {:8.1} rate_M/s {:7.2} cpu_s {:8.1}",
+            "level {:3} states {:>14} level_s {:8.2} total_s {:8.1} rate_M/s {:7.2} cpu_s {:8.1} atlas_s {atlas_s:6.3}",
             level.depth,
             level.states,
             took,
@@ -46,13 +63,14 @@ fn main() -> ExitCode {
     });
     match result {
         Ok(search) => println!(
-            "total {} max {} antipodes {} seconds {:.1} cpu_s {:.1}",
+            "total {} max {} antipodes {} seconds {:.2} cpu_s {:.1} atlas_s {atlas_total:.2}",
             search.levels.iter().sum::<u64>(),
             search.levels.len() - 1,
             search.antipodes.len(),
             start.elapsed().as_secs_f64(),
             cpu_seconds()
         ),
+        Err(_) if failed.is_some() => println!("{}", failed.map_or_else(String::new, |e| e.to_string())),
         Err(e) => println!("stopped ({e}) after {:.1} s", start.elapsed().as_secs_f64()),
     }
     ExitCode::SUCCESS
