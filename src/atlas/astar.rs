@@ -138,8 +138,9 @@ impl<'a> Search<'a> {
 
     /// The part of the estimate of `board` that sliding the tile on cell `at` to the
     /// neighbouring cell `other` can change: that tile's term, plus for linear conflicts
-    /// the two lines the slide crosses. A child's estimate is its parent's, plus this part
-    /// of the child, minus this part of the parent.
+    /// the lines the slide crosses (every column for a horizontal slide: those it does not
+    /// cross cancel out). A child's estimate is its parent's, plus this part of the child,
+    /// minus this part of the parent.
     #[inline]
     fn part(&self, kind: Kind, board: u64, at: usize, other: usize) -> u32 {
         let tile = ((board >> (4 * at)) & 0xF) as usize;
@@ -151,7 +152,7 @@ impl<'a> Search<'a> {
                 let cols = estimates.cols();
                 let horizontal = at / cols == other / cols;
                 let lines = match self.lines {
-                    Some(lines) if horizontal => lines.col_conflicts(board, at % cols, other % cols),
+                    Some(lines) if horizontal => lines.col_conflicts(board),
                     Some(lines) => lines.row_conflicts(board, at / cols) + lines.row_conflicts(board, other / cols),
                     None => {
                         let tiles = super::unpack(board);

@@ -20,6 +20,9 @@ use std::borrow::Cow;
 use std::ops::Range;
 use thiserror::Error;
 
+/// Entries of [`Collector::steps`]: at least the most cells and a word's ranks.
+const STEPS: usize = 128;
+
 /// Positions per distance the A* effort is measured on (all of them where fewer).
 pub const SAMPLE: usize = 100;
 
@@ -337,10 +340,12 @@ pub struct Collector<'a> {
     /// (and whose keys fit the tables' layout).
     lines: Option<LineTables>,
     layout: Layout,
-    /// Per blank cell: all ones if it has the odd sequence of a pair, else 0; and the mask
-    /// of the cells before it (they hold the sequence's first tiles, the rest move up a
-    /// cell).
-    blanks: [(u64, u64); sliding::MAX_CELLS],
+    /// `steps[j]` for a rank `j` ranks past a word's first rank counted from that rank's
+    /// blank cell (`j < cells + 64`): how many pairs past the first rank's pair it is; and
+    /// for its blank cell `j % cells`, all ones if that cell has the odd sequence of a pair
+    /// (else 0), and the mask of the cells before it (they hold the sequence's first tiles,
+    /// the rest move up a cell). A word's ranks are split into pair and blank once.
+    steps: Box<[(u64, u64, u64); STEPS]>,
     /// The tails of the board's pairs, by what a block's head leaves them.
     tails: Cow<'a, TailSequences>,
     /// `states[kind][distance][value]`.
@@ -363,10 +368,11 @@ impl<'a> Collector<'a> {
             lines: LineTables::new(&estimates).filter(|_| layout.c_shift == LINE_C_SHIFT),
             estimates,
             layout,
-            blanks: std::array::from_fn(|cell| {
+            steps: Box::new(std::array::from_fn(|j| {
+                let (pairs, cell) = (j / (rows * cols), j % (rows * cols));
                 let odd = puzzle.sequence_parity(cell) as u64;
-                (odd.wrapping_neg(), (1u64 << (4 * cell)) - 1)
-            }),
+                (pairs as u64, odd.wrapping_neg(), (1u64 << (4 * cell)) - 1)
+            })),
             tails: puzzle.tails(),
             states: Default::default(),
             worst: [None; 3],
@@ -470,38 +476,15 @@ impl<'a> Collector<'a> {
     /// is known at compile time, `0 x 0` otherwise.
     fn scan<const R: usize, const C: usize>(&self, level: &Frontier, words: Range<usize>, tally: &mut Tally) {
         match &self.lines {
-            // A constant shape divides by a constant, and the line look-ups unroll.
-            Some(lines) if R > 0 => self.scan_with(
-                level,
-                words,
-                tally,
-                |rank| {
-                    let cells = (R * C) as u64;
-                    (rank / cells, (rank % cells) as usize)
-                },
-                |packed| lines.key::<R, C>(packed),
-            ),
-            _ => self.scan_with(
-                level,
-                words,
-                tally,
-                |rank| self.puzzle.pair_and_blank(rank),
-                |packed| self.key(packed),
-            ),
+            // A constant shape's line look-ups unroll.
+            Some(lines) if R > 0 => self.scan_with(level, words, tally, |packed| lines.key::<R, C>(packed)),
+            _ => self.scan_with(level, words, tally, |packed| self.key(packed)),
         }
     }
 
-    /// [`Collector::scan`] with `split` turning a rank into its pair and blank cell and `key`
-    /// a packed board into its tally key.
+    /// [`Collector::scan`] with `key` turning a packed board into its tally key.
     #[inline(always)]
-    fn scan_with(
-        &self,
-        level: &Frontier,
-        words: Range<usize>,
-        tally: &mut Tally,
-        split: impl Fn(u64) -> (u64, usize),
-        key: impl Fn(u64) -> u32,
-    ) {
+    fn scan_with(&self, level: &Frontier, words: Range<usize>, tally: &mut Tally, key: impl Fn(u64) -> u32) {
         let mut memo = Unranked::default();
         let block_pairs = self.puzzle.block_pairs();
         // The block of the last state: its first pair, head, head parity and tails. A state
@@ -509,11 +492,17 @@ impl<'a> Collector<'a> {
         let (mut first, mut head, mut head_odd, mut tails) = (0, 0, 0, &[][..]);
         for w in words {
             let mut bits = level.word(w);
+            if bits == 0 {
+                continue;
+            }
             let base = level.start() + 64 * w as u64;
+            let (base_pair, base_blank) = self.puzzle.pair_and_blank(base);
             while bits != 0 {
-                let rank = base + u64::from(bits.trailing_zeros());
+                let offset = bits.trailing_zeros() as usize;
+                let rank = base + offset as u64;
                 bits &= bits - 1;
-                let (k, blank) = split(rank);
+                let (pairs, odd, low) = self.steps[(base_blank + offset) % STEPS];
+                let k = base_pair + pairs;
                 let [tail, swap] = match tails.get(k.wrapping_sub(first) as usize) {
                     Some(&t) => t,
                     None => {
@@ -523,7 +512,6 @@ impl<'a> Collector<'a> {
                         tails[(k - first) as usize]
                     }
                 };
-                let (odd, low) = self.blanks[blank % sliding::MAX_CELLS];
                 let seq = head | tail ^ (swap & (odd ^ head_odd));
                 let packed = (seq & low) | ((seq & !low) << 4);
                 tally.add(key(packed), rank);
@@ -585,14 +573,27 @@ const LINE_C_SHIFT: u32 = 10;
 /// Bit of a row entry where its column codes start; below it are the row's own terms.
 const CODE_SHIFT: u32 = 16;
 
-/// Bits of one column's codes: 3 a cell, for up to [`LINE_TABLE_SIDE`] rows.
-const COLUMN_BITS: u32 = 12;
+/// Bits of column codes one look-up of the column table reads: all of a 4-row board's
+/// column (3 bits a cell), two columns of a 3-row board, three of a 2-row one (2 bits a cell).
+const GROUP_BITS: u32 = 12;
 
 /// Entries of the row table: the index of a row (2 bits) and its tiles (4 bits a cell).
 const ROW_ENTRIES: usize = LINE_TABLE_SIDE << (4 * LINE_TABLE_SIDE);
 
-/// Entries of the column table: the index of a column (2 bits) and its codes.
-const COL_ENTRIES: usize = LINE_TABLE_SIDE << COLUMN_BITS;
+/// Entries of the column table: the index of a group of columns (2 bits) and their codes.
+const COL_ENTRIES: usize = LINE_TABLE_SIDE << GROUP_BITS;
+
+/// Bits of one cell's column code on a board of `rows` rows (the goal row + 1, or 0).
+const fn code_bits(rows: usize) -> usize {
+    if rows <= 3 { 2 } else { 3 }
+}
+
+/// Columns whose codes one look-up of the column table reads, and how many look-ups a board
+/// of `rows x cols` needs (none for `0 x 0`).
+const fn groups(rows: usize, cols: usize) -> (usize, usize) {
+    let group = GROUP_BITS as usize / (code_bits(rows) * if rows == 0 { 1 } else { rows });
+    (group, cols.div_ceil(group))
+}
 
 /// A boxed array of `N` zeros.
 fn zeros<T: Copy + Default, const N: usize>() -> Box<[T; N]> {
@@ -603,24 +604,26 @@ fn zeros<T: Copy + Default, const N: usize>() -> Box<[T; N]> {
 }
 
 /// The three estimates as sums of per-line terms, each term looked up by the line's packed
-/// tiles: 3 row and 4 column look-ups a state on 3x4 instead of evaluating the estimates
-/// tile by tile. A row's entry also carries what its tiles tell the columns, so the columns
-/// need no gathering of tiles across rows. The tables are filled by [`Estimates`] itself, on
-/// boards holding one line's tiles only, so they are the same definition, and the tests
-/// compare both routes state by state.
+/// tiles: 3 row look-ups and 2 look-ups for the 4 columns a state on 3x4, instead of
+/// evaluating the estimates tile by tile. A row's entry also carries what its tiles tell the
+/// columns, so the columns need no gathering of tiles across rows. The tables are filled by
+/// [`Estimates`] itself, on boards holding one line's tiles only, so they are the same
+/// definition, and the tests compare both routes state by state.
 struct LineTables {
     rows: usize,
     cols: usize,
     /// `row[r << 4 cols | tiles]` for row `r` holding `tiles` (4 bits a cell, first cell
     /// lowest): its Hamming (bits 0..4), Manhattan (4..10) and row conflicts (from
-    /// [`LINE_C_SHIFT`]); and from [`CODE_SHIFT`], at bit `COLUMN_BITS c + 3 r` for each cell
-    /// `c` of the row, the column code of its tile: its goal row + 1 if its goal column is
-    /// `c`, else 0. The entries of a board's rows add up to its rows' terms and to every
-    /// column's codes (nothing carries: each field has room for its sum). Arrays of a fixed
-    /// size any line's index is below, so that a look-up needs no bounds check.
+    /// [`LINE_C_SHIFT`]); and from [`CODE_SHIFT`], for each cell `c` of the row, the column
+    /// code of its tile (its goal row + 1 if its goal column is `c`, else 0), [`code_bits`]
+    /// wide, at bit `code_bits (rows c + r)`. The entries of a board's rows add up to its
+    /// rows' terms and to every column's codes, column after column (nothing carries: each
+    /// field has room for its sum). Arrays of a fixed size any line's index is below, so that
+    /// a look-up needs no bounds check.
     row: Box<[u64; ROW_ENTRIES]>,
-    /// `col[c << COLUMN_BITS | codes]`: conflicts of column `c` with those codes, shifted to
-    /// [`LINE_C_SHIFT`]; `u16` so that the tables stay in the first-level cache.
+    /// `col[g << GROUP_BITS | codes]`: conflicts of the columns of group `g` (the
+    /// [`GROUP_BITS`] of codes from bit `GROUP_BITS g`) with those codes, shifted to
+    /// [`LINE_C_SHIFT`]; `u16` so that the table stays in the first-level cache.
     col: Box<[u16; COL_ENTRIES]>,
 }
 
@@ -630,7 +633,7 @@ impl LineTables {
         if rows.max(cols) > LINE_TABLE_SIDE {
             return None;
         }
-        let cells = rows * cols;
+        let (cells, bits) = (rows * cols, code_bits(rows));
         let mut row = zeros();
         for r in 0..rows {
             for key in 0..1usize << (4 * cols) {
@@ -648,7 +651,7 @@ impl LineTables {
                     | estimates.row_conflicts(&board, r) << LINE_C_SHIFT;
                 let codes = tiles.iter().enumerate().fold(0u64, |codes, (c, &tile)| {
                     if tile != 0 && (tile - 1) % cols == c {
-                        codes | (((tile - 1) / cols + 1) as u64) << (COLUMN_BITS as usize * c + 3 * r)
+                        codes | (((tile - 1) / cols + 1) as u64) << (bits * (rows * c + r))
                     } else {
                         codes
                     }
@@ -656,12 +659,20 @@ impl LineTables {
                 row[(r << (4 * cols)) | key] = u64::from(terms) | codes << CODE_SHIFT;
             }
         }
+        // A column's conflicts from its codes, if they are codes of that board's tiles.
+        let column = |codes: usize| {
+            let homes = (0..rows).filter_map(|r| (codes >> (bits * r) & ((1 << bits) - 1)).checked_sub(1));
+            homes.clone().all(|home| home < rows).then(|| line_conflicts(homes))
+        };
+        let (group, lookups) = groups(rows, cols);
         let mut col = zeros();
-        for c in 0..cols {
-            for codes in 0..1usize << (3 * rows) {
-                let homes = (0..rows).filter_map(|r| (codes >> (3 * r) & 7).checked_sub(1));
-                if homes.clone().all(|home| home < rows) {
-                    col[c << COLUMN_BITS | codes] = (line_conflicts(homes) << LINE_C_SHIFT) as u16;
+        for g in 0..lookups {
+            for codes in 0..1usize << GROUP_BITS {
+                let conflicts = (0..group)
+                    .map(|i| column(codes >> (bits * rows * i) & ((1 << (bits * rows)) - 1)))
+                    .sum::<Option<u32>>();
+                if let Some(conflicts) = conflicts {
+                    col[g << GROUP_BITS | codes] = (conflicts << LINE_C_SHIFT) as u16;
                 }
             }
         }
@@ -677,11 +688,14 @@ impl LineTables {
         })
     }
 
-    /// The column-table entry of column `c` in a board whose row entries sum to `sum`.
+    /// The column-table entries of a board whose row entries sum to `sum`, added up: the
+    /// conflicts of all its columns, shifted to [`LINE_C_SHIFT`].
     #[inline(always)]
-    fn col_entry(&self, sum: u64, c: usize) -> u32 {
-        let codes = (sum >> (CODE_SHIFT + COLUMN_BITS * c as u32)) as usize & ((1 << COLUMN_BITS) - 1);
-        u32::from(self.col[(c << COLUMN_BITS) | codes])
+    fn columns(&self, sum: u64, lookups: usize) -> u32 {
+        (0..lookups).fold(0, |total, g| {
+            let codes = (sum >> (CODE_SHIFT + GROUP_BITS * g as u32)) as usize & ((1 << GROUP_BITS) - 1);
+            total + u32::from(self.col[(g << GROUP_BITS) | codes])
+        })
     }
 
     /// Conflicts of row `r` of a board packed 4 bits a cell.
@@ -691,11 +705,11 @@ impl LineTables {
         (self.row[(r << (4 * self.cols)) | key as usize] as u32 & 0xFFFF) >> LINE_C_SHIFT
     }
 
-    /// Conflicts of columns `a` and `b` of a board packed 4 bits a cell.
+    /// Conflicts of every column of a board packed 4 bits a cell.
     #[inline]
-    fn col_conflicts(&self, packed: u64, a: usize, b: usize) -> u32 {
+    fn col_conflicts(&self, packed: u64) -> u32 {
         let sum = self.row_sum(packed, self.rows, self.cols);
-        (self.col_entry(sum, a) + self.col_entry(sum, b)) >> LINE_C_SHIFT
+        self.columns(sum, groups(self.rows, self.cols).1) >> LINE_C_SHIFT
     }
 
     /// The sum of the entries of every line of a board packed 4 bits a cell: its tally key
@@ -704,9 +718,13 @@ impl LineTables {
     /// the tables.
     #[inline(always)]
     fn key<const R: usize, const C: usize>(&self, packed: u64) -> u32 {
-        let (rows, cols) = if R > 0 { (R, C) } else { (self.rows, self.cols) };
+        let (rows, cols, lookups) = if R > 0 {
+            (R, C, const { groups(R, C).1 })
+        } else {
+            (self.rows, self.cols, groups(self.rows, self.cols).1)
+        };
         let sum = self.row_sum(packed, rows, cols);
-        (0..cols).fold(sum as u32 & 0xFFFF, |key, c| key + self.col_entry(sum, c))
+        (sum as u32 & 0xFFFF) + self.columns(sum, lookups)
     }
 
     #[cfg(test)]
@@ -724,10 +742,7 @@ impl LineTables {
             manhattan += (entry >> HAMMING_BITS) & ((1 << (LINE_C_SHIFT - HAMMING_BITS)) - 1);
             conflicts += entry >> LINE_C_SHIFT;
         }
-        let sum = self.row_sum(packed, rows, cols);
-        for c in 0..cols {
-            conflicts += self.col_entry(sum, c) >> LINE_C_SHIFT;
-        }
+        conflicts += self.col_conflicts(packed);
         [hamming, manhattan, manhattan + conflicts]
     }
 }
@@ -783,13 +798,11 @@ mod tests {
                 "{board:?}"
             );
         }
-        for c in 0..cols {
-            assert_eq!(
-                lines.col_conflicts(packed, c, c),
-                2 * estimates.col_conflicts(board, c),
-                "{board:?}"
-            );
-        }
+        assert_eq!(
+            lines.col_conflicts(packed),
+            (0..cols).map(|c| estimates.col_conflicts(board, c)).sum::<u32>(),
+            "{board:?}"
+        );
     }
 
     #[test]
