@@ -23,6 +23,9 @@ use thiserror::Error;
 /// Entries of [`Collector::steps`]: at least the most cells and a word's ranks.
 const STEPS: usize = 128;
 
+/// States [`Collector::scan`] decodes before it keys them (at least a word's 64).
+const SCAN_BATCH: usize = 256;
+
 /// Positions per distance the A* effort is measured on (all of them where fewer).
 pub const SAMPLE: usize = 100;
 
@@ -490,6 +493,19 @@ impl<'a> Collector<'a> {
         // The block of the last state: its first pair, head, head parity and tails. A state
         // of another block is the one branch taken by surprise, about once a block.
         let (mut first, mut head, mut head_odd, mut tails) = (0, 0, 0, &[][..]);
+        // Boards decoded first and keyed after, a batch at a time: the table look-ups of
+        // many states then run back to back and their cache misses overlap.
+        let mut batch = [(0u64, 0u64); SCAN_BATCH];
+        let mut len = 0;
+        let mut flush = |batch: &[(u64, u64)]| {
+            let mut keys = [0u32; SCAN_BATCH];
+            for (k, &(packed, _)) in keys.iter_mut().zip(batch) {
+                *k = key(packed);
+            }
+            for (&k, &(_, rank)) in keys.iter().zip(batch) {
+                tally.add(k, rank);
+            }
+        };
         for w in words {
             let mut bits = level.word(w);
             if bits == 0 {
@@ -497,6 +513,10 @@ impl<'a> Collector<'a> {
             }
             let base = level.start() + 64 * w as u64;
             let (base_pair, base_blank) = self.puzzle.pair_and_blank(base);
+            if len + bits.count_ones() as usize > SCAN_BATCH {
+                flush(&batch[..len]);
+                len = 0;
+            }
             while bits != 0 {
                 let offset = bits.trailing_zeros() as usize;
                 let rank = base + offset as u64;
@@ -513,10 +533,11 @@ impl<'a> Collector<'a> {
                     }
                 };
                 let seq = head | tail ^ (swap & (odd ^ head_odd));
-                let packed = (seq & low) | ((seq & !low) << 4);
-                tally.add(key(packed), rank);
+                batch[len] = ((seq & low) | ((seq & !low) << 4), rank);
+                len += 1;
             }
         }
+        flush(&batch[..len]);
     }
 
     /// The tally key of a board packed 4 bits a cell.
