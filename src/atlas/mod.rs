@@ -506,7 +506,7 @@ impl<'a> Collector<'a> {
                 tally.add(k, rank);
             }
         };
-        for w in words {
+        for w in level.occupied(words).flatten() {
             let mut bits = level.word(w);
             if bits == 0 {
                 continue;

@@ -278,7 +278,7 @@ pub fn search<P: Puzzle>(
             reached: run.levels.iter().sum(),
             sent: total.sent,
             generated: total.generated,
-            next: Frontier::of_planes(&planes, depth + 1),
+            next: Frontier::of_planes(&planes, depth + 1, &frontier),
         });
         if flow.is_break() {
             return Err(EngineError::Interrupted);
@@ -328,6 +328,40 @@ pub struct Frontier<'a> {
     start: u64,
     /// Words of this process's ranks.
     words: usize,
+    /// Which words may hold ranks of the level, at the finest grain the search knows.
+    occupancy: Occupancy<'a>,
+}
+
+/// What the search knows of where a level's ranks are.
+#[derive(Clone, Copy)]
+enum Occupancy<'a> {
+    /// Nothing: any word may hold some.
+    Unknown,
+    /// `flags[c]`: whether chunk `c` ([`CHUNK_WORDS`] words) received one.
+    Chunks(&'a [bool]),
+    /// The level's occupancy summary (see [`Planes`]): one bit per [`BLOCK_WORDS`] words,
+    /// recorded when the level was expected to be sparse.
+    Blocks(&'a [AtomicU64]),
+}
+
+impl Occupancy<'_> {
+    /// Words a flag stands for (`all`: the words of the slice).
+    fn unit(&self, all: usize) -> usize {
+        match self {
+            Occupancy::Unknown => all.max(1),
+            Occupancy::Chunks(_) => CHUNK_WORDS,
+            Occupancy::Blocks(_) => BLOCK_WORDS,
+        }
+    }
+
+    /// Whether unit `u` may hold ranks of the level.
+    fn flagged(&self, u: usize) -> bool {
+        match self {
+            Occupancy::Unknown => true,
+            Occupancy::Chunks(flags) => flags[u],
+            Occupancy::Blocks(bits) => bits[u / WORD_BITS as usize].load(Relaxed) >> (u % WORD_BITS as usize) & 1 == 1,
+        }
+    }
 }
 
 impl<'a> Frontier<'a> {
@@ -339,16 +373,22 @@ impl<'a> Frontier<'a> {
             plane: None,
             start: 0,
             words: marks.len(),
+            occupancy: Occupancy::Unknown,
         }
     }
 
-    /// The level of depth `depth` in `planes`.
-    fn of_planes(planes: &'a Planes, depth: usize) -> Self {
+    /// The level of depth `depth` in `planes`, whose ranks lie in the chunks `chunks` flags
+    /// (and in the blocks of its summary, if recorded).
+    fn of_planes(planes: &'a Planes, depth: usize, chunks: &'a [bool]) -> Self {
         Frontier {
             marks: planes.marks.words(),
             plane: Some(roles(depth).0),
             start: planes.slice.start,
             words: planes.words,
+            occupancy: match planes.summary_of(depth) {
+                Some(blocks) => Occupancy::Blocks(blocks),
+                None => Occupancy::Chunks(chunks),
+            },
         }
     }
 
@@ -378,10 +418,30 @@ impl<'a> Frontier<'a> {
         }
     }
 
+    /// The runs of the words `words` that may hold ranks of the level, ascending: a reader
+    /// of a sparse level (the first and last few dozen of a big board) skips the rest
+    /// instead of reading every word of the planes.
+    pub fn occupied(&self, words: Range<usize>) -> impl Iterator<Item = Range<usize>> + '_ {
+        let (occupancy, unit) = (self.occupancy, self.occupancy.unit(self.words));
+        let units = words.start / unit..words.end.div_ceil(unit);
+        let mut u = units.start;
+        std::iter::from_fn(move || {
+            while u < units.end && !occupancy.flagged(u) {
+                u += 1;
+            }
+            let first = u;
+            while u < units.end && occupancy.flagged(u) {
+                u += 1;
+            }
+            let run = words.start.max(first * unit)..words.end.min(u * unit);
+            (first < units.end).then_some(run)
+        })
+    }
+
     /// The ranks of the level this process holds, ascending.
     pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
         let start = self.start();
-        (0..self.word_count()).flat_map(move |w| {
+        self.occupied(0..self.word_count()).flatten().flat_map(move |w| {
             let mut word = self.word(w);
             std::iter::from_fn(move || {
                 (word != 0).then(|| {
