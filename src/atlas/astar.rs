@@ -49,64 +49,69 @@ pub fn dequeued(estimates: &Estimates, kind: Kind, tiles: &[u8], budget: u64) ->
     Search::new(estimates, LineTables::new(estimates).as_ref()).run(kind, tiles, budget)
 }
 
-/// One search node: the board packed 4 bits a cell (cell `i` in bits `4i..4i+4`), its
-/// blank cell, moves made, estimate and previous node.
+/// One search node: the board packed 4 bits a cell (cell `i` in bits `4i..4i+4`), the
+/// board of its previous search node, its blank cell, moves made and estimate. Queued by
+/// value: a dequeued node carries all its expansion reads, no look-up into the nodes
+/// before it.
 #[derive(Clone, Copy)]
 struct Node {
     board: u64,
-    previous: u32,
+    previous: u64,
     moves: u32,
     h: u32,
     blank: u8,
 }
 
-/// No previous node (the start).
-const NONE: u32 = u32::MAX;
+/// The previous board of the start, which has none: no board packs to it (its cells
+/// would all hold tile 15).
+const NONE: u64 = u64::MAX;
 
 /// The A* of one thread: its buffers are kept from one search to the next.
 struct Search<'a> {
     estimates: &'a Estimates,
     /// The estimates' line terms by table, where the board's sides allow.
     lines: Option<&'a LineTables>,
-    /// Every node ever enqueued.
-    nodes: Vec<Node>,
+    /// `neighbours[cell]`: the cells next to `cell`, in the order blank up, down, left, right.
+    neighbours: Vec<Vec<usize>>,
+    /// `row[cell]`: the row of `cell` (no division on the hot path).
+    row: Vec<usize>,
     queue: Queue,
 }
 
 impl<'a> Search<'a> {
     fn new(estimates: &'a Estimates, lines: Option<&'a LineTables>) -> Self {
+        let (rows, cols) = (estimates.rows(), estimates.cols());
         Search {
             estimates,
             lines,
-            nodes: Vec::new(),
+            neighbours: (0..rows * cols)
+                .map(|cell| crate::solve::board::neighbours(rows, cols, cell).collect())
+                .collect(),
+            row: (0..rows * cols).map(|cell| cell / cols).collect(),
             queue: Queue::default(),
         }
     }
 
     /// [`dequeued`].
     fn run(&mut self, kind: Kind, tiles: &[u8], budget: u64) -> Option<u64> {
-        let (rows, cols) = (self.estimates.rows(), self.estimates.cols());
-        let cells = rows * cols;
+        let cells = self.row.len();
         let start = tiles[..cells]
             .iter()
             .enumerate()
             .fold(0u64, |b, (cell, &t)| b | (u64::from(t) << (4 * cell)));
         let blank = tiles[..cells].iter().position(|&t| t == 0).unwrap_or(0);
         let h = self.estimates.value(kind, tiles);
-        self.nodes.clear();
         self.queue.clear();
-        self.nodes.push(Node {
+        self.queue.push(Node {
             board: start,
             previous: NONE,
             moves: 0,
             h,
             blank: blank as u8,
         });
-        self.queue.push(h, h, 0);
         let mut count = 0;
-        while let Some(index) = self.queue.pop() {
+        while let Some(node) = self.queue.pop() {
             count += 1;
-            let node = self.nodes[index];
             // Each estimate is 0 exactly at the goal.
             if node.h == 0 {
                 return Some(count);
@@ -114,23 +119,21 @@ impl<'a> Search<'a> {
             if count >= budget {
                 return None;
             }
-            let before = (node.previous != NONE).then(|| self.nodes[node.previous as usize].board);
             let blank = usize::from(node.blank);
-            for cell in crate::solve::board::neighbours(rows, cols, blank) {
+            for &cell in &self.neighbours[blank] {
                 let tile = (node.board >> (4 * cell)) & 0xF;
                 let next = (node.board & !(0xF << (4 * cell))) | (tile << (4 * blank));
-                if before == Some(next) {
+                if next == node.previous {
                     continue;
                 }
                 let h = node.h + self.part(kind, next, blank, cell) - self.part(kind, node.board, cell, blank);
-                self.nodes.push(Node {
+                self.queue.push(Node {
                     board: next,
-                    previous: index as u32,
+                    previous: node.board,
                     moves: node.moves + 1,
                     h,
                     blank: cell as u8,
                 });
-                self.queue.push(node.moves + 1 + h, h, self.nodes.len() - 1);
             }
         }
         None
@@ -150,16 +153,17 @@ impl<'a> Search<'a> {
             Kind::Manhattan => estimates.tile_distance(tile, at),
             Kind::LinearConflict => {
                 let cols = estimates.cols();
-                let horizontal = at / cols == other / cols;
+                let (row_at, row_other) = (self.row[at], self.row[other]);
+                let horizontal = row_at == row_other;
                 let lines = match self.lines {
                     Some(lines) if horizontal => lines.col_conflicts(board),
-                    Some(lines) => lines.row_conflicts(board, at / cols) + lines.row_conflicts(board, other / cols),
+                    Some(lines) => lines.row_conflicts(board, row_at) + lines.row_conflicts(board, row_other),
                     None => {
                         let tiles = super::unpack(board);
                         if horizontal {
                             estimates.col_conflicts(&tiles, at % cols) + estimates.col_conflicts(&tiles, other % cols)
                         } else {
-                            estimates.row_conflicts(&tiles, at / cols) + estimates.row_conflicts(&tiles, other / cols)
+                            estimates.row_conflicts(&tiles, row_at) + estimates.row_conflicts(&tiles, row_other)
                         }
                     }
                 };
@@ -174,23 +178,23 @@ impl<'a> Search<'a> {
 /// (priorities and estimates are small integers).
 #[derive(Default)]
 struct Queue {
-    /// `buckets[priority][estimate]`: node indices in enqueue order.
-    buckets: Vec<Vec<VecDeque<usize>>>,
+    /// `buckets[priority][estimate]`: nodes in enqueue order.
+    buckets: Vec<Vec<VecDeque<Node>>>,
     /// No bucket before `(priority, estimate)` holds a node.
     first: (usize, usize),
     len: usize,
 }
 
 impl Queue {
-    fn push(&mut self, priority: u32, h: u32, index: usize) {
-        let (p, h) = (priority as usize, h as usize);
+    fn push(&mut self, node: Node) {
+        let (p, h) = ((node.moves + node.h) as usize, node.h as usize);
         if self.buckets.len() <= p {
             self.buckets.resize_with(p + 1, Vec::new);
         }
         if self.buckets[p].len() <= h {
             self.buckets[p].resize_with(h + 1, VecDeque::new);
         }
-        self.buckets[p][h].push_back(index);
+        self.buckets[p][h].push_back(node);
         self.first = self.first.min((p, h));
         self.len += 1;
     }
@@ -204,15 +208,15 @@ impl Queue {
         self.len = 0;
     }
 
-    fn pop(&mut self) -> Option<usize> {
+    fn pop(&mut self) -> Option<Node> {
         if self.len == 0 {
             return None;
         }
         loop {
             let (p, h) = self.first;
-            if let Some(index) = self.buckets[p].get_mut(h).and_then(VecDeque::pop_front) {
+            if let Some(node) = self.buckets[p].get_mut(h).and_then(VecDeque::pop_front) {
                 self.len -= 1;
-                return Some(index);
+                return Some(node);
             }
             self.first = if h + 1 < self.buckets[p].len() {
                 (p, h + 1)
