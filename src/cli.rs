@@ -15,26 +15,32 @@ use thiserror::Error;
 /// Enumerates every reachable state of classic puzzles: distances to the goal,
 /// solvability classes, CSV tables, PNG charts and readable reports.
 #[derive(Debug, Parser)]
-#[command(name = "analyze", version, about, max_term_width = 100)]
+#[command(
+    name = "analyze",
+    version,
+    about,
+    max_term_width = 100,
+    allow_negative_numbers = true
+)]
 pub struct Cli {
     /// Puzzle to analyse.
     #[arg(long, value_enum)]
     pub puzzle: Option<PuzzleName>,
     /// Board rows (sliding, nine-tails, lights-out). Give --rows and --cols together, or
     /// neither for the default board (nine-tails 3x3, lights-out 4x3; sliding has none).
-    #[arg(long, value_name = "R")]
+    #[arg(long, value_name = "R", value_parser = count)]
     pub rows: Option<u64>,
     /// Board columns (sliding, nine-tails, lights-out); see --rows.
-    #[arg(long, value_name = "C")]
+    #[arg(long, value_name = "C", value_parser = count)]
     pub cols: Option<u64>,
     /// Side of the square board (coin-lines).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = count)]
     pub size: Option<u64>,
     /// Number of coins N (flip-k; default 7).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = count)]
     pub coins: Option<u64>,
     /// Coins flipped per move K (flip-k; default 5).
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", value_parser = count)]
     pub flip: Option<u64>,
     /// Print a shortest solution of each STATE instead of analysing the whole puzzle
     /// (sliding: tiles row by row, 0 for the blank, or a data file; coins: H/T string).
@@ -80,11 +86,11 @@ pub struct ClusterArgs {
     #[arg(long, value_name = "FILE", requires = "process", conflicts_with_all = ["all", "list", "solve"])]
     pub hosts: Option<PathBuf>,
     /// This process's line in the --hosts file, counting from 0.
-    #[arg(long, value_name = "I", requires = "hosts")]
+    #[arg(long, value_name = "I", value_parser = count, requires = "hosts")]
     pub process: Option<u64>,
     /// Seconds a process waits for the others at the end of a level before failing them all
     /// (a stuck machine) [default: 3600].
-    #[arg(long, value_name = "S", requires = "hosts")]
+    #[arg(long, value_name = "S", value_parser = count, requires = "hosts")]
     pub level_timeout: Option<u64>,
 }
 
@@ -95,7 +101,7 @@ pub struct OutputArgs {
     #[arg(long, value_name = "DIR", default_value = "reports")]
     pub out: PathBuf,
     /// Worker threads (default: one per core).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = count)]
     pub threads: Option<u64>,
     /// No progress bar or memory note on stderr.
     #[arg(long)]
@@ -105,8 +111,21 @@ pub struct OutputArgs {
     #[arg(long, value_name = "DIR")]
     pub checkpoint: Option<PathBuf>,
     /// Save at most every M minutes instead of at every level.
-    #[arg(long, value_name = "M", requires = "checkpoint")]
+    #[arg(long, value_name = "M", value_parser = count, requires = "checkpoint")]
     pub checkpoint_minutes: Option<u64>,
+}
+
+/// Reads a count (a board side, a number of coins, threads, seconds ...), naming what is
+/// accepted where it is not one: without it a negative number would be taken for an
+/// unknown option.
+fn count(text: &str) -> Result<u64, String> {
+    text.parse().map_err(|_| {
+        if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+            "too large".to_string()
+        } else {
+            "use a whole number, 0 or more".to_string()
+        }
+    })
 }
 
 /// The puzzle families.

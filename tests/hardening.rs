@@ -355,6 +355,34 @@ fn refusal(args: &[&str]) -> String {
 }
 
 #[test]
+fn a_negative_or_non_numeric_count_says_what_is_accepted() {
+    for (args, shown) in [
+        (
+            &["--puzzle", "eight", "--threads", "-1"][..],
+            "'-1' for '--threads <N>'",
+        ),
+        (
+            &["--puzzle", "sliding", "--rows", "-2", "--cols", "3"],
+            "'-2' for '--rows <R>'",
+        ),
+        (&["--puzzle", "flip-k", "--coins", "seven"], "'seven' for '--coins <N>'"),
+        (
+            &["--hosts", "h", "--process", "-1", "--puzzle", "eight"],
+            "'-1' for '--process <I>'",
+        ),
+    ] {
+        let stderr = refusal(args);
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains(shown) && stderr.contains("use a whole number, 0 or more"),
+            "{stderr}"
+        );
+    }
+    let stderr = refusal(&["--puzzle", "flip-k", "--coins", "123456789012345678901234567890"]);
+    assert!(stderr.contains("too large"), "{stderr}");
+}
+
+#[test]
 fn a_default_out_of_range_is_named_as_the_default() {
     let stderr = refusal(&["--puzzle", "flip-k", "--coins", "4"]);
     assert!(
