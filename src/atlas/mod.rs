@@ -228,10 +228,7 @@ struct Tally {
 impl Tally {
     fn new(layout: Layout) -> Self {
         Tally {
-            counts: match vec![[0; 2]; KEYS].into_boxed_slice().try_into() {
-                Ok(counts) => counts,
-                Err(_) => unreachable!("the vector has KEYS entries"),
-            },
+            counts: zeros(),
             keys: 1 << layout.bits,
             start: 0,
             sample: Vec::new(),
