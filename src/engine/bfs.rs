@@ -344,26 +344,6 @@ enum Occupancy<'a> {
     Blocks(&'a [AtomicU64]),
 }
 
-impl Occupancy<'_> {
-    /// Words a flag stands for (`all`: the words of the slice).
-    fn unit(&self, all: usize) -> usize {
-        match self {
-            Occupancy::Unknown => all.max(1),
-            Occupancy::Chunks(_) => CHUNK_WORDS,
-            Occupancy::Blocks(_) => BLOCK_WORDS,
-        }
-    }
-
-    /// Whether unit `u` may hold ranks of the level.
-    fn flagged(&self, u: usize) -> bool {
-        match self {
-            Occupancy::Unknown => true,
-            Occupancy::Chunks(flags) => flags[u],
-            Occupancy::Blocks(bits) => bits[u / WORD_BITS as usize].load(Relaxed) >> (u % WORD_BITS as usize) & 1 == 1,
-        }
-    }
-}
-
 impl<'a> Frontier<'a> {
     /// The level held as a plain bit set over all ranks (a weighted search's bucket).
     pub fn of_bits(bits: &'a BitSet) -> Self {
@@ -422,20 +402,22 @@ impl<'a> Frontier<'a> {
     /// of a sparse level (the first and last few dozen of a big board) skips the rest
     /// instead of reading every word of the planes.
     pub fn occupied(&self, words: Range<usize>) -> impl Iterator<Item = Range<usize>> + '_ {
-        let (occupancy, unit) = (self.occupancy, self.occupancy.unit(self.words));
-        let units = words.start / unit..words.end.div_ceil(unit);
-        let mut u = units.start;
-        std::iter::from_fn(move || {
-            while u < units.end && !occupancy.flagged(u) {
-                u += 1;
-            }
-            let first = u;
-            while u < units.end && occupancy.flagged(u) {
-                u += 1;
-            }
-            let run = words.start.max(first * unit)..words.end.min(u * unit);
-            (first < units.end).then_some(run)
-        })
+        let (units, unit): (Box<dyn Iterator<Item = usize>>, usize) = match self.occupancy {
+            Occupancy::Unknown => (Box::new(0..1), self.words.max(1)),
+            Occupancy::Chunks(flags) => (
+                Box::new((words.start / CHUNK_WORDS..words.end.div_ceil(CHUNK_WORDS)).filter(move |&c| flags[c])),
+                CHUNK_WORDS,
+            ),
+            Occupancy::Blocks(summary) => (
+                Box::new(set_blocks(
+                    summary,
+                    words.start / BLOCK_WORDS..words.end.div_ceil(BLOCK_WORDS),
+                    false,
+                )),
+                BLOCK_WORDS,
+            ),
+        };
+        runs(units, unit, words)
     }
 
     /// The ranks of the level this process holds, ascending.
@@ -507,6 +489,43 @@ fn roles(depth: usize) -> (usize, usize) {
 #[inline(always)]
 fn level_word(marks: &[AtomicU64], w: usize, this: usize) -> u64 {
     marks[2 * w + this].load(Relaxed) & !marks[2 * w + (1 - this)].load(Relaxed)
+}
+
+/// The blocks among `blocks` whose bit is set in the occupancy summary `summary`, ascending.
+/// With `take` the summary's words are cleared as they are read (so `blocks` must then cover
+/// them whole).
+fn set_blocks(summary: &[AtomicU64], blocks: Range<usize>, take: bool) -> impl Iterator<Item = usize> + '_ {
+    let bits = WORD_BITS as usize;
+    (blocks.start / bits..blocks.end.div_ceil(bits))
+        .flat_map(move |s| {
+            let mut word = if take {
+                summary[s].swap(0, Relaxed)
+            } else {
+                summary[s].load(Relaxed)
+            };
+            std::iter::from_fn(move || {
+                (word != 0).then(|| {
+                    let block = s * bits + word.trailing_zeros() as usize;
+                    word &= word - 1;
+                    block
+                })
+            })
+        })
+        .filter(move |b| blocks.contains(b))
+}
+
+/// The words of runs of consecutive units among `units` (ascending indices of units of
+/// `unit` words each), clipped to `words`: one range a run.
+fn runs(units: impl Iterator<Item = usize>, unit: usize, words: Range<usize>) -> impl Iterator<Item = Range<usize>> {
+    let mut units = units.peekable();
+    std::iter::from_fn(move || {
+        let first = units.next()?;
+        let mut last = first;
+        while units.next_if_eq(&(last + 1)).is_some() {
+            last += 1;
+        }
+        Some(words.start.max(first * unit)..words.end.min((last + 1) * unit))
+    })
 }
 
 /// Records in `summary`, if any, that word `w` of the slice holds a rank of the next level.
@@ -919,27 +938,8 @@ impl Expansion<'_> {
             Some(summary) => {
                 // The chunk's blocks that hold ranks of the level, consecutive ones as one
                 // run; the summary is cleared for its next use two levels on.
-                let mut open: Option<Range<usize>> = None;
                 let blocks = first / BLOCK_WORDS..end.div_ceil(BLOCK_WORDS);
-                let first_word = blocks.start / WORD_BITS as usize;
-                let summary = &summary[first_word..blocks.end.div_ceil(WORD_BITS as usize)];
-                for (s, bits) in (first_word..).zip(summary) {
-                    let mut bits = bits.swap(0, Relaxed);
-                    while bits != 0 {
-                        let block = s * WORD_BITS as usize + bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
-                        let words = block * BLOCK_WORDS..end.min((block + 1) * BLOCK_WORDS);
-                        match open {
-                            Some(ref mut run) if run.end == words.start => run.end = words.end,
-                            _ => {
-                                if let Some(run) = open.replace(words) {
-                                    expand_run(run, &mut tally);
-                                }
-                            }
-                        }
-                    }
-                }
-                if let Some(run) = open {
+                for run in runs(set_blocks(summary, blocks, true), BLOCK_WORDS, first..end) {
                     expand_run(run, &mut tally);
                 }
             }
