@@ -10,7 +10,9 @@
 //!
 //! A vertical move never re-ranks: it changes only the Lehmer digits of the `cols` positions
 //! the moved tile passes, by amounts known in closed form ([`Vertical`]). Unranking a pair
-//! near the last one decodes only the digits that differ, the last [`TAIL`] by table.
+//! near the last one decodes only the digits that differ, the last [`TAIL`] by table; and
+//! the digits' part of each move's closed form is two sums looked up, one per block of
+//! pairs and one per tail ([`Sliding::window_sums`]), so a move costs no sum over digits.
 //!
 //! The ranking covers the solvable half only, so a search over it cannot reach the other
 //! half: what a run checks is that it reaches all `cells!/2` ranks. That the ranked half is
@@ -25,6 +27,10 @@ pub const MAX_CELLS: usize = 16;
 
 /// Widest board the ranking supports (2 rows of 8).
 const MAX_COLS: usize = MAX_CELLS / 2;
+
+/// Most vertical moves a board has over all blank cells (`2 * (cells - cols)`, 2 x 8 and
+/// 8 x 2 the extremes): the length of [`Unranked::head_sums`].
+const MAX_SLIDES: usize = 2 * (MAX_CELLS - 2);
 
 /// An R x C sliding-tile puzzle, goal `1 2 ... n-1 0`.
 #[derive(Debug, Clone)]
@@ -50,6 +56,10 @@ pub struct Sliding {
     /// `slides[cell]`: the blank's vertical moves from `cell` (a table rather than two
     /// branches on the blank's row, which the processor cannot predict).
     slides: [Vec<Slide>; MAX_CELLS],
+    /// `windows[slide.id]`: the digits' part of each vertical move's closed form.
+    windows: Vec<Window>,
+    /// The tiles a vertical move passes, as a mask over packed positions.
+    passed_mask: Packed,
     /// How many of the last positions are decoded by table look-up ([`TAIL`] or fewer).
     tail: usize,
     /// `tails[k % block]`: the arrangement of the last `tail` tiles of pair `k`.
@@ -59,6 +69,11 @@ pub struct Sliding {
     /// The gains of both directions' windows ([`Vertical::gain`]), each [`Slide`] pointing at
     /// its window's.
     gains: Vec<u64>,
+    /// `window_sums[(hp * block + i) * windows.len() + s]`: the tail's part of window `s`'s
+    /// digit sum ([`Window`]) for tail `i` under a head of digit-sum parity `hp`. With the
+    /// head's part, kept per block in [`Unranked::head_sums`], a move's new pair index is
+    /// two additions and a gain away. 2 x 360 x 16 entries on 3x4, 92 KB.
+    window_sums: Vec<u64>,
     /// The tails of every tile set ([`Sliding::tail_sequences`]) on boards of at most
     /// [`TABLE_CELLS`] cells, where unranking a pair reads its tail rather than gathering it.
     tail_table: Option<TailSequences>,
@@ -92,19 +107,30 @@ const UP: u8 = 4;
 const DOWN: u8 = 8;
 
 /// A vertical move of the blank, in terms of the tile sequence: the tile at position
-/// `from` moves over the `cols - 1` tiles from position `passed` on, in the window
-/// starting at `lo`, and the blank ends on cell `to`. It carries its window's part of the
-/// closed form ([`Vertical`]), so the hot path follows no further tables.
+/// `from` moves over the `cols - 1` tiles from position `passed` on, and the blank ends on
+/// cell `to`. Its window's digit sum ([`Window`]) is looked up by `id`.
 #[derive(Debug, Clone, Copy)]
 struct Slide {
-    /// The window's [`Vertical::coefficient`] row, for the direction the tile moves.
-    coefficient: [u64; MAX_COLS],
+    /// The move's index in [`Sliding::windows`], [`Unranked::head_sums`] and each row of
+    /// [`Sliding::window_sums`].
+    id: usize,
     /// Where the window's [`Vertical::gain`] entries start in [`Sliding::gains`].
     gain: usize,
-    lo: usize,
     from: usize,
     passed: usize,
     to: usize,
+}
+
+/// The digits' part of a vertical move's closed form ([`Vertical`]): the sum of the digits
+/// at positions `lo..lo + cols` times `coefficient`, taken in the sequence of parity
+/// `parity` (that of the move's blank cell). The head's digits are fixed for a block of
+/// pairs and the tail's for a tail, so the sum splits into two parts known in advance.
+#[derive(Debug, Clone, Copy)]
+struct Window {
+    /// The window's [`Vertical::coefficient`] row, for the direction the tile moves.
+    coefficient: [u64; MAX_COLS],
+    lo: usize,
+    parity: u8,
 }
 
 /// Largest board whose unranking reads tails from a table (9.9 MB on 2x7; 28.8 MB on 4x4,
@@ -180,20 +206,25 @@ pub struct Unranked {
     k: u64,
     /// The tile sequence.
     seq: Packed,
-    /// Lehmer digits, packed like `seq`: digit `i` counts later tiles smaller than tile `i`.
-    digits: Packed,
     /// Parity of the sequence.
     parity: u8,
     /// What `seq` is XORed with to swap its last two tiles (and so flip its parity).
     swap: Packed,
     /// Whether the fields describe `k` (false for a fresh memo).
     valid: bool,
+    /// The row of [`Sliding::window_sums`] for `k`'s tail and head parity.
+    sums_row: usize,
     /// The head, every position before the tail: `k / block` of the pair it was decoded
     /// for, its tiles, digits and digit-sum parity, and the tiles left for the tail.
     block: u64,
     head_seq: Packed,
+    /// Lehmer digits, packed like `head_seq`: digit `i` counts later tiles smaller than tile `i`.
     head_digits: Packed,
     head_parity: u8,
+    /// `head_sums[s]`: the head's part of window `s`'s digit sum ([`Window`]).
+    head_sums: [u64; MAX_SLIDES],
+    /// Where the rows of [`Sliding::window_sums`] for the head's parity start.
+    sums_base: usize,
     pool: Packed,
     /// Where the tails of the head's tile set start in [`Sliding::tail_table`], if any.
     set_start: usize,
@@ -205,23 +236,20 @@ pub struct Unranked {
 }
 
 impl Unranked {
-    /// Gives the sequence of `n` tiles the parity `parity` by swapping its last two tiles
-    /// if needed: lexicographic ranks `2k` and `2k + 1` are the two sequences of pair `k`.
-    /// Without a branch: which parity the next rank wants is a coin toss.
+    /// Gives the sequence the parity `parity` by swapping its last two tiles if needed:
+    /// lexicographic ranks `2k` and `2k + 1` are the two sequences of pair `k`.
     #[inline]
-    fn set_parity(&mut self, n: usize, parity: u8) {
-        (self.seq, self.digits) = self.with_parity(n, parity);
+    fn set_parity(&mut self, parity: u8) {
+        self.seq = self.with_parity(parity);
         self.parity = parity;
     }
 
-    /// The sequence and digits with parity `parity`, the memo left as it is.
+    /// The sequence with parity `parity`, the memo left as it is. Without a branch: which
+    /// parity the next rank wants is a coin toss.
     #[inline(always)]
-    fn with_parity(&self, n: usize, parity: u8) -> (Packed, Packed) {
+    fn with_parity(&self, parity: u8) -> Packed {
         let flip = u64::from(self.parity ^ parity);
-        (
-            self.seq ^ (flip.wrapping_neg() & self.swap),
-            self.digits ^ (flip << (4 * (n - 2))),
-        )
+        self.seq ^ (flip.wrapping_neg() & self.swap)
     }
 }
 
@@ -331,11 +359,14 @@ impl Sliding {
         let keeps_class = |blank: usize, to: usize| parity[blank] ^ passing == parity[to];
         // `[0]`: the tile drops into the blank (it moves later in the sequence), `[1]`: it rises.
         let vertical = [tile_drops(&weight, tiles, cols), tile_rises(&weight, tiles, cols)];
-        let window = |dir: usize, lo: usize| {
-            (
-                vertical[dir].coefficient[lo],
-                dir * vertical[0].gain.len() + (lo << (cols - 1)),
-            )
+        let mut windows = Vec::new();
+        let mut window = |dir: usize, lo: usize, blank: usize| {
+            windows.push(Window {
+                coefficient: vertical[dir].coefficient[lo],
+                lo,
+                parity: parity[blank],
+            });
+            (windows.len() - 1, dir * vertical[0].gain.len() + (lo << (cols - 1)))
         };
         let slides = std::array::from_fn(|blank| {
             let mut list = Vec::new();
@@ -344,11 +375,10 @@ impl Sliding {
                 // position blank-cols to blank-1, past the cols-1 tiles between.
                 let (lo, to) = (blank - cols, blank - cols);
                 debug_assert!(keeps_class(blank, to));
-                let (coefficient, gain) = window(0, lo);
+                let (id, gain) = window(0, lo, blank);
                 list.push(Slide {
-                    coefficient,
+                    id,
                     gain,
-                    lo,
                     from: lo,
                     passed: lo + 1,
                     to,
@@ -358,11 +388,10 @@ impl Sliding {
                 // The tile below rises: from position blank+cols-1 to blank.
                 let (lo, hi, to) = (blank, blank + cols - 1, blank + cols);
                 debug_assert!(keeps_class(blank, to));
-                let (coefficient, gain) = window(1, lo);
+                let (id, gain) = window(1, lo, blank);
                 list.push(Slide {
-                    coefficient,
+                    id,
                     gain,
-                    lo,
                     from: hi,
                     passed: lo,
                     to,
@@ -372,6 +401,7 @@ impl Sliding {
         });
         let tail = tiles.min(TAIL);
         let tails = tail_table(tail);
+        let window_sums = window_sums(&windows, &tails, tiles, tail, cols);
         let mut puzzle = Self {
             id,
             rows,
@@ -384,10 +414,13 @@ impl Sliding {
             identity,
             moves,
             slides,
+            windows,
+            passed_mask: (1 << (4 * (cols - 1))) - 1,
             tail,
             by_block: Divisor::new(tails.len() as u64, pairs),
             tails,
             gains: [&vertical[0].gain[..], &vertical[1].gain[..]].concat(),
+            window_sums,
             offsets: std::array::from_fn(|i| ((i / cells) as u8, (i % cells) as u8)),
             tail_table: None,
             goal: None,
@@ -419,7 +452,7 @@ impl Sliding {
     #[inline(always)]
     fn unrank_cached<'m>(&self, memo: &'m mut Unranked, k: u64, parity: u8) -> &'m Unranked {
         self.unrank_pair(memo, k);
-        memo.set_parity(self.tiles(), parity);
+        memo.set_parity(parity);
         memo
     }
 
@@ -432,17 +465,16 @@ impl Sliding {
                 self.decode_head(memo, k, block);
             }
             let i = (k - block * self.tails.len() as u64) as usize;
-            let tail = self.tails[i];
-            let (n, head) = (self.tiles(), 4 * (self.tiles() - self.tail));
-            memo.digits = memo.head_digits | (u64::from(tail.digits) << head);
+            memo.sums_row = memo.sums_base + i * self.windows.len();
             if let Some(table) = &self.tail_table {
                 // The tail in place, swapped to the head's parity where its own is odd.
                 let [seq, swap] = table.entries[memo.set_start + i];
                 memo.seq = memo.head_seq | seq;
                 memo.swap = swap;
-                memo.digits ^= u64::from(tail.parity) << (4 * (n - 2));
                 memo.parity = memo.head_parity;
             } else {
+                let tail = self.tails[i];
+                let (n, head) = (self.tiles(), 4 * (self.tiles() - self.tail));
                 memo.seq = memo.head_seq | (tail.gather(memo.pool) << head);
                 memo.parity = memo.head_parity ^ tail.parity;
                 memo.swap = swap_mask(memo.seq, n);
@@ -489,6 +521,12 @@ impl Sliding {
         u.head_digits = digits;
         u.head_parity = sum as u8;
         u.pool = pool;
+        for (total, w) in u.head_sums.iter_mut().zip(&self.windows) {
+            *total = (w.lo..head.min(w.lo + self.cols)).fold(0u64, |t, i| {
+                t.wrapping_add(at(digits, i).wrapping_mul(w.coefficient[i - w.lo]))
+            });
+        }
+        u.sums_base = usize::from(u.head_parity) * self.tails.len() * self.windows.len();
         if let Some(table) = &self.tail_table {
             u.set_start = tile_set(pool, self.tail) * table.block;
         }
@@ -523,20 +561,18 @@ impl Sliding {
         (k, parity)
     }
 
-    /// Rank after the vertical move `slide` from `u`, the window's sum taken over `W >=
-    /// cols` digits (the coefficients past `cols` are zero): with `W` a constant equal to
-    /// `cols`, the sum unrolls to exactly the terms it needs.
+    /// Rank after the vertical move `slide` from pair `k` as `memo` holds it, the sequence
+    /// `seq` in the parity of the move's blank cell: the gain for which passed tiles exceed
+    /// the moved one, and the window's digit sum from its two parts.
     #[inline(always)]
-    fn slide<const W: usize>(&self, k: u64, seq: Packed, digits: Packed, slide: &Slide) -> u64 {
-        let (cols, lo, blank) = (self.cols, slide.lo, slide.to);
-        let passed = (seq >> (4 * slide.passed)) & ((1 << (4 * (cols - 1))) - 1);
+    fn slide(&self, memo: &Unranked, k: u64, seq: Packed, slide: &Slide) -> u64 {
+        let passed = (seq >> (4 * slide.passed)) & self.passed_mask;
         let mask = greater(passed, at(seq, slide.from));
-        let mut k = k.wrapping_add(self.gains[slide.gain + mask]);
-        let digits = digits >> (4 * lo);
-        for (j, c) in slide.coefficient[..W].iter().enumerate() {
-            k = k.wrapping_add(at(digits, j).wrapping_mul(*c));
-        }
-        k * self.cells as u64 + blank as u64
+        let k = k
+            .wrapping_add(self.gains[slide.gain + mask])
+            .wrapping_add(memo.head_sums[slide.id])
+            .wrapping_add(self.window_sums[memo.sums_row + slide.id]);
+        k * self.cells as u64 + slide.to as u64
     }
 
     fn split(&self, rank: u64) -> (u64, usize) {
@@ -679,9 +715,7 @@ impl Sliding {
         Ok(k * n as u64 + blank as u64)
     }
 
-    /// Calls `f` with the rank after each legal move (the graph is undirected). Not the
-    /// engine's hot path ([`Sliding::word_neighbours`] is), so the window sums run over
-    /// [`MAX_COLS`] digits whatever the width.
+    /// Calls `f` with the rank after each legal move (the graph is undirected).
     fn for_each_neighbour(&self, memo: &mut Unranked, rank: u64, mut f: impl FnMut(u64)) {
         let (k, blank) = self.split(rank);
         let u = self.unrank_cached(memo, k, self.parity[blank]);
@@ -693,7 +727,7 @@ impl Sliding {
             f(rank + 1);
         }
         for slide in &self.slides[blank] {
-            f(self.slide::<MAX_COLS>(k, u.seq, u.digits, slide));
+            f(self.slide(u, k, u.seq, slide));
         }
     }
 
@@ -701,13 +735,7 @@ impl Sliding {
     /// `f(rank, neighbour)`: one division a word, then each rank's pair and blank cell by
     /// table from its offset in the word.
     #[inline(always)]
-    fn word_neighbours<const W: usize>(
-        &self,
-        memo: &mut Unranked,
-        first: u64,
-        mut bits: u64,
-        mut f: impl FnMut(u64, u64),
-    ) {
+    fn word_neighbours(&self, memo: &mut Unranked, first: u64, mut bits: u64, mut f: impl FnMut(u64, u64)) {
         let (k0, blank0) = self.split(first);
         while bits != 0 {
             let b = bits.trailing_zeros() as usize;
@@ -718,9 +746,10 @@ impl Sliding {
             let blank = usize::from(blank);
             let k = k0 + u64::from(pair);
             // The pair is decoded once for its ranks of both parities.
-            let (seq, digits) = self.unrank_pair(memo, k).with_parity(self.tiles(), self.parity[blank]);
+            let u = self.unrank_pair(memo, k);
+            let seq = u.with_parity(self.parity[blank]);
             for slide in &self.slides[blank] {
-                f(rank, self.slide::<W>(k, seq, digits, slide));
+                f(rank, self.slide(u, k, seq, slide));
             }
         }
     }
@@ -754,6 +783,28 @@ fn tail_table(tail: usize) -> Vec<Tail> {
             Tail { shift, digits, parity }
         })
         .collect()
+}
+
+/// [`Sliding::window_sums`]: the tail's part of each window's digit sum, for every tail
+/// of the block and both parities of the head. The digits of the tail's last two
+/// positions depend on the parity: the sequence of parity `w.parity` has the last but one
+/// digit of the tail's own arrangement flipped when the head's and the tail's parities
+/// differ from it.
+fn window_sums(windows: &[Window], tails: &[Tail], tiles: usize, tail: usize, cols: usize) -> Vec<u64> {
+    let head = tiles - tail;
+    let mut sums = Vec::with_capacity(2 * tails.len() * windows.len());
+    for head_parity in 0..2u8 {
+        for t in tails {
+            for w in windows {
+                let flip = u64::from(head_parity ^ t.parity ^ w.parity);
+                let digits = (u64::from(t.digits) << (4 * head)) ^ (flip << (4 * (tiles - 2)));
+                sums.push((head.max(w.lo)..w.lo + cols).fold(0u64, |s, i| {
+                    s.wrapping_add(at(digits, i).wrapping_mul(w.coefficient[i - w.lo]))
+                }));
+            }
+        }
+    }
+    sums
 }
 
 /// The colexicographic number of a set of `size` tiles, packed 4 bits a tile in increasing
@@ -1045,15 +1096,9 @@ impl Puzzle for Sliding {
         })
     }
 
-    /// The vertical moves of a word's ranks, the width dispatched once a word.
+    /// The vertical moves of a word's ranks.
     fn for_each_far_predecessor_in_word(&self, memo: &mut Unranked, first: u64, bits: u64, f: impl FnMut(u64, u64)) {
-        match self.cols {
-            3 => self.word_neighbours::<3>(memo, first, bits, f),
-            4 => self.word_neighbours::<4>(memo, first, bits, f),
-            6 => self.word_neighbours::<6>(memo, first, bits, f),
-            7 => self.word_neighbours::<7>(memo, first, bits, f),
-            _ => self.word_neighbours::<MAX_COLS>(memo, first, bits, f),
-        }
+        self.word_neighbours(memo, first, bits, f);
     }
 
     fn uniform(&self) -> bool {
