@@ -97,8 +97,8 @@ fn sliding_moves_are_the_explicit_slides_on_every_board_shape() {
 #[test]
 fn sliding_far_and_adjacent_predecessors_are_all_the_predecessors() {
     // The engine takes `rank +- 1` a word at a time from `adjacent_predecessors` and asks
-    // the puzzle for the others a word at a time: together they must be the predecessors,
-    // each once.
+    // the puzzle for the others a run of words at a time: together they must be the
+    // predecessors, each once.
     for (rows, cols) in SMALL_BOARDS {
         let puzzle = sliding(rows, cols);
         let adjacent = puzzle
@@ -106,30 +106,37 @@ fn sliding_far_and_adjacent_predecessors_are_all_the_predecessors() {
             .expect("horizontal moves are adjacent ranks");
         let period = adjacent.below.len() as u64;
         let states = puzzle.states();
+        let words = states.div_ceil(64);
         let mut memo = Default::default();
-        for first in (0..states).step_by(64) {
-            // Whole words, and every third rank of some, so that the memo also meets gaps.
-            let valid = u64::MAX >> (64 - (states - first).min(64));
-            let pattern = if first % 192 == 64 {
-                0x9249_2492_4924_9249
-            } else {
-                u64::MAX
-            };
-            let bits = valid & pattern;
-            let mut far = vec![Vec::new(); 64];
+        // Runs of 1 to 4 words, so that the memo also meets run boundaries.
+        let mut w = 0;
+        while w < words {
+            let run = (1 + w % 4).min(words - w);
+            let first = 64 * w;
+            // Whole words, every third rank of some, and an empty one now and then, so that
+            // the memo also meets gaps.
+            let run_words: Vec<u64> = (w..w + run)
+                .map(|v| {
+                    let valid = u64::MAX >> (64 - (states - 64 * v).min(64));
+                    let pattern = match v % 5 {
+                        1 => 0x9249_2492_4924_9249,
+                        3 => 0,
+                        _ => u64::MAX,
+                    };
+                    valid & pattern
+                })
+                .collect();
+            let mut far = vec![Vec::new(); 64 * run as usize];
             let mut from = Vec::new();
-            puzzle.for_each_far_predecessor_in_word(&mut memo, first, bits, |rank, pred| {
+            puzzle.for_each_far_predecessor_in_words(&mut memo, first, &run_words, |rank, pred| {
                 from.push(rank);
                 far[(rank - first) as usize].push(pred);
             });
             assert!(from.is_sorted(), "{rows}x{cols}: ranks in ascending order");
-            assert!(
-                from.iter().all(|r| bits >> (r - first) & 1 == 1),
-                "{rows}x{cols}: only the word's ranks"
-            );
-            for b in (0..64).filter(|b| bits >> b & 1 == 1) {
-                let rank = first + b;
-                let mut split = std::mem::take(&mut far[b as usize]);
+            let given = |r: u64| run_words[((r - first) / 64) as usize] >> ((r - first) % 64) & 1 == 1;
+            assert!(from.iter().all(|&r| given(r)), "{rows}x{cols}: only the words' ranks");
+            for rank in (first..first + 64 * run).filter(|&r| r < states && given(r)) {
+                let mut split = std::mem::take(&mut far[(rank - first) as usize]);
                 if adjacent.below[(rank % period) as usize] {
                     split.push(rank - 1);
                 }
@@ -142,6 +149,7 @@ fn sliding_far_and_adjacent_predecessors_are_all_the_predecessors() {
                 all.sort_unstable();
                 assert_eq!(split, all, "{rows}x{cols} rank {rank}");
             }
+            w += run;
         }
     }
 }

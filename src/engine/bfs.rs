@@ -875,16 +875,23 @@ impl Expansion<'_> {
                 tally.escapes += u64::from(found.count_ones());
             }
         };
+        // The level's words of the run being expanded, kept as they were before retiring.
+        let mut level = Vec::with_capacity(CHUNK_WORDS);
         // Expands the words `run` of the slice, consecutive; the words around it hold no
-        // rank of the level.
+        // rank of the level. Two passes: the first takes the level's words, marks their
+        // adjacent predecessors, counts and retires them; the second hands the words to
+        // the puzzle for the far predecessors, all at once, so that its loop is set up
+        // once a run.
         let mut expand_run = |run: Range<usize>, tally: &mut Tally| {
             // Adjacent predecessors found for the previous word, waiting for the next
             // word's ranks that step down into it; and those its top rank steps up to.
             let (mut pending, mut carry) = (0, 0);
             let mut phase = adjacent.map_or(0, |a| (base + run.start) % a.below.len());
+            level.clear();
             for local in run.clone() {
                 let w = base + local;
                 let word = level_word(marks, local, this);
+                level.push(word);
                 if let Some(a) = adjacent {
                     // Most words of a level that is not summarised are empty: they only
                     // move the phase on.
@@ -902,34 +909,27 @@ impl Expansion<'_> {
                         phase = 0;
                     }
                 }
-                if word == 0 {
-                    continue;
+                if word != 0 {
+                    tally.count(puzzle, uniform, w as u64 * WORD_BITS, word);
+                    // Retired: done from now on, so no mark of this level takes them again.
+                    marks[2 * local + next].fetch_or(word, Relaxed);
                 }
-                let first = w as u64 * WORD_BITS;
-                tally.count(puzzle, uniform, first, word);
-                puzzle.for_each_far_predecessor_in_word(&mut memo, first, word, |rank, pred| {
-                    if pred.wrapping_sub(start) < len {
-                        batch.push(pred);
-                    } else if pred < states {
-                        tally.generated += 1;
-                        remote(tally, pred);
-                    } else {
-                        tally.escapes += 1;
-                        tally.escape_from.get_or_insert(rank);
-                    }
-                });
             }
             let last = base + run.end - 1;
             mark_word(last, pending, tally);
             mark_word(last + 1, carry, tally);
-            // Retire the run's level (its words are still in cache). Ranks marked next
-            // meanwhile have the other plane clear and are not touched.
-            for local in run {
-                let word = level_word(marks, local, this);
-                if word != 0 {
-                    marks[2 * local + next].fetch_or(word, Relaxed);
+            let first = (base + run.start) as u64 * WORD_BITS;
+            puzzle.for_each_far_predecessor_in_words(&mut memo, first, &level, |rank, pred| {
+                if pred.wrapping_sub(start) < len {
+                    batch.push(pred);
+                } else if pred < states {
+                    tally.generated += 1;
+                    remote(tally, pred);
+                } else {
+                    tally.escapes += 1;
+                    tally.escape_from.get_or_insert(rank);
                 }
-            }
+            });
         };
         let first = c * CHUNK_WORDS;
         let end = words.min(first + CHUNK_WORDS);

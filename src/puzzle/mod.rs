@@ -91,21 +91,25 @@ pub trait Puzzle: Sync {
     fn adjacent_predecessors(&self) -> Option<Adjacent> {
         None
     }
-    /// Calls `f(rank, pred)` for each rank `first + b` with bit `b` of `bits` set, in
-    /// ascending order, and each of its predecessors but those
-    /// [`Puzzle::adjacent_predecessors`] describes: the engine's hot loop, a word of the
-    /// frontier at a time, so that a puzzle can share work between the ranks of a word.
-    fn for_each_far_predecessor_in_word(
+    /// Calls `f(rank, pred)` for each rank `first + 64 * i + b` with bit `b` of `words[i]`
+    /// set, in ascending order, and each of its predecessors but those
+    /// [`Puzzle::adjacent_predecessors`] describes: the engine's hot loop, a run of words of
+    /// the frontier at a time, so that a puzzle can share work between neighbouring ranks
+    /// and set up its loop once a run.
+    fn for_each_far_predecessor_in_words(
         &self,
         memo: &mut Self::Memo,
         first: u64,
-        mut bits: u64,
+        words: &[u64],
         mut f: impl FnMut(u64, u64),
     ) {
-        while bits != 0 {
-            let rank = first + u64::from(bits.trailing_zeros());
-            bits &= bits - 1;
-            self.for_each_predecessor(memo, rank, |pred| f(rank, pred));
+        for (first, &word) in (first..).step_by(64).zip(words) {
+            let mut bits = word;
+            while bits != 0 {
+                let rank = first + u64::from(bits.trailing_zeros());
+                bits &= bits - 1;
+                self.for_each_predecessor(memo, rank, |pred| f(rank, pred));
+            }
         }
     }
     /// Whether every rank stands for one configuration of the first class (the defaults of

@@ -140,6 +140,9 @@ const TABLE_CELLS: usize = 14;
 /// Offsets of ranks from a pair's first rank that [`Sliding::offsets`] splits: a word's.
 const OFFSETS: usize = 128;
 
+/// Ranks in a word of the engine's frontier.
+const WORD: u64 = 64;
+
 /// Positions at the end of the tile sequence decoded from a table of `TAIL!/2` entries
 /// rather than digit by digit: nearby pairs (the engine's next rank) differ only there.
 const TAIL: usize = 6;
@@ -200,9 +203,9 @@ fn swap_mask(seq: Packed, n: usize) -> Packed {
 }
 
 /// An unranked configuration with what unranking a nearby pair reuses.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct Unranked {
-    /// Pair index.
+    /// Pair index ([`NONE`] for a fresh memo).
     k: u64,
     /// The tile sequence.
     seq: Packed,
@@ -210,12 +213,11 @@ pub struct Unranked {
     parity: u8,
     /// What `seq` is XORed with to swap its last two tiles (and so flip its parity).
     swap: Packed,
-    /// Whether the fields describe `k` (false for a fresh memo).
-    valid: bool,
     /// The row of [`Sliding::window_sums`] for `k`'s tail and head parity.
     sums_row: usize,
     /// The head, every position before the tail: `k / block` of the pair it was decoded
-    /// for, its tiles, digits and digit-sum parity, and the tiles left for the tail.
+    /// for ([`NONE`] for a fresh memo), its tiles, digits and digit-sum parity, and the
+    /// tiles left for the tail.
     block: u64,
     head_seq: Packed,
     /// Lehmer digits, packed like `head_seq`: digit `i` counts later tiles smaller than tile `i`.
@@ -233,6 +235,31 @@ pub struct Unranked {
     /// bit `i` of `sums`: the digit-sum parity so far.
     pools: [Packed; MAX_CELLS],
     sums: u16,
+}
+
+/// The pair and block of a fresh memo: no pair's (pairs number at most 15!/2).
+const NONE: u64 = u64::MAX;
+
+impl Default for Unranked {
+    fn default() -> Self {
+        Unranked {
+            k: NONE,
+            seq: 0,
+            parity: 0,
+            swap: 0,
+            sums_row: 0,
+            block: NONE,
+            head_seq: 0,
+            head_digits: 0,
+            head_parity: 0,
+            head_sums: [0; MAX_SLIDES],
+            sums_base: 0,
+            pool: 0,
+            set_start: 0,
+            pools: [0; MAX_CELLS],
+            sums: 0,
+        }
+    }
 }
 
 impl Unranked {
@@ -459,9 +486,9 @@ impl Sliding {
     /// [`Sliding::unrank_cached`] in whichever parity the memo holds.
     #[inline(always)]
     fn unrank_pair<'m>(&self, memo: &'m mut Unranked, k: u64) -> &'m Unranked {
-        if !memo.valid || memo.k != k {
+        if memo.k != k {
             let block = self.by_block.div(k);
-            if !memo.valid || memo.block != block {
+            if memo.block != block {
                 self.decode_head(memo, k, block);
             }
             let i = (k - block * self.tails.len() as u64) as usize;
@@ -473,15 +500,23 @@ impl Sliding {
                 memo.swap = swap;
                 memo.parity = memo.head_parity;
             } else {
-                let tail = self.tails[i];
-                let (n, head) = (self.tiles(), 4 * (self.tiles() - self.tail));
-                memo.seq = memo.head_seq | (tail.gather(memo.pool) << head);
-                memo.parity = memo.head_parity ^ tail.parity;
-                memo.swap = swap_mask(memo.seq, n);
+                self.gather_tail(memo, i);
             }
             memo.k = k;
         }
         memo
+    }
+
+    /// The sequence of tail `i` under the head in `memo`, on boards too big for
+    /// [`Sliding::tail_table`]: kept out of line, so that the engine's loop, which never
+    /// takes it, does not hold its constants.
+    #[inline(never)]
+    fn gather_tail(&self, memo: &mut Unranked, i: usize) {
+        let tail = self.tails[i];
+        let (n, head) = (self.tiles(), 4 * (self.tiles() - self.tail));
+        memo.seq = memo.head_seq | (tail.gather(memo.pool) << head);
+        memo.parity = memo.head_parity ^ tail.parity;
+        memo.swap = swap_mask(memo.seq, n);
     }
 
     /// Decodes the head of pair `k` (in block `block`) into `u`, keeping the digits it
@@ -489,7 +524,11 @@ impl Sliding {
     #[inline(never)]
     fn decode_head(&self, u: &mut Unranked, k: u64, block: u64) {
         let head = self.tiles() - self.tail;
-        let from = if u.valid { self.common_digits(u.k, k, head) } else { 0 };
+        let from = if u.block == NONE {
+            0
+        } else {
+            self.common_digits(u.k, k, head)
+        };
         // Unused tiles as 4-bit values in increasing order: taking the d-th one out is two
         // shifts, so decoding is linear in the number of tiles.
         let (mut pool, mut sum, mut rest) = match from {
@@ -533,7 +572,6 @@ impl Sliding {
         u.block = block;
         // The old pair is gone: only the head is known until the caller adds the tail.
         u.k = k;
-        u.valid = true;
     }
 
     /// How many of the first `head` Lehmer digits pairs `a` and `b` share: the first
@@ -731,9 +769,19 @@ impl Sliding {
         }
     }
 
-    /// The vertical moves of the ranks `first + b` for the bits `b` of `bits`, as
-    /// `f(rank, neighbour)`: one division a word, then each rank's pair and blank cell by
-    /// table from its offset in the word.
+    /// The vertical moves of the ranks `first + 64 * i + b` for the bits `b` of each
+    /// `words[i]`, as `f(rank, neighbour)`: one division a word, then each rank's pair and
+    /// blank cell by table from its offset in the word. A run of words a call, so that what
+    /// the loop keeps of the puzzle is loaded once a run, not once a word.
+    fn words_neighbours(&self, memo: &mut Unranked, first: u64, words: &[u64], mut f: impl FnMut(u64, u64)) {
+        for (first, &bits) in (first..).step_by(WORD as usize).zip(words) {
+            if bits != 0 {
+                self.word_neighbours(memo, first, bits, &mut f);
+            }
+        }
+    }
+
+    /// [`Sliding::words_neighbours`] for one word.
     #[inline(always)]
     fn word_neighbours(&self, memo: &mut Unranked, first: u64, mut bits: u64, mut f: impl FnMut(u64, u64)) {
         let (k0, blank0) = self.split(first);
@@ -1096,9 +1144,15 @@ impl Puzzle for Sliding {
         })
     }
 
-    /// The vertical moves of a word's ranks.
-    fn for_each_far_predecessor_in_word(&self, memo: &mut Unranked, first: u64, bits: u64, f: impl FnMut(u64, u64)) {
-        self.word_neighbours(memo, first, bits, f);
+    /// The vertical moves of the words' ranks.
+    fn for_each_far_predecessor_in_words(
+        &self,
+        memo: &mut Unranked,
+        first: u64,
+        words: &[u64],
+        f: impl FnMut(u64, u64),
+    ) {
+        self.words_neighbours(memo, first, words, f);
     }
 
     fn uniform(&self) -> bool {
