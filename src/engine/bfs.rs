@@ -10,7 +10,7 @@
 //! owns, and sends the others to their owners; the per-level counts are summed through
 //! the exchange, so every process returns the same [`Search`].
 
-use super::bitset::{BitSet, TooLarge, WORD_BITS};
+use super::bitset::{BitSet, TooLarge, WORD_BITS, prefetch};
 use super::checkpoint::{CheckpointError, Config, Note, Saver, Snapshot};
 use super::exchange::{Exchange, ExchangeError, Local, Partition};
 use crate::puzzle::{Adjacent, Puzzle};
@@ -773,9 +773,9 @@ fn gcd(a: u64, b: u64) -> u64 {
     if b == 0 { a } else { gcd(b, a % b) }
 }
 
-/// Predecessors gathered before they are looked up, so that the look-ups (mostly cache
-/// misses) run back to back and overlap instead of waiting behind the ranking
-/// arithmetic of each state.
+/// Predecessors gathered before they are looked up: each is prefetched as it is gathered
+/// ([`prefetch`]), so its cache miss overlaps the ranking arithmetic of the states after
+/// it, and by the flush most look-ups hit the cache.
 const BATCH: usize = 512;
 
 /// What every worker of a level shares.
@@ -976,8 +976,10 @@ struct Batch<'a> {
 }
 
 impl Batch<'_> {
+    /// Gathers `pred` for the next flush, its cache line asked for meanwhile.
     #[inline(always)]
     fn push(&mut self, pred: u64) {
+        prefetch(&self.pairs[self.place(pred).0][0]);
         self.preds[self.len] = pred;
         self.len += 1;
         if self.len == BATCH {

@@ -94,7 +94,7 @@ const HUGE_FROM: usize = 16 << 20;
 /// them only where asked, hence the call; elsewhere, and where the call fails, nothing
 /// changes but speed.
 ///
-/// The only `unsafe` code of the crate: `madvise` takes a raw range. It is sound because
+/// One of the two `unsafe` calls of the crate (with [`prefetch`]): `madvise` takes a raw range. It is sound because
 /// the range lies inside `spare`, an allocation this function borrows exclusively, and
 /// `MADV_HUGEPAGE` changes how the kernel backs memory, never its contents.
 #[cfg(target_os = "linux")]
@@ -116,9 +116,47 @@ fn advise_huge_pages(spare: &mut [MaybeUninit<AtomicU64>]) {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_: &mut [MaybeUninit<AtomicU64>]) {}
 
+/// Asks the processor to bring the cache line holding `word` closer, without waiting for it.
+///
+/// Why: a vertical move's predecessor lies anywhere in the bit planes, up to 11 GB, and its
+/// look-up is a cache miss. The engine gathers a batch of predecessors before it looks them
+/// up; prefetching each as it is gathered lets the misses run while the next states are
+/// unranked, instead of the look-ups waiting for them. Measured on this project's 2-core
+/// machine (`cargo run --release --example levels -- 2 7 58`, the same build with and
+/// without): the busy levels of 2x7 went from 36-40 to 51-56 million states a second, the
+/// run to level 58 from 306 s to 215 s. A plain load cannot do this: the processor retires
+/// instructions in order, so a missing load stalls everything after it.
+///
+/// The second and last `unsafe` call of the crate: the intrinsic is `unsafe` only because of
+/// its `target_feature` (SSE, which every x86-64 processor has). It reads nothing and cannot
+/// fault; the address comes from a reference, so it is valid anyway. Elsewhere it does nothing.
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+#[inline(always)]
+pub fn prefetch(word: &AtomicU64) {
+    use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+    // SAFETY: SSE is part of the x86-64 baseline, and a prefetch has no effect on memory.
+    unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(word).cast::<i8>()) };
+}
+
+/// See the x86-64 version: elsewhere the look-ups simply wait.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub fn prefetch(_: &AtomicU64) {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_prefetch_leaves_the_set_as_it_was() {
+        let set = BitSet::try_new(1000).expect("a small set");
+        set.insert(999);
+        for word in set.words() {
+            prefetch(word);
+        }
+        assert_eq!((0..1000).filter(|&r| set.contains(r)).collect::<Vec<_>>(), [999]);
+    }
 
     #[test]
     fn a_set_has_whole_words_for_its_bits() {
