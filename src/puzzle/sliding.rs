@@ -28,8 +28,8 @@ pub const MAX_CELLS: usize = 16;
 /// Widest board the ranking supports (2 rows of 8).
 const MAX_COLS: usize = MAX_CELLS / 2;
 
-/// Most vertical moves a board has over all blank cells (`2 * (cells - cols)`, 2 x 8 and
-/// 8 x 2 the extremes): the length of [`Unranked::head_sums`].
+/// Most vertical moves a board has over all blank cells (`2 * (cells - cols)`, at most on
+/// 8 x 2): the length of [`Unranked::head_sums`].
 const MAX_SLIDES: usize = 2 * (MAX_CELLS - 2);
 
 /// An R x C sliding-tile puzzle, goal `1 2 ... n-1 0`.
