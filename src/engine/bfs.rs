@@ -816,7 +816,6 @@ impl Expansion<'_> {
         let mut batch = Batch {
             pairs: planes.marks.words().as_chunks().0,
             next,
-            start,
             touched,
             record,
             len: 0,
@@ -920,8 +919,9 @@ impl Expansion<'_> {
             mark_word(last + 1, carry, tally);
             let first = (base + run.start) as u64 * WORD_BITS;
             puzzle.for_each_far_predecessor_in_words(&mut memo, first, &level, |rank, pred| {
-                if pred.wrapping_sub(start) < len {
-                    batch.push(pred);
+                let i = pred.wrapping_sub(start);
+                if i < len {
+                    batch.push(i);
                 } else if pred < states {
                     tally.generated += 1;
                     remote(tally, pred);
@@ -959,39 +959,38 @@ fn touch(touched: &[AtomicBool], chunk: usize) {
     }
 }
 
+/// The word (of ranks, so the pair of plane words) and bit of index `i` of the slice.
+#[inline(always)]
+fn place(i: u64) -> (usize, u64) {
+    ((i / WORD_BITS) as usize, 1 << (i % WORD_BITS))
+}
+
 /// Predecessors in this process's slice, gathered before they are looked up and marked.
 struct Batch<'a> {
     /// The interleaved planes, a pair of words for each word of ranks, and the plane new
     /// marks go to.
     pairs: &'a [[AtomicU64; 2]],
     next: usize,
-    /// The slice's first rank.
-    start: u64,
     touched: &'a [AtomicBool],
     record: Option<&'a [AtomicU64]>,
     len: usize,
+    /// The predecessors gathered, by index within the slice.
     preds: [u64; BATCH],
     /// Predecessors pushed so far.
     generated: u64,
 }
 
 impl Batch<'_> {
-    /// Gathers `pred` for the next flush, its cache line asked for meanwhile.
+    /// Gathers the predecessor of index `i` in the slice for the next flush, its cache
+    /// line asked for meanwhile.
     #[inline(always)]
-    fn push(&mut self, pred: u64) {
-        prefetch(&self.pairs[self.place(pred).0][0]);
-        self.preds[self.len] = pred;
+    fn push(&mut self, i: u64) {
+        prefetch(&self.pairs[place(i).0][0]);
+        self.preds[self.len] = i;
         self.len += 1;
         if self.len == BATCH {
             self.flush();
         }
-    }
-
-    /// The word (of ranks, so the pair of plane words) and bit of `pred`.
-    #[inline(always)]
-    fn place(&self, pred: u64) -> (usize, u64) {
-        let i = pred - self.start;
-        ((i / WORD_BITS) as usize, 1 << (i % WORD_BITS))
     }
 
     /// Marks the unseen predecessors gathered as next. Every look-up first, then the
@@ -1006,14 +1005,14 @@ impl Batch<'_> {
         let mut kept = 0;
         for i in 0..self.len.min(BATCH) {
             let pred = self.preds[i];
-            let (w, bit) = self.place(pred);
+            let (w, bit) = place(pred);
             let [a, b] = &pairs[w];
             let seen = (a.load(Relaxed) | b.load(Relaxed)) & bit;
             self.preds[kept] = pred;
             kept += usize::from(seen == 0);
         }
         for i in 0..kept.min(BATCH) {
-            let (w, bit) = self.place(self.preds[i]);
+            let (w, bit) = place(self.preds[i]);
             pairs[w][self.next & 1].fetch_or(bit, Relaxed);
             touch(self.touched, w / CHUNK_WORDS);
             note(self.record, w);

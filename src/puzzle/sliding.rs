@@ -60,6 +60,8 @@ pub struct Sliding {
     windows: Vec<Window>,
     /// The tiles a vertical move passes, as a mask over packed positions.
     passed_mask: Packed,
+    /// [`odd_shift`] of the width, for [`greater`].
+    odd_shift: u32,
     /// How many of the last positions are decoded by table look-up ([`TAIL`] or fewer).
     tail: usize,
     /// `tails[k % block]`: the arrangement of the last `tail` tiles of pair `k`.
@@ -67,12 +69,13 @@ pub struct Sliding {
     /// Division by `tails.len()`: pairs sharing `k / block` share all the other digits.
     by_block: Divisor,
     /// The gains of both directions' windows ([`Vertical::gain`]), each [`Slide`] pointing at
-    /// its window's.
+    /// its window's (each window is one slide's), as rank offsets ([`rank_gains`]).
     gains: Vec<u64>,
     /// `window_sums[(hp * block + i) * windows.len() + s]`: the tail's part of window `s`'s
-    /// digit sum ([`Window`]) for tail `i` under a head of digit-sum parity `hp`. With the
-    /// head's part, kept per block in [`Unranked::head_sums`], a move's new pair index is
-    /// two additions and a gain away. 2 x 360 x 16 entries on 3x4, 92 KB.
+    /// digit sum ([`Window`]) for tail `i` under a head of digit-sum parity `hp`, times
+    /// `cells` (a rank offset). With the head's part, kept per block in
+    /// [`Unranked::head_sums`], a move's new rank is two additions and a gain away.
+    /// 2 x 360 x 16 entries on 3x4, 92 KB.
     window_sums: Vec<u64>,
     /// The tails of every tile set ([`Sliding::tail_sequences`]) on boards of at most
     /// [`TABLE_CELLS`] cells, where unranking a pair reads its tail rather than gathering it.
@@ -223,7 +226,7 @@ pub struct Unranked {
     /// Lehmer digits, packed like `head_seq`: digit `i` counts later tiles smaller than tile `i`.
     head_digits: Packed,
     head_parity: u8,
-    /// `head_sums[s]`: the head's part of window `s`'s digit sum ([`Window`]).
+    /// `head_sums[s]`: the head's part of window `s`'s digit sum ([`Window`]), times `cells`.
     head_sums: [u64; MAX_SLIDES],
     /// Where the rows of [`Sliding::window_sums`] for the head's parity start.
     sums_base: usize,
@@ -290,7 +293,8 @@ struct Vertical {
     /// window starting at sequence position `lo` (wrapping arithmetic: some are negative).
     /// Zero for `j >= cols`, so that the sum has a fixed length the compiler unrolls.
     coefficient: Vec<[u64; MAX_COLS]>,
-    /// `gain[lo << (cols - 1) | mask]`: the rest, for a mask of the passed tiles above `t`.
+    /// `gain[lo << (cols - 1) | mask]`: the rest, for a mask of the passed tiles above `t`
+    /// (tile `j`'s bit is [`lane`]`(j, cols)`, as [`greater`] sets it).
     gain: Vec<u64>,
 }
 
@@ -428,7 +432,8 @@ impl Sliding {
         });
         let tail = tiles.min(TAIL);
         let tails = tail_table(tail);
-        let window_sums = window_sums(&windows, &tails, tiles, tail, cols);
+        let window_sums = window_sums(&windows, &tails, cells, tail, cols);
+        let gains = rank_gains(&vertical, &slides, cells, cols);
         let mut puzzle = Self {
             id,
             rows,
@@ -443,10 +448,11 @@ impl Sliding {
             slides,
             windows,
             passed_mask: (1 << (4 * (cols - 1))) - 1,
+            odd_shift: odd_shift(cols),
             tail,
             by_block: Divisor::new(tails.len() as u64, pairs),
             tails,
-            gains: [&vertical[0].gain[..], &vertical[1].gain[..]].concat(),
+            gains,
             window_sums,
             offsets: std::array::from_fn(|i| ((i / cells) as u8, (i % cells) as u8)),
             tail_table: None,
@@ -487,23 +493,32 @@ impl Sliding {
     #[inline(always)]
     fn unrank_pair<'m>(&self, memo: &'m mut Unranked, k: u64) -> &'m Unranked {
         if memo.k != k {
-            let block = self.by_block.div(k);
-            if memo.block != block {
-                self.decode_head(memo, k, block);
-            }
-            let i = (k - block * self.tails.len() as u64) as usize;
-            memo.sums_row = memo.sums_base + i * self.windows.len();
-            if let Some(table) = &self.tail_table {
-                // The tail in place, swapped to the head's parity where its own is odd.
-                let [seq, swap] = table.entries[memo.set_start + i];
-                memo.seq = memo.head_seq | seq;
-                memo.swap = swap;
-                memo.parity = memo.head_parity;
-            } else {
-                self.gather_tail(memo, i);
-            }
-            memo.k = k;
+            self.unrank_new_pair(memo, k);
         }
+        memo
+    }
+
+    /// [`Sliding::unrank_pair`] without the check for the same pair: the engine's loop
+    /// takes this, as redoing the tail's look-up costs less than the branch, which the
+    /// processor mispredicts about as often as not.
+    #[inline(always)]
+    fn unrank_new_pair<'m>(&self, memo: &'m mut Unranked, k: u64) -> &'m Unranked {
+        let block = self.by_block.div(k);
+        if memo.block != block {
+            self.decode_head(memo, k, block);
+        }
+        let i = (k - block * self.tails.len() as u64) as usize;
+        memo.sums_row = memo.sums_base + i * self.windows.len();
+        if let Some(table) = &self.tail_table {
+            // The tail in place, swapped to the head's parity where its own is odd.
+            let [seq, swap] = table.entries[memo.set_start + i];
+            memo.seq = memo.head_seq | seq;
+            memo.swap = swap;
+            memo.parity = memo.head_parity;
+        } else {
+            self.gather_tail(memo, i);
+        }
+        memo.k = k;
         memo
     }
 
@@ -561,9 +576,10 @@ impl Sliding {
         u.head_parity = sum as u8;
         u.pool = pool;
         for (total, w) in u.head_sums.iter_mut().zip(&self.windows) {
-            *total = (w.lo..head.min(w.lo + self.cols)).fold(0u64, |t, i| {
+            let sum = (w.lo..head.min(w.lo + self.cols)).fold(0u64, |t, i| {
                 t.wrapping_add(at(digits, i).wrapping_mul(w.coefficient[i - w.lo]))
             });
+            *total = sum.wrapping_mul(self.cells as u64);
         }
         u.sums_base = usize::from(u.head_parity) * self.tails.len() * self.windows.len();
         if let Some(table) = &self.tail_table {
@@ -599,18 +615,19 @@ impl Sliding {
         (k, parity)
     }
 
-    /// Rank after the vertical move `slide` from pair `k` as `memo` holds it, the sequence
-    /// `seq` in the parity of the move's blank cell: the gain for which passed tiles exceed
-    /// the moved one, and the window's digit sum from its two parts.
+    /// Rank after the vertical move `slide` from pair `k` as `memo` holds it (`first` =
+    /// `k * cells`, the pair's first rank), the sequence `seq` in the parity of the move's
+    /// blank cell: the gain for which passed tiles exceed the moved one, and the window's
+    /// digit sum from its two parts, all three tabulated times `cells` (the gain with the
+    /// blank's new cell added), so that no multiplication is left.
     #[inline(always)]
-    fn slide(&self, memo: &Unranked, k: u64, seq: Packed, slide: &Slide) -> u64 {
+    fn slide(&self, memo: &Unranked, first: u64, seq: Packed, slide: &Slide) -> u64 {
         let passed = (seq >> (4 * slide.passed)) & self.passed_mask;
-        let mask = greater(passed, at(seq, slide.from));
-        let k = k
+        let mask = greater(passed, at(seq, slide.from), self.odd_shift);
+        first
             .wrapping_add(self.gains[slide.gain + mask])
             .wrapping_add(memo.head_sums[slide.id])
-            .wrapping_add(self.window_sums[memo.sums_row + slide.id]);
-        k * self.cells as u64 + slide.to as u64
+            .wrapping_add(self.window_sums[memo.sums_row + slide.id])
     }
 
     fn split(&self, rank: u64) -> (u64, usize) {
@@ -765,7 +782,7 @@ impl Sliding {
             f(rank + 1);
         }
         for slide in &self.slides[blank] {
-            f(self.slide(u, k, u.seq, slide));
+            f(self.slide(u, rank - blank as u64, u.seq, slide));
         }
     }
 
@@ -793,11 +810,10 @@ impl Sliding {
             let (pair, blank) = self.offsets[(blank0 + b) % OFFSETS];
             let blank = usize::from(blank);
             let k = k0 + u64::from(pair);
-            // The pair is decoded once for its ranks of both parities.
-            let u = self.unrank_pair(memo, k);
+            let u = self.unrank_new_pair(memo, k);
             let seq = u.with_parity(self.parity[blank]);
             for slide in &self.slides[blank] {
-                f(rank, self.slide(u, k, seq, slide));
+                f(rank, self.slide(u, rank - blank as u64, seq, slide));
             }
         }
     }
@@ -838,7 +854,8 @@ fn tail_table(tail: usize) -> Vec<Tail> {
 /// positions depend on the parity: the sequence of parity `w.parity` has the last but one
 /// digit of the tail's own arrangement flipped when the head's and the tail's parities
 /// differ from it.
-fn window_sums(windows: &[Window], tails: &[Tail], tiles: usize, tail: usize, cols: usize) -> Vec<u64> {
+fn window_sums(windows: &[Window], tails: &[Tail], cells: usize, tail: usize, cols: usize) -> Vec<u64> {
+    let tiles = cells - 1;
     let head = tiles - tail;
     let mut sums = Vec::with_capacity(2 * tails.len() * windows.len());
     for head_parity in 0..2u8 {
@@ -846,9 +863,10 @@ fn window_sums(windows: &[Window], tails: &[Tail], tiles: usize, tail: usize, co
             for w in windows {
                 let flip = u64::from(head_parity ^ t.parity ^ w.parity);
                 let digits = (u64::from(t.digits) << (4 * head)) ^ (flip << (4 * (tiles - 2)));
-                sums.push((head.max(w.lo)..w.lo + cols).fold(0u64, |s, i| {
+                let sum = (head.max(w.lo)..w.lo + cols).fold(0u64, |s, i| {
                     s.wrapping_add(at(digits, i).wrapping_mul(w.coefficient[i - w.lo]))
-                }));
+                });
+                sums.push(sum.wrapping_mul(cells as u64));
             }
         }
     }
@@ -887,7 +905,7 @@ fn tile_drops(weight: &[u64; MAX_CELLS], tiles: usize, cols: usize) -> Vertical 
             coefficient[lo][i - lo] = weight[i - 1].wrapping_sub(weight[i]);
         }
         gain.extend((0..1usize << (cols - 1)).map(|mask| {
-            let above = (0..cols - 1).filter(|j| mask >> j & 1 == 1);
+            let above = (0..cols - 1).filter(|&j| mask >> lane(j, cols) & 1 == 1);
             let sum = above.fold(0u64, |s, j| s.wrapping_add(weight[lo + j] + weight[hi]));
             sum.wrapping_sub((cols as u64 - 1) * weight[hi])
         }));
@@ -910,7 +928,7 @@ fn tile_rises(weight: &[u64; MAX_CELLS], tiles: usize, cols: usize) -> Vertical 
         }
         coefficient[lo][cols - 1] = weight[lo].wrapping_sub(weight[hi]);
         gain.extend((0..1usize << (cols - 1)).map(|mask| {
-            let above = (0..cols - 1).filter(|j| mask >> j & 1 == 1);
+            let above = (0..cols - 1).filter(|&j| mask >> lane(j, cols) & 1 == 1);
             let sum = above.fold(0u64, |s, j| s.wrapping_add(weight[lo + j + 1] + weight[lo]));
             ((cols as u64 - 1) * weight[lo]).wrapping_sub(sum)
         }));
@@ -918,18 +936,41 @@ fn tile_rises(weight: &[u64; MAX_CELLS], tiles: usize, cols: usize) -> Vertical 
     Vertical { coefficient, gain }
 }
 
-/// Bit `j` set where tile `j` of the packed tiles `x` (at most 7) exceeds `t`, all at
-/// once: spread the 4-bit tiles to bytes, subtract `t` from each byte with its top bit
-/// set (no byte borrows), and gather the top bits that survive.
+/// [`Sliding::gains`]: the gains of both directions' windows ([`Vertical::gain`]) as rank
+/// offsets, times `cells`, plus the cell where the blank of the window's one slide ends.
+fn rank_gains(vertical: &[Vertical; 2], slides: &[Vec<Slide>; MAX_CELLS], cells: usize, cols: usize) -> Vec<u64> {
+    let mut gains = [&vertical[0].gain[..], &vertical[1].gain[..]].concat();
+    for slide in slides.iter().flatten() {
+        for gain in &mut gains[slide.gain..slide.gain + (1 << (cols - 1))] {
+            *gain = gain.wrapping_mul(cells as u64).wrapping_add(slide.to as u64);
+        }
+    }
+    gains
+}
+
+/// Bit [`lane`]`(j, cols)` set where tile `j` of the packed tiles `x` (the `cols - 1` a
+/// vertical move passes, at most 7) exceeds `t`, all at once: the even tiles' nibbles are
+/// already one to a byte and the odd ones' are moved up by `odd` (`odd_shift(cols)`) into
+/// the bytes after them; subtract `t` from each byte with its top bit set (no byte
+/// borrows), and gather the top bits that survive.
 #[inline]
-fn greater(x: Packed, t: u64) -> usize {
-    let mut v = x & 0xFFFF_FFFF;
-    v = (v | (v << 16)) & 0x0000_FFFF_0000_FFFF;
-    v = (v | (v << 8)) & 0x00FF_00FF_00FF_00FF;
-    v = (v | (v << 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+fn greater(x: Packed, t: u64, odd: u32) -> usize {
+    let v = (x & 0x0F0F_0F0F) | ((x & 0xF0F0_F0F0) << odd);
     // Empty bytes lose their top bit too: every tile is at least 1.
     let top = ((v | 0x8080_8080_8080_8080) - t * 0x0101_0101_0101_0101) & 0x8080_8080_8080_8080;
     ((top >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as usize
+}
+
+/// The bit of [`greater`]'s mask for passed tile `j` of `cols - 1`: the even tiles take
+/// bits `0..cols / 2` in order, the odd ones the bits after them.
+fn lane(j: usize, cols: usize) -> usize {
+    if j % 2 == 0 { j / 2 } else { cols / 2 + j / 2 }
+}
+
+/// How far [`greater`] moves the odd tiles' nibbles: from bits `4..8` of byte `i` to the
+/// low nibble of byte `cols / 2 + i`.
+fn odd_shift(cols: usize) -> u32 {
+    (8 * (cols / 2) - 4) as u32
 }
 
 /// Division by a constant through a precomputed reciprocal: one multiply instead of a
