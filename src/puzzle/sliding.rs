@@ -881,14 +881,28 @@ fn tile_set(pool: Packed, size: usize) -> usize {
         .sum::<u64>() as usize
 }
 
-/// `n` choose `k` (0 where `k > n`).
+/// `n` choose `k` (0 where `k > n`), for `n`, `k` below [`MAX_CELLS`]: a table, since
+/// [`tile_set`] runs once a block of pairs, which on a sparse level is every few states,
+/// and the division the product needs would be most of its cost.
 fn binomial(n: usize, k: usize) -> u64 {
-    if k > n {
-        0
-    } else {
-        (0..k as u64).fold(1, |c, i| c * (n as u64 - i) / (i + 1))
-    }
+    BINOMIALS[n][k]
 }
+
+/// Pascal's triangle, `BINOMIALS[n][k]` = `n` choose `k`.
+static BINOMIALS: [[u64; MAX_CELLS]; MAX_CELLS] = {
+    let mut table = [[0; MAX_CELLS]; MAX_CELLS];
+    let mut n = 0;
+    while n < MAX_CELLS {
+        table[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            table[n][k] = table[n - 1][k - 1] + table[n - 1][k];
+            k += 1;
+        }
+        n += 1;
+    }
+    table
+};
 
 /// Closed form of moving the tile at sequence position `lo` later, to `hi = lo + cols - 1`
 /// (the tile above the blank drops into it), over the tiles `x` at `lo + 1 ..= hi`.
