@@ -849,8 +849,8 @@ fn tail_table(tail: usize) -> Vec<Tail> {
         .collect()
 }
 
-/// [`Sliding::window_sums`]: the tail's part of each window's digit sum, for every tail
-/// of the block and both parities of the head. The digits of the tail's last two
+/// [`Sliding::window_sums`]: the tail's part of each window's digit sum (times `cells`),
+/// for every tail of the block and both parities of the head. The digits of the tail's last two
 /// positions depend on the parity: the sequence of parity `w.parity` has the last but one
 /// digit of the tail's own arrangement flipped when the head's and the tail's parities
 /// differ from it.
