@@ -1004,11 +1004,11 @@ impl Batch<'_> {
         self.generated += self.len as u64;
         let mut kept = 0;
         for i in 0..self.len.min(BATCH) {
-            let pred = self.preds[i];
-            let (w, bit) = place(pred);
+            let index = self.preds[i];
+            let (w, bit) = place(index);
             let [a, b] = &pairs[w];
             let seen = (a.load(Relaxed) | b.load(Relaxed)) & bit;
-            self.preds[kept] = pred;
+            self.preds[kept] = index;
             kept += usize::from(seen == 0);
         }
         for i in 0..kept.min(BATCH) {

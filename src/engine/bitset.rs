@@ -94,9 +94,10 @@ const HUGE_FROM: usize = 16 << 20;
 /// them only where asked, hence the call; elsewhere, and where the call fails, nothing
 /// changes but speed.
 ///
-/// One of the two `unsafe` calls of the crate (with [`prefetch`]): `madvise` takes a raw range. It is sound because
-/// the range lies inside `spare`, an allocation this function borrows exclusively, and
-/// `MADV_HUGEPAGE` changes how the kernel backs memory, never its contents.
+/// One of the two `unsafe` calls of the crate (with [`prefetch`]): `madvise` takes a raw
+/// range. It is sound because the range lies inside `spare`, an allocation this function
+/// borrows exclusively, and `MADV_HUGEPAGE` changes how the kernel backs memory, never its
+/// contents.
 #[cfg(target_os = "linux")]
 #[allow(unsafe_code)]
 fn advise_huge_pages(spare: &mut [MaybeUninit<AtomicU64>]) {

@@ -13,6 +13,7 @@ pub mod nine_tails;
 pub mod rules;
 pub mod sliding;
 
+use crate::engine::bitset::WORD_BITS;
 use thiserror::Error;
 
 /// Why a written configuration was rejected by [`Puzzle::parse`].
@@ -103,7 +104,7 @@ pub trait Puzzle: Sync {
         words: &[u64],
         mut f: impl FnMut(u64, u64),
     ) {
-        for (first, &word) in (first..).step_by(64).zip(words) {
+        for (first, &word) in (first..).step_by(WORD_BITS as usize).zip(words) {
             let mut bits = word;
             while bits != 0 {
                 let rank = first + u64::from(bits.trailing_zeros());

@@ -20,6 +20,7 @@
 //! below encodes; the tests compare both with a plain search over explicit boards.
 
 use super::{Adjacent, ClassInfo, ParseError, Puzzle, quote};
+use crate::engine::bitset::WORD_BITS;
 use std::borrow::Cow;
 
 /// Largest board the ranking supports: tiles are packed as 4-bit values.
@@ -142,9 +143,6 @@ const TABLE_CELLS: usize = 14;
 
 /// Offsets of ranks from a pair's first rank that [`Sliding::offsets`] splits: a word's.
 const OFFSETS: usize = 128;
-
-/// Ranks in a word of the engine's frontier.
-const WORD: u64 = 64;
 
 /// Positions at the end of the tile sequence decoded from a table of `TAIL!/2` entries
 /// rather than digit by digit: nearby pairs (the engine's next rank) differ only there.
@@ -615,16 +613,16 @@ impl Sliding {
         (k, parity)
     }
 
-    /// Rank after the vertical move `slide` from pair `k` as `memo` holds it (`first` =
-    /// `k * cells`, the pair's first rank), the sequence `seq` in the parity of the move's
+    /// Rank after the vertical move `slide` from pair `k` as `memo` holds it (`pair_first`
+    /// = `k * cells`, the pair's first rank), the sequence `seq` in the parity of the move's
     /// blank cell: the gain for which passed tiles exceed the moved one, and the window's
     /// digit sum from its two parts, all three tabulated times `cells` (the gain with the
     /// blank's new cell added), so that no multiplication is left.
     #[inline(always)]
-    fn slide(&self, memo: &Unranked, first: u64, seq: Packed, slide: &Slide) -> u64 {
+    fn slide(&self, memo: &Unranked, pair_first: u64, seq: Packed, slide: &Slide) -> u64 {
         let passed = (seq >> (4 * slide.passed)) & self.passed_mask;
         let mask = greater(passed, at(seq, slide.from), self.odd_shift);
-        first
+        pair_first
             .wrapping_add(self.gains[slide.gain + mask])
             .wrapping_add(memo.head_sums[slide.id])
             .wrapping_add(self.window_sums[memo.sums_row + slide.id])
@@ -791,7 +789,7 @@ impl Sliding {
     /// blank cell by table from its offset in the word. A run of words a call, so that what
     /// the loop keeps of the puzzle is loaded once a run, not once a word.
     fn words_neighbours(&self, memo: &mut Unranked, first: u64, words: &[u64], mut f: impl FnMut(u64, u64)) {
-        for (first, &bits) in (first..).step_by(WORD as usize).zip(words) {
+        for (first, &bits) in (first..).step_by(WORD_BITS as usize).zip(words) {
             if bits != 0 {
                 self.word_neighbours(memo, first, bits, &mut f);
             }
@@ -812,8 +810,9 @@ impl Sliding {
             let k = k0 + u64::from(pair);
             let u = self.unrank_new_pair(memo, k);
             let seq = u.with_parity(self.parity[blank]);
+            let pair_first = rank - blank as u64;
             for slide in &self.slides[blank] {
-                f(rank, self.slide(u, rank - blank as u64, seq, slide));
+                f(rank, self.slide(u, pair_first, seq, slide));
             }
         }
     }
