@@ -74,15 +74,16 @@ pub struct Sliding {
     gains: Vec<u64>,
     /// `window_sums[(hp * block + i) * windows.len() + s]`: the tail's part of window `s`'s
     /// digit sum ([`Window`]) for tail `i` under a head of digit-sum parity `hp`, times
-    /// `cells` (a rank offset). With the head's part, kept per block in
-    /// [`Unranked::head_sums`], a move's new rank is two additions and a gain away.
-    /// 2 x 360 x 16 entries on 3x4, 92 KB.
+    /// `cells`, plus `i * cells` (the pair's first rank within its block). With the head's
+    /// part and the block's first rank, kept per block in [`Unranked::head_sums`], a move's
+    /// new rank is two additions and a gain away. 2 x 360 x 16 entries on 3x4, 92 KB.
     window_sums: Vec<u64>,
     /// The tails of every tile set ([`Sliding::tail_sequences`]) on boards of at most
     /// [`TABLE_CELLS`] cells, where unranking a pair reads its tail rather than gathering it.
     tail_table: Option<TailSequences>,
-    /// `offsets[i]`: the pair and blank cell `i` ranks after a pair's first rank.
-    offsets: [(u8, u8); OFFSETS],
+    /// `offsets[i]`: the pair and blank cell `i` ranks after a pair's first rank, and the
+    /// parity of the tile sequence on that cell.
+    offsets: [(u8, u8, u8); OFFSETS],
     /// Another goal than `1 2 ... n-1 0`, if one was given (see [`Sliding::with_goal`]).
     goal: Option<Goal>,
 }
@@ -159,6 +160,16 @@ pub struct TailSequences {
     block: usize,
 }
 
+impl TailSequences {
+    /// The sequence of tail `i` under the head in `memo`, what swaps its last two tiles,
+    /// and its parity: the tail in place, swapped to the head's parity where its own is odd.
+    #[inline(always)]
+    fn under(&self, memo: &Unranked, i: usize) -> (Packed, Packed, u8) {
+        let [seq, swap] = self.entries[memo.set_start + i];
+        (memo.head_seq | seq, swap, memo.head_parity)
+    }
+}
+
 /// The last `tail` tiles of a pair as a pattern over the tiles left for them.
 #[derive(Debug, Clone, Copy)]
 struct Tail {
@@ -224,7 +235,8 @@ pub struct Unranked {
     /// Lehmer digits, packed like `head_seq`: digit `i` counts later tiles smaller than tile `i`.
     head_digits: Packed,
     head_parity: u8,
-    /// `head_sums[s]`: the head's part of window `s`'s digit sum ([`Window`]), times `cells`.
+    /// `head_sums[s]`: the head's part of window `s`'s digit sum ([`Window`]), times `cells`,
+    /// plus the block's first rank.
     head_sums: [u64; MAX_SLIDES],
     /// Where the rows of [`Sliding::window_sums`] for the head's parity start.
     sums_base: usize,
@@ -452,7 +464,7 @@ impl Sliding {
             tails,
             gains,
             window_sums,
-            offsets: std::array::from_fn(|i| ((i / cells) as u8, (i % cells) as u8)),
+            offsets: std::array::from_fn(|i| ((i / cells) as u8, (i % cells) as u8, parity[i % cells])),
             tail_table: None,
             goal: None,
         };
@@ -507,29 +519,30 @@ impl Sliding {
         }
         let i = (k - block * self.tails.len() as u64) as usize;
         memo.sums_row = memo.sums_base + i * self.windows.len();
-        if let Some(table) = &self.tail_table {
-            // The tail in place, swapped to the head's parity where its own is odd.
-            let [seq, swap] = table.entries[memo.set_start + i];
-            memo.seq = memo.head_seq | seq;
-            memo.swap = swap;
-            memo.parity = memo.head_parity;
-        } else {
-            self.gather_tail(memo, i);
-        }
+        (memo.seq, memo.swap, memo.parity) = self.tail_of(memo, i);
         memo.k = k;
         memo
     }
 
-    /// The sequence of tail `i` under the head in `memo`, on boards too big for
-    /// [`Sliding::tail_table`]: kept out of line, so that the engine's loop, which never
-    /// takes it, does not hold its constants.
+    /// The sequence of tail `i` under the head in `memo` (in the parity the head and tail
+    /// give it), what swaps its last two tiles, and that parity.
+    #[inline(always)]
+    fn tail_of(&self, memo: &Unranked, i: usize) -> (Packed, Packed, u8) {
+        match &self.tail_table {
+            Some(table) => table.under(memo, i),
+            None => self.gather_tail(memo, i),
+        }
+    }
+
+    /// The tail `i` under the head in `memo`, on boards too big for [`Sliding::tail_table`]:
+    /// kept out of line, so that the engine's loop, which never takes it, does not hold its
+    /// constants.
     #[inline(never)]
-    fn gather_tail(&self, memo: &mut Unranked, i: usize) {
+    fn gather_tail(&self, memo: &Unranked, i: usize) -> (Packed, Packed, u8) {
         let tail = self.tails[i];
         let (n, head) = (self.tiles(), 4 * (self.tiles() - self.tail));
-        memo.seq = memo.head_seq | (tail.gather(memo.pool) << head);
-        memo.parity = memo.head_parity ^ tail.parity;
-        memo.swap = swap_mask(memo.seq, n);
+        let seq = memo.head_seq | (tail.gather(memo.pool) << head);
+        (seq, swap_mask(seq, n), memo.head_parity ^ tail.parity)
     }
 
     /// Decodes the head of pair `k` (in block `block`) into `u`, keeping the digits it
@@ -573,11 +586,12 @@ impl Sliding {
         u.head_digits = digits;
         u.head_parity = sum as u8;
         u.pool = pool;
+        let block_first = block * self.tails.len() as u64 * self.cells as u64;
         for (total, w) in u.head_sums.iter_mut().zip(&self.windows) {
             let sum = (w.lo..head.min(w.lo + self.cols)).fold(0u64, |t, i| {
                 t.wrapping_add(at(digits, i).wrapping_mul(w.coefficient[i - w.lo]))
             });
-            *total = sum.wrapping_mul(self.cells as u64);
+            *total = sum.wrapping_mul(self.cells as u64).wrapping_add(block_first);
         }
         u.sums_base = usize::from(u.head_parity) * self.tails.len() * self.windows.len();
         if let Some(table) = &self.tail_table {
@@ -613,19 +627,19 @@ impl Sliding {
         (k, parity)
     }
 
-    /// Rank after the vertical move `slide` from pair `k` as `memo` holds it (`pair_first`
-    /// = `k * cells`, the pair's first rank), the sequence `seq` in the parity of the move's
-    /// blank cell: the gain for which passed tiles exceed the moved one, and the window's
-    /// digit sum from its two parts, all three tabulated times `cells` (the gain with the
-    /// blank's new cell added), so that no multiplication is left.
+    /// Rank after the vertical move `slide` from a pair of the block `memo` holds, `row` its
+    /// row of [`Sliding::window_sums`], the sequence `seq` in the parity of the move's blank
+    /// cell: the gain for which passed tiles exceed the moved one, and the window's digit
+    /// sum from its two parts, all three tabulated as rank offsets (the gain with the
+    /// blank's new cell added, the sums with the pair's first rank), so that no
+    /// multiplication is left.
     #[inline(always)]
-    fn slide(&self, memo: &Unranked, pair_first: u64, seq: Packed, slide: &Slide) -> u64 {
+    fn slide(&self, memo: &Unranked, row: usize, seq: Packed, slide: &Slide) -> u64 {
         let passed = (seq >> (4 * slide.passed)) & self.passed_mask;
         let mask = greater(passed, at(seq, slide.from), self.odd_shift);
-        pair_first
-            .wrapping_add(self.gains[slide.gain + mask])
+        self.gains[slide.gain + mask]
             .wrapping_add(memo.head_sums[slide.id])
-            .wrapping_add(self.window_sums[memo.sums_row + slide.id])
+            .wrapping_add(self.window_sums[row + slide.id])
     }
 
     fn split(&self, rank: u64) -> (u64, usize) {
@@ -780,7 +794,7 @@ impl Sliding {
             f(rank + 1);
         }
         for slide in &self.slides[blank] {
-            f(self.slide(u, rank - blank as u64, u.seq, slide));
+            f(self.slide(u, u.sums_row, u.seq, slide));
         }
     }
 
@@ -788,33 +802,73 @@ impl Sliding {
     /// `words[i]`, as `f(rank, neighbour)`: one division a word, then each rank's pair and
     /// blank cell by table from its offset in the word. A run of words a call, so that what
     /// the loop keeps of the puzzle is loaded once a run, not once a word.
-    fn words_neighbours(&self, memo: &mut Unranked, first: u64, words: &[u64], mut f: impl FnMut(u64, u64)) {
-        for (first, &bits) in (first..).step_by(WORD_BITS as usize).zip(words) {
-            if bits != 0 {
-                self.word_neighbours(memo, first, bits, &mut f);
-            }
+    fn words_neighbours(&self, memo: &mut Unranked, first: u64, words: &[u64], f: impl FnMut(u64, u64)) {
+        // Which way tails are read is settled here, once a run.
+        match &self.tail_table {
+            Some(table) => self.runs_neighbours(memo, first, words, |m, i| table.under(m, i), f),
+            None => self.runs_neighbours(memo, first, words, |m, i| self.gather_tail(m, i), f),
         }
     }
 
-    /// [`Sliding::words_neighbours`] for one word.
+    /// [`Sliding::words_neighbours`] with the tails read by `tail`.
     #[inline(always)]
-    fn word_neighbours(&self, memo: &mut Unranked, first: u64, mut bits: u64, mut f: impl FnMut(u64, u64)) {
-        let (k0, blank0) = self.split(first);
+    fn runs_neighbours(
+        &self,
+        memo: &mut Unranked,
+        first: u64,
+        words: &[u64],
+        tail: impl Fn(&Unranked, usize) -> (Packed, Packed, u8) + Copy,
+        mut f: impl FnMut(u64, u64),
+    ) {
+        let mut last = None;
+        for (first, &bits) in (first..).step_by(WORD_BITS as usize).zip(words) {
+            if bits != 0 {
+                last = Some(self.word_neighbours(memo, first, bits, tail, &mut f));
+            }
+        }
+        // The loop keeps each pair's sequence in registers only: the memo is left holding
+        // the last one, as every other reader of a memo expects.
+        if let Some(k) = last {
+            self.unrank_new_pair(memo, k);
+        }
+    }
+
+    /// [`Sliding::words_neighbours`] for one word, the tails read by `tail`; returns the
+    /// last pair it unranked.
+    #[inline(always)]
+    fn word_neighbours(
+        &self,
+        memo: &mut Unranked,
+        first: u64,
+        mut bits: u64,
+        tail: impl Fn(&Unranked, usize) -> (Packed, Packed, u8),
+        mut f: impl FnMut(u64, u64),
+    ) -> u64 {
+        let k0 = self.by_cells.div_exact(first);
+        let blank0 = (first - k0 * self.cells as u64) as usize;
+        let mut k = k0;
         while bits != 0 {
             let b = bits.trailing_zeros() as usize;
             bits &= bits - 1;
             let rank = first + b as u64;
             // `blank0 + b` < cells + 64 <= `OFFSETS`, so the mask only spares a bounds check.
-            let (pair, blank) = self.offsets[(blank0 + b) % OFFSETS];
+            let (pair, blank, blank_parity) = self.offsets[(blank0 + b) % OFFSETS];
             let blank = usize::from(blank);
-            let k = k0 + u64::from(pair);
-            let u = self.unrank_new_pair(memo, k);
-            let seq = u.with_parity(self.parity[blank]);
-            let pair_first = rank - blank as u64;
+            k = k0 + u64::from(pair);
+            let block = self.by_block.div_exact(k);
+            if memo.block != block {
+                self.decode_head(memo, k, block);
+            }
+            let i = (k - block * self.tails.len() as u64) as usize;
+            let (seq, swap, parity) = tail(memo, i);
+            let flip = u64::from(parity ^ blank_parity);
+            let seq = seq ^ (flip.wrapping_neg() & swap);
+            let row = memo.sums_base + i * self.windows.len();
             for slide in &self.slides[blank] {
-                f(rank, self.slide(u, pair_first, seq, slide));
+                f(rank, self.slide(memo, row, seq, slide));
             }
         }
+        k
     }
 
     /// The goal board with tiles 1 and 2 swapped: the standard unsolvable example.
@@ -848,8 +902,9 @@ fn tail_table(tail: usize) -> Vec<Tail> {
         .collect()
 }
 
-/// [`Sliding::window_sums`]: the tail's part of each window's digit sum (times `cells`),
-/// for every tail of the block and both parities of the head. The digits of the tail's last two
+/// [`Sliding::window_sums`]: the tail's part of each window's digit sum (times `cells`,
+/// plus the tail's pair's first rank within the block), for every tail of the block and
+/// both parities of the head. The digits of the tail's last two
 /// positions depend on the parity: the sequence of parity `w.parity` has the last but one
 /// digit of the tail's own arrangement flipped when the head's and the tail's parities
 /// differ from it.
@@ -858,14 +913,14 @@ fn window_sums(windows: &[Window], tails: &[Tail], cells: usize, tail: usize, co
     let head = tiles - tail;
     let mut sums = Vec::with_capacity(2 * tails.len() * windows.len());
     for head_parity in 0..2u8 {
-        for t in tails {
+        for (i, t) in tails.iter().enumerate() {
             for w in windows {
                 let flip = u64::from(head_parity ^ t.parity ^ w.parity);
                 let digits = (u64::from(t.digits) << (4 * head)) ^ (flip << (4 * (tiles - 2)));
                 let sum = (head.max(w.lo)..w.lo + cols).fold(0u64, |s, i| {
                     s.wrapping_add(at(digits, i).wrapping_mul(w.coefficient[i - w.lo]))
                 });
-                sums.push(sum.wrapping_mul(cells as u64));
+                sums.push(sum.wrapping_add(i as u64).wrapping_mul(cells as u64));
             }
         }
     }
@@ -1005,6 +1060,14 @@ impl Divisor {
             d,
             m: if exact { u64::MAX / d + 1 } else { 0 },
         }
+    }
+
+    /// [`Divisor::div`] for a divisor whose shortcut is exact (pairs by block and ranks by
+    /// cells, on every board): one multiply and no branch, for the engine's loop.
+    #[inline(always)]
+    fn div_exact(self, x: u64) -> u64 {
+        debug_assert!(self.m != 0, "the shortcut is exact for this divisor");
+        ((u128::from(x) * u128::from(self.m)) >> 64) as u64
     }
 
     #[inline]
@@ -1258,5 +1321,24 @@ impl Puzzle for Sliding {
     fn describe_move(&self, from: u64, to: u64) -> String {
         let blank_after = (to % self.cells as u64) as usize;
         format!("tile {}", self.board(from)[blank_after])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The engine's loop divides by these two without the fallback: on every board the
+    /// multiply must be exact, which the constructor decides.
+    #[test]
+    fn block_and_cell_divisors_are_exact_on_every_board() {
+        for rows in 2..=8 {
+            for cols in 2..=8 {
+                if let Some(p) = Sliding::new(rows, cols) {
+                    assert_ne!(p.by_block.m, 0, "{rows}x{cols} pairs by block");
+                    assert_ne!(p.by_cells.m, 0, "{rows}x{cols} ranks by cells");
+                }
+            }
+        }
     }
 }
