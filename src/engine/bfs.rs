@@ -749,6 +749,10 @@ impl Tally {
 struct Shifts {
     below: Vec<u64>,
     above: Vec<u64>,
+    /// `below.len()`, and `2^64 / below.len()` rounded up: [`Shifts::phase`] divides by it
+    /// once a word of the frontier, with a multiply rather than a hardware divide.
+    period: u64,
+    reciprocal: u64,
 }
 
 impl Shifts {
@@ -765,7 +769,22 @@ impl Shifts {
         Self {
             below: (0..words).map(|w| mask(&adjacent.below, w)).collect(),
             above: (0..words).map(|w| mask(&adjacent.above, w)).collect(),
+            period: words,
+            reciprocal: (u64::MAX / words).wrapping_add(1),
         }
+    }
+
+    /// Which of the masks word `w` takes: `w % below.len()`. The multiply gives the exact
+    /// quotient while `w * period < 2^64` (the error of the rounded reciprocal is below
+    /// `period`); a period of 1 wraps the reciprocal to 0, and the quotient to 0 with it, so
+    /// that case is handled apart.
+    #[inline(always)]
+    fn phase(&self, w: usize) -> usize {
+        if self.period == 1 {
+            return 0;
+        }
+        let q = ((u128::from(w as u64) * u128::from(self.reciprocal)) >> 64) as u64;
+        (w as u64 - q * self.period) as usize
     }
 }
 
@@ -796,8 +815,9 @@ impl Expansion<'_> {
     /// of new ranks in `record`.
     ///
     /// The planes are tested with a plain load before the `fetch_or`, so a locked
-    /// instruction (a full barrier on x86) is issued only once per newly found rank, and
-    /// once per word read to retire its ranks.
+    /// instruction (a full barrier on x86) is issued only once per newly found far rank,
+    /// and once per word of the level, which retires its ranks and marks their new
+    /// neighbours within the word together.
     fn expand<P: Puzzle>(
         &self,
         puzzle: &P,
@@ -874,49 +894,61 @@ impl Expansion<'_> {
                 tally.escapes += u64::from(found.count_ones());
             }
         };
-        // The level's words of the run being expanded, kept as they were before retiring.
+        // The level's words of the run being expanded, kept as they were before retiring,
+        // and which of them are not empty (bit `j % 64` of `occupied[j / 64]`).
         let mut level = Vec::with_capacity(CHUNK_WORDS);
+        let mut occupied = [0u64; CHUNK_WORDS / WORD_BITS as usize];
         // Expands the words `run` of the slice, consecutive; the words around it hold no
-        // rank of the level. Two passes: the first takes the level's words, marks their
-        // adjacent predecessors, counts and retires them; the second hands the words to
-        // the puzzle for the far predecessors, all at once, so that its loop is set up
-        // once a run.
+        // rank of the level. Three passes: the first copies the level's words, a tight loop
+        // without branches; the second visits the words that are not empty, to count and
+        // retire their ranks and mark their adjacent predecessors; the third hands the
+        // words to the puzzle for the far predecessors, all at once, so that its loop is set
+        // up once a run.
         let mut expand_run = |run: Range<usize>, tally: &mut Tally| {
-            // Adjacent predecessors found for the previous word, waiting for the next
-            // word's ranks that step down into it; and those its top rank steps up to.
-            let (mut pending, mut carry) = (0, 0);
-            let mut phase = adjacent.map_or(0, |a| (base + run.start) % a.below.len());
             level.clear();
-            for local in run.clone() {
-                let w = base + local;
-                let word = level_word(marks, local, this);
-                level.push(word);
-                if let Some(a) = adjacent {
-                    // Most words of a level that is not summarised are empty: they only
-                    // move the phase on.
-                    if word | pending | carry != 0 {
-                        let (down, up) = (word & a.below[phase], word & a.above[phase]);
-                        let found = pending | (down << 63);
-                        if found != 0 {
-                            mark_word(w.wrapping_sub(1), found, tally);
-                        }
-                        pending = (up << 1) | (down >> 1) | carry;
-                        carry = up >> 63;
-                    }
-                    phase += 1;
-                    if phase == a.below.len() {
-                        phase = 0;
-                    }
-                }
-                if word != 0 {
+            level.extend(run.clone().map(|local| level_word(marks, local, this)));
+            for (occupied, words) in occupied.iter_mut().zip(level.chunks(WORD_BITS as usize)) {
+                *occupied = (words.iter().enumerate()).fold(0, |mask, (b, &word)| mask | u64::from(word != 0) << b);
+            }
+            let phase = adjacent.map_or(0, |a| a.phase(base + run.start));
+            for (group, &mask) in occupied[..run.len().div_ceil(WORD_BITS as usize)].iter().enumerate() {
+                let mut mask = mask;
+                while mask != 0 {
+                    let j = group * WORD_BITS as usize + mask.trailing_zeros() as usize;
+                    mask &= mask - 1;
+                    let (word, local) = (level[j], run.start + j);
+                    let w = base + local;
                     tally.count(puzzle, uniform, w as u64 * WORD_BITS, word);
-                    // Retired: done from now on, so no mark of this level takes them again.
-                    marks[2 * local + next].fetch_or(word, Relaxed);
+                    // Retired: done from now on, so no mark of this level takes them again;
+                    // and the adjacent predecessors within the word marked in the same
+                    // locked instruction.
+                    let mut retire = word;
+                    if let Some(a) = adjacent {
+                        let p = a.phase(phase + j);
+                        let (down, up) = (word & a.below[p], word & a.above[p]);
+                        let mut inner = (up << 1) | (down >> 1);
+                        if local == words - 1 && inner & !planes.last_word != 0 {
+                            tally.escapes += u64::from((inner & !planes.last_word).count_ones());
+                            inner &= planes.last_word;
+                        }
+                        tally.generated += u64::from(inner.count_ones());
+                        let new = inner & !(marks[2 * local].load(Relaxed) | marks[2 * local + 1].load(Relaxed));
+                        if new != 0 {
+                            touch(local / CHUNK_WORDS);
+                            note(record, local);
+                        }
+                        retire |= new;
+                        // Those one word down or up: rarely any.
+                        if down & 1 != 0 {
+                            mark_word(w.wrapping_sub(1), 1 << 63, tally);
+                        }
+                        if up >> 63 != 0 {
+                            mark_word(w + 1, 1, tally);
+                        }
+                    }
+                    marks[2 * local + next].fetch_or(retire, Relaxed);
                 }
             }
-            let last = base + run.end - 1;
-            mark_word(last, pending, tally);
-            mark_word(last + 1, carry, tally);
             let first = (base + run.start) as u64 * WORD_BITS;
             puzzle.for_each_far_predecessor_in_words(&mut memo, first, &level, |rank, pred| {
                 let i = pred.wrapping_sub(start);
