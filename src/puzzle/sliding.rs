@@ -284,13 +284,19 @@ impl Unranked {
         self.parity = parity;
     }
 
-    /// The sequence with parity `parity`, the memo left as it is. Without a branch: which
-    /// parity the next rank wants is a coin toss.
+    /// The sequence with parity `parity`, the memo left as it is.
     #[inline(always)]
     fn with_parity(&self, parity: u8) -> Packed {
-        let flip = u64::from(self.parity ^ parity);
-        self.seq ^ (flip.wrapping_neg() & self.swap)
+        in_parity(self.seq, self.swap, self.parity, parity)
     }
+}
+
+/// `seq`, of parity `parity`, in parity `want`: swapped by `swap` (its last two tiles) if
+/// they differ. Without a branch: which parity the next rank wants is a coin toss.
+#[inline(always)]
+fn in_parity(seq: Packed, swap: Packed, parity: u8, want: u8) -> Packed {
+    let flip = u64::from(parity ^ want);
+    seq ^ (flip.wrapping_neg() & swap)
 }
 
 /// A vertical move in closed form. Moving a tile `t` over the `cols - 1` tiles between
@@ -513,7 +519,7 @@ impl Sliding {
     /// processor mispredicts about as often as not.
     #[inline(always)]
     fn unrank_new_pair<'m>(&self, memo: &'m mut Unranked, k: u64) -> &'m Unranked {
-        let block = self.by_block.div(k);
+        let block = self.by_block.div_exact(k);
         if memo.block != block {
             self.decode_head(memo, k, block);
         }
@@ -643,7 +649,7 @@ impl Sliding {
     }
 
     fn split(&self, rank: u64) -> (u64, usize) {
-        let k = self.by_cells.div(rank);
+        let k = self.by_cells.div_exact(rank);
         (k, (rank - k * self.cells as u64) as usize)
     }
 
@@ -844,8 +850,7 @@ impl Sliding {
         tail: impl Fn(&Unranked, usize) -> (Packed, Packed, u8),
         mut f: impl FnMut(u64, u64),
     ) -> u64 {
-        let k0 = self.by_cells.div_exact(first);
-        let blank0 = (first - k0 * self.cells as u64) as usize;
+        let (k0, blank0) = self.split(first);
         let mut k = k0;
         while bits != 0 {
             let b = bits.trailing_zeros() as usize;
@@ -861,8 +866,7 @@ impl Sliding {
             }
             let i = (k - block * self.tails.len() as u64) as usize;
             let (seq, swap, parity) = tail(memo, i);
-            let flip = u64::from(parity ^ blank_parity);
-            let seq = seq ^ (flip.wrapping_neg() & swap);
+            let seq = in_parity(seq, swap, parity, blank_parity);
             let row = memo.sums_base + i * self.windows.len();
             for slide in &self.slides[blank] {
                 f(rank, self.slide(memo, row, seq, slide));
@@ -904,10 +908,9 @@ fn tail_table(tail: usize) -> Vec<Tail> {
 
 /// [`Sliding::window_sums`]: the tail's part of each window's digit sum (times `cells`,
 /// plus the tail's pair's first rank within the block), for every tail of the block and
-/// both parities of the head. The digits of the tail's last two
-/// positions depend on the parity: the sequence of parity `w.parity` has the last but one
-/// digit of the tail's own arrangement flipped when the head's and the tail's parities
-/// differ from it.
+/// both parities of the head. The digits of the tail's last two positions depend on the
+/// parity: the sequence of parity `w.parity` has the last but one digit of the tail's own
+/// arrangement flipped when the head's and the tail's parities differ from it.
 fn window_sums(windows: &[Window], tails: &[Tail], cells: usize, tail: usize, cols: usize) -> Vec<u64> {
     let tiles = cells - 1;
     let head = tiles - tail;
