@@ -859,6 +859,21 @@ impl Expansion<'_> {
             debug_assert_ne!(owner, me);
             tally.remote[owner].push(rank);
         };
+        // The ranks of `found` in word `local` of the slice that are not yet seen (those past
+        // the slice's last rank counted as escapes), with the word's chunk and block flagged
+        // for the next level if there are any: the caller marks them.
+        let unseen = |local: usize, found: u64, tally: &mut Tally| {
+            let valid = if local == words - 1 { planes.last_word } else { u64::MAX };
+            if found & !valid != 0 {
+                tally.escapes += u64::from((found & !valid).count_ones());
+            }
+            let new = found & valid & !(marks[2 * local].load(Relaxed) | marks[2 * local + 1].load(Relaxed));
+            if new != 0 {
+                touch(local / CHUNK_WORDS);
+                note(record, local);
+            }
+            new
+        };
         // Marks the ranks of `found` in global word `w` that are not yet seen, or keeps
         // them for their owner.
         let mark_word = |w: usize, found: u64, tally: &mut Tally| {
@@ -868,16 +883,9 @@ impl Expansion<'_> {
             tally.generated += u64::from(found.count_ones());
             let local = w.wrapping_sub(base);
             if local < words {
-                let valid = if local == words - 1 { planes.last_word } else { u64::MAX };
-                if found & !valid != 0 {
-                    tally.escapes += u64::from((found & !valid).count_ones());
-                    return;
-                }
-                let new = found & !(marks[2 * local].load(Relaxed) | marks[2 * local + 1].load(Relaxed));
+                let new = unseen(local, found, tally);
                 if new != 0 {
                     marks[2 * local + next].fetch_or(new, Relaxed);
-                    touch(local / CHUNK_WORDS);
-                    note(record, local);
                 }
             } else if w < all_words {
                 let mut bits = found;
@@ -926,18 +934,9 @@ impl Expansion<'_> {
                     if let Some(a) = adjacent {
                         let p = a.phase(phase + j);
                         let (down, up) = (word & a.below[p], word & a.above[p]);
-                        let mut inner = (up << 1) | (down >> 1);
-                        if local == words - 1 && inner & !planes.last_word != 0 {
-                            tally.escapes += u64::from((inner & !planes.last_word).count_ones());
-                            inner &= planes.last_word;
-                        }
+                        let inner = (up << 1) | (down >> 1);
                         tally.generated += u64::from(inner.count_ones());
-                        let new = inner & !(marks[2 * local].load(Relaxed) | marks[2 * local + 1].load(Relaxed));
-                        if new != 0 {
-                            touch(local / CHUNK_WORDS);
-                            note(record, local);
-                        }
-                        retire |= new;
+                        retire |= unseen(local, inner, tally);
                         // Those one word down or up: rarely any.
                         if down & 1 != 0 {
                             mark_word(w.wrapping_sub(1), 1 << 63, tally);

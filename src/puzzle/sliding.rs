@@ -519,15 +519,28 @@ impl Sliding {
     /// processor mispredicts about as often as not.
     #[inline(always)]
     fn unrank_new_pair<'m>(&self, memo: &'m mut Unranked, k: u64) -> &'m Unranked {
+        let (row, seq, swap, parity) = self.locate(memo, k, |m, i| self.tail_of(m, i));
+        (memo.sums_row, memo.seq, memo.swap, memo.parity, memo.k) = (row, seq, swap, parity, k);
+        memo
+    }
+
+    /// Pair `k`'s row of [`Sliding::window_sums`], sequence, swap mask and parity, its
+    /// block's head decoded into `memo` if the memo holds another block's, the tail read by
+    /// `tail`; the memo's own pair is left as it was.
+    #[inline(always)]
+    fn locate(
+        &self,
+        memo: &mut Unranked,
+        k: u64,
+        tail: impl Fn(&Unranked, usize) -> (Packed, Packed, u8),
+    ) -> (usize, Packed, Packed, u8) {
         let block = self.by_block.div_exact(k);
         if memo.block != block {
             self.decode_head(memo, k, block);
         }
         let i = (k - block * self.tails.len() as u64) as usize;
-        memo.sums_row = memo.sums_base + i * self.windows.len();
-        (memo.seq, memo.swap, memo.parity) = self.tail_of(memo, i);
-        memo.k = k;
-        memo
+        let (seq, swap, parity) = tail(memo, i);
+        (memo.sums_base + i * self.windows.len(), seq, swap, parity)
     }
 
     /// The sequence of tail `i` under the head in `memo` (in the parity the head and tail
@@ -860,14 +873,8 @@ impl Sliding {
             let (pair, blank, blank_parity) = self.offsets[(blank0 + b) % OFFSETS];
             let blank = usize::from(blank);
             k = k0 + u64::from(pair);
-            let block = self.by_block.div_exact(k);
-            if memo.block != block {
-                self.decode_head(memo, k, block);
-            }
-            let i = (k - block * self.tails.len() as u64) as usize;
-            let (seq, swap, parity) = tail(memo, i);
+            let (row, seq, swap, parity) = self.locate(memo, k, &tail);
             let seq = in_parity(seq, swap, parity, blank_parity);
-            let row = memo.sums_base + i * self.windows.len();
             for slide in &self.slides[blank] {
                 f(rank, self.slide(memo, row, seq, slide));
             }
