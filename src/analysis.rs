@@ -3,9 +3,10 @@
 //! Report writers and charts only read an `Analysis`; everything in it except
 //! [`Analysis::seconds`] and [`Analysis::threads`] is the same on every run.
 
-use crate::engine::exchange::{Exchange, Local};
+use crate::atlas::{Collector, astar};
 use crate::engine::{self, EngineError, Level, Options};
-use crate::puzzle::Puzzle;
+use crate::heuristics::Estimates;
+use crate::puzzle::{Notation, Puzzle};
 use serde::Serialize;
 use std::ops::ControlFlow;
 use std::time::Instant;
@@ -107,28 +108,20 @@ impl Analysis {
     }
 }
 
-/// What the caller knows about a puzzle beyond the [`Puzzle`] trait.
-#[derive(Debug, Clone, Default)]
-pub struct Extras {
-    /// Family name, e.g. `nine-tails`.
-    pub family: String,
-    /// Extra size parameters for the summary.
-    pub parameters: Vec<(String, u64)>,
-    /// GF(2) rank of the moves.
-    pub gf2_rank: Option<u32>,
-    /// A classic start rank whose distance the summary reports.
-    pub start: Option<u64>,
-    /// Whether every configuration of a solvable class must be reached (true unless moves
-    /// have preconditions, as in nine tails).
-    pub exact_invariant: bool,
-}
-
 /// Why an analysis failed.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum AnalysisError {
     /// The engine stopped.
     #[error(transparent)]
     Engine(#[from] EngineError),
+    /// A move led outside the ranked class: the puzzle's invariant does not hold.
+    #[error("invariant violated: a move from {from} leaves the class the invariant predicts ({count} such moves)")]
+    InvariantViolated {
+        /// Example configuration the escaping move starts from.
+        from: String,
+        /// How many escaping moves were seen in that level.
+        count: u64,
+    },
     /// An estimate of the heuristic atlas exceeds a true distance.
     #[error(transparent)]
     Inadmissible(#[from] crate::atlas::Inadmissible),
@@ -146,54 +139,94 @@ pub enum AnalysisError {
     },
 }
 
-/// Searches the whole space of `puzzle` and checks the result against its invariant.
+/// Largest sliding board whose heuristic atlas every run measures (any size with
+/// `heuristics`).
+pub const ATLAS_CELLS: usize = 10;
+
+/// Searches the whole space of `puzzle`, checks the result against its invariant, and on a
+/// sliding board with its usual goal measures the heuristic atlas (boards up to
+/// [`ATLAS_CELLS`] cells, or any with `heuristics`, which adds the A* effort table).
 ///
-/// `progress` sees each level as it completes and may stop the search. Runs on the
-/// current rayon pool.
+/// `progress` sees each level as it completes and may stop the search. Runs on the current
+/// rayon pool; with `options.exchange`, as one of the processes sharing the search, and
+/// every process returns the same analysis (timings aside). The family and parameters of
+/// the result are the caller's to fill in.
 pub fn analyze<P: Puzzle>(
     puzzle: &P,
-    extras: &Extras,
-    progress: impl FnMut(&Level) -> ControlFlow<()>,
-) -> Result<Analysis, AnalysisError> {
-    analyze_on(
-        puzzle,
-        extras,
-        &mut Local::new(puzzle.states()),
-        Options::default(),
-        progress,
-    )
-}
-
-/// [`analyze`] as one of the processes of a search shared through `exchange`; every
-/// process returns the same analysis (timings aside). `options.watch` is set here.
-pub fn analyze_on<P: Puzzle>(
-    puzzle: &P,
-    extras: &Extras,
-    exchange: &mut dyn Exchange,
-    mut options: Options,
+    options: Options,
+    heuristics: bool,
     mut progress: impl FnMut(&Level) -> ControlFlow<()>,
 ) -> Result<Analysis, AnalysisError> {
-    let started = Instant::now();
-    let search = if puzzle.max_move_cost() > 1 {
-        // Weighted moves: Dial's buckets, in one process (the command line refuses --hosts
-        // and --checkpoint for them).
-        let mut start_distance = None;
-        let mut search = engine::dial(puzzle, |level| {
-            if let Some(start) = extras.start {
-                if level.depth == 0 && puzzle.goals().contains(&start) {
-                    start_distance = Some(0);
-                } else if start_distance.is_none() && level.next.contains(start) {
-                    start_distance = Some(level.depth + 1);
-                }
-            }
-            progress(level)
-        })?;
-        search.watched = extras.start.map(|_| start_distance).into_iter().collect();
-        search
-    } else {
-        options.watch = extras.start.into_iter().collect();
-        engine::search(puzzle, exchange, options, progress)?
+    let board = puzzle.tile_board().filter(|b| {
+        let (rows, cols) = b.shape();
+        !b.has_custom_goal() && (heuristics || rows * cols <= ATLAS_CELLS)
+    });
+    let Some(board) = board else {
+        return search_and_check(puzzle, options, progress);
     };
+    // The atlas reads every level whole, as the search finds it. When it could not (the
+    // search was shared by several processes, each holding its slice only, or resumed from
+    // a checkpoint past level 0), process 0 measures it in a search of its own; the command
+    // line allows that only where one process can hold the board.
+    let (shared, first) = match &options.exchange {
+        Some(exchange) => (exchange.partition().processes() > 1, exchange.index() == 0),
+        None => (false, true),
+    };
+    let mut collector = Collector::new(board);
+    let (mut inadmissible, mut complete) = (None, !shared);
+    let mut expected = 0;
+    let analysis = search_and_check(puzzle, options, |level| {
+        complete &= level.depth == expected;
+        expected = level.depth + 1;
+        if complete && let Err(e) = collector.observe(level) {
+            inadmissible = Some(e);
+            return ControlFlow::Break(());
+        }
+        progress(level)
+    });
+    if let Some(e) = inadmissible {
+        return Err(e.into());
+    }
+    let mut analysis = analysis?;
+    if !first {
+        return Ok(analysis);
+    }
+    if !complete {
+        collector = Collector::new(board);
+        engine::search(board, Options::default(), |level| match collector.observe(level) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                inadmissible = Some(e);
+                ControlFlow::Break(())
+            }
+        })?;
+        if let Some(e) = inadmissible {
+            return Err(e.into());
+        }
+    }
+    let (rows, cols) = board.shape();
+    let effort = heuristics.then(|| astar::effort(&Estimates::new(rows, cols), &collector.samples()));
+    analysis.atlas = Some(collector.finish(effort));
+    Ok(analysis)
+}
+
+/// The search and its check against the invariant: the analysis without the atlas.
+fn search_and_check<P: Puzzle>(
+    puzzle: &P,
+    mut options: Options,
+    progress: impl FnMut(&Level) -> ControlFlow<()>,
+) -> Result<Analysis, AnalysisError> {
+    let started = Instant::now();
+    let start = puzzle.start();
+    options.watch = start.into_iter().collect();
+    options.id = puzzle.id();
+    let search = engine::search(puzzle, options, progress).map_err(|e| match e {
+        EngineError::InvariantViolated { from, count } => AnalysisError::InvariantViolated {
+            from: from.map_or_else(String::new, |r| puzzle.render(r)),
+            count,
+        },
+        e => e.into(),
+    })?;
     let classes: Vec<ClassRow> = puzzle
         .classes()
         .into_iter()
@@ -208,7 +241,7 @@ pub fn analyze_on<P: Puzzle>(
         .collect();
     for c in &classes {
         let wrong = if c.solvable {
-            extras.exact_invariant && c.reached != c.configurations
+            puzzle.exact() && c.reached != c.configurations
         } else {
             c.reached != 0
         };
@@ -224,14 +257,14 @@ pub fn analyze_on<P: Puzzle>(
     let (rows, cols) = puzzle.shape();
     let (configurations, configurations_formula) = puzzle.configurations();
     Ok(Analysis {
-        family: extras.family.clone(),
+        family: String::new(),
         id: puzzle.id(),
         title: puzzle.title(),
         rules: puzzle.rules(),
         invariant: puzzle.invariant(),
         rows,
         cols,
-        parameters: extras.parameters.clone(),
+        parameters: Vec::new(),
         configurations,
         configurations_formula,
         metric: puzzle.metric(),
@@ -240,8 +273,8 @@ pub fn analyze_on<P: Puzzle>(
         antipode_examples: search.antipodes.iter().map(|&r| puzzle.render(r)).collect(),
         antipode_drawings: search.antipodes.iter().map(|&r| puzzle.draw(r)).collect(),
         goal_drawings: puzzle.goals().iter().map(|&r| puzzle.draw(r)).collect(),
-        gf2_rank: extras.gf2_rank,
-        start_distance: extras.start.map(|_| search.watched.first().copied().flatten()),
+        gf2_rank: puzzle.gf2_rank(),
+        start_distance: start.map(|_| search.watched.first().copied().flatten()),
         atlas: None,
         seconds: started.elapsed().as_secs_f64(),
         threads: rayon::current_num_threads(),

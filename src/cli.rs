@@ -3,11 +3,13 @@
 
 use crate::engine::checkpoint::Config;
 use crate::hosts::{self, Cluster};
-use crate::job::{BITS_PER_STATE, MAX_COIN_CELLS, MAX_FLIP_COINS, MAX_SLIDING_CELLS, Spec, human_bytes};
-use crate::puzzle::rules::parse_rules;
-use crate::report::thousands;
+use crate::job::Job;
+use crate::puzzle::family::SizeArgs;
+use crate::registry;
 use crate::solve::Pdb;
-use clap::{Args, Parser, ValueEnum};
+use crate::util::{human_bytes, thousands};
+use clap::builder::PossibleValuesParser;
+use clap::{Args, Parser};
 use std::path::PathBuf;
 use std::time::Duration;
 use thiserror::Error;
@@ -23,9 +25,9 @@ use thiserror::Error;
     allow_negative_numbers = true
 )]
 pub struct Cli {
-    /// Puzzle to analyse.
-    #[arg(long, value_enum)]
-    pub puzzle: Option<PuzzleName>,
+    /// Puzzle to analyse (--list describes each).
+    #[arg(long, value_parser = PossibleValuesParser::new(registry::names()))]
+    pub puzzle: Option<String>,
     /// Board rows (sliding, nine-tails, lights-out). Give --rows and --cols together, or
     /// neither for the default board (nine-tails 3x3, lights-out 4x3; sliding has none).
     #[arg(long, value_name = "R", value_parser = count)]
@@ -128,52 +130,6 @@ fn count(text: &str) -> Result<u64, String> {
     })
 }
 
-/// The puzzle families.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum PuzzleName {
-    /// The 8-puzzle: 3x3 sliding tiles.
-    Eight,
-    /// Sliding tiles on any R x C board (--rows, --cols).
-    Sliding,
-    /// Nine tails: flip a face-up coin and its neighbours; goal all tails (--rows, --cols).
-    NineTails,
-    /// Nine tails where a move costs the coins it flips: fewest flips (--rows, --cols).
-    WeightedNineTails,
-    /// Lights out: press any coin, it and its neighbours flip; goal all heads (--rows, --cols).
-    LightsOut,
-    /// Coin lines: flip a row, column or diagonal; goal all alike (--size).
-    CoinLines,
-    /// Flip K of N coins; goal all tails from all heads (--coins, --flip).
-    FlipK,
-}
-
-impl PuzzleName {
-    /// One line for `--list`.
-    pub fn describe(self) -> &'static str {
-        match self {
-            PuzzleName::Eight => {
-                "eight        the 8-puzzle: tiles 1-8 on 3x3, goal 1 2 3 / 4 5 6 / 7 8 _ (181,440 states)"
-            }
-            PuzzleName::Sliding => {
-                "sliding      sliding tiles on R x C, --rows R --cols C (2x2 up to 3x4 and 2x7 as memory allows)"
-            }
-            PuzzleName::NineTails => {
-                "nine-tails   flip a face-up coin with its neighbours until all are tails; --rows --cols (3x3)"
-            }
-            PuzzleName::WeightedNineTails => {
-                "weighted-nine-tails   nine tails counting flips: a move costs the coins it flips; --rows --cols (3x3)"
-            }
-            PuzzleName::LightsOut => {
-                "lights-out   press a coin to flip it with its neighbours until all are heads; --rows --cols (4x3)"
-            }
-            PuzzleName::CoinLines => "coin-lines   flip a row, column or diagonal until all coins match; --size N (3)",
-            PuzzleName::FlipK => {
-                "flip-k       flip exactly K of N coins per move until all are tails; --coins N --flip K (7, 5)"
-            }
-        }
-    }
-}
-
 /// A validated request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
@@ -182,7 +138,7 @@ pub enum Command {
     /// Solve these positions of one puzzle.
     Solve {
         /// The puzzle (sliding boards of any size the solver accepts).
-        spec: Spec,
+        job: Job,
         /// The positions as given: notation strings or data-file paths.
         states: Vec<String>,
         /// Worker threads.
@@ -195,7 +151,7 @@ pub enum Command {
     /// Analyse these puzzles; `index` writes the `--all` index too.
     Analyze {
         /// The puzzles, in order.
-        jobs: Vec<Spec>,
+        jobs: Vec<Job>,
         /// Whether to write the index and overview chart.
         index: bool,
         /// Whether to measure the full heuristic atlas of sliding boards (`--heuristics`).
@@ -256,15 +212,15 @@ impl Cli {
         let index = self.all || self.rules.len() > 1;
         let jobs = if self.all {
             self.reject_size_options("--all")?;
-            Spec::all()
+            registry::all()
         } else if !self.rules.is_empty() {
             self.reject_size_options("--rules")?;
             let specs = self
                 .rules
                 .iter()
-                .map(|path| read_rules(path, read).and_then(|spec| with_goal(spec, self.goal.as_deref())))
+                .map(|path| read_rules(path, read).and_then(|job| with_goal(job, self.goal.as_deref())))
                 .collect::<Result<Vec<_>, _>>()?;
-            let ids: Vec<String> = specs.iter().map(Spec::to_string).collect();
+            let ids: Vec<String> = specs.iter().map(Job::to_string).collect();
             if let Some(id) = ids
                 .iter()
                 .enumerate()
@@ -275,11 +231,11 @@ impl Cli {
                 ));
             }
             if solving {
-                let [spec] = <[Spec; 1]>::try_from(specs)
+                let [job] = <[Job; 1]>::try_from(specs)
                     .map_err(|_| UsageError("--solve takes a single --rules file".into()))?;
                 return Ok(Command::Solve {
-                    pdb: self.pdb_for(&spec)?,
-                    spec,
+                    pdb: self.pdb_for(&job)?,
+                    job,
                     states: self.solve,
                     threads,
                     quiet: self.output.quiet,
@@ -287,30 +243,30 @@ impl Cli {
             }
             specs
         } else {
-            let Some(name) = self.puzzle else {
+            let Some(name) = &self.puzzle else {
                 return usage(if solving {
                     "--solve needs the puzzle: give --puzzle NAME (see --list) or --rules FILE"
                 } else {
                     "nothing to do: give --puzzle NAME (see --list), --rules FILE, --all or --list"
                 });
             };
-            let spec = with_goal(self.spec(name, solving)?, self.goal.as_deref())?;
+            let spec = with_goal(self.job(name, solving)?, self.goal.as_deref())?;
             if solving {
                 if self.output.checkpoint.is_some() {
                     return usage("--checkpoint saves an analysis; --solve does not take it");
                 }
                 return Ok(Command::Solve {
                     pdb: self.pdb_for(&spec)?,
-                    spec,
+                    job: spec,
                     states: self.solve,
                     threads,
                     quiet: self.output.quiet,
                 });
             }
-            if self.heuristics && matches!(spec, Spec::Goal { .. }) {
+            if self.heuristics && spec.goal().is_some() {
                 return usage("--heuristics measures estimates to the usual goal: leave out --goal");
             }
-            if self.heuristics && !matches!(spec, Spec::Eight | Spec::Sliding { .. }) {
+            if self.heuristics && spec.tiles().is_none() {
                 return usage("--heuristics applies to sliding boards only (--puzzle eight or sliding)");
             }
             vec![spec]
@@ -375,17 +331,14 @@ impl Cli {
         }))
     }
 
-    fn given(&self) -> Vec<&'static str> {
-        [
-            ("--rows", self.rows.is_some()),
-            ("--cols", self.cols.is_some()),
-            ("--size", self.size.is_some()),
-            ("--coins", self.coins.is_some()),
-            ("--flip", self.flip.is_some()),
-        ]
-        .into_iter()
-        .filter_map(|(name, set)| set.then_some(name))
-        .collect()
+    fn size_args(&self) -> SizeArgs {
+        SizeArgs {
+            rows: self.rows,
+            cols: self.cols,
+            size: self.size,
+            coins: self.coins,
+            flip: self.flip,
+        }
     }
 
     fn reject_size_options(&self, what: &str) -> Result<(), UsageError> {
@@ -393,7 +346,7 @@ impl Cli {
     }
 
     fn allow_only(&self, what: &str, allowed: &[&str], hint: &str) -> Result<(), UsageError> {
-        match self.given().into_iter().find(|o| !allowed.contains(o)) {
+        match self.size_args().given().into_iter().find(|o| !allowed.contains(o)) {
             Some(option) => usage(format!("{what} does not take {option}{hint}")),
             None => Ok(()),
         }
@@ -402,13 +355,9 @@ impl Cli {
     /// The puzzle asked for. `solving` lifts the enumeration limit on sliding boards:
     /// single positions of boards too big to enumerate are solved by heuristic search.
     /// `--pdb`, checked against the puzzle solved: only 4x4 sliding boards have a choice.
-    fn pdb_for(&self, spec: &Spec) -> Result<Option<Pdb>, UsageError> {
+    fn pdb_for(&self, spec: &Job) -> Result<Option<Pdb>, UsageError> {
         let Some(text) = &self.pdb else { return Ok(None) };
-        let base = match spec {
-            Spec::Goal { base, .. } => base.as_ref(),
-            other => other,
-        };
-        if *base != (Spec::Sliding { rows: 4, cols: 4 }) {
+        if spec.tiles() != Some((4, 4)) {
             return usage(format!(
                 "--pdb {text} chooses between the 4x4 board's pattern databases; {spec} has no such choice (leave out --pdb)"
             ));
@@ -416,116 +365,19 @@ impl Cli {
         text.parse().map(Some).map_err(UsageError)
     }
 
-    fn spec(&self, name: PuzzleName, solving: bool) -> Result<Spec, UsageError> {
-        let board = ["--rows", "--cols"];
-        match name {
-            PuzzleName::Eight => {
-                self.allow_only(
-                    "--puzzle eight",
-                    &[],
-                    " (it is always 3x3; use --puzzle sliding --rows R --cols C for other boards)",
-                )?;
-                Ok(Spec::Eight)
-            }
-            PuzzleName::Sliding => {
-                self.allow_only("--puzzle sliding", &board, "")?;
-                let (rows, cols) = self.board("--puzzle sliding", None)?;
-                let cells = rows * cols;
-                if cells > MAX_SLIDING_CELLS && !solving {
-                    return too_big_sliding(rows, cols);
-                }
-                Ok(Spec::Sliding { rows, cols })
-            }
-            PuzzleName::NineTails | PuzzleName::WeightedNineTails | PuzzleName::LightsOut => {
-                let label = match name {
-                    PuzzleName::NineTails => "nine-tails",
-                    PuzzleName::WeightedNineTails => "weighted-nine-tails",
-                    _ => "lights-out",
-                };
-                self.allow_only(&format!("--puzzle {label}"), &board, "")?;
-                let default = if name == PuzzleName::LightsOut { (4, 3) } else { (3, 3) };
-                let (rows, cols) = self.board(&format!("--puzzle {label}"), Some(default))?;
-                if rows * cols > MAX_COIN_CELLS {
-                    return too_many_coins(label, rows, cols);
-                }
-                Ok(match name {
-                    PuzzleName::NineTails => Spec::NineTails { rows, cols },
-                    PuzzleName::WeightedNineTails => Spec::WeightedNineTails { rows, cols },
-                    _ => Spec::LightsOut { rows, cols },
-                })
-            }
-            PuzzleName::CoinLines => {
-                self.allow_only(
-                    "--puzzle coin-lines",
-                    &["--size"],
-                    " (the board is square: use --size N)",
-                )?;
-                let size = dimension("--size", self.size.unwrap_or(3))?;
-                if size * size > MAX_COIN_CELLS {
-                    return too_many_coins("coin-lines", size, size);
-                }
-                Ok(Spec::CoinLines { size })
-            }
-            PuzzleName::FlipK => {
-                self.allow_only("--puzzle flip-k", &["--coins", "--flip"], " (use --coins N --flip K)")?;
-                let coins = self.coins.unwrap_or(DEFAULT_COINS);
-                let flip = self.flip.unwrap_or(DEFAULT_FLIP);
-                if !(1..=u64::from(MAX_FLIP_COINS)).contains(&coins) {
-                    return usage(format!(
-                        "--coins {coins} is out of range: use 1 to {MAX_FLIP_COINS} (2^{MAX_FLIP_COINS} configurations is the most the counts hold)"
-                    ));
-                }
-                if !(1..=coins).contains(&flip) {
-                    return usage(match (self.flip, self.coins) {
-                        (None, _) => format!(
-                            "--flip defaults to {DEFAULT_FLIP}, more than the {coins} coins: pass --flip K with K from 1 to {coins}"
-                        ),
-                        (Some(_), None) => format!(
-                            "--flip {flip} is out of range: a move flips 1 to N coins, and --coins defaults to {DEFAULT_COINS}; pass --coins N with N >= {flip}"
-                        ),
-                        (Some(_), Some(_)) => {
-                            format!("--flip {flip} is out of range: a move flips 1 to N = {coins} coins")
-                        }
-                    });
-                }
-                Ok(Spec::FlipK {
-                    coins: coins as u32,
-                    flip: flip as u32,
-                })
-            }
+    /// The job `--puzzle NAME` and the size options ask for. `solving` lifts the
+    /// enumeration limit: single positions of sliding boards too big to enumerate are
+    /// solved by heuristic search.
+    fn job(&self, name: &str, solving: bool) -> Result<Job, UsageError> {
+        let family = registry::by_name(name).ok_or_else(|| UsageError(format!("no puzzle is named `{name}`")))?;
+        let (flags, hint) = family.flags();
+        self.allow_only(&format!("--puzzle {name}"), flags, hint)?;
+        let job = family.choose(&self.size_args()).map_err(UsageError)?;
+        match job.beyond() {
+            Some(why) if !(solving && job.tiles().is_some()) => too_big(&job, &why),
+            _ => Ok(job),
         }
     }
-}
-
-/// flip-k's size when --coins or --flip is not given.
-const DEFAULT_COINS: u64 = 7;
-/// See [`DEFAULT_COINS`].
-const DEFAULT_FLIP: u64 = 5;
-
-impl Cli {
-    /// `--rows` and `--cols`: both, or neither for `default` (one alone is refused rather
-    /// than completed with a side the user never typed).
-    fn board(&self, what: &str, default: Option<(usize, usize)>) -> Result<(usize, usize), UsageError> {
-        match (self.rows, self.cols, default) {
-            (None, None, Some(board)) => Ok(board),
-            (None, None, None) => usage(format!("{what} needs the board size: give --rows R and --cols C")),
-            (Some(rows), None, _) => usage(format!(
-                "--rows {rows} is given without --cols: give both{}",
-                or_default(default)
-            )),
-            (None, Some(cols), _) => usage(format!(
-                "--cols {cols} is given without --rows: give both{}",
-                or_default(default)
-            )),
-            (Some(rows), Some(cols), _) => Ok((dimension("--rows", rows)?, dimension("--cols", cols)?)),
-        }
-    }
-}
-
-fn or_default(default: Option<(usize, usize)>) -> String {
-    default.map_or_else(String::new, |(r, c)| {
-        format!(", or neither for the default {r}x{c} board")
-    })
 }
 
 /// Longest `--level-timeout` accepted: a week.
@@ -574,66 +426,34 @@ impl ClusterArgs {
     }
 }
 
-/// The puzzle of `spec` with `goal` as its goal, checked (or `spec` itself without one).
-fn with_goal(spec: Spec, goal: Option<&str>) -> Result<Spec, UsageError> {
-    let Some(goal) = goal else {
-        return Ok(spec);
-    };
-    let Some(puzzle) = spec.build() else {
-        return usage(format!(
-            "--goal takes sliding boards of up to {MAX_SLIDING_CELLS} cells; {spec} is solved for its usual goal only"
-        ));
-    };
-    let puzzle = puzzle
-        .with_goal(goal)
-        .map_err(|e| UsageError(format!("--goal `{goal}` is not a goal of {spec}: {e}")))?;
-    Ok(Spec::Goal {
-        base: Box::new(spec),
-        goal: puzzle.goal_text(),
-    })
-}
-
-/// Reads and checks a rules file: errors name the file, and the line and column of the
-/// offending value when the TOML parser gives them.
-fn read_rules(path: &std::path::Path, read: ReadFile) -> Result<Spec, UsageError> {
-    let shown = path.display();
-    let text = read(path).map_err(|e| UsageError(format!("cannot read the rules file {shown}: {e}")))?;
-    let coins =
-        parse_rules(&text).map_err(|e| UsageError(format!("{shown}:{}{e}", if e.at.is_some() { "" } else { " " })))?;
-    Ok(Spec::Rules(std::sync::Arc::new(coins)))
-}
-
-/// A board side: at least 2, and not absurd (the size checks that follow give the
-/// precise limit with its reason).
-fn dimension(flag: &str, value: u64) -> Result<usize, UsageError> {
-    match value {
-        v if v < 2 => usage(format!(
-            "{flag} {v} is too small: a board needs at least 2 rows and 2 columns"
-        )),
-        v if v > 64 => usage(format!(
-            "{flag} {v} is too large: boards up to 64 on a side are considered at all"
-        )),
-        v => Ok(v as usize),
+/// The puzzle of `job` with `goal` as its goal, checked (or `job` itself without one).
+fn with_goal(job: Job, goal: Option<&str>) -> Result<Job, UsageError> {
+    match goal {
+        None => Ok(job),
+        Some(goal) => job.with_goal(goal).map_err(UsageError),
     }
 }
 
-fn too_big_sliding<T>(rows: usize, cols: usize) -> Result<T, UsageError> {
-    let spec = Spec::Sliding { rows, cols };
-    usage(format!(
-        "sliding {rows}x{cols} has {} reachable states: at {BITS_PER_STATE} bits a state the search would need {}; this tool enumerates sliding boards of up to {MAX_SLIDING_CELLS} cells in memory, and boards this large are searched on disk (Korf & Schultze 2005)",
-        count_text(spec.states()),
-        human_bytes(spec.memory())
-    ))
+/// Reads and checks a rules file, of whichever family takes it: errors name the file,
+/// and the line and column of the offending value when the family's reader gives them.
+fn read_rules(path: &std::path::Path, read: ReadFile) -> Result<Job, UsageError> {
+    let shown = path.display();
+    let text = read(path).map_err(|e| UsageError(format!("cannot read the rules file {shown}: {e}")))?;
+    match registry::FAMILIES.iter().find_map(|family| family.read(path, &text)) {
+        Some(job) => job.map_err(|e| UsageError(format!("{shown}:{e}"))),
+        None => usage(format!(
+            "{shown}: not a rules file: give a coin puzzle's TOML rules (FILE.toml, see the README)"
+        )),
+    }
 }
 
-fn too_many_coins<T>(label: &str, rows: usize, cols: usize) -> Result<T, UsageError> {
-    let n = rows * cols;
-    let spec = Spec::LightsOut { rows, cols };
+/// Refuses a job that cannot be enumerated at all, with its size and memory.
+fn too_big<T>(job: &Job, why: &str) -> Result<T, UsageError> {
     usage(format!(
-        "{label} {rows}x{cols} has {n} coins, 2^{n} = {} configurations: the search would need {} of bit sets and over 2^{} times as long as a 5x5 board; the limit is {MAX_COIN_CELLS} coins (5x5)",
-        count_text(spec.states()),
-        human_bytes(spec.memory()),
-        n - MAX_COIN_CELLS
+        "{job} has {} states: at {} bits a state the search would need {}; {why}",
+        count_text(job.states()),
+        job.bits_per_state(),
+        human_bytes(job.memory())
     ))
 }
 
@@ -646,7 +466,7 @@ fn count_text(n: u128) -> String {
 }
 
 /// Refuses a job whose bit sets would not fit in the memory available now.
-fn check_memory(job: &Spec, available: Option<u64>) -> Result<(), UsageError> {
+fn check_memory(job: &Job, available: Option<u64>) -> Result<(), UsageError> {
     let need = job.memory();
     match available {
         Some(free) if need > u128::from(free) * 9 / 10 => usage(
@@ -667,7 +487,7 @@ fn check_memory(job: &Spec, available: Option<u64>) -> Result<(), UsageError> {
 
 /// Refuses a job whose share for one process of `cluster` would not fit in the memory
 /// available to this one (every machine is assumed to have as much).
-fn check_share(job: &Spec, available: Option<u64>, cluster: &Cluster) -> Result<(), UsageError> {
+fn check_share(job: &Job, available: Option<u64>, cluster: &Cluster) -> Result<(), UsageError> {
     let processes = cluster.processes();
     let need = job.memory_per_process(processes);
     match available {
@@ -683,7 +503,7 @@ fn check_share(job: &Spec, available: Option<u64>, cluster: &Cluster) -> Result<
 }
 
 /// How many machines of 24 GiB the job needs, for messages.
-pub fn machines_hint(job: &Spec) -> String {
+pub fn machines_hint(job: &Job) -> String {
     match job.machines(24 << 30) {
         Some(k) => format!(
             "it needs {k} process{} on machines of 24 GiB ({} each)",
@@ -715,7 +535,8 @@ mod tests {
         let Ok(Command::Analyze { jobs, .. }) = command(&["--puzzle", "eight"]) else {
             panic!("eight must parse")
         };
-        assert_eq!(jobs, vec![Spec::Eight]);
+        assert_eq!(jobs.len(), 1);
+        assert_eq!(jobs[0].to_string(), "eight");
     }
 
     #[test]
@@ -755,7 +576,15 @@ mod cluster_tests {
     #[test]
     fn the_memory_guard_checks_each_process_share() {
         let board = ["--puzzle", "sliding", "--rows", "3", "--cols", "5"];
-        let machines = Spec::Sliding { rows: 3, cols: 5 }
+        let args = SizeArgs {
+            rows: Some(3),
+            cols: Some(5),
+            ..SizeArgs::default()
+        };
+        let sliding = registry::by_name("sliding").expect("sliding is a family");
+        let machines = sliding
+            .choose(&args)
+            .expect("3x5 is a board")
             .machines(24 << 30)
             .expect("3x5 fits some machines");
         let err = with_hosts(&board, 1).expect_err("3x5 on one machine");

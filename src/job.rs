@@ -1,124 +1,21 @@
-//! Validated puzzle choices ([`Spec`]), their memory estimates, and the dispatch from a
-//! choice to the concrete puzzle type the engine is specialised for.
+//! Jobs: a family of the registry at one size, with its goal, before and after it is built.
+//!
+//! [`AnyFamily`] erases a [`Family`]'s size type, [`Job`] is one chosen puzzle (its state
+//! count and memory known without building it), and [`Built`] erases the puzzle type once
+//! built, so the command line handles every family alike while the engine, inside
+//! [`Built::analyze`], still runs specialised for the puzzle's own type.
 
-use crate::analysis::{self, Analysis, AnalysisError, Extras};
-use crate::atlas::{Collector, astar};
-use crate::engine::exchange::{Exchange, Local, Partition};
+use crate::analysis::{self, ATLAS_CELLS, Analysis, AnalysisError};
+use crate::engine::exchange::Partition;
 use crate::engine::{Level, Options};
-use crate::heuristics::Estimates;
-use crate::puzzle::coin_lines::coin_lines;
-use crate::puzzle::coins::{self, Coins};
-use crate::puzzle::flip_k::{self, FlipK};
-use crate::puzzle::lights_out::lights_out;
-use crate::puzzle::nine_tails::{nine_tails, weighted_nine_tails};
-use crate::puzzle::sliding::{self, Sliding};
-use crate::puzzle::{ParseError, Puzzle};
-use anyhow::Context;
+use crate::puzzle::family::{Family, SizeArgs};
+use crate::puzzle::{Notation, Puzzle};
+use crate::solve::table::TableRoute;
+use crate::solve::{Route, Solver};
 use std::fmt;
 use std::ops::ControlFlow;
+use std::path::Path;
 use std::sync::Arc;
-
-/// A puzzle and its size, already checked to be a valid choice.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Spec {
-    /// The 8-puzzle.
-    Eight,
-    /// An R x C sliding-tile board.
-    Sliding {
-        /// Rows.
-        rows: usize,
-        /// Columns.
-        cols: usize,
-    },
-    /// Nine tails on R x C coins.
-    NineTails {
-        /// Rows.
-        rows: usize,
-        /// Columns.
-        cols: usize,
-    },
-    /// Nine tails on R x C coins, each move costing the coins it flips.
-    WeightedNineTails {
-        /// Rows.
-        rows: usize,
-        /// Columns.
-        cols: usize,
-    },
-    /// Lights out on R x C coins.
-    LightsOut {
-        /// Rows.
-        rows: usize,
-        /// Columns.
-        cols: usize,
-    },
-    /// Coin lines on N x N coins.
-    CoinLines {
-        /// Side of the board.
-        size: usize,
-    },
-    /// Flip K of N coins.
-    FlipK {
-        /// N.
-        coins: u32,
-        /// K.
-        flip: u32,
-    },
-    /// A coin puzzle read from a rules file.
-    Rules(Arc<Coins>),
-    /// A puzzle with another goal than its own (`--goal`), checked, in the puzzle's
-    /// notation as its `render` writes it (tiles separated by spaces, or an H/T string).
-    Goal {
-        /// The puzzle.
-        base: Box<Spec>,
-        /// The goal.
-        goal: String,
-    },
-}
-
-/// The concrete puzzle behind a [`Spec`]; matching on it monomorphises the engine.
-#[expect(
-    clippy::large_enum_variant,
-    reason = "built once per run; a box would only add an indirection"
-)]
-pub enum AnyPuzzle {
-    /// Sliding tiles.
-    Sliding(Sliding),
-    /// A coin board with XOR moves.
-    Coins(Coins),
-    /// Flip K of N by symmetry.
-    FlipK(FlipK),
-}
-
-impl AnyPuzzle {
-    /// The same puzzle with `goal` (in its notation) as its goal; see [`Spec::Goal`].
-    pub fn with_goal(self, goal: &str) -> Result<AnyPuzzle, ParseError> {
-        match self {
-            AnyPuzzle::Sliding(p) => {
-                let tiles = sliding::read_tiles(goal, p.shape().0 * p.shape().1)?;
-                Ok(AnyPuzzle::Sliding(p.with_goal(&tiles)?))
-            }
-            AnyPuzzle::Coins(c) => Ok(AnyPuzzle::Coins(c.with_goal(goal)?)),
-            AnyPuzzle::FlipK(p) => Ok(AnyPuzzle::FlipK(p.with_goal(goal)?)),
-        }
-    }
-
-    /// The goal in the puzzle's notation (its first goal).
-    pub fn goal_text(&self) -> String {
-        crate::with_puzzle!(self, p => p.render(p.goals()[0]))
-    }
-}
-
-/// Runs `$body` with `$p` bound to the concrete puzzle inside an [`AnyPuzzle`].
-#[macro_export]
-macro_rules! with_puzzle {
-    ($any:expr, $p:ident => $body:expr) => {
-        match $any {
-            $crate::job::AnyPuzzle::Sliding($p) => $body,
-            $crate::job::AnyPuzzle::Coins($p) => $body,
-            $crate::job::AnyPuzzle::FlipK($p) => $body,
-        }
-    };
-}
 
 /// Bits the engine keeps per rank (two planes: unseen, this level, next level, done).
 pub const BITS_PER_STATE: u128 = 2;
@@ -128,69 +25,179 @@ pub const BITS_PER_STATE: u128 = 2;
 /// exchange buffers: what it sent, and what each other process sent to it.
 pub const IN_FLIGHT_BYTES: u64 = 8 << 20;
 
-impl Spec {
-    /// Family name as on the command line.
-    pub fn family(&self) -> &'static str {
-        match self {
-            Spec::Eight => "eight",
-            Spec::Sliding { .. } => "sliding",
-            Spec::NineTails { .. } => "nine-tails",
-            Spec::WeightedNineTails { .. } => "weighted-nine-tails",
-            Spec::LightsOut { .. } => "lights-out",
-            Spec::CoinLines { .. } => "coin-lines",
-            Spec::FlipK { .. } => "flip-k",
-            Spec::Rules(_) => "rules",
-            Spec::Goal { base, .. } => base.family(),
+/// A [`Family`] with its size type erased, as the registry lists it.
+pub trait AnyFamily: Sync {
+    /// See [`Family::name`].
+    fn name(&self) -> &'static str;
+    /// See [`Family::about`].
+    fn about(&self) -> Option<&'static str>;
+    /// See [`Family::flags`].
+    fn flags(&self) -> (&'static [&'static str], &'static str);
+    /// The job `--puzzle NAME` with these size flags asks for.
+    fn choose(&'static self, args: &SizeArgs) -> Result<Job, String>;
+    /// The job a `--rules` file describes, if it is of this family's kind.
+    fn read(&'static self, path: &Path, text: &str) -> Option<Result<Job, String>>;
+    /// The jobs `--all` runs.
+    fn all(&'static self) -> Vec<Job>;
+}
+
+impl<F: Family> AnyFamily for F {
+    fn name(&self) -> &'static str {
+        Family::name(self)
+    }
+
+    fn about(&self) -> Option<&'static str> {
+        Family::about(self)
+    }
+
+    fn flags(&self) -> (&'static [&'static str], &'static str) {
+        Family::flags(self)
+    }
+
+    fn choose(&'static self, args: &SizeArgs) -> Result<Job, String> {
+        Family::choose(self, args).map(|size| Job::new(self, size))
+    }
+
+    fn read(&'static self, path: &Path, text: &str) -> Option<Result<Job, String>> {
+        Family::read(self, path, text).map(|r| r.map(|size| Job::new(self, size)))
+    }
+
+    fn all(&'static self) -> Vec<Job> {
+        Family::all(self).into_iter().map(|size| Job::new(self, size)).collect()
+    }
+}
+
+/// One puzzle to analyse or solve: a family at one size, with its goal.
+#[derive(Clone)]
+pub struct Job {
+    choice: Arc<dyn Choice>,
+    /// `--goal`, as the puzzle renders it (checked when set).
+    goal: Option<String>,
+}
+
+/// A family and one of its sizes.
+trait Choice: Send + Sync {
+    fn family(&self) -> &'static str;
+    fn id(&self) -> String;
+    fn parameters(&self) -> Vec<(String, u64)>;
+    fn states(&self) -> u128;
+    fn max_move_cost(&self) -> u32;
+    fn beyond(&self) -> Option<String>;
+    fn tiles(&self) -> Option<(usize, usize)>;
+    fn build(&self, goal: Option<&str>) -> Result<Box<dyn Built>, String>;
+}
+
+struct Chosen<F: Family> {
+    family: &'static F,
+    size: F::Size,
+}
+
+impl<F: Family> Choice for Chosen<F> {
+    fn family(&self) -> &'static str {
+        self.family.name()
+    }
+
+    fn id(&self) -> String {
+        self.family.id(&self.size)
+    }
+
+    fn parameters(&self) -> Vec<(String, u64)> {
+        self.family.parameters(&self.size)
+    }
+
+    fn states(&self) -> u128 {
+        self.family.states(&self.size)
+    }
+
+    fn max_move_cost(&self) -> u32 {
+        self.family.max_move_cost(&self.size)
+    }
+
+    fn beyond(&self) -> Option<String> {
+        self.family.beyond(&self.size)
+    }
+
+    fn tiles(&self) -> Option<(usize, usize)> {
+        self.family.tiles(&self.size)
+    }
+
+    fn build(&self, goal: Option<&str>) -> Result<Box<dyn Built>, String> {
+        let puzzle = self.family.build(&self.size)?;
+        let puzzle = match goal {
+            Some(goal) => puzzle.with_goal(goal).map_err(|e| e.to_string())?,
+            None => puzzle,
+        };
+        Ok(Box::new(puzzle))
+    }
+}
+
+impl Job {
+    fn new<F: Family>(family: &'static F, size: F::Size) -> Self {
+        Job {
+            choice: Arc::new(Chosen { family, size }),
+            goal: None,
         }
+    }
+
+    /// The family's name, e.g. `sliding`.
+    pub fn family(&self) -> &'static str {
+        self.choice.family()
+    }
+
+    /// The goal given with `--goal`, if any, as the puzzle writes it.
+    pub fn goal(&self) -> Option<&str> {
+        self.goal.as_deref()
+    }
+
+    /// The same puzzle measured to `goal` (`--goal`, in the puzzle's notation), checked
+    /// by building the puzzle (the goal is stored as the puzzle renders it); sliding
+    /// boards too large to enumerate keep the goal as written for the solver to check.
+    pub fn with_goal(mut self, goal: &str) -> Result<Job, String> {
+        if self.beyond().is_some() && self.tiles().is_some() {
+            self.goal = Some(goal.to_string());
+            return Ok(self);
+        }
+        let built = self
+            .choice
+            .build(Some(goal))
+            .map_err(|e| format!("--goal `{goal}` is not a goal of {self}: {e}"))?;
+        self.goal = Some(built.goal_text());
+        Ok(self)
     }
 
     /// Ranks the search covers, computed without building the puzzle (may be huge).
     pub fn states(&self) -> u128 {
-        match *self {
-            Spec::Eight => Spec::Sliding { rows: 3, cols: 3 }.states(),
-            Spec::Sliding { rows, cols } => (1..=(rows * cols) as u128)
-                .try_fold(1u128, |a, b| a.checked_mul(b))
-                .map_or(u128::MAX, |f| f / 2),
-            Spec::NineTails { rows, cols }
-            | Spec::WeightedNineTails { rows, cols }
-            | Spec::LightsOut { rows, cols } => 1u128.checked_shl((rows * cols) as u32).unwrap_or(u128::MAX),
-            Spec::CoinLines { size } => 1u128.checked_shl((size * size) as u32).unwrap_or(u128::MAX),
-            Spec::FlipK { coins, .. } => u128::from(coins) + 1,
-            Spec::Rules(ref c) => 1u128 << c.coins(),
-            Spec::Goal { ref base, .. } => base.states(),
-        }
+        self.choice.states()
     }
 
-    /// Bit sets the search keeps per rank: 2 for the BFS (plus its occupancy summaries,
-    /// see [`Spec::memory`]), the largest move cost + 2 for Dial's search (a bucket per
-    /// pending cost, and the visited set).
-    pub fn bits_per_state(&self) -> u128 {
-        match self {
-            // A move flips at most 5 coins (a cell and its 4 neighbours).
-            Spec::WeightedNineTails { .. } => 5 + 2,
-            Spec::Rules(c) if c.max_move_cost() > 1 => u128::from(c.max_move_cost()) + 2,
-            Spec::Goal { base, .. } => base.bits_per_state(),
-            _ => BITS_PER_STATE,
-        }
+    /// Why the puzzle cannot be enumerated whatever the memory (`None`: it can).
+    pub fn beyond(&self) -> Option<String> {
+        self.choice.beyond()
+    }
+
+    /// A sliding board's rows and columns (the solver's own routes).
+    pub fn tiles(&self) -> Option<(usize, usize)> {
+        self.choice.tiles()
     }
 
     /// Whether some moves cost more than others (searched by Dial's buckets, in one process).
     pub fn weighted(&self) -> bool {
-        match self {
-            Spec::WeightedNineTails { .. } => true,
-            Spec::Rules(c) => c.max_move_cost() > 1,
-            Spec::Goal { base, .. } => base.weighted(),
-            _ => false,
-        }
+        self.choice.max_move_cost() > 1
     }
 
     /// Whether the heuristic atlas is measured without `--heuristics`: sliding boards of up
     /// to [`ATLAS_CELLS`] cells, with the usual goal (the estimates are to that goal).
     pub fn atlas_by_default(&self) -> bool {
-        match *self {
-            Spec::Eight => true,
-            Spec::Sliding { rows, cols } => rows * cols <= ATLAS_CELLS,
-            _ => false,
+        self.goal.is_none() && self.tiles().is_some_and(|(rows, cols)| rows * cols <= ATLAS_CELLS)
+    }
+
+    /// Bit sets the search keeps per rank: 2 for the BFS (plus its occupancy summaries,
+    /// see [`Job::memory`]), the largest move cost + 2 for Dial's search (a bucket per
+    /// pending cost, and the visited set).
+    pub fn bits_per_state(&self) -> u128 {
+        match self.choice.max_move_cost() {
+            1 => BITS_PER_STATE,
+            cost => u128::from(cost) + 2,
         }
     }
 
@@ -239,208 +246,125 @@ impl Spec {
         Some(high)
     }
 
-    /// Builds the puzzle to enumerate; `None` for a sliding board beyond the ranking's
-    /// 16 cells (such boards can only be solved position by position).
-    pub fn build(&self) -> Option<AnyPuzzle> {
-        Some(match *self {
-            Spec::Eight => AnyPuzzle::Sliding(Sliding::eight()),
-            Spec::Sliding { rows, cols } => AnyPuzzle::Sliding(Sliding::new(rows, cols)?),
-            Spec::NineTails { rows, cols } => AnyPuzzle::Coins(nine_tails(rows, cols)),
-            Spec::WeightedNineTails { rows, cols } => AnyPuzzle::Coins(weighted_nine_tails(rows, cols)),
-            Spec::LightsOut { rows, cols } => AnyPuzzle::Coins(lights_out(rows, cols)),
-            Spec::CoinLines { size } => AnyPuzzle::Coins(coin_lines(size)),
-            Spec::FlipK { coins, flip } => AnyPuzzle::FlipK(FlipK::new(coins, flip)),
-            Spec::Rules(ref c) => AnyPuzzle::Coins(Coins::clone(c)),
-            Spec::Goal { ref base, ref goal } => base.build()?.with_goal(goal).ok()?,
-        })
+    /// Builds the puzzle to enumerate or solve; fails (one line) where it cannot be.
+    pub fn build(&self) -> Result<Box<dyn Built>, String> {
+        self.choice.build(self.goal.as_deref())
     }
 
-    /// What the analysis needs to know beyond the puzzle itself.
-    pub fn extras(&self, puzzle: &AnyPuzzle) -> Extras {
-        if let Spec::Goal { base, .. } = self {
-            return base.extras(puzzle);
-        }
-        let mut extras = Extras {
-            family: self.family().into(),
-            exact_invariant: true,
-            ..Extras::default()
-        };
-        match puzzle {
-            AnyPuzzle::Sliding(_) => {}
-            AnyPuzzle::Coins(c) => {
-                extras.gf2_rank = Some(c.rank());
-                extras.exact_invariant = c.moves.iter().all(|m| m.needs_heads.is_none());
-                if let Spec::CoinLines { size } = self {
-                    extras.parameters.push(("size".into(), *size as u64));
-                }
-            }
-            AnyPuzzle::FlipK(f) => {
-                extras.gf2_rank = Some(f.rank());
-                extras.start = Some(f.all_heads());
-                if let Spec::FlipK { coins, flip } = self {
-                    extras.parameters.push(("coins".into(), u64::from(*coins)));
-                    extras.parameters.push(("flip".into(), u64::from(*flip)));
-                }
-            }
-        }
-        extras
-    }
-
-    /// Configurations the invariant expects the search to reach (for progress bars).
-    pub fn expected_reachable(puzzle: &AnyPuzzle) -> u64 {
-        with_puzzle!(puzzle, p => p.classes().iter().filter(|c| c.solvable).map(|c| c.configurations).sum())
-    }
-
-    /// The default sizes and a few instructive generalisations, for `--all`.
-    pub fn all() -> Vec<Spec> {
-        vec![
-            Spec::Eight,
-            Spec::Sliding { rows: 2, cols: 3 },
-            Spec::Sliding { rows: 2, cols: 4 },
-            Spec::Sliding { rows: 2, cols: 5 },
-            Spec::NineTails { rows: 3, cols: 3 },
-            Spec::NineTails { rows: 4, cols: 4 },
-            Spec::LightsOut { rows: 4, cols: 3 },
-            Spec::LightsOut { rows: 4, cols: 4 },
-            Spec::LightsOut { rows: 5, cols: 5 },
-            Spec::CoinLines { size: 3 },
-            Spec::CoinLines { size: 4 },
-            Spec::FlipK { coins: 7, flip: 5 },
-            Spec::FlipK { coins: 60, flip: 31 },
-        ]
-    }
-
-    /// Builds the puzzle and runs the whole analysis on the current rayon pool.
-    pub fn analyze(&self, progress: impl FnMut(&Level) -> ControlFlow<()>) -> anyhow::Result<Analysis> {
-        let puzzle = self
-            .build()
-            .with_context(|| format!("{self} is too large to enumerate"))?;
-        Ok(self.analyze_built(&puzzle, progress)?)
-    }
-
-    /// Runs the whole analysis of `puzzle`, built from this spec, with the heuristic atlas
-    /// where it is on by default (sliding boards up to [`ATLAS_CELLS`] cells).
-    pub fn analyze_built(
+    /// Searches the whole space of `built` (this job's puzzle) and checks it: see
+    /// [`analysis::analyze`]; the result names this job's family and parameters.
+    pub fn analyze(
         &self,
-        puzzle: &AnyPuzzle,
-        progress: impl FnMut(&Level) -> ControlFlow<()>,
-    ) -> Result<Analysis, AnalysisError> {
-        self.analyze_built_with(puzzle, false, progress)
-    }
-
-    /// [`Spec::analyze_built`]; `heuristics` (`--heuristics`) measures the atlas on sliding
-    /// boards of any size and adds the A* effort table.
-    pub fn analyze_built_with(
-        &self,
-        puzzle: &AnyPuzzle,
-        heuristics: bool,
-        progress: impl FnMut(&Level) -> ControlFlow<()>,
-    ) -> Result<Analysis, AnalysisError> {
-        let mut alone = Local::new(with_puzzle!(puzzle, p => p.states()));
-        self.analyze_on(puzzle, heuristics, &mut alone, Options::default(), progress)
-    }
-
-    /// [`Spec::analyze_built_with`] as one of the processes sharing the search through
-    /// `exchange`, with the engine's `options` (checkpoints).
-    ///
-    /// The atlas reads every level whole, as the search finds it. When it could not (the
-    /// search was shared by several processes, each holding its slice only, or resumed
-    /// from a checkpoint past level 0), process 0 measures it in a search of its own; the
-    /// command line allows that only where one process can hold the board.
-    pub fn analyze_on(
-        &self,
-        puzzle: &AnyPuzzle,
-        heuristics: bool,
-        exchange: &mut dyn Exchange,
+        built: &dyn Built,
         options: Options,
-        mut progress: impl FnMut(&Level) -> ControlFlow<()>,
+        heuristics: bool,
+        progress: &mut dyn FnMut(&Level) -> ControlFlow<()>,
     ) -> Result<Analysis, AnalysisError> {
-        let extras = self.extras(puzzle);
-        let p = match puzzle {
-            AnyPuzzle::Sliding(p) if !matches!(self, Spec::Goal { .. }) && (heuristics || self.atlas_by_default()) => p,
-            _ => return with_puzzle!(puzzle, p => analysis::analyze_on(p, &extras, exchange, options, progress)),
-        };
-        let shared = exchange.partition().processes() > 1;
-        let first = exchange.index() == 0;
-        let mut collector = Collector::new(p);
-        let (mut inadmissible, mut complete) = (None, !shared);
-        let mut expected = 0;
-        let analysis = analysis::analyze_on(p, &extras, exchange, options, |level| {
-            complete &= level.depth == expected;
-            expected = level.depth + 1;
-            if complete && let Err(e) = collector.observe(level) {
-                inadmissible = Some(e);
-                return ControlFlow::Break(());
-            }
-            progress(level)
-        });
-        if let Some(e) = inadmissible {
-            return Err(e.into());
-        }
-        let mut analysis = analysis?;
-        if !first {
-            return Ok(analysis);
-        }
-        if !complete {
-            collector = Collector::new(p);
-            analysis::analyze(p, &extras, |level| match collector.observe(level) {
-                Ok(()) => ControlFlow::Continue(()),
-                Err(e) => {
-                    inadmissible = Some(e);
-                    ControlFlow::Break(())
-                }
-            })?;
-            if let Some(e) = inadmissible {
-                return Err(e.into());
-            }
-        }
-        let (rows, cols) = p.shape();
-        let effort = heuristics.then(|| astar::effort(&Estimates::new(rows, cols), &collector.samples()));
-        analysis.atlas = Some(collector.finish(effort));
+        let mut analysis = built.analyze(options, heuristics, progress)?;
+        analysis.family = self.family().into();
+        analysis.parameters = self.choice.parameters();
         Ok(analysis)
     }
-}
 
-impl fmt::Display for Spec {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Spec::Eight => write!(f, "eight"),
-            Spec::Sliding { rows, cols } => write!(f, "sliding-{rows}x{cols}"),
-            Spec::NineTails { rows, cols } => write!(f, "nine-tails-{rows}x{cols}"),
-            Spec::WeightedNineTails { rows, cols } => write!(f, "weighted-nine-tails-{rows}x{cols}"),
-            Spec::LightsOut { rows, cols } => write!(f, "lights-out-{rows}x{cols}"),
-            Spec::CoinLines { size } => write!(f, "coin-lines-{size}x{size}"),
-            Spec::FlipK { coins, flip } => write!(f, "flip-k-{coins}-{flip}"),
-            Spec::Rules(ref c) => write!(f, "{}", c.id),
-            Spec::Goal { ref base, ref goal } => write!(f, "{base}-goal-{}", goal.replace(' ', "-")),
+    /// [`Job::analyze`] in this process alone, with the atlas where it is on by default.
+    pub fn analyze_alone(&self, progress: &mut dyn FnMut(&Level) -> ControlFlow<()>) -> anyhow::Result<Analysis> {
+        let built = self.build().map_err(anyhow::Error::msg)?;
+        Ok(self.analyze(built.as_ref(), Options::default(), false, progress)?)
+    }
+
+    /// The solver for this puzzle: the sliding routes on a sliding board (any size), else
+    /// the distance table of the built puzzle.
+    pub fn solver(&self) -> anyhow::Result<Solver> {
+        match self.tiles() {
+            Some((rows, cols)) => {
+                let puzzle = self.build().ok().and_then(|built| built.sliding());
+                Solver::sliding(rows, cols, self.goal(), puzzle)
+            }
+            None => {
+                let built = self.build().map_err(|e| anyhow::anyhow!("{self}: {e}"))?;
+                Ok(Solver::table(built.route()))
+            }
         }
     }
 }
 
-/// Largest sliding board whose heuristic atlas every run measures (more with `--heuristics`).
-pub const ATLAS_CELLS: usize = 10;
-
-/// Largest sliding board the ranking handles.
-pub const MAX_SLIDING_CELLS: usize = sliding::MAX_CELLS;
-/// Largest coin board.
-pub const MAX_COIN_CELLS: usize = coins::MAX_COINS;
-/// Largest N for flip-k.
-pub const MAX_FLIP_COINS: u32 = flip_k::MAX_COINS;
-
-/// `bytes` in the largest binary unit that keeps it above 1, e.g. `85.6 MiB`.
-pub fn human_bytes(bytes: u128) -> String {
-    const UNITS: [&str; 7] = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
-    let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
+impl PartialEq for Job {
+    fn eq(&self, other: &Self) -> bool {
+        self.family() == other.family() && self.to_string() == other.to_string()
     }
-    if bytes == 1 {
-        "1 byte".into()
-    } else if unit == 0 {
-        format!("{bytes} bytes")
-    } else {
-        format!("{value:.1} {}", UNITS[unit])
+}
+
+impl Eq for Job {}
+
+impl fmt::Debug for Job {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Job({self})")
+    }
+}
+
+impl fmt::Display for Job {
+    /// The report id: the family's id of the size, then `-goal-...` with `--goal`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.choice.id())?;
+        match &self.goal {
+            Some(goal) => write!(f, "-goal-{}", goal.replace(' ', "-")),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A built puzzle with its type erased; its methods run the engine specialised for it.
+pub trait Built: Send + Sync {
+    /// Ranks the search covers.
+    fn ranks(&self) -> u64;
+    /// Configurations the invariant expects the search to reach (for progress bars).
+    fn expected_reachable(&self) -> u64;
+    /// The goal in the puzzle's notation (its first goal).
+    fn goal_text(&self) -> String;
+    /// The puzzle as a sliding board (for the solver's sliding routes).
+    fn sliding(&self) -> Option<crate::puzzle::sliding::Sliding>;
+    /// See [`analysis::analyze`].
+    fn analyze(
+        &self,
+        options: Options,
+        heuristics: bool,
+        progress: &mut dyn FnMut(&Level) -> ControlFlow<()>,
+    ) -> Result<Analysis, AnalysisError>;
+    /// Solving positions by the distance table of the whole space.
+    fn route(self: Box<Self>) -> Box<dyn Route>;
+}
+
+impl<P: Puzzle + Send + Sync + 'static> Built for P {
+    fn ranks(&self) -> u64 {
+        self.states()
+    }
+
+    fn expected_reachable(&self) -> u64 {
+        self.classes()
+            .iter()
+            .filter(|c| c.solvable)
+            .map(|c| c.configurations)
+            .sum()
+    }
+
+    fn goal_text(&self) -> String {
+        self.render(self.goals()[0])
+    }
+
+    fn sliding(&self) -> Option<crate::puzzle::sliding::Sliding> {
+        self.tile_board().cloned()
+    }
+
+    fn analyze(
+        &self,
+        options: Options,
+        heuristics: bool,
+        progress: &mut dyn FnMut(&Level) -> ControlFlow<()>,
+    ) -> Result<Analysis, AnalysisError> {
+        analysis::analyze(self, options, heuristics, progress)
+    }
+
+    fn route(self: Box<Self>) -> Box<dyn Route> {
+        Box::new(TableRoute::new(*self))
     }
 }

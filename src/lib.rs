@@ -19,5 +19,7 @@ pub mod heuristics;
 pub mod hosts;
 pub mod job;
 pub mod puzzle;
+pub mod registry;
 pub mod report;
 pub mod solve;
+pub mod util;

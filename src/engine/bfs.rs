@@ -12,8 +12,8 @@
 
 use super::bitset::{BitSet, TooLarge, WORD_BITS, prefetch};
 use super::checkpoint::{CheckpointError, Config, Note, Saver, Snapshot};
-use super::exchange::{Exchange, ExchangeError, Local, Partition};
-use crate::puzzle::{Adjacent, Puzzle};
+use super::exchange::{Exchange, ExchangeError, Partition};
+use crate::puzzle::{Adjacent, SearchGraph};
 use rayon::prelude::*;
 use std::ops::{ControlFlow, Range};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -37,12 +37,12 @@ pub const EXAMPLES: usize = 20;
 const GROUP_PER_THREAD: usize = 2;
 
 /// What a finished search found. Counts are configurations (ranks weighted by
-/// [`Puzzle::multiplicity`]).
+/// [`SearchGraph::multiplicity`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Search {
     /// `levels[d]` configurations lie exactly `d` moves from the nearest goal.
     pub levels: Vec<u64>,
-    /// Configurations reached in each class of [`Puzzle::classes`].
+    /// Configurations reached in each class of [`crate::puzzle::Invariant::classes`].
     pub reached_by_class: Vec<u64>,
     /// The smallest ranks (up to [`EXAMPLES`]) at the maximum distance.
     pub antipodes: Vec<u64>,
@@ -55,13 +55,17 @@ pub type Notify = Box<dyn FnMut(&Note)>;
 
 /// What a search may do beyond counting.
 #[derive(Default)]
-pub struct Options {
+pub struct Options<'a> {
+    /// The processes sharing the search (`None`: this process alone).
+    pub exchange: Option<&'a mut dyn Exchange>,
     /// Ranks whose distances [`Search::watched`] reports, wherever they are owned.
     pub watch: Vec<u64>,
     /// Where and how often to save the search, and resume it from.
     pub checkpoint: Option<Config>,
     /// Told about checkpoints resumed, skipped or written (the library does not print).
     pub notify: Option<Notify>,
+    /// The puzzle's id, which names the search in checkpoints.
+    pub id: String,
 }
 
 /// Progress reported after each level.
@@ -85,10 +89,10 @@ pub struct Level<'a> {
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum EngineError {
     /// A move led outside the ranked class: the puzzle's invariant does not hold.
-    #[error("invariant violated: a move from {from} leaves the class the invariant predicts ({count} such moves)")]
+    #[error("invariant violated: a move from rank {} leaves the class the invariant predicts ({count} such moves)", from.map_or_else(String::new, |r| r.to_string()))]
     InvariantViolated {
-        /// Example configuration the escaping move starts from.
-        from: String,
+        /// Example rank the escaping move starts from.
+        from: Option<u64>,
         /// How many escaping moves were seen in that level.
         count: u64,
     },
@@ -107,24 +111,19 @@ pub enum EngineError {
     /// A checkpoint could not be written, or the one asked for cannot be used.
     #[error(transparent)]
     Checkpoint(#[from] CheckpointError),
+    /// Moves of several costs are searched by Dial's buckets, in one process, unsaved.
+    #[error("moves of different costs are searched in one process without checkpoints")]
+    Weighted,
 }
 
-/// Enumerates every configuration reachable from the goals and counts them by distance,
-/// in this process alone.
-///
-/// Runs on the current rayon pool; `observe` is called on the calling thread after each
-/// level and may stop the search by returning `ControlFlow::Break`.
-pub fn bfs<P: Puzzle>(puzzle: &P, observe: impl FnMut(&Level) -> ControlFlow<()>) -> Result<Search, EngineError> {
-    search(puzzle, &mut Local::new(puzzle.states()), Options::default(), observe)
-}
-
-/// [`bfs`] over this process's slice of the rank space, the other slices reached through
-/// `exchange`; every process of the search returns the same [`Search`].
+/// The breadth-first search over this process's slice of the rank space, the other
+/// slices reached through `exchange`; every process of the search returns the same
+/// [`Search`]. See [`super::search`].
 ///
 /// Memory: the slice at 2 bits a rank, plus the ranks kept for sending (at most 2 chunks per
 /// worker thread: 2^19 frontier ranks' predecessors, 8 bytes each), plus what the exchange
 /// buffers.
-pub fn search<P: Puzzle>(
+pub(super) fn bfs<P: SearchGraph>(
     puzzle: &P,
     exchange: &mut dyn Exchange,
     mut options: Options,
@@ -142,7 +141,7 @@ pub fn search<P: Puzzle>(
     let me = exchange.index();
     let planes = Planes::try_new(partition.slice(me))?;
     let share = (planes.slice.end - planes.slice.start) as f64 / states.max(1) as f64;
-    let classes = puzzle.classes().len();
+    let classes = puzzle.class_count();
     let chunks = planes.words.div_ceil(CHUNK_WORDS);
     // Which chunks hold part of the frontier, and which received a rank of the next
     // level: the first and last levels are a few ranks, and scanning every word for them
@@ -178,7 +177,7 @@ pub fn search<P: Puzzle>(
     let mut saver = match options.checkpoint.take() {
         Some(config) => {
             let shape = (classes, watch.len());
-            let mut saver = Saver::new(config, puzzle.id(), partition, me, shape);
+            let mut saver = Saver::new(config, std::mem::take(&mut options.id), partition, me, shape);
             if let Some(resumed) = saver.resume(exchange, planes.marks.words(), &mut notify)? {
                 run = resumed;
                 let depth = run.levels.len();
@@ -239,9 +238,8 @@ pub fn search<P: Puzzle>(
         let total = Tally::decode_sum(&all, classes)
             .ok_or_else(|| ExchangeError::Transport("a process sent malformed level counts".into()))?;
         if total.escapes > 0 {
-            let from = total.escape_from.map_or_else(String::new, |r| puzzle.render(r));
             return Err(EngineError::InvariantViolated {
-                from,
+                from: total.escape_from,
                 count: total.escapes,
             });
         }
@@ -675,7 +673,7 @@ impl Tally {
     /// Counts the ranks `first + b` for the bits `b` of `word` (a level's), keeping the first
     /// as examples; a word at a time for a `uniform` puzzle.
     #[inline(always)]
-    fn count<P: Puzzle>(&mut self, puzzle: &P, uniform: bool, first: u64, word: u64) {
+    fn count<P: SearchGraph>(&mut self, puzzle: &P, uniform: bool, first: u64, word: u64) {
         let mut bits = word;
         if uniform {
             debug_assert!(
@@ -818,7 +816,7 @@ impl Expansion<'_> {
     /// instruction (a full barrier on x86) is issued only once per newly found far rank,
     /// and once per word of the level, which retires its ranks and marks their new
     /// neighbours within the word together.
-    fn expand<P: Puzzle>(
+    fn expand<P: SearchGraph>(
         &self,
         puzzle: &P,
         c: usize,

@@ -6,15 +6,14 @@
 //! neighbours concurrently: during a level a bit only goes from 0 to 1, and `fetch_or`
 //! makes concurrent marks of one word safe.
 
-use crate::job::human_bytes;
+use crate::util::human_bytes;
 use bitvec::prelude::{BitVec, Lsb0};
 use rayon::prelude::*;
 use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use thiserror::Error;
 
-/// Bits per storage word.
-pub const WORD_BITS: u64 = 64;
+pub use crate::util::WORD_BITS;
 
 /// `len` bits, all clear, in atomically updatable words.
 pub struct BitSet {

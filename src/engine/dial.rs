@@ -11,7 +11,7 @@
 
 use super::bfs::{EXAMPLES, EngineError, Frontier, Level, Search, Tally};
 use super::bitset::{BitSet, WORD_BITS};
-use crate::puzzle::Puzzle;
+use crate::puzzle::SearchGraph;
 use rayon::prelude::*;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -25,12 +25,16 @@ const BATCH: usize = 512;
 /// Enumerates every configuration reachable from the goals and counts them by least
 /// total cost (`levels[c]`: configurations at cost `c`; some costs may have none).
 ///
-/// The contract of [`super::bfs`] holds with costs for depths: `observe` sees each cost
+/// The contract of [`super::search`] holds with costs for depths: `observe` sees each cost
 /// in turn, with `next` the complete set of ranks at the next cost. Move costs must lie
 /// in `1..=puzzle.max_move_cost()`. The caller checks that `(C + 2) * states / 8` bytes fit.
-pub fn dial<P: Puzzle>(puzzle: &P, mut observe: impl FnMut(&Level) -> ControlFlow<()>) -> Result<Search, EngineError> {
+pub(super) fn dial<P: SearchGraph>(
+    puzzle: &P,
+    watch: &[u64],
+    mut observe: impl FnMut(&Level) -> ControlFlow<()>,
+) -> Result<Search, EngineError> {
     let states = puzzle.states();
-    let classes = puzzle.classes().len();
+    let classes = puzzle.class_count();
     let span = puzzle.max_move_cost().max(1) as usize + 1;
     let buckets = (0..span)
         .map(|_| BitSet::try_new(states))
@@ -45,6 +49,7 @@ pub fn dial<P: Puzzle>(puzzle: &P, mut observe: impl FnMut(&Level) -> ControlFlo
     }
     let mut levels: Vec<u64> = Vec::new();
     let mut reached_by_class = vec![0; classes];
+    let mut watched: Vec<Option<usize>> = watch.iter().map(|&r| visited.contains(r).then_some(0)).collect();
     let mut depth = 0;
     loop {
         let tally = buckets[depth % span]
@@ -54,9 +59,8 @@ pub fn dial<P: Puzzle>(puzzle: &P, mut observe: impl FnMut(&Level) -> ControlFlo
             .map(|(i, chunk)| expand(puzzle, chunk, i * CHUNK_WORDS, depth, &buckets, &visited, classes))
             .reduce(|| Tally::new(classes), Tally::merge);
         if tally.escapes > 0 {
-            let from = tally.escape_from.map_or_else(String::new, |r| puzzle.render(r));
             return Err(EngineError::InvariantViolated {
-                from,
+                from: tally.escape_from,
                 count: tally.escapes,
             });
         }
@@ -66,6 +70,11 @@ pub fn dial<P: Puzzle>(puzzle: &P, mut observe: impl FnMut(&Level) -> ControlFlo
             *total += add;
         }
         levels.push(tally.states);
+        for (distance, &rank) in watched.iter_mut().zip(watch) {
+            if distance.is_none() && next.contains(rank) {
+                *distance = Some(depth + 1);
+            }
+        }
         let flow = observe(&Level {
             depth,
             states: tally.states,
@@ -84,7 +93,7 @@ pub fn dial<P: Puzzle>(puzzle: &P, mut observe: impl FnMut(&Level) -> ControlFlo
                 levels,
                 reached_by_class,
                 antipodes: tally.examples,
-                watched: Vec::new(),
+                watched,
             });
         }
         depth += 1;
@@ -97,7 +106,7 @@ pub fn dial<P: Puzzle>(puzzle: &P, mut observe: impl FnMut(&Level) -> ControlFlo
 /// predecessors are already settled or already pending at their cost, and a look-up
 /// costs less than the locked write that would add them again (measured: a fifth of
 /// the weighted search's time went to such writes).
-fn expand<P: Puzzle>(
+fn expand<P: SearchGraph>(
     puzzle: &P,
     chunk: &[AtomicU64],
     first: usize,

@@ -11,8 +11,7 @@
 use std::ops::Range;
 use thiserror::Error;
 
-/// Bits per storage word; slices start on multiples of it.
-const WORD_BITS: u64 = 64;
+use crate::util::WORD_BITS;
 
 /// The rank space `0..states` cut into `processes` contiguous slices of whole words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,5 +1,5 @@
 //! The search engine: a bit-packed parallel BFS for unit-cost moves, and Dial's bucketed
-//! search over the same bit sets when moves have costs.
+//! search over the same bit sets when moves have costs. [`search`] is the one entry.
 
 pub mod bfs;
 pub mod bitset;
@@ -7,22 +7,36 @@ pub mod checkpoint;
 pub mod dial;
 pub mod exchange;
 
-pub use bfs::{EngineError, Level, Options, Search, bfs, search};
-pub use dial::dial;
+pub use bfs::{EngineError, Level, Options, Search};
 
-use crate::puzzle::Puzzle;
+use crate::puzzle::SearchGraph;
+use exchange::{Exchange, Local};
 use std::ops::ControlFlow;
 
-/// Least total cost from every configuration to the nearest goal, in this process alone:
-/// [`bfs`] when every move costs 1 (unchanged, at full speed), else [`dial`]. `Level::depth`
-/// is then a cost.
-pub fn search_alone<P: Puzzle>(
+/// Least total cost from every configuration to the nearest goal: the breadth-first
+/// search when every move costs 1, Dial's buckets when moves have costs (`Level::depth` is
+/// then a cost, and the search runs in one process without checkpoints).
+///
+/// Runs on the current rayon pool; `observe` is called on the calling thread after each
+/// level and may stop the search by returning `ControlFlow::Break`.
+pub fn search<P: SearchGraph>(
     puzzle: &P,
+    mut options: Options,
     observe: impl FnMut(&Level) -> ControlFlow<()>,
 ) -> Result<Search, EngineError> {
+    let mut alone;
+    let exchange: &mut dyn Exchange = match options.exchange.take() {
+        Some(exchange) => exchange,
+        None => {
+            alone = Local::new(puzzle.states());
+            &mut alone
+        }
+    };
     if puzzle.max_move_cost() > 1 {
-        dial(puzzle, observe)
-    } else {
-        bfs(puzzle, observe)
+        if exchange.partition().processes() > 1 || options.checkpoint.is_some() {
+            return Err(EngineError::Weighted);
+        }
+        return dial::dial(puzzle, &options.watch, observe);
     }
+    bfs::bfs(puzzle, exchange, options, observe)
 }

@@ -1,7 +1,8 @@
 //! Coin lines: a move flips a whole row, column or main diagonal of an N x N board;
 //! the goal is every coin heads or every coin tails.
 
-use super::coins::{CoinMove, Coins};
+use super::coins::{CoinMove, Coins, coin_board, too_many_coins};
+use super::family::{Family, SizeArgs, dimension};
 
 /// The coin-lines puzzle on an `size x size` board (`size <= 5`), goals all H and all T.
 pub fn coin_lines(size: usize) -> Coins {
@@ -32,4 +33,52 @@ pub fn coin_lines(size: usize) -> Coins {
         moves,
         vec![0, (1u64 << n) - 1],
     )
+}
+
+/// `--puzzle coin-lines --size N`: coin lines on a square board.
+pub struct CoinLinesFamily;
+
+impl Family for CoinLinesFamily {
+    type Size = usize;
+    type Puzzle = Coins;
+
+    fn name(&self) -> &'static str {
+        "coin-lines"
+    }
+
+    fn about(&self) -> Option<&'static str> {
+        Some("coin-lines   flip a row, column or diagonal until all coins match; --size N (3)")
+    }
+
+    fn flags(&self) -> (&'static [&'static str], &'static str) {
+        (&["--size"], " (the board is square: use --size N)")
+    }
+
+    fn choose(&self, args: &SizeArgs) -> Result<usize, String> {
+        dimension("--size", args.size.unwrap_or(3))
+    }
+
+    fn all(&self) -> Vec<usize> {
+        vec![3, 4]
+    }
+
+    fn id(&self, size: &usize) -> String {
+        format!("coin-lines-{size}x{size}")
+    }
+
+    fn parameters(&self, &size: &usize) -> Vec<(String, u64)> {
+        vec![("size".into(), size as u64)]
+    }
+
+    fn states(&self, &size: &usize) -> u128 {
+        1u128.checked_shl((size * size) as u32).unwrap_or(u128::MAX)
+    }
+
+    fn beyond(&self, &size: &usize) -> Option<String> {
+        too_many_coins(size * size)
+    }
+
+    fn build(&self, &size: &usize) -> Result<Coins, String> {
+        coin_board(size, size, |size, _| coin_lines(size))
+    }
 }

@@ -6,7 +6,7 @@
 //! lights out, coin lines, flip K of N) differ only in their move lists and goals.
 
 use super::gf2::Span;
-use super::{ClassInfo, ParseError, Puzzle};
+use super::{ClassInfo, Invariant, Notation, ParseError, SearchGraph};
 
 /// Most coins a board may have: 2^25 configurations take 12 MiB of bit sets and a
 /// couple of seconds; each further coin doubles both.
@@ -75,7 +75,7 @@ impl Coins {
 
     /// The same puzzle with `goal` (an H/T string) as its only goal; the id gets the suffix
     /// `-goal-` and the goal's H/T string.
-    pub fn with_goal(mut self, goal: &str) -> Result<Self, ParseError> {
+    fn goal_from(mut self, goal: &str) -> Result<Self, ParseError> {
         let coins = read_cells(goal, (self.rows, self.cols), &COINS).map_err(ParseError::Malformed)?;
         let rank = coins
             .iter()
@@ -147,7 +147,26 @@ pub fn cell_name(i: usize, cols: usize) -> String {
     format!("r{}c{}", i / cols + 1, i % cols + 1)
 }
 
-impl Puzzle for Coins {
+/// Why a coin board of `coins` coins cannot be enumerated (the limit is [`MAX_COINS`]).
+pub(crate) fn too_many_coins(coins: usize) -> Option<String> {
+    (coins > MAX_COINS).then(|| {
+        format!("{coins} coins is over the limit of {MAX_COINS} (5x5): every coin more doubles the memory and the time")
+    })
+}
+
+/// A board of `rows x cols` coins, built by `make` unless it is over the limit.
+pub(crate) fn coin_board(rows: usize, cols: usize, make: impl FnOnce(usize, usize) -> Coins) -> Result<Coins, String> {
+    match too_many_coins(rows * cols) {
+        Some(why) => Err(why),
+        None => Ok(make(rows, cols)),
+    }
+}
+
+impl Notation for Coins {
+    fn with_goal(self, goal: &str) -> Result<Self, ParseError> {
+        self.goal_from(goal)
+    }
+
     fn id(&self) -> String {
         self.id.clone()
     }
@@ -164,93 +183,8 @@ impl Puzzle for Coins {
         (self.rows, self.cols)
     }
 
-    fn states(&self) -> u64 {
-        1 << self.coins()
-    }
-
-    fn configurations(&self) -> (u64, String) {
-        (self.states(), format!("2^{}", self.coins()))
-    }
-
-    fn goals(&self) -> Vec<u64> {
-        self.goals.clone()
-    }
-
-    type Memo = ();
-
-    fn for_each_predecessor(&self, _memo: &mut (), rank: u64, mut f: impl FnMut(u64)) {
-        for m in &self.moves {
-            let before = rank ^ m.mask;
-            if Self::legal(m, before) {
-                f(before);
-            }
-        }
-    }
-
-    fn for_each_successor(&self, rank: u64, mut f: impl FnMut(u64)) {
-        for m in &self.moves {
-            if Self::legal(m, rank) {
-                f(rank ^ m.mask);
-            }
-        }
-    }
-
-    fn max_move_cost(&self) -> u32 {
-        self.moves.iter().map(|m| m.cost).max().unwrap_or(1)
-    }
-
     fn metric(&self) -> String {
         self.metric.clone()
-    }
-
-    fn for_each_weighted_predecessor(&self, _memo: &mut (), rank: u64, mut f: impl FnMut(u64, u32)) {
-        for m in &self.moves {
-            let before = rank ^ m.mask;
-            if Self::legal(m, before) {
-                f(before, m.cost);
-            }
-        }
-    }
-
-    fn for_each_weighted_successor(&self, rank: u64, mut f: impl FnMut(u64, u32)) {
-        for m in &self.moves {
-            if Self::legal(m, rank) {
-                f(rank ^ m.mask, m.cost);
-            }
-        }
-    }
-
-    fn classes(&self) -> Vec<ClassInfo> {
-        let goals = self.goal_syndromes();
-        let size = 1u64 << self.span.rank();
-        (0..self.span.cosets())
-            .map(|s| {
-                let goal = self.goals.iter().find(|&&g| self.span.syndrome(g) == s);
-                ClassInfo {
-                    label: self.syndrome_label(s),
-                    configurations: size,
-                    solvable: goals.contains(&s),
-                    example: self.render(goal.copied().unwrap_or_else(|| self.span.representative(s))),
-                }
-            })
-            .collect()
-    }
-
-    fn class_of(&self, rank: u64) -> usize {
-        self.span.syndrome(rank) as usize
-    }
-
-    fn invariant(&self) -> String {
-        format!(
-            "Every move adds (XOR) a fixed set of coins, so a configuration can only reach configurations that differ from it by a sum of moves: its coset of the span of the {} move vectors. The move matrix has rank {} over GF(2), so there are 2^({} - {}) = {} classes of 2^{} configurations; a class is named by its syndrome (the configuration reduced by the moves, read on the {} non-pivot coins).",
-            self.moves.len(),
-            self.span.rank(),
-            self.coins(),
-            self.span.rank(),
-            self.span.cosets(),
-            self.span.rank(),
-            self.coins() as u32 - self.span.rank()
-        )
     }
 
     fn render(&self, rank: u64) -> String {
@@ -289,6 +223,107 @@ impl Puzzle for Coins {
     fn describe_move(&self, from: u64, to: u64) -> String {
         self.move_between(from, to)
             .map_or_else(|| "?".into(), |m| m.name.clone())
+    }
+}
+
+impl SearchGraph for Coins {
+    fn class_count(&self) -> usize {
+        self.classes().len()
+    }
+
+    fn states(&self) -> u64 {
+        1 << self.coins()
+    }
+
+    fn goals(&self) -> Vec<u64> {
+        self.goals.clone()
+    }
+
+    type Memo = ();
+
+    fn for_each_predecessor(&self, _memo: &mut (), rank: u64, mut f: impl FnMut(u64)) {
+        for m in &self.moves {
+            let before = rank ^ m.mask;
+            if Self::legal(m, before) {
+                f(before);
+            }
+        }
+    }
+
+    fn for_each_successor(&self, rank: u64, mut f: impl FnMut(u64)) {
+        for m in &self.moves {
+            if Self::legal(m, rank) {
+                f(rank ^ m.mask);
+            }
+        }
+    }
+
+    fn max_move_cost(&self) -> u32 {
+        self.moves.iter().map(|m| m.cost).max().unwrap_or(1)
+    }
+
+    fn for_each_weighted_predecessor(&self, _memo: &mut (), rank: u64, mut f: impl FnMut(u64, u32)) {
+        for m in &self.moves {
+            let before = rank ^ m.mask;
+            if Self::legal(m, before) {
+                f(before, m.cost);
+            }
+        }
+    }
+
+    fn for_each_weighted_successor(&self, rank: u64, mut f: impl FnMut(u64, u32)) {
+        for m in &self.moves {
+            if Self::legal(m, rank) {
+                f(rank ^ m.mask, m.cost);
+            }
+        }
+    }
+
+    fn class_of(&self, rank: u64) -> usize {
+        self.span.syndrome(rank) as usize
+    }
+}
+
+impl Invariant for Coins {
+    fn exact(&self) -> bool {
+        self.moves.iter().all(|m| m.needs_heads.is_none())
+    }
+
+    fn gf2_rank(&self) -> Option<u32> {
+        Some(self.rank())
+    }
+
+    fn configurations(&self) -> (u64, String) {
+        (self.states(), format!("2^{}", self.coins()))
+    }
+
+    fn classes(&self) -> Vec<ClassInfo> {
+        let goals = self.goal_syndromes();
+        let size = 1u64 << self.span.rank();
+        (0..self.span.cosets())
+            .map(|s| {
+                let goal = self.goals.iter().find(|&&g| self.span.syndrome(g) == s);
+                ClassInfo {
+                    label: self.syndrome_label(s),
+                    configurations: size,
+                    solvable: goals.contains(&s),
+                    example: self.render(goal.copied().unwrap_or_else(|| self.span.representative(s))),
+                }
+            })
+            .collect()
+    }
+
+    fn invariant(&self) -> String {
+        format!(
+            "Every move adds (XOR) a fixed set of coins, so a configuration can only reach configurations that differ from it by a sum of moves: its coset of the span of the {} move vectors. The move matrix has rank {} over GF(2), so there are 2^({} - {}) = {} classes of 2^{} configurations; a class is named by its syndrome (the configuration reduced by the moves, read on the {} non-pivot coins).",
+            self.moves.len(),
+            self.span.rank(),
+            self.coins(),
+            self.span.rank(),
+            self.span.cosets(),
+            self.span.rank(),
+            self.coins() as u32 - self.span.rank()
+        )
     }
 }
 

@@ -6,7 +6,9 @@
 //! standing for `C(N, t)` configurations. That scales to N = 60 where 2^N bits would not.
 
 use super::coins::{COINS, CoinMove, Coins, read_cells};
-use super::{ClassInfo, ParseError, Puzzle};
+use super::family::{Family, SizeArgs};
+use super::{ClassInfo, Invariant, Notation, ParseError, SearchGraph};
+use crate::util::binomial;
 
 /// Largest N: 2^60 configurations still fit the 64-bit counts.
 pub const MAX_COINS: u32 = 60;
@@ -22,16 +24,6 @@ pub struct FlipK {
     goal: Option<Vec<bool>>,
 }
 
-/// `C(n, r)`, exact for `n <= 62`.
-pub fn binomial(n: u32, r: u32) -> u64 {
-    if r > n {
-        return 0;
-    }
-    let r = r.min(n - r);
-    // Each partial product C(n-r+i, i) is an integer, so the division is exact.
-    (1..=u64::from(r)).fold(1u64, |acc, i| acc * (u64::from(n - r) + i) / i)
-}
-
 impl FlipK {
     /// N coins, K flipped per move; `1 <= K <= N <= 60` is the caller's promise.
     pub fn new(n: u32, k: u32) -> Self {
@@ -39,7 +31,7 @@ impl FlipK {
     }
 
     /// The same puzzle with `goal` (an H/T row) as its goal; the id gets `-goal-` and it.
-    pub fn with_goal(mut self, goal: &str) -> Result<Self, ParseError> {
+    fn goal_from(mut self, goal: &str) -> Result<Self, ParseError> {
         self.goal = Some(parse_row(goal, self.n as usize)?);
         Ok(self)
     }
@@ -96,7 +88,15 @@ impl FlipK {
     }
 }
 
-impl Puzzle for FlipK {
+impl Notation for FlipK {
+    fn with_goal(self, goal: &str) -> Result<Self, ParseError> {
+        self.goal_from(goal)
+    }
+
+    fn start(&self) -> Option<u64> {
+        Some(self.all_heads())
+    }
+
     fn id(&self) -> String {
         match &self.goal {
             Some(goal) => format!("flip-k-{}-{}-goal-{}", self.n, self.k, coins_text(goal)),
@@ -125,16 +125,81 @@ impl Puzzle for FlipK {
         (1, self.n as usize)
     }
 
+    /// The tail count drawn as its first configuration: the tails on the left (with a
+    /// goal: the coins that agree with it on the left).
+    fn render(&self, rank: u64) -> String {
+        let framed: Vec<bool> = (0..u64::from(self.n)).map(|i| i < rank).collect();
+        match &self.goal {
+            Some(goal) => coins_text(&framed.iter().zip(goal).map(|(&f, &g)| f == g).collect::<Vec<_>>()),
+            None => coins_text(&framed),
+        }
+    }
+
+    fn draw(&self, rank: u64) -> String {
+        self.render(rank)
+    }
+
+    /// Reads an H/T row; the rank is its number of tails.
+    fn parse(&self, text: &str) -> Result<u64, ParseError> {
+        let coins = parse_row(text, self.n as usize)?;
+        let t = self.rank_of(&coins);
+        if self.class_of(t) != self.class_of(u64::from(self.n)) {
+            return Err(ParseError::Unsolvable(if self.k == self.n {
+                "every move flips all coins, so only the goal and its complement reach the goal".into()
+            } else if self.goal.is_some() {
+                format!(
+                    "K = {} is even, so every move keeps the parity of the number of coins that differ from the goal: {} now, 0 at the goal",
+                    self.k,
+                    u64::from(self.n) - t
+                )
+            } else {
+                format!(
+                    "K = {} is even, so every move keeps the parity of the number of tails: {} now, {} at the goal",
+                    self.k, t, self.n
+                )
+            }));
+        }
+        Ok(t)
+    }
+
+    /// The table walks tail counts; each step flips concrete coins of the row as typed.
+    fn walk(&self, start: &str, path: &[u64]) -> Result<(Vec<String>, Vec<String>), ParseError> {
+        let draw = |row: &[bool]| row.iter().map(|&t| if t { 'T' } else { 'H' }).collect::<String>();
+        let mut row = parse_row(start, self.n as usize)?;
+        let (mut drawings, mut moves) = (vec![draw(&row)], Vec::new());
+        for &target in path.iter().skip(1) {
+            let flipped = self.concrete_move(&row, target);
+            for &i in &flipped {
+                row[i] = !row[i];
+            }
+            if self.rank_of(&row) != target {
+                return Err(ParseError::Malformed(format!(
+                    "flip-k: the move to {target} tails could not be made concrete"
+                )));
+            }
+            moves.push(coin_list(&flipped));
+            drawings.push(draw(&row));
+        }
+        Ok((drawings, moves))
+    }
+
+    fn describe_move(&self, from: u64, to: u64) -> String {
+        let config: Vec<bool> = self.render(from).chars().map(|c| c == 'T').collect();
+        coin_list(&self.concrete_move(&config, to))
+    }
+}
+
+impl SearchGraph for FlipK {
+    fn class_count(&self) -> usize {
+        self.classes().len()
+    }
+
     fn states(&self) -> u64 {
         u64::from(self.n) + 1
     }
 
     fn multiplicity(&self, rank: u64) -> u64 {
         binomial(self.n, rank as u32)
-    }
-
-    fn configurations(&self) -> (u64, String) {
-        (1 << self.n, format!("2^{}", self.n))
     }
 
     fn goals(&self) -> Vec<u64> {
@@ -149,6 +214,26 @@ impl Puzzle for FlipK {
 
     fn for_each_successor(&self, rank: u64, f: impl FnMut(u64)) {
         self.for_each_neighbour(rank, f);
+    }
+
+    fn class_of(&self, rank: u64) -> usize {
+        if self.k == self.n {
+            usize::from(rank != 0 && rank != u64::from(self.n))
+        } else if self.k % 2 == 1 {
+            0
+        } else {
+            (rank % 2) as usize
+        }
+    }
+}
+
+impl Invariant for FlipK {
+    fn gf2_rank(&self) -> Option<u32> {
+        Some(self.rank())
+    }
+
+    fn configurations(&self) -> (u64, String) {
+        (1 << self.n, format!("2^{}", self.n))
     }
 
     fn classes(&self) -> Vec<ClassInfo> {
@@ -192,16 +277,6 @@ impl Puzzle for FlipK {
         }
     }
 
-    fn class_of(&self, rank: u64) -> usize {
-        if self.k == self.n {
-            usize::from(rank != 0 && rank != u64::from(self.n))
-        } else if self.k % 2 == 1 {
-            0
-        } else {
-            (rank % 2) as usize
-        }
-    }
-
     fn invariant(&self) -> String {
         if self.k == self.n {
             "Every move flips all coins, so a configuration only meets its complement: each class is a configuration and its complement, and only the goal's class (all tails, all heads) is solvable.".into()
@@ -217,48 +292,6 @@ impl Puzzle for FlipK {
                 if self.n % 2 == 0 { "even" } else { "odd" }
             )
         }
-    }
-
-    /// The tail count drawn as its first configuration: the tails on the left (with a
-    /// goal: the coins that agree with it on the left).
-    fn render(&self, rank: u64) -> String {
-        let framed: Vec<bool> = (0..u64::from(self.n)).map(|i| i < rank).collect();
-        match &self.goal {
-            Some(goal) => coins_text(&framed.iter().zip(goal).map(|(&f, &g)| f == g).collect::<Vec<_>>()),
-            None => coins_text(&framed),
-        }
-    }
-
-    fn draw(&self, rank: u64) -> String {
-        self.render(rank)
-    }
-
-    /// Reads an H/T row; the rank is its number of tails.
-    fn parse(&self, text: &str) -> Result<u64, ParseError> {
-        let coins = parse_row(text, self.n as usize)?;
-        let t = self.rank_of(&coins);
-        if self.class_of(t) != self.class_of(u64::from(self.n)) {
-            return Err(ParseError::Unsolvable(if self.k == self.n {
-                "every move flips all coins, so only the goal and its complement reach the goal".into()
-            } else if self.goal.is_some() {
-                format!(
-                    "K = {} is even, so every move keeps the parity of the number of coins that differ from the goal: {} now, 0 at the goal",
-                    self.k,
-                    u64::from(self.n) - t
-                )
-            } else {
-                format!(
-                    "K = {} is even, so every move keeps the parity of the number of tails: {} now, {} at the goal",
-                    self.k, t, self.n
-                )
-            }));
-        }
-        Ok(t)
-    }
-
-    fn describe_move(&self, from: u64, to: u64) -> String {
-        let config: Vec<bool> = self.render(from).chars().map(|c| c == 'T').collect();
-        coin_list(&self.concrete_move(&config, to))
     }
 }
 
@@ -301,4 +334,71 @@ pub fn flip_k_brute(n: usize, k: usize) -> Coins {
         moves,
         vec![(1 << n) - 1],
     )
+}
+
+/// flip-k's size when --coins or --flip is not given.
+const DEFAULT_COINS: u64 = 7;
+/// See [`DEFAULT_COINS`].
+const DEFAULT_FLIP: u64 = 5;
+
+/// `--puzzle flip-k --coins N --flip K`: flip K of N coins, by symmetry up to N = 60.
+pub struct FlipKFamily;
+
+impl Family for FlipKFamily {
+    type Size = (u32, u32);
+    type Puzzle = FlipK;
+
+    fn name(&self) -> &'static str {
+        "flip-k"
+    }
+
+    fn about(&self) -> Option<&'static str> {
+        Some("flip-k       flip exactly K of N coins per move until all are tails; --coins N --flip K (7, 5)")
+    }
+
+    fn flags(&self) -> (&'static [&'static str], &'static str) {
+        (&["--coins", "--flip"], " (use --coins N --flip K)")
+    }
+
+    fn choose(&self, args: &SizeArgs) -> Result<(u32, u32), String> {
+        let coins = args.coins.unwrap_or(DEFAULT_COINS);
+        let flip = args.flip.unwrap_or(DEFAULT_FLIP);
+        if !(1..=u64::from(MAX_COINS)).contains(&coins) {
+            return Err(format!(
+                "--coins {coins} is out of range: use 1 to {MAX_COINS} (2^{MAX_COINS} configurations is the most the counts hold)"
+            ));
+        }
+        if !(1..=coins).contains(&flip) {
+            return Err(match (args.flip, args.coins) {
+                (None, _) => format!(
+                    "--flip defaults to {DEFAULT_FLIP}, more than the {coins} coins: pass --flip K with K from 1 to {coins}"
+                ),
+                (Some(_), None) => format!(
+                    "--flip {flip} is out of range: a move flips 1 to N coins, and --coins defaults to {DEFAULT_COINS}; pass --coins N with N >= {flip}"
+                ),
+                (Some(_), Some(_)) => format!("--flip {flip} is out of range: a move flips 1 to N = {coins} coins"),
+            });
+        }
+        Ok((coins as u32, flip as u32))
+    }
+
+    fn all(&self) -> Vec<(u32, u32)> {
+        vec![(7, 5), (60, 31)]
+    }
+
+    fn id(&self, &(coins, flip): &(u32, u32)) -> String {
+        format!("flip-k-{coins}-{flip}")
+    }
+
+    fn parameters(&self, &(coins, flip): &(u32, u32)) -> Vec<(String, u64)> {
+        vec![("coins".into(), u64::from(coins)), ("flip".into(), u64::from(flip))]
+    }
+
+    fn states(&self, &(coins, _): &(u32, u32)) -> u128 {
+        u128::from(coins) + 1
+    }
+
+    fn build(&self, &(coins, flip): &(u32, u32)) -> Result<FlipK, String> {
+        Ok(FlipK::new(coins, flip))
+    }
 }

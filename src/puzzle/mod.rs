@@ -6,6 +6,7 @@
 
 pub mod coin_lines;
 pub mod coins;
+pub mod family;
 pub mod flip_k;
 pub mod gf2;
 pub mod lights_out;
@@ -13,7 +14,8 @@ pub mod nine_tails;
 pub mod rules;
 pub mod sliding;
 
-use crate::engine::bitset::WORD_BITS;
+use crate::util::WORD_BITS;
+pub use crate::util::quote;
 use thiserror::Error;
 
 /// Why a written configuration was rejected by [`Puzzle::parse`].
@@ -25,21 +27,6 @@ pub enum ParseError {
     /// A well-formed configuration that no sequence of moves brings to the goal.
     #[error("unsolvable: {0}")]
     Unsolvable(String),
-}
-
-/// `text` in backticks for an error message: at most its first 40 characters (then how
-/// long it is), control characters shown as spaces, so the message stays one short line
-/// whatever was typed.
-pub fn quote(text: &str) -> String {
-    const MAX: usize = 40;
-    let clean = |c: char| if c.is_control() { ' ' } else { c };
-    let length = text.chars().count();
-    if length <= MAX {
-        format!("`{}`", text.chars().map(clean).collect::<String>())
-    } else {
-        let start: String = text.chars().take(MAX).map(clean).collect();
-        format!("`{start}...` ({} characters)", crate::report::thousands(length as u64))
-    }
 }
 
 /// One solvability class as the invariant predicts it, before any search.
@@ -55,27 +42,23 @@ pub struct ClassInfo {
     pub example: String,
 }
 
-/// A puzzle whose configurations (or symmetry orbits of them) are numbered densely.
+/// A puzzle as its three callers see it: the engine walks its [`SearchGraph`], the
+/// analysis checks the search against its [`Invariant`], and reports, the solver and the
+/// command line read and write it through its [`Notation`]. Implemented for every type
+/// that has all three.
+pub trait Puzzle: SearchGraph + Invariant + Notation {}
+
+impl<T: SearchGraph + Invariant + Notation> Puzzle for T {}
+
+/// The graph the engine searches: configurations (or symmetry orbits of them) numbered
+/// densely as ranks, and the moves between them.
 ///
 /// Distances are measured *to* the goal: the engine starts at the goals and follows
-/// [`Puzzle::for_each_predecessor`], which is what makes directed puzzles come out right.
-pub trait Puzzle: Sync {
-    /// Stable id used in report paths, e.g. `eight`, `lights-out-4x3`.
-    fn id(&self) -> String;
-    /// One-line human name, e.g. `8-puzzle (3x3 sliding tiles)`.
-    fn title(&self) -> String;
-    /// A few sentences on the rules and the goal, for reports.
-    fn rules(&self) -> String;
-    /// Rows and columns of the board, for drawing configurations as grids.
-    fn shape(&self) -> (usize, usize);
+/// [`SearchGraph::for_each_predecessor`], which is what makes directed puzzles come out
+/// right. The methods with defaults are fast paths a puzzle may offer.
+pub trait SearchGraph: Sync {
     /// Size of the rank space; the engine's bit sets have exactly this many bits.
     fn states(&self) -> u64;
-    /// How many configurations rank `rank` stands for (1 unless ranks are orbits).
-    fn multiplicity(&self, _rank: u64) -> u64 {
-        1
-    }
-    /// All configurations of the puzzle, reachable or not, and how that number arises.
-    fn configurations(&self) -> (u64, String);
     /// The goal ranks distances are measured to.
     fn goals(&self) -> Vec<u64>;
     /// Scratch space one worker keeps between calls: the engine hands ranks to a worker in
@@ -86,6 +69,26 @@ pub trait Puzzle: Sync {
     /// A returned rank `>= states()` means the move left the class the ranking covers,
     /// i.e. the puzzle's invariant is wrong; the engine reports it as an error.
     fn for_each_predecessor(&self, memo: &mut Self::Memo, rank: u64, f: impl FnMut(u64));
+    /// Calls `f` with every rank one move *after* `rank`.
+    fn for_each_successor(&self, rank: u64, f: impl FnMut(u64));
+    /// How many configurations rank `rank` stands for (1 unless ranks are orbits).
+    fn multiplicity(&self, _rank: u64) -> u64 {
+        1
+    }
+    /// How many classes the engine tallies: [`Invariant::classes`] has this many.
+    fn class_count(&self) -> usize {
+        1
+    }
+    /// Index into [`Invariant::classes`] of the class holding `rank`.
+    fn class_of(&self, _rank: u64) -> usize {
+        0
+    }
+    /// Whether every rank stands for one configuration of the first class (the defaults of
+    /// [`SearchGraph::multiplicity`] and [`SearchGraph::class_of`]): the engine then counts
+    /// a level a word at a time.
+    fn uniform(&self) -> bool {
+        false
+    }
     /// Predecessors `rank - 1` and `rank + 1` that the engine can mark 64 ranks at a time
     /// with word shifts, if the ranking puts some moves side by side (a sliding tile's
     /// horizontal moves).
@@ -94,9 +97,9 @@ pub trait Puzzle: Sync {
     }
     /// Calls `f(rank, pred)` for each rank `first + 64 * i + b` with bit `b` of `words[i]`
     /// set, in ascending order, and each of its predecessors but those
-    /// [`Puzzle::adjacent_predecessors`] describes: the engine's hot loop, a run of words of
-    /// the frontier at a time, so that a puzzle can share work between neighbouring ranks
-    /// and set up its loop once a run.
+    /// [`SearchGraph::adjacent_predecessors`] describes: the engine's hot loop, a run of
+    /// words of the frontier at a time, so that a puzzle can share work between
+    /// neighbouring ranks and set up its loop once a run.
     fn for_each_far_predecessor_in_words(
         &self,
         memo: &mut Self::Memo,
@@ -113,39 +116,55 @@ pub trait Puzzle: Sync {
             }
         }
     }
-    /// Whether every rank stands for one configuration of the first class (the defaults of
-    /// [`Puzzle::multiplicity`] and [`Puzzle::class_of`]): the engine then counts a level
-    /// a word at a time.
-    fn uniform(&self) -> bool {
-        false
-    }
-    /// Calls `f` with every rank one move *after* `rank`.
-    fn for_each_successor(&self, rank: u64, f: impl FnMut(u64));
     /// Largest cost of one move. Distances are least total costs; with the default, every
     /// move costs 1 and the engine runs its plain breadth-first search.
     fn max_move_cost(&self) -> u32 {
         1
     }
+    /// [`SearchGraph::for_each_predecessor`] with each move's cost, `1..=max_move_cost()`.
+    fn for_each_weighted_predecessor(&self, memo: &mut Self::Memo, rank: u64, mut f: impl FnMut(u64, u32)) {
+        self.for_each_predecessor(memo, rank, |pred| f(pred, 1));
+    }
+    /// [`SearchGraph::for_each_successor`] with each move's cost.
+    fn for_each_weighted_successor(&self, rank: u64, mut f: impl FnMut(u64, u32)) {
+        self.for_each_successor(rank, |next| f(next, 1));
+    }
+}
+
+/// The invariant that sorts every configuration, reachable or not, into classes before
+/// any search; the analysis checks the search against it.
+pub trait Invariant {
+    /// All configurations of the puzzle, reachable or not, and how that number arises.
+    fn configurations(&self) -> (u64, String);
+    /// Solvability classes predicted by the invariant, in a fixed order.
+    fn classes(&self) -> Vec<ClassInfo>;
+    /// One sentence on the invariant that separates the classes.
+    fn invariant(&self) -> String;
+    /// Whether the search must reach every configuration of a solvable class (false where
+    /// moves have preconditions, as in nine tails, so the invariant is only necessary).
+    fn exact(&self) -> bool {
+        true
+    }
+    /// Rank of the move matrix over GF(2), for coin puzzles.
+    fn gf2_rank(&self) -> Option<u32> {
+        None
+    }
+}
+
+/// How people read and write the puzzle: names, configurations as text and grids, moves.
+pub trait Notation {
+    /// Stable id used in report paths, e.g. `eight`, `lights-out-4x3`.
+    fn id(&self) -> String;
+    /// One-line human name, e.g. `8-puzzle (3x3 sliding tiles)`.
+    fn title(&self) -> String;
+    /// A few sentences on the rules and the goal, for reports.
+    fn rules(&self) -> String;
+    /// Rows and columns of the board, for drawing configurations as grids.
+    fn shape(&self) -> (usize, usize);
     /// What a distance counts, for reports: `moves`, or the cost's name such as `flips`.
     fn metric(&self) -> String {
         "moves".into()
     }
-    /// [`Puzzle::for_each_predecessor`] with each move's cost, `1..=max_move_cost()`.
-    fn for_each_weighted_predecessor(&self, memo: &mut Self::Memo, rank: u64, mut f: impl FnMut(u64, u32)) {
-        self.for_each_predecessor(memo, rank, |pred| f(pred, 1));
-    }
-    /// [`Puzzle::for_each_successor`] with each move's cost.
-    fn for_each_weighted_successor(&self, rank: u64, mut f: impl FnMut(u64, u32)) {
-        self.for_each_successor(rank, |next| f(next, 1));
-    }
-    /// Solvability classes predicted by the invariant, in a fixed order.
-    fn classes(&self) -> Vec<ClassInfo>;
-    /// Index into [`Puzzle::classes`] of the class holding `rank`.
-    fn class_of(&self, _rank: u64) -> usize {
-        0
-    }
-    /// One sentence on the invariant that separates the classes.
-    fn invariant(&self) -> String;
     /// Rank in the puzzle's one-line notation, e.g. `8 1 3 4 0 2 7 6 5` or `HHTTH`.
     fn render(&self, rank: u64) -> String;
     /// Rank drawn as a grid of `shape()` rows, one line per row.
@@ -154,6 +173,33 @@ pub trait Puzzle: Sync {
     fn parse(&self, text: &str) -> Result<u64, ParseError>;
     /// Names the move that takes `from` to `to`, e.g. `tile 6` or `L2`.
     fn describe_move(&self, from: u64, to: u64) -> String;
+    /// The puzzle as a ranked sliding board, whose heuristic atlas the analysis measures.
+    fn tile_board(&self) -> Option<&sliding::Sliding> {
+        None
+    }
+    /// Each configuration of a solution walked on `path` (ranks, the start first) drawn as
+    /// a grid, and each move named; `start` is the position as the user wrote it. A
+    /// puzzle whose ranks stand for several configurations makes the walk concrete.
+    fn walk(&self, start: &str, path: &[u64]) -> Result<(Vec<String>, Vec<String>), ParseError> {
+        let _ = start;
+        let drawings = path.iter().map(|&r| self.draw(r)).collect();
+        let moves = path.windows(2).map(|w| self.describe_move(w[0], w[1])).collect();
+        Ok((drawings, moves))
+    }
+    /// A classic start whose distance the summary reports, if the puzzle has one.
+    fn start(&self) -> Option<u64> {
+        None
+    }
+    /// The same puzzle with `goal` (in its notation) as its goal (`--goal`).
+    fn with_goal(self, goal: &str) -> Result<Self, ParseError>
+    where
+        Self: Sized,
+    {
+        let _ = goal;
+        Err(ParseError::Malformed(
+            "this puzzle measures distances to its own goal only".into(),
+        ))
+    }
 }
 
 /// Which ranks have `rank - 1` and `rank + 1` among their predecessors, as a pattern that

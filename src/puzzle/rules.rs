@@ -6,11 +6,15 @@
 //! Every error names the line and column of the offending value, and what is accepted.
 //! The README documents the format field by field.
 
+use super::SearchGraph;
 use super::coins::{COINS, CoinMove, Coins, MAX_COINS, PATTERN, cell_name, read_cells};
+use super::family::Family;
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::fmt;
 use std::ops::Range;
+use std::path::Path;
+use std::sync::Arc;
 use toml::Spanned;
 
 /// Largest cost of one move: the search keeps a bit set per pending cost (cost + 2 bit
@@ -314,4 +318,54 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let line = before.matches('\n').count() + 1;
     let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (line, col)
+}
+
+/// `--rules FILE.toml`: a coin puzzle described in a rules file.
+pub struct RulesFamily;
+
+impl Family for RulesFamily {
+    type Size = Arc<Coins>;
+    type Puzzle = Coins;
+
+    fn name(&self) -> &'static str {
+        "rules"
+    }
+
+    fn about(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// Takes a `.toml` file, or one without that extension whose first line is TOML
+    /// (`key = value`, a `[table]` or a comment).
+    fn read(&self, path: &Path, text: &str) -> Option<Result<Arc<Coins>, String>> {
+        let toml_like = || {
+            let first = text.lines().map(str::trim).find(|l| !l.is_empty());
+            first.is_none_or(|l| l.starts_with('#') || l.starts_with('[') || l.contains('='))
+        };
+        let toml = match path.extension().and_then(|e| e.to_str()) {
+            Some(ext) => ext.eq_ignore_ascii_case("toml") || toml_like(),
+            None => toml_like(),
+        };
+        toml.then(|| {
+            parse_rules(text)
+                .map(Arc::new)
+                .map_err(|e| format!("{}{e}", if e.at.is_some() { "" } else { " " }))
+        })
+    }
+
+    fn id(&self, coins: &Arc<Coins>) -> String {
+        coins.id.clone()
+    }
+
+    fn states(&self, coins: &Arc<Coins>) -> u128 {
+        1u128 << coins.coins()
+    }
+
+    fn max_move_cost(&self, coins: &Arc<Coins>) -> u32 {
+        coins.max_move_cost()
+    }
+
+    fn build(&self, coins: &Arc<Coins>) -> Result<Coins, String> {
+        Ok(Coins::clone(coins))
+    }
 }

@@ -19,8 +19,9 @@
 //! the half the textbook rule ([`check_solvable`]) calls solvable is what the parity table
 //! below encodes; the tests compare both with a plain search over explicit boards.
 
-use super::{Adjacent, ClassInfo, ParseError, Puzzle, quote};
-use crate::engine::bitset::WORD_BITS;
+use super::family::{Family, SizeArgs};
+use super::{Adjacent, ClassInfo, Invariant, Notation, ParseError, SearchGraph, quote};
+use crate::util::{WORD_BITS, factorial};
 use std::borrow::Cow;
 
 /// Largest board the ranking supports: tiles are packed as 4-bit values.
@@ -328,7 +329,7 @@ impl Sliding {
     /// The same board with `goal` (cell by cell, 0 = blank) as its goal, in place of
     /// `1 2 ... n-1 0`: any arrangement, the blank anywhere, either parity. The id gets the
     /// suffix `-goal-` and the goal's tiles joined by `-`.
-    pub fn with_goal(mut self, goal: &[u8]) -> Result<Self, ParseError> {
+    pub fn with_goal_tiles(mut self, goal: &[u8]) -> Result<Self, ParseError> {
         check_tiles(self.rows, self.cols, goal)?;
         self.goal = None;
         let mut inner = [0u8; MAX_CELLS];
@@ -719,7 +720,7 @@ impl Sliding {
     /// without decoding them.
     fn tail_sequences(&self) -> TailSequences {
         let (n, tail, head) = (self.tiles(), self.tail, 4 * (self.tiles() - self.tail));
-        let mut sets = vec![Vec::new(); binomial(n, tail) as usize];
+        let mut sets = vec![Vec::new(); pascal(n, tail) as usize];
         for mask in (0u32..1 << n).filter(|m| m.count_ones() as usize == tail) {
             // The set's tiles, smallest first, packed like the pool the head leaves.
             let pool = (0..n as u64)
@@ -940,15 +941,13 @@ fn window_sums(windows: &[Window], tails: &[Tail], cells: usize, tail: usize, co
 /// The colexicographic number of a set of `size` tiles, packed 4 bits a tile in increasing
 /// order (as [`Unranked`] keeps the pool), among the sets of that size.
 fn tile_set(pool: Packed, size: usize) -> usize {
-    (0..size)
-        .map(|m| binomial(at(pool, m) as usize - 1, m + 1))
-        .sum::<u64>() as usize
+    (0..size).map(|m| pascal(at(pool, m) as usize - 1, m + 1)).sum::<u64>() as usize
 }
 
 /// `n` choose `k` (0 where `k > n`), for `n`, `k` below [`MAX_CELLS`]: a table, since
 /// [`tile_set`] runs once a block of pairs, which on a sparse level is every few states,
 /// and the division the product needs would be most of its cost.
-fn binomial(n: usize, k: usize) -> u64 {
+fn pascal(n: usize, k: usize) -> u64 {
     BINOMIALS[n][k]
 }
 
@@ -1197,12 +1196,16 @@ pub fn check_solvable(rows: usize, cols: usize, tiles: &[u8]) -> Result<(), Pars
     Ok(())
 }
 
-/// `n!` (only called with `n <= 16`).
-pub fn factorial(n: usize) -> u64 {
-    (1..=n as u64).product()
-}
+impl Notation for Sliding {
+    fn tile_board(&self) -> Option<&Sliding> {
+        Some(self)
+    }
 
-impl Puzzle for Sliding {
+    fn with_goal(self, goal: &str) -> Result<Self, ParseError> {
+        let tiles = read_tiles(goal, self.rows * self.cols)?;
+        self.with_goal_tiles(&tiles)
+    }
+
     fn id(&self) -> String {
         self.id.clone()
     }
@@ -1243,12 +1246,31 @@ impl Puzzle for Sliding {
         (self.rows, self.cols)
     }
 
-    fn states(&self) -> u64 {
-        factorial(self.cells) / 2
+    fn render(&self, rank: u64) -> String {
+        join_tiles(&self.board(rank))
     }
 
-    fn configurations(&self) -> (u64, String) {
-        (factorial(self.cells), format!("{}!", self.cells))
+    fn draw(&self, rank: u64) -> String {
+        draw_tiles(&self.board(rank), self.cols)
+    }
+
+    fn parse(&self, text: &str) -> Result<u64, ParseError> {
+        self.rank_board(&read_tiles(text, self.cells)?)
+    }
+
+    fn describe_move(&self, from: u64, to: u64) -> String {
+        let blank_after = (to % self.cells as u64) as usize;
+        format!("tile {}", self.board(from)[blank_after])
+    }
+}
+
+impl SearchGraph for Sliding {
+    fn class_count(&self) -> usize {
+        self.classes().len()
+    }
+
+    fn states(&self) -> u64 {
+        factorial(self.cells) / 2
     }
 
     fn goals(&self) -> Vec<u64> {
@@ -1289,6 +1311,12 @@ impl Puzzle for Sliding {
     fn for_each_successor(&self, rank: u64, f: impl FnMut(u64)) {
         self.for_each_neighbour(&mut Unranked::default(), rank, f);
     }
+}
+
+impl Invariant for Sliding {
+    fn configurations(&self) -> (u64, String) {
+        (factorial(self.cells), format!("{}!", self.cells))
+    }
 
     fn classes(&self) -> Vec<ClassInfo> {
         let half = factorial(self.cells) / 2;
@@ -1315,22 +1343,107 @@ impl Puzzle for Sliding {
             "The width is even, so a vertical move flips the parity of the inversion count while the blank changes row: the class is the parity of inversions + the blank's row distance from the bottom row; `even` boards are solvable, `odd` ones are not.".into()
         }
     }
+}
 
-    fn render(&self, rank: u64) -> String {
-        join_tiles(&self.board(rank))
+/// `--puzzle eight`: the 8-puzzle, always 3x3.
+pub struct EightFamily;
+
+impl Family for EightFamily {
+    type Size = ();
+    type Puzzle = Sliding;
+
+    fn name(&self) -> &'static str {
+        "eight"
     }
 
-    fn draw(&self, rank: u64) -> String {
-        draw_tiles(&self.board(rank), self.cols)
+    fn about(&self) -> Option<&'static str> {
+        Some("eight        the 8-puzzle: tiles 1-8 on 3x3, goal 1 2 3 / 4 5 6 / 7 8 _ (181,440 states)")
     }
 
-    fn parse(&self, text: &str) -> Result<u64, ParseError> {
-        self.rank_board(&read_tiles(text, self.cells)?)
+    fn flags(&self) -> (&'static [&'static str], &'static str) {
+        (
+            &[],
+            " (it is always 3x3; use --puzzle sliding --rows R --cols C for other boards)",
+        )
     }
 
-    fn describe_move(&self, from: u64, to: u64) -> String {
-        let blank_after = (to % self.cells as u64) as usize;
-        format!("tile {}", self.board(from)[blank_after])
+    fn choose(&self, _: &SizeArgs) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn all(&self) -> Vec<()> {
+        vec![()]
+    }
+
+    fn id(&self, _: &()) -> String {
+        "eight".into()
+    }
+
+    fn states(&self, _: &()) -> u128 {
+        SlidingFamily.states(&(3, 3))
+    }
+
+    fn build(&self, _: &()) -> Result<Sliding, String> {
+        Ok(Sliding::eight())
+    }
+
+    fn tiles(&self, _: &()) -> Option<(usize, usize)> {
+        Some((3, 3))
+    }
+}
+
+/// `--puzzle sliding --rows R --cols C`: sliding tiles on any board, enumerated up to
+/// [`MAX_CELLS`] cells and solved position by position beyond.
+pub struct SlidingFamily;
+
+impl Family for SlidingFamily {
+    type Size = (usize, usize);
+    type Puzzle = Sliding;
+
+    fn name(&self) -> &'static str {
+        "sliding"
+    }
+
+    fn about(&self) -> Option<&'static str> {
+        Some("sliding      sliding tiles on R x C, --rows R --cols C (2x2 up to 3x4 and 2x7 as memory allows)")
+    }
+
+    fn flags(&self) -> (&'static [&'static str], &'static str) {
+        (&["--rows", "--cols"], "")
+    }
+
+    fn choose(&self, args: &SizeArgs) -> Result<(usize, usize), String> {
+        args.board("--puzzle sliding", None)
+    }
+
+    fn all(&self) -> Vec<(usize, usize)> {
+        vec![(2, 3), (2, 4), (2, 5)]
+    }
+
+    fn id(&self, &(rows, cols): &(usize, usize)) -> String {
+        format!("sliding-{rows}x{cols}")
+    }
+
+    fn states(&self, &(rows, cols): &(usize, usize)) -> u128 {
+        (1..=(rows * cols) as u128)
+            .try_fold(1u128, |a, b| a.checked_mul(b))
+            .map_or(u128::MAX, |f| f / 2)
+    }
+
+    fn beyond(&self, &(rows, cols): &(usize, usize)) -> Option<String> {
+        (rows * cols > MAX_CELLS).then(|| {
+            format!(
+                "this tool enumerates sliding boards of up to {MAX_CELLS} cells in memory, and boards this large are searched on disk (Korf & Schultze 2005)"
+            )
+        })
+    }
+
+    fn build(&self, size: &(usize, usize)) -> Result<Sliding, String> {
+        Sliding::new(size.0, size.1).ok_or_else(|| self.beyond(size).unwrap_or_default())
+    }
+
+    fn tiles(&self, &board: &(usize, usize)) -> Option<(usize, usize)> {
+        Some(board)
     }
 }
 

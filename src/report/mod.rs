@@ -31,18 +31,7 @@ pub const FILES: [&str; 7] = [
     "report.md",
 ];
 
-/// `1234567` as `1,234,567`.
-pub fn thousands(n: impl Into<u128>) -> String {
-    let digits = n.into().to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub use crate::util::thousands;
 
 /// Writes every report file of `analysis` into the folder `dir`.
 pub fn write_all(analysis: &Analysis, dir: &Path) -> Result<()> {

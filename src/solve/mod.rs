@@ -26,12 +26,9 @@ pub mod split;
 pub mod table;
 
 use crate::heuristics::PositionFacts;
-use crate::job::{AnyPuzzle, Spec};
-use crate::puzzle::coins::Coins;
-use crate::puzzle::flip_k::{self, FlipK};
 use crate::puzzle::sliding::Sliding;
-use crate::puzzle::{ParseError, Puzzle, quote};
-use crate::report::thousands;
+use crate::puzzle::{Notation, ParseError, Puzzle, SearchGraph, quote};
+use crate::util::thousands;
 use anyhow::{Context, Result, bail};
 use board::Board;
 use manhattan::ManhattanLc;
@@ -98,11 +95,9 @@ pub struct Position {
 }
 
 #[derive(Debug, Clone)]
-enum State {
-    /// A coin board's rank.
+pub(crate) enum State {
+    /// A rank of a puzzle solved by its distance table.
     Rank(u64),
-    /// Flip K of N: the coins themselves (tails = true), since the puzzle ranks only counts.
-    Row(Vec<bool>),
     /// A sliding board.
     Board(Board),
     /// Ruled out by the invariant, with the reason.
@@ -114,6 +109,20 @@ impl Position {
     pub fn needs_solver(&self) -> bool {
         !matches!(self.state, State::Unsolvable(_))
     }
+}
+
+/// One way to solve the positions of a puzzle (the sliding boards' own routes aside).
+pub trait Route: Send {
+    /// The board's rows and columns.
+    fn shape(&self) -> (usize, usize);
+    /// Reads one position; see [`Solver::read`].
+    fn read(&self, text: &str) -> Result<Position>;
+    /// Builds or loads what solving needs; see [`Solver::prepare`].
+    fn prepare(&mut self, cache: Option<&Path>, note: &dyn Fn(&str)) -> Result<()>;
+    /// What [`Route::prepare`] made, for a note.
+    fn prepared_what(&self) -> Option<String>;
+    /// Solves one position read by [`Route::read`], preparing first if need be.
+    fn solve(&mut self, position: &Position) -> Result<Outcome>;
 }
 
 /// A puzzle ready to solve positions: it owns the distance table or the estimate, which
@@ -153,14 +162,8 @@ impl std::str::FromStr for Pdb {
     reason = "one per run; a box would only add an indirection (which variant is largest varies)"
 )]
 enum Game {
-    Coins {
-        puzzle: Coins,
-        table: Option<DistanceTable>,
-    },
-    FlipK {
-        puzzle: FlipK,
-        table: Option<DistanceTable>,
-    },
+    /// Any puzzle whose rank space fits a distance table ([`table::TableRoute`]).
+    Table(Box<dyn Route>),
     SlidingTable {
         puzzle: Sliding,
         table: Option<DistanceTable>,
@@ -199,20 +202,32 @@ pub enum Estimate {
 }
 
 impl Solver {
-    /// The solver for `spec`; fails (one line) on a sliding board it does not take.
-    pub fn new(spec: &Spec) -> Result<Self> {
-        Self::with_mod3_ranks(spec, mod3::MOD3_RANKS)
+    /// The solver of a puzzle by its distance table.
+    pub fn table(route: Box<dyn Route>) -> Self {
+        Self {
+            game: Game::Table(route),
+            pdb: None,
+        }
     }
 
-    /// [`Solver::new`], solving the sliding boards whose number of ranks lies in `ranks`
-    /// by the distance modulo 3 ([`mod3`]): tests take that route on small boards.
-    pub fn with_mod3_ranks(spec: &Spec, ranks: RangeInclusive<u64>) -> Result<Self> {
-        let sliding = |s: &Spec| matches!(s, Spec::Eight | Spec::Sliding { .. });
-        if (sliding(spec) || matches!(spec, Spec::Goal { base, .. } if sliding(base)))
-            && let Some(AnyPuzzle::Sliding(puzzle)) = spec.build()
-            && ranks.contains(&puzzle.states())
-        {
-            let search = Self::game(spec).ok().map(Box::new);
+    /// The solver of a `rows x cols` sliding board measured to `goal` (`None`: the usual
+    /// one); `puzzle` is the ranked board with that goal where it can be built. Fails (one
+    /// line) on a board it does not take.
+    pub fn sliding(rows: usize, cols: usize, goal: Option<&str>, puzzle: Option<Sliding>) -> Result<Self> {
+        Self::sliding_with_mod3_ranks(rows, cols, goal, puzzle, mod3::MOD3_RANKS)
+    }
+
+    /// [`Solver::sliding`], solving the boards whose number of ranks lies in `ranks` by the
+    /// distance modulo 3 ([`mod3`]): tests take that route on small boards.
+    pub fn sliding_with_mod3_ranks(
+        rows: usize,
+        cols: usize,
+        goal: Option<&str>,
+        puzzle: Option<Sliding>,
+        ranks: RangeInclusive<u64>,
+    ) -> Result<Self> {
+        if let Some(puzzle) = puzzle.clone().filter(|p| ranks.contains(&p.states())) {
+            let search = Self::sliding_game(rows, cols, goal, None).ok().map(Box::new);
             let game = Game::SlidingMod3 {
                 puzzle,
                 table: None,
@@ -221,83 +236,58 @@ impl Solver {
             return Ok(Self { game, pdb: None });
         }
         Ok(Self {
-            game: Self::game(spec)?,
+            game: Self::sliding_game(rows, cols, goal, puzzle)?,
             pdb: None,
         })
     }
 
-    /// The route [`Solver::new`] takes outside [`mod3::MOD3_RANKS`].
-    fn game(spec: &Spec) -> Result<Game> {
-        let game = match *spec {
-            Spec::Eight => Game::SlidingTable {
-                puzzle: Sliding::eight(),
-                table: None,
-            },
-            Spec::Sliding { rows, cols } => {
-                let cells = rows * cols;
-                if cells > board::MAX_CELLS {
-                    bail!(
-                        "--solve takes sliding boards of up to {} cells (8x8, 4x16, 2x32 ...); {rows}x{cols} has {cells}",
-                        board::MAX_CELLS
-                    );
-                }
-                match Sliding::new(rows, cols) {
-                    Some(puzzle) if puzzle.states() <= MAX_TABLE_RANKS => Game::SlidingTable { puzzle, table: None },
-                    _ => Game::SlidingSearch {
-                        rows,
-                        cols,
-                        estimate: None,
-                        relabel: None,
-                        goal: None,
-                    },
-                }
-            }
-            Spec::Goal { ref base, ref goal } if matches!(**base, Spec::Eight | Spec::Sliding { .. }) => {
-                match spec.build() {
-                    Some(AnyPuzzle::Sliding(puzzle)) if puzzle.states() <= MAX_TABLE_RANKS => {
-                        Game::SlidingTable { puzzle, table: None }
-                    }
-                    _ => {
-                        let (rows, cols) = match **base {
-                            Spec::Sliding { rows, cols } => (rows, cols),
-                            _ => (3, 3),
-                        };
-                        let goal = crate::puzzle::sliding::read_tiles(goal, rows * cols)?;
-                        if rows * cols <= split::MAX_SPLIT_CELLS {
-                            return Ok(Game::SlidingSearch {
-                                rows,
-                                cols,
-                                estimate: None,
-                                relabel: None,
-                                goal: Some(goal),
-                            });
-                        }
-                        if goal.last() != Some(&0) {
-                            bail!(
-                                "--solve on {base} takes a --goal with the blank in the last cell (the pattern databases of boards over 16 cells are built for that cell); boards up to 16 cells take any goal"
-                            );
-                        }
-                        let mut relabel = vec![0u8; goal.len()];
-                        for (i, &t) in goal.iter().enumerate().filter(|(_, t)| **t != 0) {
-                            relabel[usize::from(t)] = i as u8 + 1;
-                        }
-                        Game::SlidingSearch {
-                            rows,
-                            cols,
-                            estimate: None,
-                            relabel: Some(relabel),
-                            goal: None,
-                        }
-                    }
-                }
-            }
-            _ => match spec.build() {
-                Some(AnyPuzzle::Coins(puzzle)) => Game::Coins { puzzle, table: None },
-                Some(AnyPuzzle::FlipK(puzzle)) => Game::FlipK { puzzle, table: None },
-                _ => bail!("{spec}: not a coin puzzle"),
-            },
+    /// The route [`Solver::sliding`] takes outside [`mod3::MOD3_RANKS`].
+    fn sliding_game(rows: usize, cols: usize, goal: Option<&str>, puzzle: Option<Sliding>) -> Result<Game> {
+        let cells = rows * cols;
+        if cells > board::MAX_CELLS {
+            bail!(
+                "--solve takes sliding boards of up to {} cells (8x8, 4x16, 2x32 ...); {rows}x{cols} has {cells}",
+                board::MAX_CELLS
+            );
+        }
+        if let Some(puzzle) = puzzle.filter(|p| p.states() <= MAX_TABLE_RANKS) {
+            return Ok(Game::SlidingTable { puzzle, table: None });
+        }
+        let Some(goal) = goal else {
+            return Ok(Game::SlidingSearch {
+                rows,
+                cols,
+                estimate: None,
+                relabel: None,
+                goal: None,
+            });
         };
-        Ok(game)
+        let goal = crate::puzzle::sliding::read_tiles(goal, cells)?;
+        if cells <= split::MAX_SPLIT_CELLS {
+            return Ok(Game::SlidingSearch {
+                rows,
+                cols,
+                estimate: None,
+                relabel: None,
+                goal: Some(goal),
+            });
+        }
+        if goal.last() != Some(&0) {
+            bail!(
+                "--solve on sliding-{rows}x{cols} takes a --goal with the blank in the last cell (the pattern databases of boards over 16 cells are built for that cell); boards up to 16 cells take any goal"
+            );
+        }
+        let mut relabel = vec![0u8; goal.len()];
+        for (i, &t) in goal.iter().enumerate().filter(|(_, t)| **t != 0) {
+            relabel[usize::from(t)] = i as u8 + 1;
+        }
+        Ok(Game::SlidingSearch {
+            rows,
+            cols,
+            estimate: None,
+            relabel: Some(relabel),
+            goal: None,
+        })
     }
 
     /// Chooses the 4x4 pattern databases (`--pdb`); `None` keeps the default.
@@ -308,35 +298,23 @@ impl Solver {
     /// Reads one position in the puzzle's notation. Malformed input is an error naming
     /// what is accepted; an unsolvable position is not an error.
     pub fn read(&self, text: &str) -> Result<Position> {
-        let label = text.to_string();
-        let mut facts = None;
-        let state = match &self.game {
-            Game::Coins { puzzle, .. } => match puzzle.parse(text) {
-                Ok(rank) => State::Rank(rank),
-                Err(e) => unsolvable(e, text)?,
-            },
-            Game::FlipK { puzzle, .. } => {
-                let row = flip_k::parse_row(text, puzzle.shape().1).map_err(|e| malformed(text, &e))?;
-                match puzzle.parse(text) {
-                    Ok(_) => State::Row(row),
-                    Err(e) => unsolvable(e, text)?,
-                }
-            }
-            Game::SlidingTable { .. } | Game::SlidingSearch { .. } | Game::SlidingMod3 { .. } => {
-                let (rows, cols) = self.shape();
-                let board = Board::parse(rows, cols, text).map_err(|e| {
-                    anyhow::anyhow!(
-                        "{}; a position is the {} tiles row by row, 0 for the blank (e.g. `{}`), or the path of a data file",
-                        malformed(text, &e),
-                        rows * cols,
-                        Board::goal(rows, cols).render()
-                    )
-                })?;
-                facts = self.facts(&board);
-                self.checked(board, text)?
-            }
-        };
-        Ok(Position { label, facts, state })
+        if let Game::Table(route) = &self.game {
+            return route.read(text);
+        }
+        let (rows, cols) = self.shape();
+        let board = Board::parse(rows, cols, text).map_err(|e| {
+            anyhow::anyhow!(
+                "{}; a position is the {} tiles row by row, 0 for the blank (e.g. `{}`), or the path of a data file",
+                malformed(text, &e),
+                rows * cols,
+                Board::goal(rows, cols).render()
+            )
+        })?;
+        Ok(Position {
+            label: text.to_string(),
+            facts: self.facts(&board),
+            state: self.checked(board, text)?,
+        })
     }
 
     /// Whether positions may also be given as data files (sliding boards).
@@ -392,8 +370,7 @@ impl Solver {
     /// The board's rows and columns.
     fn shape(&self) -> (usize, usize) {
         match &self.game {
-            Game::Coins { puzzle, .. } => puzzle.shape(),
-            Game::FlipK { puzzle, .. } => puzzle.shape(),
+            Game::Table(route) => route.shape(),
             Game::SlidingTable { puzzle, .. } | Game::SlidingMod3 { puzzle, .. } => puzzle.shape(),
             Game::SlidingSearch { rows, cols, .. } => (*rows, *cols),
         }
@@ -430,8 +407,7 @@ impl Solver {
             }
         }
         match &mut self.game {
-            Game::Coins { puzzle, table } => prepare_table(puzzle, table, cache, note),
-            Game::FlipK { puzzle, table } => prepare_table(puzzle, table, cache, note),
+            Game::Table(route) => route.prepare(cache, note),
             Game::SlidingTable { puzzle, table } => prepare_table(puzzle, table, cache, note),
             Game::SlidingSearch {
                 rows,
@@ -459,12 +435,7 @@ impl Solver {
     /// What [`Solver::prepare`] made, for a note: `distance table of N ranks`, ...
     pub fn prepared_what(&self) -> Option<String> {
         match &self.game {
-            Game::Coins { puzzle, table: Some(_) } => {
-                Some(format!("distance table of {} ranks", thousands(puzzle.states())))
-            }
-            Game::FlipK { puzzle, table: Some(_) } => {
-                Some(format!("distance table of {} tail counts", thousands(puzzle.states())))
-            }
+            Game::Table(route) => route.prepared_what(),
             Game::SlidingTable { puzzle, table: Some(_) } => {
                 Some(format!("distance table of {} ranks", thousands(puzzle.states())))
             }
@@ -495,41 +466,11 @@ impl Solver {
         if let State::Unsolvable(reason) = &position.state {
             return Ok(Outcome::Unsolvable(reason.clone()));
         }
+        if let Game::Table(route) = &mut self.game {
+            return route.solve(position);
+        }
         self.prepare(None, &|_| {})?;
-        let unreached = || {
-            Outcome::Unsolvable(
-                "no sequence of moves reaches the goal: the search from the goal over every configuration never meets this one".into(),
-            )
-        };
         Ok(match (&self.game, &position.state) {
-            (
-                Game::Coins {
-                    puzzle,
-                    table: Some(table),
-                },
-                State::Rank(rank),
-            ) => match table.path(puzzle, *rank) {
-                Some(path) => Outcome::Solved(Solution {
-                    drawings: path.iter().map(|&r| puzzle.draw(r)).collect(),
-                    moves: path.windows(2).map(|w| puzzle.describe_move(w[0], w[1])).collect(),
-                    nodes: None,
-                    weights: (puzzle.max_move_cost() > 1).then(|| {
-                        let cost = |w: &[u64]| puzzle.move_between(w[0], w[1]).map_or(0, |m| m.cost);
-                        (puzzle.metric(), path.windows(2).map(cost).collect())
-                    }),
-                }),
-                None => unreached(),
-            },
-            (
-                Game::FlipK {
-                    puzzle,
-                    table: Some(table),
-                },
-                State::Row(row),
-            ) => match table.path(puzzle, puzzle.rank_of(row)) {
-                Some(counts) => Outcome::Solved(flip_k_solution(puzzle, row, &counts)?),
-                None => unreached(),
-            },
             (
                 Game::SlidingTable {
                     puzzle,
@@ -639,8 +580,8 @@ impl Estimate {
                 "{rows}x{cols}: {} pattern database{} to build, once: {} on disk in all, at most {} of memory while building",
                 missing.len(),
                 if missing.len() == 1 { "" } else { "s" },
-                crate::job::human_bytes(u128::from(disk)),
-                crate::job::human_bytes(u128::from(memory)),
+                crate::util::human_bytes(u128::from(disk)),
+                crate::util::human_bytes(u128::from(memory)),
             ));
         }
         let tables = groups
@@ -687,13 +628,21 @@ fn prepare_table<P: Puzzle>(
     Ok(())
 }
 
+/// The outcome for a position the search from the goals never met.
+pub(crate) fn unreached() -> Outcome {
+    Outcome::Unsolvable(
+        "no sequence of moves reaches the goal: the search from the goal over every configuration never meets this one"
+            .into(),
+    )
+}
+
 /// A malformed position as a one-line error naming it (its start, if it is long).
 fn malformed(text: &str, e: &ParseError) -> anyhow::Error {
     anyhow::anyhow!("cannot read the position {}: {e}", quote(text))
 }
 
 /// Sorts a parse error into an unsolvable position (fine) or malformed input (an error).
-fn unsolvable(e: ParseError, text: &str) -> Result<State> {
+pub(crate) fn unsolvable(e: ParseError, text: &str) -> Result<State> {
     match e {
         ParseError::Unsolvable(reason) => Ok(State::Unsolvable(reason)),
         ParseError::Malformed(_) => Err(malformed(text, &e)),
@@ -746,28 +695,4 @@ fn sliding_solution(boards: &[Board], nodes: Option<u64>) -> Solution {
         nodes,
         weights: None,
     }
-}
-
-/// Flip K of N: the table walks tail counts; each step flips concrete coins of `row`.
-fn flip_k_solution(puzzle: &FlipK, row: &[bool], counts: &[u64]) -> Result<Solution> {
-    let draw = |row: &[bool]| row.iter().map(|&t| if t { 'T' } else { 'H' }).collect::<String>();
-    let mut row = row.to_vec();
-    let mut solution = Solution {
-        drawings: vec![draw(&row)],
-        moves: Vec::new(),
-        nodes: None,
-        weights: None,
-    };
-    for &target in &counts[1..] {
-        let flipped = puzzle.concrete_move(&row, target);
-        for &i in &flipped {
-            row[i] = !row[i];
-        }
-        if puzzle.rank_of(&row) != target {
-            bail!("flip-k: the move to {target} tails could not be made concrete");
-        }
-        solution.moves.push(flip_k::coin_list(&flipped));
-        solution.drawings.push(draw(&row));
-    }
-    Ok(solution)
 }

@@ -11,10 +11,10 @@
 
 use super::cache;
 use super::table::fingerprint;
-use crate::engine::{EngineError, bfs};
-use crate::puzzle::Puzzle;
+use crate::engine::{self, EngineError, Options};
 use crate::puzzle::sliding::Sliding;
-use crate::report::thousands;
+use crate::puzzle::{Notation, SearchGraph};
+use crate::util::thousands;
 use rayon::prelude::*;
 use std::ops::{ControlFlow, RangeInclusive};
 use std::path::Path;
@@ -50,7 +50,7 @@ impl DistanceMod3 {
         for goal in puzzle.goals() {
             set(&mut codes, goal, 0);
         }
-        bfs(puzzle, |level| {
+        engine::search(puzzle, Options::default(), |level| {
             let code = ((level.depth + 1) % 3) as u8;
             let next = level.next;
             let start = next.start() as usize;

@@ -19,8 +19,7 @@ use super::cache;
 use super::ida::{Heuristic, Node};
 use super::pdb::{placements, rank};
 use crate::engine::bitset::{BitSet, TooLarge};
-use crate::job::human_bytes;
-use crate::report::thousands;
+use crate::util::{factorial, human_bytes, thousands};
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
@@ -105,10 +104,6 @@ pub fn build_bytes(rows: usize, cols: usize, k: usize) -> u64 {
     let cells = rows * cols;
     let regions = Regions::new((rows, cols), &Layout::new(cells, k)).total as u64;
     table_bytes(cells, k) + 2 * (factorial(k) * regions).div_ceil(8)
-}
-
-fn factorial(k: usize) -> u64 {
-    (1..=k as u64).product()
 }
 
 /// The regions of free cells of every set of a layout.

@@ -2,9 +2,11 @@
 //! from the goals gives every configuration's distance, and a shortest solution is a walk
 //! that always steps to a successor one move closer. No search per position.
 
-use super::cache;
-use crate::engine::{EngineError, search_alone};
+use super::{Outcome, Position, Route, Solution, State, cache, unreached, unsolvable};
+use crate::engine::{self, EngineError, Options};
 use crate::puzzle::Puzzle;
+use crate::util::thousands;
+use anyhow::{Context, Result};
 use std::ops::ControlFlow;
 use std::path::Path;
 use thiserror::Error;
@@ -60,7 +62,7 @@ impl DistanceTable {
             }
         }
         let mut too_deep = false;
-        search_alone(puzzle, |level| {
+        engine::search(puzzle, Options::default(), |level| {
             let depth = level.depth + 1;
             match u8::try_from(depth) {
                 Ok(d) if d < UNREACHED => level.next.iter().for_each(|rank| distances[rank as usize] = d),
@@ -152,4 +154,86 @@ pub(crate) fn fingerprint<P: Puzzle>(puzzle: &P) -> u64 {
         text.push('\n');
     }
     cache::checksum(text.as_bytes())
+}
+
+/// Solving any puzzle whose rank space fits a [`DistanceTable`]: positions in the
+/// puzzle's notation, solutions walked down the table.
+pub struct TableRoute<P> {
+    puzzle: P,
+    table: Option<DistanceTable>,
+}
+
+impl<P: Puzzle> TableRoute<P> {
+    /// The route for `puzzle`; the table is built (or loaded) by [`Route::prepare`].
+    pub fn new(puzzle: P) -> Self {
+        Self { puzzle, table: None }
+    }
+
+    /// The cost of the cheapest move from `from` to `to`.
+    fn cost(&self, from: u64, to: u64) -> u32 {
+        let mut cost = u32::MAX;
+        self.puzzle.for_each_weighted_successor(from, |next, c| {
+            if next == to {
+                cost = cost.min(c);
+            }
+        });
+        cost
+    }
+}
+
+impl<P: Puzzle + Send> Route for TableRoute<P> {
+    fn shape(&self) -> (usize, usize) {
+        self.puzzle.shape()
+    }
+
+    fn read(&self, text: &str) -> Result<Position> {
+        let state = match self.puzzle.parse(text) {
+            Ok(rank) => State::Rank(rank),
+            Err(e) => unsolvable(e, text)?,
+        };
+        Ok(Position {
+            label: text.to_string(),
+            facts: None,
+            state,
+        })
+    }
+
+    fn prepare(&mut self, cache: Option<&Path>, note: &dyn Fn(&str)) -> Result<()> {
+        if self.table.is_none() {
+            let built = DistanceTable::load_or_build(&self.puzzle, cache, note);
+            self.table = Some(built.with_context(|| format!("{}: cannot build the distance table", self.puzzle.id()))?);
+        }
+        Ok(())
+    }
+
+    fn prepared_what(&self) -> Option<String> {
+        let states = self.puzzle.states();
+        self.table
+            .as_ref()
+            .map(|_| format!("distance table of {} ranks", thousands(states)))
+    }
+
+    fn solve(&mut self, position: &Position) -> Result<Outcome> {
+        self.prepare(None, &|_| {})?;
+        let (Some(table), State::Rank(rank)) = (&self.table, &position.state) else {
+            anyhow::bail!("{}: this position does not belong to this puzzle", position.label);
+        };
+        let Some(path) = table.path(&self.puzzle, *rank) else {
+            return Ok(unreached());
+        };
+        let (drawings, moves) = self
+            .puzzle
+            .walk(&position.label, &path)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let weights = (self.puzzle.max_move_cost() > 1).then(|| {
+            let costs = path.windows(2).map(|w| self.cost(w[0], w[1])).collect();
+            (self.puzzle.metric(), costs)
+        });
+        Ok(Outcome::Solved(Solution {
+            drawings,
+            moves,
+            nodes: None,
+            weights,
+        }))
+    }
 }

@@ -2,9 +2,9 @@
 //! thread pool, prints notes on stderr and the solutions on stdout. The library only
 //! returns values.
 
-use crate::{BadInput, STDOUT, note};
+use super::{BadInput, STDOUT, note};
 use analyze::heuristics::PositionFacts;
-use analyze::job::Spec;
+use analyze::job::Job;
 use analyze::solve::{Outcome, Pdb, Position, Solution, Solver};
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -18,14 +18,14 @@ const MAX_DATA_FILE: u64 = 64 * 1024;
 /// Solves each of `states` for `spec` and prints one block each, then a summary table.
 /// Every position is read and checked before any search, so a typo in the last one
 /// fails (exit 2) before a long search.
-pub fn run(spec: &Spec, states: &[String], threads: usize, quiet: bool, pdb: Option<Pdb>) -> Result<()> {
+pub fn run(spec: &Job, states: &[String], threads: usize, quiet: bool, pdb: Option<Pdb>) -> Result<()> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     let say = |message: &str| {
         if !quiet {
             note(message);
         }
     };
-    let mut solver = Solver::new(spec).map_err(|e| BadInput(format!("{e:#}")))?;
+    let mut solver = spec.solver().map_err(|e| BadInput(format!("{e:#}")))?;
     solver.set_pdb(pdb);
     let positions = states
         .iter()

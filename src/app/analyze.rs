@@ -1,0 +1,281 @@
+//! Analysing jobs, the binary's side: progress bars and notes on stderr, one search per
+//! job (shared with other processes under `--hosts`), each report written to a staging
+//! folder and swapped into place, then the `--all` index.
+
+use super::timely::{SetupError, TimelyExchange};
+use super::{BadInput, INTERRUPTED, Interrupted, STDOUT, note};
+use analyze::analysis::{Analysis, AnalysisError};
+use analyze::engine::bfs::Notify;
+use analyze::engine::checkpoint::{self, Note};
+use analyze::engine::exchange::Exchange;
+use analyze::engine::exchange::Partition;
+use analyze::engine::{EngineError, Level, Options};
+use analyze::hosts::Cluster;
+use analyze::job::{BITS_PER_STATE, IN_FLIGHT_BYTES, Job};
+use analyze::report;
+use analyze::util::{human_bytes, thousands};
+use anyhow::{Context, Result};
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
+use std::io::Write;
+use std::ops::ControlFlow;
+use std::path::Path;
+use std::sync::atomic::Ordering;
+
+/// How each analysis of a run is done.
+pub struct Settings<'a> {
+    /// Measure the heuristic atlas on any sliding board, and the A* effort.
+    pub heuristics: bool,
+    /// No progress bar or notes on stderr.
+    pub quiet: bool,
+    /// Save the search here at level boundaries, and resume from it.
+    pub checkpoint: Option<&'a checkpoint::Config>,
+    /// This process's place in a search shared by several (`--hosts`).
+    pub cluster: Option<&'a Cluster>,
+}
+
+/// Analyses each job, writes its report folder, and for `--all` the index.
+pub fn analyze_all(jobs: &[Job], index: bool, out: &Path, threads: usize, settings: &Settings) -> Result<()> {
+    // Ctrl-C or SIGTERM stops the search at the end of the current level; the staging
+    // folders are then dropped (deleted), so no partial report is left behind.
+    ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed)).context("cannot install the Ctrl-C handler")?;
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+    if let Some(cluster) = settings.cluster {
+        // The exchange is bound to the thread that runs the search: one closure does it all.
+        return pool.install(|| {
+            jobs.iter()
+                .try_for_each(|job| analyze_shared(job, out, settings, cluster))
+        });
+    }
+    // Create every output folder before the first search, so a bad --out fails at once.
+    let index_stage = index.then(|| report::stage(out, "index")).transpose()?;
+    let staged = jobs
+        .iter()
+        .map(|job| report::stage(out, &job.to_string()))
+        .collect::<Result<Vec<_>>>()?;
+    let mut analyses = Vec::new();
+    let interrupted = |written: usize| Interrupted {
+        written: jobs[..written].iter().map(Job::to_string).collect(),
+        not_written: jobs[written..].iter().map(Job::to_string).collect(),
+        index,
+    };
+    for (job, stage) in jobs.iter().zip(staged) {
+        let Some(analysis) = pool.install(|| analyze(job, settings, None))? else {
+            return Err(interrupted(analyses.len()).into());
+        };
+        report::write_all(&analysis, stage.path())?;
+        if INTERRUPTED.load(Ordering::Relaxed) {
+            return Err(interrupted(analyses.len()).into());
+        }
+        let path = stage.commit()?;
+        let mut stdout = std::io::stdout().lock();
+        writeln!(stdout, "{}  ->  {}", one_line_summary(&analysis), path.display()).context(STDOUT)?;
+        stdout.flush().context(STDOUT)?;
+        analyses.push(analysis);
+    }
+    if let Some(stage) = index_stage {
+        write_index(&analyses, stage.path(), out)?;
+    }
+    Ok(())
+}
+
+/// One process's part of a `--hosts` run: connects to the others first (a launch gone wrong
+/// leaves nothing behind), then searches; only process 0 writes the report.
+fn analyze_shared(job: &Job, out: &Path, settings: &Settings, cluster: &Cluster) -> Result<()> {
+    let states = u64::try_from(job.states()).with_context(|| format!("{job} is too large to enumerate"))?;
+    let description = format!("analyze {} {job}", env!("CARGO_PKG_VERSION"));
+    let timely = TimelyExchange::start(cluster, states, &description).map_err(|e| match e {
+        SetupError::Address(m) => anyhow::Error::new(BadInput(m)),
+        SetupError::Peers(m) => anyhow::anyhow!(m),
+    })?;
+    let interrupted = || Interrupted {
+        written: Vec::new(),
+        not_written: vec![job.to_string()],
+        index: false,
+    };
+    if cluster.process != 0 {
+        let analysis = analyze(job, settings, Some((cluster, timely)))?.ok_or_else(interrupted)?;
+        writeln!(
+            std::io::stdout(),
+            "{}  (process {} of {}; process 0 writes the report)",
+            one_line_summary(&analysis),
+            cluster.process,
+            cluster.processes()
+        )?;
+        return Ok(());
+    }
+    let stage = report::stage(out, &job.to_string())?;
+    let analysis = analyze(job, settings, Some((cluster, timely)))?.ok_or_else(interrupted)?;
+    report::write_all(&analysis, stage.path())?;
+    let path = stage.commit()?;
+    writeln!(
+        std::io::stdout(),
+        "{}  ->  {}",
+        one_line_summary(&analysis),
+        path.display()
+    )?;
+    Ok(())
+}
+
+/// Runs one analysis with a progress bar on stderr (hidden when stderr is not a terminal;
+/// indicatif ignores a failed write); `None` if interrupted.
+fn analyze(job: &Job, settings: &Settings, shared: Option<(&Cluster, TimelyExchange)>) -> Result<Option<Analysis>> {
+    let (cluster, mut timely) = match shared {
+        Some((cluster, timely)) => (Some(cluster), Some(timely)),
+        None => (None, None),
+    };
+    let built = job
+        .build()
+        .map_err(|e| anyhow::anyhow!("{job} cannot be enumerated: {e}"))?;
+    if !settings.quiet {
+        match cluster {
+            None => note(format_args!(
+                "{job}: {} states to search, {} of bit sets ({} bits a state)",
+                thousands(job.states()),
+                human_bytes(job.memory()),
+                job.bits_per_state()
+            )),
+            Some(cluster) => note(cluster_note(job, built.ranks(), cluster)),
+        }
+    }
+    let bar = progress_bar(job, settings.quiet, built.expected_reachable())?;
+    let options = Options {
+        checkpoint: settings.checkpoint.cloned(),
+        notify: Some(checkpoint_notes(job, &bar)),
+        exchange: timely.as_mut().map(|t| t as &mut dyn Exchange),
+        ..Options::default()
+    };
+    let mut traffic = Traffic::default();
+    let analysis = job.analyze(built.as_ref(), options, settings.heuristics, &mut |level| {
+        traffic.add(level);
+        bar.set_message(level.depth.to_string());
+        bar.set_position(level.reached);
+        if INTERRUPTED.load(Ordering::Relaxed) {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    bar.finish_and_clear();
+    if let (Ok(_), Some(timely)) = (&analysis, timely) {
+        // Every process has the result: leave together, so none sees another vanish.
+        timely.finish().with_context(|| format!("{job}: analysis failed"))?;
+        if let Some(cluster) = cluster.filter(|_| !settings.quiet) {
+            note(traffic.describe(job, cluster.processes()));
+        }
+    }
+    match analysis {
+        Err(AnalysisError::Engine(EngineError::Interrupted)) => Ok(None),
+        Err(AnalysisError::Engine(EngineError::Checkpoint(e))) if e.is_refusal() => Err(BadInput(e.to_string()).into()),
+        other => other.map(Some).with_context(|| format!("{job}: analysis failed")),
+    }
+}
+
+/// The bar of one search: levels, states reached of those the invariant expects, rate.
+fn progress_bar(job: &Job, quiet: bool, expected: u64) -> Result<ProgressBar> {
+    let bar = if quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(expected)
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{prefix} level {msg:>3} [{bar:30}] {human_pos}/{human_len} states, {rate}, {eta} left",
+        )
+        .context("progress template")?
+        .with_key("rate", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = write!(w, "{} states/s", report::chart::short_count(state.per_sec()));
+        })
+        .progress_chars("=> "),
+    );
+    bar.set_prefix(job.to_string());
+    Ok(bar)
+}
+
+/// Tells the user, above the bar, when a checkpoint is resumed or skipped.
+fn checkpoint_notes(job: &Job, bar: &ProgressBar) -> Notify {
+    let (id, bar) = (job.to_string(), bar.clone());
+    Box::new(move |event: &Note| {
+        let line = match event {
+            Note::Resumed { level, path } => {
+                format!(
+                    "{id}: resuming after level {level} from the checkpoint {}",
+                    path.display()
+                )
+            }
+            Note::Skipped { path, reason } => format!("{id}: not using checkpoint {}: {reason}", path.display()),
+            Note::Saved { .. } => return,
+        };
+        bar.suspend(|| note(&line));
+    })
+}
+
+/// Ranks sent between the processes of a shared search, summed over its levels.
+#[derive(Default)]
+struct Traffic {
+    sent: u64,
+    generated: u64,
+    busiest: u64,
+}
+
+impl Traffic {
+    fn add(&mut self, level: &Level) {
+        self.sent += level.sent;
+        self.generated += level.generated;
+        self.busiest = self.busiest.max(level.sent);
+    }
+
+    fn describe(&self, job: &Job, processes: usize) -> String {
+        format!(
+            "{job}: {} of {} predecessors ({:.1}%) belonged to another of the {processes} process(es) and were sent: {} at 8 bytes a rank, {} in the busiest level",
+            thousands(self.sent),
+            thousands(self.generated),
+            100.0 * self.sent as f64 / self.generated.max(1) as f64,
+            human_bytes(u128::from(self.sent) * 8),
+            human_bytes(u128::from(self.busiest) * 8)
+        )
+    }
+}
+
+/// What one process of a `--hosts` run holds, printed before it starts.
+fn cluster_note(job: &Job, states: u64, cluster: &Cluster) -> String {
+    let processes = cluster.processes();
+    let slice = Partition::new(states, processes).slice(cluster.process);
+    format!(
+        "{job}: {} states over {processes} process{} ({}); this one, process {}, owns ranks {}..{} ({} states): {} at {BITS_PER_STATE} bits a state plus at most {} of exchange buffers (the largest share: {}); {}",
+        thousands(u128::from(states)),
+        if processes == 1 { "" } else { "es" },
+        cluster.hostfile.display(),
+        cluster.process,
+        slice.start,
+        slice.end,
+        thousands(u128::from(slice.end - slice.start)),
+        human_bytes(u128::from(slice.end - slice.start) * BITS_PER_STATE / 8),
+        human_bytes(u128::from(IN_FLIGHT_BYTES) * processes as u128),
+        human_bytes(job.memory_per_process(processes)),
+        analyze::cli::machines_hint(job)
+    )
+}
+
+fn write_index(analyses: &[Analysis], dir: &Path, out: &Path) -> Result<()> {
+    report::write_file(dir, "README.md", |w| Ok(report::index::write_index(analyses, w)?))?;
+    report::draw(dir, "overview.png", |p| report::chart::overview(analyses, p))?;
+    for name in ["README.md", "overview.png"] {
+        std::fs::rename(dir.join(name), out.join(name))
+            .with_context(|| format!("cannot write {}", out.join(name).display()))?;
+    }
+    Ok(())
+}
+
+fn one_line_summary(a: &Analysis) -> String {
+    format!(
+        "{}: {} of {} configurations reachable, max distance {} ({} antipode{}), mean {:.4}, {:.2} s",
+        a.id,
+        thousands(a.reachable()),
+        thousands(a.configurations),
+        a.max_distance(),
+        thousands(a.antipodes()),
+        if a.antipodes() == 1 { "" } else { "s" },
+        a.mean_distance(),
+        a.seconds
+    )
+}

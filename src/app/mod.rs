@@ -1,0 +1,106 @@
+//! The binary's glue: what `main` calls. The library ([`analyze`]) computes and returns
+//! values; these modules read files, print, draw progress bars, handle signals and connect
+//! processes.
+//!
+//! - [`analyze`]: analysing jobs and writing their reports (and the `--all` index).
+//! - [`solve`]: `--solve`, positions read and their solutions printed.
+//! - [`timely`]: the exchange between processes of a `--hosts` run, over timely.
+
+pub mod analyze;
+pub mod solve;
+pub mod timely;
+
+use std::fmt::Display;
+use std::io::Write;
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+
+/// MemAvailable from /proc/meminfo, if the system reports it.
+pub fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// clap's multi-line message folded onto one line, without the `--help` tip.
+/// A word longer than 60 characters (a huge value clap quotes back) is cut to its start.
+pub fn one_line(message: &str) -> String {
+    message
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("For more information") && !l.starts_with("Usage:"))
+        .flat_map(str::split_whitespace)
+        .map(|word| match word.char_indices().nth(60) {
+            Some(_) => format!(
+                "{}... ({} characters)",
+                word.chars().take(40).collect::<String>(),
+                ::analyze::util::thousands(word.chars().count() as u64)
+            ),
+            None => word.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+        .trim_start_matches("error: ")
+        .to_string()
+}
+
+/// Set by the Ctrl-C / SIGTERM handler.
+pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Context for a failed write to stdout (a run failure, exit 1; a closed pipe is not).
+pub const STDOUT: &str = "cannot write to stdout";
+
+/// The run stopped on Ctrl-C or SIGTERM; exits 130 like a shell does for SIGINT.
+#[derive(Debug, thiserror::Error)]
+#[error("{}", self.describe())]
+pub struct Interrupted {
+    /// Reports already replaced (and listed on stdout).
+    pub written: Vec<String>,
+    /// Reports not written: their previous versions, if any, are untouched.
+    pub not_written: Vec<String>,
+    /// Whether the `--all` index was due (it is written last, so it was not).
+    pub index: bool,
+}
+
+impl Interrupted {
+    fn describe(&self) -> String {
+        let mut missing = self.not_written.clone();
+        if self.index {
+            missing.push("the index (README.md, overview.png)".into());
+        }
+        let untouched = "previous versions, if any, are untouched";
+        if self.written.is_empty() {
+            format!("interrupted: no report was written (the {untouched})")
+        } else {
+            format!(
+                "interrupted: wrote {} (listed above); not written: {} (their {untouched})",
+                self.written.join(", "),
+                missing.join(", ")
+            )
+        }
+    }
+}
+
+/// Input that cannot be used: a position given to `--solve` (exit 2, like a bad option).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct BadInput(pub String);
+
+/// Writes `message` as one line on stderr. A stderr that cannot be written (full, closed)
+/// is ignored: notes and the error line are a courtesy, the exit status is the answer.
+pub fn note(message: impl Display) {
+    let _ = writeln!(std::io::stderr().lock(), "{message}");
+}
+
+pub fn fail(message: &str, code: u8) -> ExitCode {
+    note(format_args!("error: {message}"));
+    ExitCode::from(code)
+}
+
+pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}

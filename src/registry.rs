@@ -1,0 +1,40 @@
+//! The registry: every puzzle family, once. Adding a family is its own file in
+//! [`crate::puzzle`] (its puzzle and its [`crate::puzzle::family::Family`]) plus one line
+//! here.
+
+use crate::job::{AnyFamily, Job};
+use crate::puzzle::{coin_lines, flip_k, lights_out, nine_tails, rules, sliding};
+
+/// Every family, in `--list` and `--all` order.
+pub static FAMILIES: &[&dyn AnyFamily] = &[
+    &sliding::EightFamily,
+    &sliding::SlidingFamily,
+    &nine_tails::NineTailsFamily,
+    &nine_tails::WeightedNineTailsFamily,
+    &lights_out::LightsOutFamily,
+    &coin_lines::CoinLinesFamily,
+    &flip_k::FlipKFamily,
+    &rules::RulesFamily,
+];
+
+/// The families `--puzzle` takes, by name.
+pub fn names() -> Vec<&'static str> {
+    FAMILIES
+        .iter()
+        .filter(|f| f.about().is_some())
+        .map(|f| f.name())
+        .collect()
+}
+
+/// The family `--puzzle NAME` names.
+pub fn by_name(name: &str) -> Option<&'static dyn AnyFamily> {
+    FAMILIES
+        .iter()
+        .copied()
+        .find(|f| f.about().is_some() && f.name() == name)
+}
+
+/// The default sizes and a few instructive generalisations, for `--all`.
+pub fn all() -> Vec<Job> {
+    FAMILIES.iter().flat_map(|f| f.all()).collect()
+}
