@@ -18,6 +18,7 @@ pub mod engine;
 pub mod heuristics;
 pub mod hosts;
 pub mod job;
+pub mod layers;
 pub mod puzzle;
 pub mod registry;
 pub mod report;
