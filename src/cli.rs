@@ -209,40 +209,22 @@ impl Cli {
                 ));
             }
         }
-        let index = self.all || self.rules.len() > 1;
-        let jobs = if self.all {
-            self.reject_size_options("--all")?;
-            registry::all()
-        } else if !self.rules.is_empty() {
-            self.reject_size_options("--rules")?;
-            let specs = self
-                .rules
-                .iter()
-                .map(|path| read_rules(path, read).and_then(|job| with_goal(job, self.goal.as_deref())))
-                .collect::<Result<Vec<_>, _>>()?;
-            let ids: Vec<String> = specs.iter().map(Job::to_string).collect();
-            if let Some(id) = ids
-                .iter()
-                .enumerate()
-                .find_map(|(i, id)| ids[..i].contains(id).then_some(id))
-            {
-                return usage(format!(
-                    "two rules files have names that make the id `{id}`: their reports would overwrite each other; give each puzzle its own name"
-                ));
-            }
-            if solving {
-                let [job] = <[Job; 1]>::try_from(specs)
-                    .map_err(|_| UsageError("--solve takes a single --rules file".into()))?;
-                return Ok(Command::Solve {
-                    pdb: self.pdb_for(&job)?,
-                    job,
-                    states: self.solve,
-                    threads,
-                    quiet: self.output.quiet,
-                });
-            }
-            specs
+        let jobs = self.jobs(read, solving)?;
+        if solving {
+            self.solve_command(jobs, threads)
         } else {
+            self.analyze_command(jobs, threads, available_memory, read)
+        }
+    }
+
+    /// The puzzles asked for: `--all`, the `--rules` files, or `--puzzle` with its size,
+    /// each with `--goal` if given.
+    fn jobs(&self, read: ReadFile, solving: bool) -> Result<Vec<Job>, UsageError> {
+        if self.all {
+            self.reject_size_options("--all")?;
+            return Ok(registry::all());
+        }
+        if self.rules.is_empty() {
             let Some(name) = &self.puzzle else {
                 return usage(if solving {
                     "--solve needs the puzzle: give --puzzle NAME (see --list) or --rules FILE"
@@ -250,27 +232,59 @@ impl Cli {
                     "nothing to do: give --puzzle NAME (see --list), --rules FILE, --all or --list"
                 });
             };
-            let spec = with_goal(self.job(name, solving)?, self.goal.as_deref())?;
-            if solving {
-                if self.output.checkpoint.is_some() {
-                    return usage("--checkpoint saves an analysis; --solve does not take it");
-                }
-                return Ok(Command::Solve {
-                    pdb: self.pdb_for(&spec)?,
-                    job: spec,
-                    states: self.solve,
-                    threads,
-                    quiet: self.output.quiet,
-                });
-            }
-            if self.heuristics && spec.goal().is_some() {
-                return usage("--heuristics measures estimates to the usual goal: leave out --goal");
-            }
-            if self.heuristics && spec.tiles().is_none() {
-                return usage("--heuristics applies to sliding boards only (--puzzle eight or sliding)");
-            }
-            vec![spec]
-        };
+            return Ok(vec![with_goal(self.job(name, solving)?, self.goal.as_deref())?]);
+        }
+        self.reject_size_options("--rules")?;
+        let jobs = self
+            .rules
+            .iter()
+            .map(|path| read_rules(path, read).and_then(|job| with_goal(job, self.goal.as_deref())))
+            .collect::<Result<Vec<_>, _>>()?;
+        let ids: Vec<String> = jobs.iter().map(Job::to_string).collect();
+        if let Some(id) = ids
+            .iter()
+            .enumerate()
+            .find_map(|(i, id)| ids[..i].contains(id).then_some(id))
+        {
+            return usage(format!(
+                "two rules files have names that make the id `{id}`: their reports would overwrite each other; give each puzzle its own name"
+            ));
+        }
+        Ok(jobs)
+    }
+
+    /// `--solve`: one puzzle, its positions, and the options solving takes.
+    fn solve_command(self, jobs: Vec<Job>, threads: usize) -> Result<Command, UsageError> {
+        let [job] = <[Job; 1]>::try_from(jobs).map_err(|_| UsageError("--solve takes a single --rules file".into()))?;
+        if self.output.checkpoint.is_some() {
+            return usage("--checkpoint saves an analysis; --solve does not take it");
+        }
+        Ok(Command::Solve {
+            pdb: self.pdb_for(&job)?,
+            job,
+            states: self.solve,
+            threads,
+            quiet: self.output.quiet,
+        })
+    }
+
+    /// An analysis of `jobs`: the options of the search checked against each, and each
+    /// checked to fit in memory (this process's share of it with `--hosts`).
+    fn analyze_command(
+        self,
+        jobs: Vec<Job>,
+        threads: usize,
+        available_memory: Option<u64>,
+        read: ReadFile,
+    ) -> Result<Command, UsageError> {
+        // --all measures the atlas where it applies and nowhere else.
+        let heuristics = self.heuristics && !self.all;
+        if heuristics && jobs.iter().any(|job| job.goal().is_some()) {
+            return usage("--heuristics measures estimates to the usual goal: leave out --goal");
+        }
+        if heuristics && jobs.iter().any(|job| job.tiles().is_none()) {
+            return usage("--heuristics applies to sliding boards only (--puzzle eight or sliding)");
+        }
         let cluster = self.cluster.read(read)?;
         if let Some(job) = jobs.iter().find(|j| j.weighted())
             && (cluster.is_some() || self.output.checkpoint.is_some())
@@ -289,16 +303,15 @@ impl Cli {
                 None => check_memory(job, available_memory)?,
             }
         }
-        let checkpoint = self.checkpoint(jobs.len())?;
         Ok(Command::Analyze {
-            jobs,
-            index,
+            checkpoint: self.checkpoint(jobs.len())?,
+            index: self.all || self.rules.len() > 1,
             heuristics: self.all || self.heuristics,
+            jobs,
             out: self.output.out,
             threads,
             quiet: self.output.quiet,
             cluster,
-            checkpoint,
         })
     }
 

@@ -32,32 +32,7 @@ pub fn run(spec: &Job, states: &[String], threads: usize, quiet: bool, pdb: Opti
         .map(|s| read_position(&solver, s).map_err(|e| BadInput(format!("{e:#}"))))
         .collect::<Result<Vec<_>, _>>()?;
     if positions.iter().any(Position::needs_solver) {
-        let start = Instant::now();
-        // A long pattern database build shows a bar of its search states (hidden when
-        // stderr is not a terminal).
-        let bar = if quiet {
-            ProgressBar::hidden()
-        } else {
-            ProgressBar::new(0)
-        };
-        bar.set_style(
-            ProgressStyle::with_template("building [{bar:30}] {percent:>3}% of the search states, {eta} left")
-                .context("progress template")?
-                .progress_chars("=> "),
-        );
-        let say_above = |message: &str| bar.suspend(|| say(message));
-        let progress = |done: u64, total: u64| {
-            bar.set_length(total);
-            bar.set_position(done);
-        };
-        pool.install(|| solver.prepare_with_progress(cache_dir().as_deref(), &say_above, &progress))?;
-        bar.finish_and_clear();
-        if let Some(what) = solver.prepared_what() {
-            say(&format!(
-                "{spec}: {what} ready in {:.2} s",
-                start.elapsed().as_secs_f64()
-            ));
-        }
+        prepare(spec, &mut solver, &pool, quiet)?;
     }
     let mut out = std::io::stdout().lock();
     let mut summary = Vec::new();
@@ -109,6 +84,41 @@ pub fn run(spec: &Job, states: &[String], threads: usize, quiet: bool, pdb: Opti
         write_summary(&summary, &mut out).context(STDOUT)?;
     }
     out.flush().context(STDOUT)
+}
+
+/// Builds or loads the solver's table or estimate on `pool`, with a bar for a long pattern
+/// database build (hidden when stderr is not a terminal) and a note of what was made.
+fn prepare(spec: &Job, solver: &mut Solver, pool: &rayon::ThreadPool, quiet: bool) -> Result<()> {
+    let start = Instant::now();
+    let say = |message: &str| {
+        if !quiet {
+            note(message);
+        }
+    };
+    let bar = if quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(0)
+    };
+    bar.set_style(
+        ProgressStyle::with_template("building [{bar:30}] {percent:>3}% of the search states, {eta} left")
+            .context("progress template")?
+            .progress_chars("=> "),
+    );
+    let say_above = |message: &str| bar.suspend(|| say(message));
+    let progress = |done: u64, total: u64| {
+        bar.set_length(total);
+        bar.set_position(done);
+    };
+    pool.install(|| solver.prepare_with_progress(cache_dir().as_deref(), &say_above, &progress))?;
+    bar.finish_and_clear();
+    if let Some(what) = solver.prepared_what() {
+        say(&format!(
+            "{spec}: {what} ready in {:.2} s",
+            start.elapsed().as_secs_f64()
+        ));
+    }
+    Ok(())
 }
 
 /// Where the solver keeps its tables: `$ANALYZE_CACHE_DIR` if set, else

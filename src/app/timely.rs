@@ -33,11 +33,11 @@ use timely::communication::Hooks;
 use timely::communication::allocator::zero_copy::initialize::{CommsGuard, initialize_networking_from_sockets};
 use timely::communication::allocator::{Allocator, ProcessBuilder};
 use timely::container::CapacityContainerBuilder;
-use timely::dataflow::InputHandle;
 use timely::dataflow::channels::pact::Exchange as ByKey;
 use timely::dataflow::operators::generic::operator::Operator;
 use timely::dataflow::operators::probe::Handle as ProbeHandle;
 use timely::dataflow::operators::{Input, Probe};
+use timely::dataflow::{InputHandle, Stream};
 use timely::worker::Worker;
 
 /// Why the processes could not start together.
@@ -106,6 +106,49 @@ fn level_time(level: u32) -> u64 {
     u64::from(level) << 32
 }
 
+/// Files each batch of ranks that arrives at this process under its level.
+fn file_ranks(stream: Stream<'_, u64, Vec<Ranks>>, inbox: Rc<RefCell<Inbox>>) -> ProbeHandle<u64> {
+    let (probe, _) = stream
+        .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
+            ByKey::new(|(owner, _): &Ranks| *owner as u64),
+            "FileRanks",
+            move |_, _| {
+                move |input, _| {
+                    input.for_each(|time, batches| {
+                        let Some(&time) = time.least() else { return };
+                        let level = (time >> 32) as u32;
+                        let mut inbox = inbox.borrow_mut();
+                        let filed = inbox.ranks.entry(level).or_default();
+                        filed.extend(batches.drain(..).map(|(_, ranks)| ranks));
+                    });
+                }
+            },
+        )
+        .probe();
+    probe
+}
+
+/// Files each gathered vector that arrives at this process under its time.
+fn file_vectors(stream: Stream<'_, u64, Vec<Gathered>>, inbox: Rc<RefCell<Inbox>>) -> ProbeHandle<u64> {
+    let (probe, _) = stream
+        .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
+            ByKey::new(|(to, _, _): &Gathered| *to as u64),
+            "FileVectors",
+            move |_, _| {
+                move |input, _| {
+                    input.for_each(|time, batch| {
+                        let Some(&time) = time.least() else { return };
+                        let mut inbox = inbox.borrow_mut();
+                        let filed = inbox.vectors.entry(time).or_default();
+                        filed.extend(batch.drain(..).map(|(_, from, values)| (from, values)));
+                    });
+                }
+            },
+        )
+        .probe();
+    probe
+}
+
 impl TimelyExchange {
     /// Connects to every other process of `cluster` (waiting at most its connect timeout for
     /// them to start) and builds the dataflow. `job` describes the search; every process must
@@ -135,45 +178,10 @@ impl TimelyExchange {
                 if source == index {
                     own = Some(input);
                 }
-                let inbox = Rc::clone(&inbox);
-                let (probe, _) = stream
-                    .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
-                        ByKey::new(|(owner, _): &Ranks| *owner as u64),
-                        "FileRanks",
-                        move |_, _| {
-                            move |input, _| {
-                                input.for_each(|time, batches| {
-                                    let Some(&time) = time.least() else { return };
-                                    let level = (time >> 32) as u32;
-                                    let mut inbox = inbox.borrow_mut();
-                                    let filed = inbox.ranks.entry(level).or_default();
-                                    filed.extend(batches.drain(..).map(|(_, ranks)| ranks));
-                                });
-                            }
-                        },
-                    )
-                    .probe();
-                rank_probes.push(probe);
+                rank_probes.push(file_ranks(stream, Rc::clone(&inbox)));
             }
             let (vectors, stream) = scope.new_input::<Vec<Gathered>>();
-            let inbox = Rc::clone(&inbox);
-            let (vector_probe, _) = stream
-                .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
-                    ByKey::new(|(to, _, _): &Gathered| *to as u64),
-                    "FileVectors",
-                    move |_, _| {
-                        move |input, _| {
-                            input.for_each(|time, batch| {
-                                let Some(&time) = time.least() else { return };
-                                let mut inbox = inbox.borrow_mut();
-                                let filed = inbox.vectors.entry(time).or_default();
-                                filed.extend(batch.drain(..).map(|(_, from, values)| (from, values)));
-                            });
-                        }
-                    },
-                )
-                .probe();
-            (own, vectors, rank_probes, vector_probe)
+            (own, vectors, rank_probes, file_vectors(stream, Rc::clone(&inbox)))
         });
         let ranks = ranks.ok_or_else(|| SetupError::Peers("this process has no stream of its own".into()))?;
         Ok(Self {
@@ -452,105 +460,24 @@ const MAX_DESCRIPTION: u32 = 1 << 16;
 /// accepts (the socket order timely expects), each greeting the other with its index and
 /// its job, all within the connect timeout.
 fn connect(cluster: &Cluster, job: &str) -> Result<Vec<Option<TcpStream>>, SetupError> {
-    let me = cluster.process;
-    let processes = cluster.processes();
-    let timeout = Duration::from_secs(cluster.connect_timeout());
-    let deadline = Instant::now() + timeout;
-    let file = cluster.hostfile.display();
-    let greeting = Greeting {
-        from: me,
-        processes,
-        job: format!("{job} over {}", cluster.addresses.join(" ")),
+    let setup = Setup {
+        cluster,
+        greeting: Greeting {
+            from: cluster.process,
+            processes: cluster.processes(),
+            job: format!("{job} over {}", cluster.addresses.join(" ")),
+        },
+        timeout: Duration::from_secs(cluster.connect_timeout()),
+        deadline: Instant::now() + Duration::from_secs(cluster.connect_timeout()),
     };
     // Listen first: a second process started with the same --process fails here, before it
     // has spoken to anyone.
-    let own = resolve(cluster.address()).map_err(|e| {
-        SetupError::Address(format!(
-            "cannot resolve {} (line for --process {me} in {file}): {e}",
-            cluster.address()
-        ))
-    })?;
-    let listener = TcpListener::bind(own).map_err(|e| {
-        SetupError::Address(match e.kind() {
-            std::io::ErrorKind::AddrInUse => format!(
-                "cannot listen on {}: the port is in use (by another program, or by another process started with --process {me})",
-                cluster.address()
-            ),
-            std::io::ErrorKind::AddrNotAvailable => format!(
-                "cannot listen on {}: not an address of this machine (is --process {me} the right line of {file}?)",
-                cluster.address()
-            ),
-            _ => format!("cannot listen on {}: {e}", cluster.address()),
-        })
-    })?;
-    let never_came = |peer: usize| {
-        SetupError::Peers(format!(
-            "process {peer} ({}) did not connect within {} s: start all {processes} processes of {file}, each with its own --process",
-            cluster.addresses[peer],
-            timeout.as_secs()
-        ))
-    };
-    let mut sockets: Vec<Option<TcpStream>> = (0..processes).map(|_| None).collect();
-    for (peer, address) in cluster.addresses.iter().enumerate().take(me) {
-        let stream = loop {
-            let attempt = resolve(address).and_then(|a| {
-                TcpStream::connect_timeout(
-                    &a,
-                    deadline
-                        .saturating_duration_since(Instant::now())
-                        .max(Duration::from_millis(1)),
-                )
-            });
-            match attempt {
-                Ok(stream) => break stream,
-                Err(_) if Instant::now() + Duration::from_millis(100) < deadline => {
-                    std::thread::sleep(Duration::from_millis(100));
-                }
-                Err(_) => return Err(never_came(peer)),
-            }
-        };
-        let theirs = handshake(&stream, &greeting, deadline)
-            .map_err(|e| SetupError::Peers(format!("process {peer} ({address}) did not greet back: {e}")))?;
-        check(&theirs, &greeting, peer, cluster)?;
-        sockets[peer] = Some(stream);
+    let listener = setup.listen()?;
+    let mut sockets: Vec<Option<TcpStream>> = (0..cluster.processes()).map(|_| None).collect();
+    for peer in 0..cluster.process {
+        sockets[peer] = Some(setup.dial(peer)?);
     }
-    listener
-        .set_nonblocking(true)
-        .map_err(|e| SetupError::Peers(format!("cannot listen on {}: {e}", cluster.address())))?;
-    while let Some(missing) = (me + 1..processes).find(|&p| sockets[p].is_none()) {
-        match listener.accept() {
-            Ok((stream, from)) => {
-                stream
-                    .set_nonblocking(false)
-                    .map_err(|e| SetupError::Peers(format!("connection from {from}: {e}")))?;
-                let Ok(theirs) = handshake(&stream, &greeting, deadline) else {
-                    // Not one of ours (a port scan, a process that died): ignore it.
-                    continue;
-                };
-                if theirs.from <= me || theirs.from >= processes {
-                    return Err(mismatch(
-                        cluster,
-                        &format!("{from} claims to be process {} of {}", theirs.from, theirs.processes),
-                    ));
-                }
-                check(&theirs, &greeting, theirs.from, cluster)?;
-                if sockets[theirs.from].is_some() {
-                    return Err(SetupError::Address(format!(
-                        "two processes connected as process {} ({}): each process needs its own --process",
-                        theirs.from, cluster.addresses[theirs.from]
-                    )));
-                }
-                sockets[theirs.from] = Some(stream);
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                if Instant::now() >= deadline {
-                    return Err(never_came(missing));
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            Err(e) => return Err(SetupError::Peers(format!("cannot accept connections: {e}"))),
-        }
-    }
+    setup.accept(&listener, &mut sockets)?;
     for stream in sockets.iter().flatten() {
         stream
             .set_nodelay(true)
@@ -559,6 +486,122 @@ fn connect(cluster: &Cluster, job: &str) -> Result<Vec<Option<TcpStream>>, Setup
             .map_err(|e| SetupError::Peers(format!("cannot set up a connection: {e}")))?;
     }
     Ok(sockets)
+}
+
+/// What connecting the processes of a run needs: who they are, what this one says, and
+/// when to give up.
+struct Setup<'a> {
+    cluster: &'a Cluster,
+    greeting: Greeting,
+    timeout: Duration,
+    deadline: Instant,
+}
+
+impl Setup<'_> {
+    /// Listens on this process's address.
+    fn listen(&self) -> Result<TcpListener, SetupError> {
+        let (me, file, address) = (
+            self.cluster.process,
+            self.cluster.hostfile.display(),
+            self.cluster.address(),
+        );
+        let own = resolve(address).map_err(|e| {
+            SetupError::Address(format!(
+                "cannot resolve {address} (line for --process {me} in {file}): {e}"
+            ))
+        })?;
+        TcpListener::bind(own).map_err(|e| {
+            SetupError::Address(match e.kind() {
+                std::io::ErrorKind::AddrInUse => format!(
+                    "cannot listen on {address}: the port is in use (by another program, or by another process started with --process {me})"
+                ),
+                std::io::ErrorKind::AddrNotAvailable => format!(
+                    "cannot listen on {address}: not an address of this machine (is --process {me} the right line of {file}?)"
+                ),
+                _ => format!("cannot listen on {address}: {e}"),
+            })
+        })
+    }
+
+    /// The error for a process that never connected.
+    fn never_came(&self, peer: usize) -> SetupError {
+        SetupError::Peers(format!(
+            "process {peer} ({}) did not connect within {} s: start all {} processes of {}, each with its own --process",
+            self.cluster.addresses[peer],
+            self.timeout.as_secs(),
+            self.cluster.processes(),
+            self.cluster.hostfile.display()
+        ))
+    }
+
+    /// Connects to the lower process `peer` (retrying until it listens) and greets it.
+    fn dial(&self, peer: usize) -> Result<TcpStream, SetupError> {
+        let address = &self.cluster.addresses[peer];
+        let stream = loop {
+            let attempt = resolve(address).and_then(|a| {
+                TcpStream::connect_timeout(
+                    &a,
+                    self.deadline
+                        .saturating_duration_since(Instant::now())
+                        .max(Duration::from_millis(1)),
+                )
+            });
+            match attempt {
+                Ok(stream) => break stream,
+                Err(_) if Instant::now() + Duration::from_millis(100) < self.deadline => {
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+                Err(_) => return Err(self.never_came(peer)),
+            }
+        };
+        let theirs = handshake(&stream, &self.greeting, self.deadline)
+            .map_err(|e| SetupError::Peers(format!("process {peer} ({address}) did not greet back: {e}")))?;
+        check(&theirs, &self.greeting, peer, self.cluster)?;
+        Ok(stream)
+    }
+
+    /// Accepts the higher processes until each has connected and greeted.
+    fn accept(&self, listener: &TcpListener, sockets: &mut [Option<TcpStream>]) -> Result<(), SetupError> {
+        let (me, processes) = (self.cluster.process, self.cluster.processes());
+        listener
+            .set_nonblocking(true)
+            .map_err(|e| SetupError::Peers(format!("cannot listen on {}: {e}", self.cluster.address())))?;
+        while let Some(missing) = (me + 1..processes).find(|&p| sockets[p].is_none()) {
+            match listener.accept() {
+                Ok((stream, from)) => {
+                    stream
+                        .set_nonblocking(false)
+                        .map_err(|e| SetupError::Peers(format!("connection from {from}: {e}")))?;
+                    let Ok(theirs) = handshake(&stream, &self.greeting, self.deadline) else {
+                        // Not one of ours (a port scan, a process that died): ignore it.
+                        continue;
+                    };
+                    if theirs.from <= me || theirs.from >= processes {
+                        return Err(mismatch(
+                            self.cluster,
+                            &format!("{from} claims to be process {} of {}", theirs.from, theirs.processes),
+                        ));
+                    }
+                    check(&theirs, &self.greeting, theirs.from, self.cluster)?;
+                    if sockets[theirs.from].is_some() {
+                        return Err(SetupError::Address(format!(
+                            "two processes connected as process {} ({}): each process needs its own --process",
+                            theirs.from, self.cluster.addresses[theirs.from]
+                        )));
+                    }
+                    sockets[theirs.from] = Some(stream);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                    if Instant::now() >= self.deadline {
+                        return Err(self.never_came(missing));
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                Err(e) => return Err(SetupError::Peers(format!("cannot accept connections: {e}"))),
+            }
+        }
+        Ok(())
+    }
 }
 
 fn resolve(address: &str) -> std::io::Result<SocketAddr> {
