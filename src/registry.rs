@@ -9,9 +9,9 @@ use crate::puzzle::{coin_lines, flip_k, lights_out, nine_tails, rules, sliding};
 pub static FAMILIES: &[&dyn AnyFamily] = &[
     &sliding::EightFamily,
     &sliding::SlidingFamily,
-    &nine_tails::NineTailsFamily,
-    &nine_tails::WeightedNineTailsFamily,
-    &lights_out::LightsOutFamily,
+    &nine_tails::NINE_TAILS,
+    &nine_tails::WEIGHTED_NINE_TAILS,
+    &lights_out::LIGHTS_OUT,
     &coin_lines::CoinLinesFamily,
     &flip_k::FlipKFamily,
     &rules::RulesFamily,

@@ -106,47 +106,55 @@ fn level_time(level: u32) -> u64 {
     u64::from(level) << 32
 }
 
-/// Files each batch of ranks that arrives at this process under its level.
-fn file_ranks(stream: Stream<'_, u64, Vec<Ranks>>, inbox: Rc<RefCell<Inbox>>) -> ProbeHandle<u64> {
+/// An operator that routes each record of `stream` to the process `to` names and files
+/// what arrives at this one into the inbox with `file` (the batch's time, its records).
+fn file_into<D: timely::ExchangeData>(
+    stream: Stream<'_, u64, Vec<D>>,
+    name: &str,
+    to: fn(&D) -> u64,
+    inbox: Rc<RefCell<Inbox>>,
+    file: fn(&mut Inbox, u64, &mut Vec<D>),
+) -> ProbeHandle<u64> {
     let (probe, _) = stream
-        .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
-            ByKey::new(|(owner, _): &Ranks| *owner as u64),
-            "FileRanks",
-            move |_, _| {
-                move |input, _| {
-                    input.for_each(|time, batches| {
-                        let Some(&time) = time.least() else { return };
-                        let level = (time >> 32) as u32;
-                        let mut inbox = inbox.borrow_mut();
-                        let filed = inbox.ranks.entry(level).or_default();
-                        filed.extend(batches.drain(..).map(|(_, ranks)| ranks));
-                    });
-                }
-            },
-        )
+        .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(ByKey::new(to), name, move |_, _| {
+            move |input, _| {
+                input.for_each(|time, batch| {
+                    if let Some(&time) = time.least() {
+                        file(&mut inbox.borrow_mut(), time, batch);
+                    }
+                });
+            }
+        })
         .probe();
     probe
 }
 
+/// Files each batch of ranks that arrives at this process under its level.
+fn file_ranks(stream: Stream<'_, u64, Vec<Ranks>>, inbox: Rc<RefCell<Inbox>>) -> ProbeHandle<u64> {
+    file_into(
+        stream,
+        "FileRanks",
+        |(owner, _)| *owner as u64,
+        inbox,
+        |inbox, time, batch| {
+            let filed = inbox.ranks.entry((time >> 32) as u32).or_default();
+            filed.extend(batch.drain(..).map(|(_, ranks)| ranks));
+        },
+    )
+}
+
 /// Files each gathered vector that arrives at this process under its time.
 fn file_vectors(stream: Stream<'_, u64, Vec<Gathered>>, inbox: Rc<RefCell<Inbox>>) -> ProbeHandle<u64> {
-    let (probe, _) = stream
-        .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
-            ByKey::new(|(to, _, _): &Gathered| *to as u64),
-            "FileVectors",
-            move |_, _| {
-                move |input, _| {
-                    input.for_each(|time, batch| {
-                        let Some(&time) = time.least() else { return };
-                        let mut inbox = inbox.borrow_mut();
-                        let filed = inbox.vectors.entry(time).or_default();
-                        filed.extend(batch.drain(..).map(|(_, from, values)| (from, values)));
-                    });
-                }
-            },
-        )
-        .probe();
-    probe
+    file_into(
+        stream,
+        "FileVectors",
+        |(to, _, _)| *to as u64,
+        inbox,
+        |inbox, time, batch| {
+            let filed = inbox.vectors.entry(time).or_default();
+            filed.extend(batch.drain(..).map(|(_, from, values)| (from, values)));
+        },
+    )
 }
 
 impl TimelyExchange {

@@ -5,6 +5,7 @@
 //! T = 1, first coin most significant (so `TTTTTTTTT` is 511). The families (nine tails,
 //! lights out, coin lines, flip K of N) differ only in their move lists and goals.
 
+use super::family::{Family, SizeArgs};
 use super::gf2::Span;
 use super::{ClassInfo, Invariant, Notation, ParseError, SearchGraph};
 
@@ -159,6 +160,68 @@ pub(crate) fn coin_board(rows: usize, cols: usize, make: impl FnOnce(usize, usiz
     match too_many_coins(rows * cols) {
         Some(why) => Err(why),
         None => Ok(make(rows, cols)),
+    }
+}
+
+/// A family of coin puzzles on any board of `--rows` x `--cols` coins (nine tails, lights
+/// out ...): what tells one from another is its name and how a board is made.
+pub struct BoardFamily {
+    /// See [`Family::name`].
+    pub name: &'static str,
+    /// See [`Family::about`].
+    pub about: &'static str,
+    /// The board without `--rows` and `--cols`.
+    pub default: (usize, usize),
+    /// The boards `--all` analyses.
+    pub all: &'static [(usize, usize)],
+    /// The dearest move on any board (1: every move costs 1).
+    pub max_move_cost: u32,
+    /// Makes the puzzle on a board of at most [`MAX_COINS`] coins.
+    pub make: fn(usize, usize) -> Coins,
+}
+
+impl Family for BoardFamily {
+    type Size = (usize, usize);
+    type Puzzle = Coins;
+
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn about(&self) -> Option<&'static str> {
+        Some(self.about)
+    }
+
+    fn flags(&self) -> (&'static [&'static str], &'static str) {
+        (&["--rows", "--cols"], "")
+    }
+
+    fn choose(&self, args: &SizeArgs) -> Result<(usize, usize), String> {
+        args.board(&format!("--puzzle {}", self.name), Some(self.default))
+    }
+
+    fn all(&self) -> Vec<(usize, usize)> {
+        self.all.to_vec()
+    }
+
+    fn id(&self, &(rows, cols): &(usize, usize)) -> String {
+        format!("{}-{rows}x{cols}", self.name)
+    }
+
+    fn states(&self, &(rows, cols): &(usize, usize)) -> u128 {
+        1u128.checked_shl((rows * cols) as u32).unwrap_or(u128::MAX)
+    }
+
+    fn max_move_cost(&self, _: &(usize, usize)) -> u32 {
+        self.max_move_cost
+    }
+
+    fn beyond(&self, &(rows, cols): &(usize, usize)) -> Option<String> {
+        too_many_coins(rows * cols)
+    }
+
+    fn build(&self, &(rows, cols): &(usize, usize)) -> Result<Coins, String> {
+        coin_board(rows, cols, self.make)
     }
 }
 

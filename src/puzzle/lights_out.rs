@@ -2,8 +2,7 @@
 //! neighbours; the goal is every coin face up. The classic board is 4 rows x 3 columns
 //! with cells `A..L` row by row.
 
-use super::coins::{CoinMove, Coins, cell_name, coin_board, cross, too_many_coins};
-use super::family::{Family, SizeArgs};
+use super::coins::{BoardFamily, CoinMove, Coins, cell_name, cross};
 
 /// The lights-out puzzle on `rows x cols` coins (`rows * cols <= 25`), goal all heads.
 pub fn lights_out(rows: usize, cols: usize) -> Coins {
@@ -36,45 +35,11 @@ pub fn lights_out(rows: usize, cols: usize) -> Coins {
 }
 
 /// `--puzzle lights-out`: lights out on any board up to 25 coins.
-pub struct LightsOutFamily;
-
-impl Family for LightsOutFamily {
-    type Size = (usize, usize);
-    type Puzzle = Coins;
-
-    fn name(&self) -> &'static str {
-        "lights-out"
-    }
-
-    fn about(&self) -> Option<&'static str> {
-        Some("lights-out   press a coin to flip it with its neighbours until all are heads; --rows --cols (4x3)")
-    }
-
-    fn flags(&self) -> (&'static [&'static str], &'static str) {
-        (&["--rows", "--cols"], "")
-    }
-
-    fn choose(&self, args: &SizeArgs) -> Result<(usize, usize), String> {
-        args.board("--puzzle lights-out", Some((4, 3)))
-    }
-
-    fn id(&self, &(rows, cols): &(usize, usize)) -> String {
-        format!("lights-out-{rows}x{cols}")
-    }
-
-    fn states(&self, &(rows, cols): &(usize, usize)) -> u128 {
-        1u128.checked_shl((rows * cols) as u32).unwrap_or(u128::MAX)
-    }
-
-    fn beyond(&self, &(rows, cols): &(usize, usize)) -> Option<String> {
-        too_many_coins(rows * cols)
-    }
-
-    fn build(&self, &(rows, cols): &(usize, usize)) -> Result<Coins, String> {
-        coin_board(rows, cols, lights_out)
-    }
-
-    fn all(&self) -> Vec<(usize, usize)> {
-        vec![(4, 3), (4, 4), (5, 5)]
-    }
-}
+pub static LIGHTS_OUT: BoardFamily = BoardFamily {
+    name: "lights-out",
+    about: "lights-out   press a coin to flip it with its neighbours until all are heads; --rows --cols (4x3)",
+    default: (4, 3),
+    all: &[(4, 3), (4, 4), (5, 5)],
+    max_move_cost: 1,
+    make: lights_out,
+};

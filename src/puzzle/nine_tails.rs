@@ -5,8 +5,7 @@
 //! The book's weighted variant (`WeightedNineTail`) charges each move the coins it flips,
 //! so the question becomes the fewest flips rather than the fewest moves.
 
-use super::coins::{CoinMove, Coins, cell_name, coin_board, cross, too_many_coins};
-use super::family::{Family, SizeArgs};
+use super::coins::{BoardFamily, CoinMove, Coins, cell_name, cross};
 
 /// The nine-tails puzzle on `rows x cols` coins (`rows * cols <= 25`), goal all tails.
 pub fn nine_tails(rows: usize, cols: usize) -> Coins {
@@ -59,90 +58,22 @@ fn moves(rows: usize, cols: usize, weighted: bool) -> Vec<CoinMove> {
 }
 
 /// `--puzzle nine-tails`: the book's nine tails on any board up to 25 coins.
-pub struct NineTailsFamily;
-
-impl Family for NineTailsFamily {
-    type Size = (usize, usize);
-    type Puzzle = Coins;
-
-    fn name(&self) -> &'static str {
-        "nine-tails"
-    }
-
-    fn about(&self) -> Option<&'static str> {
-        Some("nine-tails   flip a face-up coin with its neighbours until all are tails; --rows --cols (3x3)")
-    }
-
-    fn flags(&self) -> (&'static [&'static str], &'static str) {
-        (&["--rows", "--cols"], "")
-    }
-
-    fn choose(&self, args: &SizeArgs) -> Result<(usize, usize), String> {
-        args.board("--puzzle nine-tails", Some((3, 3)))
-    }
-
-    fn id(&self, &(rows, cols): &(usize, usize)) -> String {
-        format!("nine-tails-{rows}x{cols}")
-    }
-
-    fn states(&self, &(rows, cols): &(usize, usize)) -> u128 {
-        1u128.checked_shl((rows * cols) as u32).unwrap_or(u128::MAX)
-    }
-
-    fn beyond(&self, &(rows, cols): &(usize, usize)) -> Option<String> {
-        too_many_coins(rows * cols)
-    }
-
-    fn build(&self, &(rows, cols): &(usize, usize)) -> Result<Coins, String> {
-        coin_board(rows, cols, nine_tails)
-    }
-
-    fn all(&self) -> Vec<(usize, usize)> {
-        vec![(3, 3), (4, 4)]
-    }
-}
+pub static NINE_TAILS: BoardFamily = BoardFamily {
+    name: "nine-tails",
+    about: "nine-tails   flip a face-up coin with its neighbours until all are tails; --rows --cols (3x3)",
+    default: (3, 3),
+    all: &[(3, 3), (4, 4)],
+    max_move_cost: 1,
+    make: nine_tails,
+};
 
 /// `--puzzle weighted-nine-tails`: nine tails where a move costs the coins it flips.
-pub struct WeightedNineTailsFamily;
-
-impl Family for WeightedNineTailsFamily {
-    type Size = (usize, usize);
-    type Puzzle = Coins;
-
-    fn name(&self) -> &'static str {
-        "weighted-nine-tails"
-    }
-
-    fn about(&self) -> Option<&'static str> {
-        Some("weighted-nine-tails   nine tails counting flips: a move costs the coins it flips; --rows --cols (3x3)")
-    }
-
-    fn flags(&self) -> (&'static [&'static str], &'static str) {
-        (&["--rows", "--cols"], "")
-    }
-
-    fn choose(&self, args: &SizeArgs) -> Result<(usize, usize), String> {
-        args.board("--puzzle weighted-nine-tails", Some((3, 3)))
-    }
-
-    fn id(&self, &(rows, cols): &(usize, usize)) -> String {
-        format!("weighted-nine-tails-{rows}x{cols}")
-    }
-
-    fn states(&self, &(rows, cols): &(usize, usize)) -> u128 {
-        1u128.checked_shl((rows * cols) as u32).unwrap_or(u128::MAX)
-    }
-
-    fn max_move_cost(&self, _: &(usize, usize)) -> u32 {
-        // A move flips at most 5 coins (a cell and its 4 neighbours).
-        5
-    }
-
-    fn beyond(&self, &(rows, cols): &(usize, usize)) -> Option<String> {
-        too_many_coins(rows * cols)
-    }
-
-    fn build(&self, &(rows, cols): &(usize, usize)) -> Result<Coins, String> {
-        coin_board(rows, cols, weighted_nine_tails)
-    }
-}
+pub static WEIGHTED_NINE_TAILS: BoardFamily = BoardFamily {
+    name: "weighted-nine-tails",
+    about: "weighted-nine-tails   nine tails counting flips: a move costs the coins it flips; --rows --cols (3x3)",
+    default: (3, 3),
+    all: &[],
+    // A move flips at most 5 coins (a cell and its 4 neighbours).
+    max_move_cost: 5,
+    make: weighted_nine_tails,
+};

@@ -477,13 +477,7 @@ impl Solver {
                     table: Some(table),
                 },
                 State::Board(board),
-            ) => {
-                let rank = puzzle.rank_board(board.tiles()).map_err(|e| anyhow::anyhow!("{e}"))?;
-                match table.path(puzzle, rank) {
-                    Some(path) => Outcome::Solved(sliding_walk(puzzle, &path)?),
-                    None => unreached(),
-                }
-            }
+            ) => walk_board(puzzle, board, |rank| table.path(puzzle, rank))?,
             (
                 Game::SlidingMod3 {
                     puzzle,
@@ -491,13 +485,7 @@ impl Solver {
                     ..
                 },
                 State::Board(board),
-            ) => {
-                let rank = puzzle.rank_board(board.tiles()).map_err(|e| anyhow::anyhow!("{e}"))?;
-                match table.path(puzzle, rank) {
-                    Some(path) => Outcome::Solved(sliding_walk(puzzle, &path)?),
-                    None => unreached(),
-                }
-            }
+            ) => walk_board(puzzle, board, |rank| table.path(puzzle, rank))?,
             (
                 Game::SlidingSearch {
                     estimate: Some(estimate),
@@ -672,6 +660,15 @@ fn relabelled(board: &Board, relabel: Option<&[u8]>) -> Result<Board, ParseError
             Board::new(rows, cols, board.tiles().iter().map(|&t| map[usize::from(t)]).collect())
         }
     }
+}
+
+/// A sliding board solved by a table's walk from its rank (`path`).
+fn walk_board(puzzle: &Sliding, board: &Board, path: impl FnOnce(u64) -> Option<Vec<u64>>) -> Result<Outcome> {
+    let rank = puzzle.rank_board(board.tiles()).map_err(|e| anyhow::anyhow!("{e}"))?;
+    Ok(match path(rank) {
+        Some(path) => Outcome::Solved(sliding_walk(puzzle, &path)?),
+        None => unreached(),
+    })
 }
 
 /// A sliding solution from the ranks a table walked, the start first.
