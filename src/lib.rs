@@ -1,15 +1,33 @@
-//! `analyze` enumerates every reachable state of classic puzzles.
+//! `analyze` enumerates every reachable state of classic puzzles, measures each state's
+//! distance to the goal, sorts all configurations into solvability classes, and writes the
+//! results as CSV tables, PNG charts and short reports.
 //!
-//! The central types, in the order data flows through them:
-//! - [`puzzle::Puzzle`]: a puzzle as dense ranks, goals and reverse moves; one file per
-//!   family under [`puzzle`].
-//! - [`engine::bfs`]: the bit-packed, parallel, level-synchronous search over ranks
-//!   ([`engine::dial`] when moves have costs).
-//! - [`analysis::Analysis`]: the plain result the search and the invariant produce.
-//! - [`heuristics`] and [`atlas`]: the sliding boards' estimates, measured on every state.
-//! - [`report`]: writers that only read an `Analysis` (CSV, JSON, Markdown, PNG).
-//! - [`cli`] and [`job`]: the command line and its validated jobs; [`hosts`]: the processes
-//!   of a search shared by several machines.
+//! Read it in this order; each layer uses only those above it ([`layers`] tests that):
+//! 1. [`util`]: formatting and exact counting, used everywhere.
+//! 2. [`puzzle`]: a puzzle as three small traits, split by who calls them
+//!    ([`puzzle::SearchGraph`] for the engine, [`puzzle::Invariant`] for the analysis,
+//!    [`puzzle::Notation`] for people), and one file per family, each with its
+//!    [`puzzle::family::Family`] descriptor. [`heuristics`]: the sliding boards' estimates.
+//! 3. [`engine`]: the one search, [`engine::search`]: a bit-packed, parallel,
+//!    level-synchronous BFS over ranks at two bits a state (Dial's buckets when moves have
+//!    costs), shared by several processes through an [`engine::exchange::Exchange`], with
+//!    checkpoints.
+//! 4. [`atlas`]: the heuristic estimates measured on every state of a sliding board.
+//! 5. [`analysis`]: the one analysis, [`analysis::analyze`], and its plain result
+//!    [`analysis::Analysis`]; [`solve`]: shortest solutions of single positions (a distance
+//!    table for any puzzle that fits, and the sliding boards' own routes: distance mod 3,
+//!    IDA* with pattern databases).
+//! 6. [`report`]: writers that only read an `Analysis` (CSV, JSON, Markdown, PNG);
+//!    [`job`]: a family at one size with its goal ([`job::Job`]), built into a
+//!    [`job::Built`] whose concrete type is erased but whose search runs specialised;
+//!    [`hosts`]: the processes of a search shared by several machines.
+//! 7. [`registry`]: the list of families, the only one. Adding a family is its own file in
+//!    [`puzzle`] plus one line there.
+//! 8. [`cli`]: the command line's syntax (clap) and its conversion into validated
+//!    commands.
+//!
+//! The binary (`src/main.rs` and its glue in `src/app/`) reads files, prints, draws
+//! progress bars, handles signals and connects processes; the library does none of that.
 
 pub mod analysis;
 pub mod atlas;
