@@ -44,6 +44,10 @@ pub struct Cli {
     /// Coins flipped per move K (flip-k; default 5).
     #[arg(long, value_name = "K", value_parser = count)]
     pub flip: Option<u64>,
+    /// What one move is, for puzzles that offer a choice (e.g. a definition file's
+    /// `quarter` turns, where each power of a move counts as one by default).
+    #[arg(long, value_name = "METRIC")]
+    pub metric: Option<String>,
     /// Print a shortest solution of each STATE instead of analysing the whole puzzle
     /// (sliding: tiles row by row, 0 for the blank, or a data file; coins: H/T string).
     #[arg(long, num_args = 1.., value_name = "STATE")]
@@ -234,11 +238,10 @@ impl Cli {
             };
             return Ok(vec![with_goal(self.job(name, solving)?, self.goal.as_deref())?]);
         }
-        self.reject_size_options("--rules")?;
         let jobs = self
             .rules
             .iter()
-            .map(|path| read_rules(path, read).and_then(|job| with_goal(job, self.goal.as_deref())))
+            .map(|path| self.read_rules(path, read).and_then(|job| with_goal(job, self.goal.as_deref())))
             .collect::<Result<Vec<_>, _>>()?;
         let ids: Vec<String> = jobs.iter().map(Job::to_string).collect();
         if let Some(id) = ids
@@ -351,7 +354,27 @@ impl Cli {
             size: self.size,
             coins: self.coins,
             flip: self.flip,
+            metric: self.metric.clone(),
         }
+    }
+
+    /// Reads and checks a rules file, of whichever family takes it: errors name the file,
+    /// and the line and column of the offending value when the family's reader gives them.
+    fn read_rules(&self, path: &std::path::Path, read: ReadFile) -> Result<Job, UsageError> {
+        let shown = path.display();
+        let text = read(path).map_err(|e| UsageError(format!("cannot read the rules file {shown}: {e}")))?;
+        let args = self.size_args();
+        let Some((family, job)) = registry::FAMILIES
+            .iter()
+            .find_map(|family| family.read(path, &text, &args).map(|job| (family, job)))
+        else {
+            return usage(format!(
+                "{shown}: not a rules file: give a coin puzzle's TOML rules (FILE.toml) or a permutation puzzle's definition (FILE.tws), see the README"
+            ));
+        };
+        let (flags, hint) = family.flags();
+        self.allow_only(&format!("--rules {shown}"), flags, hint)?;
+        job.map_err(|e| UsageError(format!("{shown}:{e}")))
     }
 
     fn reject_size_options(&self, what: &str) -> Result<(), UsageError> {
@@ -444,19 +467,6 @@ fn with_goal(job: Job, goal: Option<&str>) -> Result<Job, UsageError> {
     match goal {
         None => Ok(job),
         Some(goal) => job.with_goal(goal).map_err(UsageError),
-    }
-}
-
-/// Reads and checks a rules file, of whichever family takes it: errors name the file,
-/// and the line and column of the offending value when the family's reader gives them.
-fn read_rules(path: &std::path::Path, read: ReadFile) -> Result<Job, UsageError> {
-    let shown = path.display();
-    let text = read(path).map_err(|e| UsageError(format!("cannot read the rules file {shown}: {e}")))?;
-    match registry::FAMILIES.iter().find_map(|family| family.read(path, &text)) {
-        Some(job) => job.map_err(|e| UsageError(format!("{shown}:{e}"))),
-        None => usage(format!(
-            "{shown}: not a rules file: give a coin puzzle's TOML rules (FILE.toml, see the README)"
-        )),
     }
 }
 

@@ -36,7 +36,7 @@ pub trait AnyFamily: Sync {
     /// The job `--puzzle NAME` with these size flags asks for.
     fn choose(&'static self, args: &SizeArgs) -> Result<Job, String>;
     /// The job a `--rules` file describes, if it is of this family's kind.
-    fn read(&'static self, path: &Path, text: &str) -> Option<Result<Job, String>>;
+    fn read(&'static self, path: &Path, text: &str, args: &SizeArgs) -> Option<Result<Job, String>>;
     /// The jobs `--all` runs.
     fn all(&'static self) -> Vec<Job>;
 }
@@ -58,8 +58,8 @@ impl<F: Family> AnyFamily for F {
         Family::choose(self, args).map(|size| Job::new(self, size))
     }
 
-    fn read(&'static self, path: &Path, text: &str) -> Option<Result<Job, String>> {
-        Family::read(self, path, text).map(|r| r.map(|size| Job::new(self, size)))
+    fn read(&'static self, path: &Path, text: &str, args: &SizeArgs) -> Option<Result<Job, String>> {
+        Family::read(self, path, text, args).map(|r| r.map(|size| Job::new(self, size)))
     }
 
     fn all(&'static self) -> Vec<Job> {

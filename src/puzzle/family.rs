@@ -8,7 +8,7 @@ use std::fmt::Debug;
 use std::path::Path;
 
 /// The size options of the command line as given: syntax checked, not yet validated.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SizeArgs {
     /// `--rows`.
     pub rows: Option<u64>,
@@ -20,6 +20,8 @@ pub struct SizeArgs {
     pub coins: Option<u64>,
     /// `--flip`.
     pub flip: Option<u64>,
+    /// `--metric`.
+    pub metric: Option<String>,
 }
 
 impl SizeArgs {
@@ -31,6 +33,7 @@ impl SizeArgs {
             ("--size", self.size),
             ("--coins", self.coins),
             ("--flip", self.flip),
+            ("--metric", self.metric.as_ref().map(|_| 0)),
         ]
         .into_iter()
         .filter_map(|(name, value)| value.map(|_| name))
@@ -87,9 +90,10 @@ pub trait Family: Sync + 'static {
         Err(format!("{} is read from a file: give --rules FILE", self.name()))
     }
     /// Reads a file given to `--rules`, if it is of this family's kind (by its extension
-    /// or its first keyword); the error is one line, without the file's name.
-    fn read(&self, path: &Path, text: &str) -> Option<Result<Self::Size, String>> {
-        let _ = (path, text);
+    /// or its first keyword), with the size flags given (only those of [`Family::flags`]
+    /// are accepted); the error is one line, without the file's name.
+    fn read(&self, path: &Path, text: &str, args: &SizeArgs) -> Option<Result<Self::Size, String>> {
+        let _ = (path, text, args);
         None
     }
     /// The sizes `--all` analyses.

@@ -8,7 +8,7 @@
 
 use super::SearchGraph;
 use super::coins::{COINS, CoinMove, Coins, MAX_COINS, PATTERN, cell_name, read_cells};
-use super::family::Family;
+use super::family::{Family, SizeArgs};
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::fmt;
@@ -337,7 +337,7 @@ impl Family for RulesFamily {
 
     /// Takes a `.toml` file, or one without that extension whose first line is TOML
     /// (`key = value`, a `[table]` or a comment).
-    fn read(&self, path: &Path, text: &str) -> Option<Result<Arc<Coins>, String>> {
+    fn read(&self, path: &Path, text: &str, _: &SizeArgs) -> Option<Result<Arc<Coins>, String>> {
         let toml_like = || {
             let first = text.lines().map(str::trim).find(|l| !l.is_empty());
             first.is_none_or(|l| l.starts_with('#') || l.starts_with('[') || l.contains('='))
