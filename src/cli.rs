@@ -301,6 +301,7 @@ impl Cli {
             return usage("--heuristics on a board of more than 10 cells runs in one process: leave out --hosts");
         }
         for job in &jobs {
+            check_id(job)?;
             match &cluster {
                 Some(cluster) => check_share(job, available_memory, cluster)?,
                 None => check_memory(job, available_memory)?,
@@ -468,6 +469,23 @@ fn with_goal(job: Job, goal: Option<&str>) -> Result<Job, UsageError> {
         None => Ok(job),
         Some(goal) => job.with_goal(goal).map_err(UsageError),
     }
+}
+
+/// Longest report id: the report folder's name, and its staging folder's with about 40
+/// bytes more, must fit the 255 bytes a file name has on common file systems.
+pub const MAX_ID_BYTES: usize = 200;
+
+/// Refuses a job whose report folder could not be named (a rules file's long name).
+fn check_id(job: &Job) -> Result<(), UsageError> {
+    let id = job.to_string();
+    if id.len() <= MAX_ID_BYTES {
+        return Ok(());
+    }
+    usage(format!(
+        "the report id {} is {} bytes long: a report folder's name takes at most {MAX_ID_BYTES} (give the puzzle a shorter name)",
+        crate::util::quote(&id),
+        id.len()
+    ))
 }
 
 /// Refuses a job that cannot be enumerated at all, with its size and memory.

@@ -11,9 +11,45 @@ pub mod solve;
 pub mod timely;
 
 use std::fmt::Display;
-use std::io::Write;
+use std::io::{Read, Write};
+use std::os::unix::fs::FileTypeExt;
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
+
+/// The most read from a file the command line names (rules and definition files,
+/// hostfiles, secrets): far more than any of them needs.
+pub const MAX_INPUT: u64 = 1 << 20;
+
+/// Reads a text file the user named, refusing at once what is not a regular file (a FIFO
+/// would block, a device never end) and anything over `limit` bytes (checked on the open
+/// file, so one that grows meanwhile is still cut off).
+pub fn read_text(path: &Path, limit: u64) -> std::io::Result<String> {
+    let kind = std::fs::metadata(path)?.file_type();
+    if !kind.is_file() {
+        let what = if kind.is_dir() {
+            "a folder"
+        } else if kind.is_fifo() {
+            "a FIFO"
+        } else if kind.is_socket() {
+            "a socket"
+        } else if kind.is_block_device() || kind.is_char_device() {
+            "a device"
+        } else {
+            "not a file"
+        };
+        return Err(std::io::Error::other(format!("it is {what}, not a regular file")));
+    }
+    let mut text = String::new();
+    std::fs::File::open(path)?.take(limit + 1).read_to_string(&mut text)?;
+    if text.len() as u64 > limit {
+        return Err(std::io::Error::other(format!(
+            "it is over {}, the most read from such a file",
+            ::analyze::util::human_bytes(u128::from(limit))
+        )));
+    }
+    Ok(text)
+}
 
 /// MemAvailable from /proc/meminfo, if the system reports it.
 pub fn available_memory() -> Option<u64> {

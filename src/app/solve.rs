@@ -8,7 +8,7 @@ use analyze::job::Job;
 use analyze::solve::{Outcome, Pdb, Position, Solution, Solver};
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -150,19 +150,13 @@ fn read_position(solver: &Solver, text: &str) -> Result<Position> {
 /// Reads a data file, refusing anything larger than a board could be (checked on the
 /// open file, so a file that grows meanwhile is still cut off).
 fn read_data_file(path: &Path) -> Result<String> {
-    let name = path.display();
-    let file = std::fs::File::open(path).with_context(|| format!("cannot read the position file {name}"))?;
-    let mut contents = String::new();
-    file.take(MAX_DATA_FILE + 1)
-        .read_to_string(&mut contents)
-        .with_context(|| format!("cannot read the position file {name}"))?;
-    if contents.len() as u64 > MAX_DATA_FILE {
-        anyhow::bail!(
-            "{name} is not a position data file: it is over {} KiB, and a board takes a few lines",
-            MAX_DATA_FILE / 1024
-        );
-    }
-    Ok(contents)
+    super::read_text(path, MAX_DATA_FILE).map_err(|e| match e.kind() {
+        std::io::ErrorKind::Other => anyhow::anyhow!(
+            "{} is not a position data file: {e} (a board takes a few lines)",
+            path.display()
+        ),
+        _ => anyhow::Error::new(e).context(format!("cannot read the position file {}", path.display())),
+    })
 }
 
 /// Writes `N moves`, a sliding board's facts (estimates, parity rule), the start, then
