@@ -68,6 +68,13 @@ pub struct Cli {
     /// List the puzzles, one line each.
     #[arg(long, conflicts_with_all = ["puzzle", "all", "solve", "rules", "goal"])]
     pub list: bool,
+    /// Print the completion script for SHELL (bash, zsh, fish, powershell, elvish) and exit,
+    /// e.g. `analyze --completions bash > ~/.local/share/bash-completion/completions/analyze`.
+    #[arg(long, value_name = "SHELL", exclusive = true)]
+    pub completions: Option<clap_complete::Shell>,
+    /// Print the manual page (roff) and exit, e.g. `analyze --man > analyze.1`.
+    #[arg(long, exclusive = true)]
+    pub man: bool,
     /// Analyse every puzzle at its default size plus a few generalisations, and write an
     /// index README.md and overview.png in the output folder.
     #[arg(long, conflicts_with_all = ["puzzle", "solve"])]
@@ -139,6 +146,10 @@ fn count(text: &str) -> Result<u64, String> {
 pub enum Command {
     /// Print the puzzle list.
     List,
+    /// Print the completion script for a shell.
+    Completions(clap_complete::Shell),
+    /// Print the manual page.
+    Man,
     /// Solve these positions of one puzzle.
     Solve {
         /// The puzzle (sliding boards of any size the solver accepts).
@@ -198,6 +209,12 @@ impl Cli {
     pub fn into_command(self, available_memory: Option<u64>, read: ReadFile) -> Result<Command, UsageError> {
         if self.list {
             return Ok(Command::List);
+        }
+        if let Some(shell) = self.completions {
+            return Ok(Command::Completions(shell));
+        }
+        if self.man {
+            return Ok(Command::Man);
         }
         let threads = match self.output.threads {
             None => std::thread::available_parallelism().map_or(1, usize::from),

@@ -12,7 +12,7 @@ use analyze::registry;
 use anyhow::{Context, Result};
 use app::analyze::Settings;
 use app::{BadInput, Interrupted, STDOUT, available_memory, fail, is_broken_pipe, one_line};
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -46,6 +46,16 @@ fn main() -> ExitCode {
 fn run(command: Command) -> Result<()> {
     match command {
         Command::List => list(),
+        Command::Completions(shell) => {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "analyze", &mut out);
+            print(&out)
+        }
+        Command::Man => {
+            let mut out = Vec::new();
+            clap_mangen::Man::new(Cli::command()).render(&mut out).context("cannot render the manual page")?;
+            print(&out)
+        }
         Command::Solve {
             job,
             states,
@@ -75,6 +85,12 @@ fn run(command: Command) -> Result<()> {
             },
         ),
     }
+}
+
+/// Writes `bytes` to stdout.
+fn print(bytes: &[u8]) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes).and_then(|()| out.flush()).context(STDOUT)
 }
 
 fn list() -> Result<()> {
