@@ -98,6 +98,10 @@ pub struct ClusterArgs {
     /// process order, the same file for every process (blank lines and # comments allowed).
     #[arg(long, value_name = "FILE", requires = "process", conflicts_with_all = ["all", "list", "solve"])]
     pub hosts: Option<PathBuf>,
+    /// A file holding the run's shared secret (at least 16 bytes, the same on every machine):
+    /// every process proves it holds it when they connect, so no other can join the run.
+    #[arg(long, value_name = "FILE", requires = "hosts")]
+    pub secret_file: Option<PathBuf>,
     /// This process's line in the --hosts file, counting from 0.
     #[arg(long, value_name = "I", value_parser = count, requires = "hosts")]
     pub process: Option<u64>,
@@ -258,7 +262,10 @@ impl Cli {
         let jobs = self
             .rules
             .iter()
-            .map(|path| self.read_rules(path, read).and_then(|job| with_goal(job, self.goal.as_deref())))
+            .map(|path| {
+                self.read_rules(path, read)
+                    .and_then(|job| with_goal(job, self.goal.as_deref()))
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let ids: Vec<String> = jobs.iter().map(Job::to_string).collect();
         if let Some(id) = ids
@@ -471,11 +478,20 @@ impl ClusterArgs {
                 ));
             }
         };
+        let secret = match &self.secret_file {
+            None => None,
+            Some(path) => {
+                let shown = path.display();
+                let text = read(path).or_else(|e| usage(format!("cannot read --secret-file {shown}: {e}")))?;
+                Some(hosts::parse_secret(&text).or_else(|why| usage(format!("--secret-file {shown} {why}")))?)
+            }
+        };
         Ok(Some(Cluster {
             hostfile: file.clone(),
             addresses,
             process: process as usize,
             level_timeout,
+            secret,
         }))
     }
 }

@@ -17,6 +17,45 @@ pub struct Cluster {
     pub process: usize,
     /// Seconds to wait for the other processes at a level's barrier before failing.
     pub level_timeout: u64,
+    /// The run's shared secret (`--secret-file`), which every process proves it holds.
+    pub secret: Option<Secret>,
+}
+
+/// A shared secret's bytes, never printed.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(pub Vec<u8>);
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Secret({} bytes)", self.0.len())
+    }
+}
+
+/// Fewest bytes a secret file must hold.
+pub const MIN_SECRET: usize = 16;
+
+/// Reads a secret file's text: its bytes without the final line break, at least
+/// [`MIN_SECRET`] of them.
+pub fn parse_secret(text: &str) -> Result<Secret, String> {
+    let secret = text.strip_suffix('\n').unwrap_or(text);
+    let secret = secret.strip_suffix('\r').unwrap_or(secret);
+    if secret.len() < MIN_SECRET {
+        return Err(format!(
+            "holds {} bytes: a secret needs at least {MIN_SECRET} (e.g. `head -c 32 /dev/urandom | base64 > FILE`, copied to every machine)",
+            secret.len()
+        ));
+    }
+    Ok(Secret(secret.as_bytes().to_vec()))
+}
+
+/// Whether every address names this machine (a loopback address), so that no other
+/// machine can reach the run's ports.
+pub fn all_loopback(addresses: &[String]) -> bool {
+    use std::net::ToSocketAddrs;
+    addresses.iter().all(|address| match address.to_socket_addrs() {
+        Ok(mut resolved) => resolved.all(|a| a.ip().is_loopback()),
+        Err(_) => false,
+    })
 }
 
 /// Longest the processes wait for each other to start and connect: a process that is not up
@@ -24,6 +63,11 @@ pub struct Cluster {
 pub const CONNECT_SECONDS: u64 = 60;
 
 impl Cluster {
+    /// The secret's bytes (empty without `--secret-file`).
+    pub fn secret(&self) -> &[u8] {
+        self.secret.as_ref().map_or(&[], |s| &s.0)
+    }
+
     /// Number of processes.
     pub fn processes(&self) -> usize {
         self.addresses.len()

@@ -53,7 +53,9 @@ fn run(command: Command) -> Result<()> {
         }
         Command::Man => {
             let mut out = Vec::new();
-            clap_mangen::Man::new(Cli::command()).render(&mut out).context("cannot render the manual page")?;
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut out)
+                .context("cannot render the manual page")?;
             print(&out)
         }
         Command::Solve {

@@ -82,6 +82,12 @@ pub fn analyze_all(jobs: &[Job], index: bool, out: &Path, threads: usize, settin
 /// leaves nothing behind), then searches; only process 0 writes the report.
 fn analyze_shared(job: &Job, out: &Path, settings: &Settings, cluster: &Cluster) -> Result<()> {
     let states = u64::try_from(job.states()).with_context(|| format!("{job} is too large to enumerate"))?;
+    if cluster.secret.is_none() && !analyze::hosts::all_loopback(&cluster.addresses) {
+        note(format_args!(
+            "warning: {} names other machines and no --secret-file: anyone who can reach these ports and knows the command line can join the run",
+            cluster.hostfile.display()
+        ));
+    }
     let description = format!("analyze {} {job}", env!("CARGO_PKG_VERSION"));
     let timely = TimelyExchange::start(cluster, states, &description).map_err(|e| match e {
         SetupError::Address(m) => anyhow::Error::new(BadInput(m)),

@@ -4,9 +4,12 @@
 //!
 //! - [`analyze`]: analysing jobs and writing their reports (and the `--all` index).
 //! - [`solve`]: `--solve`, positions read and their solutions printed.
+//! - [`connect`]: the connections between the processes of a `--hosts` run, and their
+//!   greeting with its proof of the run's secret.
 //! - [`timely`]: the exchange between processes of a `--hosts` run, over timely.
 
 pub mod analyze;
+pub mod connect;
 pub mod solve;
 pub mod timely;
 

@@ -22,8 +22,6 @@ use analyze::hosts::Cluster;
 use analyze::job::IN_FLIGHT_BYTES;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, VecDeque};
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -162,7 +160,7 @@ impl TimelyExchange {
     /// them to start) and builds the dataflow. `job` describes the search; every process must
     /// run the same one.
     pub fn start(cluster: &Cluster, states: u64, job: &str) -> Result<Self, SetupError> {
-        let sockets = connect(cluster, job)?;
+        let sockets = super::connect::connect(cluster, job)?;
         let lost = Arc::new(Mutex::new(None));
         install_panic_hook(Arc::clone(&lost), std::thread::current());
         let builders = ProcessBuilder::new_typed_vector(1, Hooks::default().refill, None);
@@ -459,231 +457,6 @@ impl Drop for TimelyExchange {
     }
 }
 
-/// Magic bytes that open the greeting of one `analyze` process to another.
-const MAGIC: &[u8; 8] = b"analyze1";
-/// Longest job description a greeting may carry.
-const MAX_DESCRIPTION: u32 = 1 << 16;
-
-/// Opens one connection to every other process: the higher index connects, the lower one
-/// accepts (the socket order timely expects), each greeting the other with its index and
-/// its job, all within the connect timeout.
-fn connect(cluster: &Cluster, job: &str) -> Result<Vec<Option<TcpStream>>, SetupError> {
-    let setup = Setup {
-        cluster,
-        greeting: Greeting {
-            from: cluster.process,
-            processes: cluster.processes(),
-            job: format!("{job} over {}", cluster.addresses.join(" ")),
-        },
-        timeout: Duration::from_secs(cluster.connect_timeout()),
-        deadline: Instant::now() + Duration::from_secs(cluster.connect_timeout()),
-    };
-    // Listen first: a second process started with the same --process fails here, before it
-    // has spoken to anyone.
-    let listener = setup.listen()?;
-    let mut sockets: Vec<Option<TcpStream>> = (0..cluster.processes()).map(|_| None).collect();
-    for peer in 0..cluster.process {
-        sockets[peer] = Some(setup.dial(peer)?);
-    }
-    setup.accept(&listener, &mut sockets)?;
-    for stream in sockets.iter().flatten() {
-        stream
-            .set_nodelay(true)
-            .and_then(|()| stream.set_read_timeout(None))
-            .and_then(|()| stream.set_write_timeout(None))
-            .map_err(|e| SetupError::Peers(format!("cannot set up a connection: {e}")))?;
-    }
-    Ok(sockets)
-}
-
-/// What connecting the processes of a run needs: who they are, what this one says, and
-/// when to give up.
-struct Setup<'a> {
-    cluster: &'a Cluster,
-    greeting: Greeting,
-    timeout: Duration,
-    deadline: Instant,
-}
-
-impl Setup<'_> {
-    /// Listens on this process's address.
-    fn listen(&self) -> Result<TcpListener, SetupError> {
-        let (me, file, address) = (
-            self.cluster.process,
-            self.cluster.hostfile.display(),
-            self.cluster.address(),
-        );
-        let own = resolve(address).map_err(|e| {
-            SetupError::Address(format!(
-                "cannot resolve {address} (line for --process {me} in {file}): {e}"
-            ))
-        })?;
-        TcpListener::bind(own).map_err(|e| {
-            SetupError::Address(match e.kind() {
-                std::io::ErrorKind::AddrInUse => format!(
-                    "cannot listen on {address}: the port is in use (by another program, or by another process started with --process {me})"
-                ),
-                std::io::ErrorKind::AddrNotAvailable => format!(
-                    "cannot listen on {address}: not an address of this machine (is --process {me} the right line of {file}?)"
-                ),
-                _ => format!("cannot listen on {address}: {e}"),
-            })
-        })
-    }
-
-    /// The error for a process that never connected.
-    fn never_came(&self, peer: usize) -> SetupError {
-        SetupError::Peers(format!(
-            "process {peer} ({}) did not connect within {} s: start all {} processes of {}, each with its own --process",
-            self.cluster.addresses[peer],
-            self.timeout.as_secs(),
-            self.cluster.processes(),
-            self.cluster.hostfile.display()
-        ))
-    }
-
-    /// Connects to the lower process `peer` (retrying until it listens) and greets it.
-    fn dial(&self, peer: usize) -> Result<TcpStream, SetupError> {
-        let address = &self.cluster.addresses[peer];
-        let stream = loop {
-            let attempt = resolve(address).and_then(|a| {
-                TcpStream::connect_timeout(
-                    &a,
-                    self.deadline
-                        .saturating_duration_since(Instant::now())
-                        .max(Duration::from_millis(1)),
-                )
-            });
-            match attempt {
-                Ok(stream) => break stream,
-                Err(_) if Instant::now() + Duration::from_millis(100) < self.deadline => {
-                    std::thread::sleep(Duration::from_millis(100));
-                }
-                Err(_) => return Err(self.never_came(peer)),
-            }
-        };
-        let theirs = handshake(&stream, &self.greeting, self.deadline)
-            .map_err(|e| SetupError::Peers(format!("process {peer} ({address}) did not greet back: {e}")))?;
-        check(&theirs, &self.greeting, peer, self.cluster)?;
-        Ok(stream)
-    }
-
-    /// Accepts the higher processes until each has connected and greeted.
-    fn accept(&self, listener: &TcpListener, sockets: &mut [Option<TcpStream>]) -> Result<(), SetupError> {
-        let (me, processes) = (self.cluster.process, self.cluster.processes());
-        listener
-            .set_nonblocking(true)
-            .map_err(|e| SetupError::Peers(format!("cannot listen on {}: {e}", self.cluster.address())))?;
-        while let Some(missing) = (me + 1..processes).find(|&p| sockets[p].is_none()) {
-            match listener.accept() {
-                Ok((stream, from)) => {
-                    stream
-                        .set_nonblocking(false)
-                        .map_err(|e| SetupError::Peers(format!("connection from {from}: {e}")))?;
-                    let Ok(theirs) = handshake(&stream, &self.greeting, self.deadline) else {
-                        // Not one of ours (a port scan, a process that died): ignore it.
-                        continue;
-                    };
-                    if theirs.from <= me || theirs.from >= processes {
-                        return Err(mismatch(
-                            self.cluster,
-                            &format!("{from} claims to be process {} of {}", theirs.from, theirs.processes),
-                        ));
-                    }
-                    check(&theirs, &self.greeting, theirs.from, self.cluster)?;
-                    if sockets[theirs.from].is_some() {
-                        return Err(SetupError::Address(format!(
-                            "two processes connected as process {} ({}): each process needs its own --process",
-                            theirs.from, self.cluster.addresses[theirs.from]
-                        )));
-                    }
-                    sockets[theirs.from] = Some(stream);
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                    if Instant::now() >= self.deadline {
-                        return Err(self.never_came(missing));
-                    }
-                    std::thread::sleep(Duration::from_millis(20));
-                }
-                Err(e) => return Err(SetupError::Peers(format!("cannot accept connections: {e}"))),
-            }
-        }
-        Ok(())
-    }
-}
-
-fn resolve(address: &str) -> std::io::Result<SocketAddr> {
-    address
-        .to_socket_addrs()?
-        .next()
-        .ok_or_else(|| std::io::Error::other("no address"))
-}
-
-/// What one process tells another when they connect.
-#[derive(Debug, PartialEq, Eq)]
-struct Greeting {
-    from: usize,
-    processes: usize,
-    job: String,
-}
-
-/// Sends ours and reads theirs, both bounded by `deadline`.
-fn handshake(mut stream: &TcpStream, ours: &Greeting, deadline: Instant) -> std::io::Result<Greeting> {
-    let left = deadline
-        .saturating_duration_since(Instant::now())
-        .max(Duration::from_millis(100));
-    stream.set_read_timeout(Some(left))?;
-    stream.set_write_timeout(Some(left))?;
-    let mut bytes = MAGIC.to_vec();
-    for n in [ours.from as u32, ours.processes as u32, ours.job.len() as u32] {
-        bytes.extend(n.to_be_bytes());
-    }
-    bytes.extend(ours.job.as_bytes());
-    stream.write_all(&bytes)?;
-    let mut head = [0u8; 20];
-    stream.read_exact(&mut head)?;
-    let number = |i: usize| u32::from_be_bytes([head[i], head[i + 1], head[i + 2], head[i + 3]]);
-    if &head[..8] != MAGIC || number(16) > MAX_DESCRIPTION {
-        return Err(std::io::Error::other("not an analyze process of this version"));
-    }
-    let mut job = vec![0; number(16) as usize];
-    stream.read_exact(&mut job)?;
-    Ok(Greeting {
-        from: number(8) as usize,
-        processes: number(12) as usize,
-        job: String::from_utf8_lossy(&job).into_owned(),
-    })
-}
-
-/// Checks that `theirs`, from the process at index `peer`, runs the same search.
-fn check(theirs: &Greeting, ours: &Greeting, peer: usize, cluster: &Cluster) -> Result<(), SetupError> {
-    if theirs.from != peer || theirs.processes != ours.processes {
-        return Err(mismatch(
-            cluster,
-            &format!(
-                "{} answered as process {} of {}",
-                cluster.addresses[peer], theirs.from, theirs.processes
-            ),
-        ));
-    }
-    if theirs.job != ours.job {
-        return Err(SetupError::Address(format!(
-            "process {peer} ({}) runs another search: `{}` there, `{}` here (give every process the same command and hostfile, except --process)",
-            cluster.addresses[peer], theirs.job, ours.job
-        )));
-    }
-    Ok(())
-}
-
-fn mismatch(cluster: &Cluster, what: &str) -> SetupError {
-    SetupError::Address(format!(
-        "{what}, but {} lists {} processes and this is process {}: give every process the same hostfile and its own --process",
-        cluster.hostfile.display(),
-        cluster.processes(),
-        cluster.process
-    ))
-}
-
 /// Timely's network threads (`timely:send-N`, `timely:recv-N`) panic when the connection to
 /// process N breaks. This hook records the first such N in `lost`, wakes the search's thread
 /// (which then fails with an error naming N, so the usual clean-up runs), and parks the
@@ -715,6 +488,7 @@ mod tests {
     use super::*;
     use std::cell::RefCell;
     use std::collections::VecDeque;
+    use std::net::TcpListener;
 
     /// Free loopback ports: bound to port 0, then released.
     fn free_ports(n: usize) -> Vec<String> {
@@ -833,6 +607,7 @@ mod tests {
                     addresses: addresses.clone(),
                     process,
                     level_timeout: 30,
+                    secret: None,
                 };
                 std::thread::spawn(move || {
                     let mut exchange = TimelyExchange::start(&cluster, n, "test").expect("start");
