@@ -52,6 +52,10 @@ pub struct Cli {
     /// (sliding: tiles row by row, 0 for the blank, or a data file; coins: H/T string).
     #[arg(long, num_args = 1.., value_name = "STATE")]
     pub solve: Vec<String>,
+    /// With --solve: print one JSON object per line for each position (the position, its
+    /// moves, the positions along the path, the facts, the time) instead of text.
+    #[arg(long, requires = "solve")]
+    pub json: bool,
     /// Analyse coin puzzles described in TOML rules files (format in the README, "Rules
     /// files"); several files also get an index README.md and overview.png.
     #[arg(long, num_args = 1.., value_name = "FILE", conflicts_with_all = ["puzzle", "all"])]
@@ -166,6 +170,8 @@ pub enum Command {
         quiet: bool,
         /// `--pdb`: the 4x4 pattern databases (`None`: the default).
         pdb: Option<Pdb>,
+        /// Print JSON lines instead of text (`--json`).
+        json: bool,
     },
     /// Analyse these puzzles; `index` writes the `--all` index too.
     Analyze {
@@ -292,6 +298,7 @@ impl Cli {
             states: self.solve,
             threads,
             quiet: self.output.quiet,
+            json: self.json,
         })
     }
 

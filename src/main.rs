@@ -64,7 +64,8 @@ fn run(command: Command) -> Result<()> {
             threads,
             quiet,
             pdb,
-        } => app::solve::run(&job, &states, threads, quiet, pdb),
+            json,
+        } => app::solve::run(&job, &states, threads, quiet, pdb, json),
         Command::Analyze {
             jobs,
             index,

@@ -15,10 +15,10 @@ use std::time::Instant;
 /// Largest position data file read: a 64-cell board takes a few hundred bytes.
 const MAX_DATA_FILE: u64 = 64 * 1024;
 
-/// Solves each of `states` for `spec` and prints one block each, then a summary table.
-/// Every position is read and checked before any search, so a typo in the last one
-/// fails (exit 2) before a long search.
-pub fn run(spec: &Job, states: &[String], threads: usize, quiet: bool, pdb: Option<Pdb>) -> Result<()> {
+/// Solves each of `states` for `spec` and prints one block each, then a summary table, or
+/// with `json` one JSON object per line for each. Every position is read and checked
+/// before any search, so a typo in the last one fails (exit 2) before a long search.
+pub fn run(spec: &Job, states: &[String], threads: usize, quiet: bool, pdb: Option<Pdb>, json: bool) -> Result<()> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     let say = |message: &str| {
         if !quiet {
@@ -37,9 +37,6 @@ pub fn run(spec: &Job, states: &[String], threads: usize, quiet: bool, pdb: Opti
     let mut out = std::io::stdout().lock();
     let mut summary = Vec::new();
     for (i, position) in positions.iter().enumerate() {
-        if i > 0 {
-            writeln!(out).context(STDOUT)?;
-        }
         let start = Instant::now();
         let mut progress = |bound: u32, nodes: u64| {
             if start.elapsed().as_secs() >= 2 {
@@ -53,37 +50,93 @@ pub fn run(spec: &Job, states: &[String], threads: usize, quiet: bool, pdb: Opti
         };
         let outcome = pool.install(|| solver.solve_with_progress(position, &mut progress))?;
         let seconds = start.elapsed().as_secs_f64();
-        let length = match &outcome {
-            Outcome::Unsolvable(reason) => {
-                writeln!(out, "unsolvable: {reason}").context(STDOUT)?;
-                if let Some(facts) = &position.facts {
-                    writeln!(out, "{facts}").context(STDOUT)?;
-                }
-                "unsolvable".to_string()
+        if let Outcome::Solved(Solution { nodes: Some(nodes), .. }) = &outcome {
+            say(&format!(
+                "{}: {}, {nodes} positions searched, {seconds:.3} s",
+                position.label,
+                moves(outcome_length(&outcome))
+            ));
+        }
+        if json {
+            writeln!(out, "{}", json_line(position, &outcome, seconds)).context(STDOUT)?;
+        } else {
+            if i > 0 {
+                writeln!(out).context(STDOUT)?;
             }
-            Outcome::Solved(solution) => {
-                write_solution(solution, position.facts.as_ref(), &mut out).context(STDOUT)?;
-                if let Some(nodes) = solution.nodes {
-                    say(&format!(
-                        "{}: {}, {nodes} positions searched, {seconds:.3} s",
-                        position.label,
-                        moves(solution.len())
-                    ));
-                }
-                match solution.weights {
-                    Some(_) => solution.length_text(),
-                    None => solution.len().to_string(),
-                }
-            }
-        };
+            let length = write_outcome(position, &outcome, &mut out).context(STDOUT)?;
+            summary.push((position.label.clone(), length, seconds));
+        }
         out.flush().context(STDOUT)?;
-        summary.push((position.label.clone(), length, seconds));
     }
-    if positions.len() > 1 {
+    if summary.len() > 1 {
         writeln!(out).context(STDOUT)?;
         write_summary(&summary, &mut out).context(STDOUT)?;
     }
     out.flush().context(STDOUT)
+}
+
+/// The number of moves of a solved outcome (0 otherwise).
+fn outcome_length(outcome: &Outcome) -> usize {
+    match outcome {
+        Outcome::Solved(solution) => solution.len(),
+        Outcome::Unsolvable(_) => 0,
+    }
+}
+
+/// Writes one position's block and returns its length for the summary table.
+fn write_outcome(position: &Position, outcome: &Outcome, out: &mut impl Write) -> std::io::Result<String> {
+    Ok(match outcome {
+        Outcome::Unsolvable(reason) => {
+            writeln!(out, "unsolvable: {reason}")?;
+            if let Some(facts) = &position.facts {
+                writeln!(out, "{facts}")?;
+            }
+            "unsolvable".to_string()
+        }
+        Outcome::Solved(solution) => {
+            write_solution(solution, position.facts.as_ref(), out)?;
+            match solution.weights {
+                Some(_) => solution.length_text(),
+                None => solution.len().to_string(),
+            }
+        }
+    })
+}
+
+/// One position's outcome as a JSON object on one line (`--json`): the position as given,
+/// whether it is solvable (and why not), the moves and the positions along the path (in
+/// the puzzle's one-line notation, the start first), the total cost of weighted moves, the
+/// estimates of a sliding board, the positions searched, and the time.
+fn json_line(position: &Position, outcome: &Outcome, seconds: f64) -> serde_json::Value {
+    let mut object = serde_json::json!({
+        "position": position.label,
+        "solvable": matches!(outcome, Outcome::Solved(_)),
+    });
+    match outcome {
+        Outcome::Unsolvable(reason) => object["reason"] = reason.as_str().into(),
+        Outcome::Solved(solution) => {
+            object["length"] = solution.len().into();
+            object["moves"] = solution.moves.clone().into();
+            object["path"] = solution.positions.clone().into();
+            if let Some((metric, costs)) = &solution.weights {
+                object["metric"] = metric.as_str().into();
+                object["cost"] = costs.iter().map(|&c| u64::from(c)).sum::<u64>().into();
+            }
+            object["nodes"] = solution.nodes.into();
+        }
+    }
+    if let Some(facts) = &position.facts {
+        object["facts"] = serde_json::json!({
+            "hamming": facts.hamming,
+            "manhattan": facts.manhattan,
+            "linear_conflict": facts.linear_conflict,
+            "inversions": facts.inversions,
+            "blank_row": facts.blank_row,
+            "solvable_by_parity_rule": facts.solvable(),
+        });
+    }
+    object["seconds"] = ((seconds * 1e6).round() / 1e6).into();
+    object
 }
 
 /// Builds or loads the solver's table or estimate on `pool`, with a bar for a long pattern

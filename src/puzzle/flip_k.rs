@@ -7,7 +7,7 @@
 
 use super::coins::{COINS, CoinMove, Coins, read_cells};
 use super::family::{Family, SizeArgs};
-use super::{ClassInfo, Invariant, Notation, ParseError, SearchGraph};
+use super::{ClassInfo, Invariant, Notation, ParseError, SearchGraph, Walk};
 use crate::util::binomial;
 
 /// Largest N: 2^60 configurations still fit the 64-bit counts.
@@ -163,7 +163,7 @@ impl Notation for FlipK {
     }
 
     /// The table walks tail counts; each step flips concrete coins of the row as typed.
-    fn walk(&self, start: &str, path: &[u64]) -> Result<(Vec<String>, Vec<String>), ParseError> {
+    fn walk(&self, start: &str, path: &[u64]) -> Result<Walk, ParseError> {
         let draw = |row: &[bool]| row.iter().map(|&t| if t { 'T' } else { 'H' }).collect::<String>();
         let mut row = parse_row(start, self.n as usize)?;
         let (mut drawings, mut moves) = (vec![draw(&row)], Vec::new());
@@ -180,7 +180,11 @@ impl Notation for FlipK {
             moves.push(coin_list(&flipped));
             drawings.push(draw(&row));
         }
-        Ok((drawings, moves))
+        Ok(Walk {
+            positions: drawings.clone(),
+            drawings,
+            moves,
+        })
     }
 
     fn describe_move(&self, from: u64, to: u64) -> String {

@@ -177,14 +177,16 @@ pub trait Notation {
     fn tile_board(&self) -> Option<&sliding::Sliding> {
         None
     }
-    /// Each configuration of a solution walked on `path` (ranks, the start first) drawn as
-    /// a grid, and each move named; `start` is the position as the user wrote it. A
+    /// A solution walked on `path` (ranks, the start first), each configuration written
+    /// and drawn and each move named; `start` is the position as the user wrote it. A
     /// puzzle whose ranks stand for several configurations makes the walk concrete.
-    fn walk(&self, start: &str, path: &[u64]) -> Result<(Vec<String>, Vec<String>), ParseError> {
+    fn walk(&self, start: &str, path: &[u64]) -> Result<Walk, ParseError> {
         let _ = start;
-        let drawings = path.iter().map(|&r| self.draw(r)).collect();
-        let moves = path.windows(2).map(|w| self.describe_move(w[0], w[1])).collect();
-        Ok((drawings, moves))
+        Ok(Walk {
+            positions: path.iter().map(|&r| self.render(r)).collect(),
+            drawings: path.iter().map(|&r| self.draw(r)).collect(),
+            moves: path.windows(2).map(|w| self.describe_move(w[0], w[1])).collect(),
+        })
     }
     /// A classic start whose distance the summary reports, if the puzzle has one.
     fn start(&self) -> Option<u64> {
@@ -200,6 +202,18 @@ pub trait Notation {
             "this puzzle measures distances to its own goal only".into(),
         ))
     }
+}
+
+/// A solution as people read it: every configuration from the start to the goal, and the
+/// moves between them (one fewer).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Walk {
+    /// Each configuration in the one-line notation.
+    pub positions: Vec<String>,
+    /// Each configuration drawn as a grid.
+    pub drawings: Vec<String>,
+    /// Each move's name.
+    pub moves: Vec<String>,
 }
 
 /// Which ranks have `rank - 1` and `rank + 1` among their predecessors, as a pattern that

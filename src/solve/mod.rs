@@ -44,6 +44,8 @@ use table::{DistanceTable, MAX_TABLE_RANKS};
 pub struct Solution {
     /// Each configuration along the path drawn as a grid, the start first, the goal last.
     pub drawings: Vec<String>,
+    /// The same configurations in the puzzle's one-line notation.
+    pub positions: Vec<String>,
     /// The name of each move in the puzzle's notation (one fewer than the drawings).
     pub moves: Vec<String>,
     /// Positions the heuristic search expanded (`None` when solved by table).
@@ -685,6 +687,7 @@ fn sliding_walk(puzzle: &Sliding, path: &[u64]) -> Result<Solution> {
 fn sliding_solution(boards: &[Board], nodes: Option<u64>) -> Solution {
     Solution {
         drawings: boards.iter().map(Board::draw).collect(),
+        positions: boards.iter().map(Board::render).collect(),
         moves: boards
             .windows(2)
             .map(|w| format!("tile {}", w[0].tiles()[w[1].blank()]))

@@ -221,7 +221,7 @@ impl<P: Puzzle + Send> Route for TableRoute<P> {
         let Some(path) = table.path(&self.puzzle, *rank) else {
             return Ok(unreached());
         };
-        let (drawings, moves) = self
+        let walk = self
             .puzzle
             .walk(&position.label, &path)
             .map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -230,8 +230,9 @@ impl<P: Puzzle + Send> Route for TableRoute<P> {
             (self.puzzle.metric(), costs)
         });
         Ok(Outcome::Solved(Solution {
-            drawings,
-            moves,
+            drawings: walk.drawings,
+            positions: walk.positions,
+            moves: walk.moves,
             nodes: None,
             weights,
         }))
