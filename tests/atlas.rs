@@ -3,14 +3,15 @@
 //! distributions against a plain breadth-first search, and A*'s node counts against a
 //! second implementation.
 
-mod common;
-
+use crate::util::{
+    Rng, SLIDING_2X4, SLIDING_2X5, Sandbox, for_each_arrangement, goal_board, pack, slides, sliding_distances,
+    textbook_solvable,
+};
 use analyze::atlas::astar;
 use analyze::heuristics::{Estimates, Kind, PositionFacts};
 use analyze::job::Spec;
 use analyze::solve::ida::{Heuristic, Node};
 use analyze::solve::manhattan::ManhattanLc;
-use common::{Sandbox, for_each_arrangement, goal_board, slides, sliding_distances, textbook_solvable};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 use std::ops::ControlFlow;
@@ -100,25 +101,6 @@ fn estimates_equal_straightforward_code_on_every_board_up_to_3x3() {
     }
 }
 
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-
-    fn board(&mut self, cells: usize) -> Vec<u8> {
-        let mut tiles: Vec<u8> = (0..cells as u8).collect();
-        for i in (1..cells).rev() {
-            tiles.swap(i, self.below(i as u64 + 1) as usize);
-        }
-        tiles
-    }
-}
-
 #[test]
 fn estimates_equal_straightforward_code_on_random_4x4_and_larger_boards() {
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
@@ -159,7 +141,7 @@ fn estimates_are_admissible_and_consistent_on_whole_spaces() {
             if !textbook_solvable(board, rows, cols) {
                 return;
             }
-            let key = common::pack(board);
+            let key = pack(board);
             let distance = distances[&key] as u32;
             let values = estimates.all(board);
             for (kind, value) in Kind::ALL.into_iter().zip(values) {
@@ -182,7 +164,7 @@ fn plain_joint(rows: usize, cols: usize) -> Vec<String> {
     let distances = sliding_distances(rows, cols);
     let mut cells: BTreeMap<(usize, usize, u32), u64> = BTreeMap::new();
     for_each_arrangement(rows * cols, |board| {
-        if let Some(&d) = distances.get(&common::pack(board)) {
+        if let Some(&d) = distances.get(&pack(board)) {
             for (k, value) in plain_all(board, rows, cols).into_iter().enumerate() {
                 *cells.entry((k, d, value)).or_default() += 1;
             }
@@ -201,18 +183,8 @@ fn plain_joint(rows: usize, cols: usize) -> Vec<String> {
 fn joint_distributions_equal_a_plain_breadth_first_search_row_for_row() {
     for (args, id, rows, cols) in [
         (vec!["--puzzle", "eight"], "eight", 3, 3),
-        (
-            vec!["--puzzle", "sliding", "--rows", "2", "--cols", "4"],
-            "sliding-2x4",
-            2,
-            4,
-        ),
-        (
-            vec!["--puzzle", "sliding", "--rows", "2", "--cols", "5"],
-            "sliding-2x5",
-            2,
-            5,
-        ),
+        (SLIDING_2X4.to_vec(), "sliding-2x4", 2, 4),
+        (SLIDING_2X5.to_vec(), "sliding-2x5", 2, 5),
     ] {
         let sandbox = Sandbox::new();
         let mut full = args.clone();
@@ -368,16 +340,7 @@ fn solve_states_the_estimates_and_the_parity_rule_after_the_first_line() {
         "{stdout}"
     );
     let output = sandbox
-        .run(&[
-            "--puzzle",
-            "sliding",
-            "--rows",
-            "2",
-            "--cols",
-            "4",
-            "--solve",
-            "2 1 3 4 5 6 7 0",
-        ])
+        .run(&[&SLIDING_2X4[..], &["--solve", "2 1 3 4 5 6 7 0"]].concat())
         .success()
         .get_output()
         .clone();

@@ -5,17 +5,12 @@
 //!
 //! Set `CHARTS_OUT=folder` to keep the rendered images for a look.
 
+use crate::util::analysis;
 use analyze::analysis::Analysis;
 use analyze::job::Spec;
 use analyze::report::chart;
 use image::RgbImage;
-use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-
-fn analysis(spec: Spec) -> Analysis {
-    spec.analyze(|_| ControlFlow::Continue(()))
-        .unwrap_or_else(|e| panic!("{spec}: {e}"))
-}
 
 /// `base` with its level counts replaced: a synthetic table of any shape.
 fn with_levels(base: &Analysis, id: &str, levels: Vec<u64>) -> Analysis {

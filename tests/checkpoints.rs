@@ -2,20 +2,17 @@
 //! what an uninterrupted search finds, in one process and in several; files of another
 //! search are refused; a damaged file falls back to the older generation.
 
-mod common;
-
+use crate::util::{
+    Running, SLIDING_2X4, SLIDING_2X5, Sandbox, latest_saved_level, resumed_level, search_in_processes, sliding_board,
+};
 use analyze::engine::checkpoint::{CheckpointError, Config, Note};
 use analyze::engine::{EngineError, Options, Search, bfs};
 use analyze::puzzle::Puzzle;
 use analyze::puzzle::sliding::Sliding;
-use common::{Sandbox, search_in_processes};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
+use std::process::Stdio;
 use std::sync::{Arc, Mutex};
-
-fn board(rows: usize, cols: usize) -> Sliding {
-    Sliding::new(rows, cols).unwrap_or_else(|| panic!("{rows}x{cols} is a valid board"))
-}
 
 /// Notes each process received, shared with the test.
 type Notes = Arc<Mutex<Vec<(usize, Note)>>>;
@@ -77,7 +74,7 @@ fn resumed_levels(notes: &[(usize, Note)]) -> Vec<(usize, usize)> {
 
 #[test]
 fn a_stopped_search_resumes_after_its_last_level_with_the_same_result() {
-    let puzzle = board(2, 5);
+    let puzzle = sliding_board(2, 5);
     let reference = bfs(&puzzle, |_| ControlFlow::Continue(())).expect("the search succeeds");
     for processes in [1, 2, 3] {
         let sandbox = Sandbox::new();
@@ -108,7 +105,7 @@ fn a_stopped_search_resumes_after_its_last_level_with_the_same_result() {
 fn checkpoints_of_another_puzzle_or_process_layout_are_refused() {
     let sandbox = Sandbox::new();
     let dir = sandbox.path("checkpoint");
-    let (stopped, _, _) = run(&board(2, 5), 3, &dir, Some(4));
+    let (stopped, _, _) = run(&sliding_board(2, 5), 3, &dir, Some(4));
     assert!(stopped.iter().all(|r| *r == Err(EngineError::Interrupted)));
     let refusal = |results: Vec<Result<Search, EngineError>>| -> Vec<String> {
         results
@@ -122,12 +119,12 @@ fn checkpoints_of_another_puzzle_or_process_layout_are_refused() {
             })
             .collect()
     };
-    let (other_puzzle, _, _) = run(&board(5, 2), 3, &dir, None);
+    let (other_puzzle, _, _) = run(&sliding_board(5, 2), 3, &dir, None);
     for message in refusal(other_puzzle) {
         assert!(message.contains("sliding-2x5, not sliding-5x2"), "{message}");
     }
     for processes in [1, 2] {
-        let (other_layout, _, _) = run(&board(2, 5), processes, &dir, None);
+        let (other_layout, _, _) = run(&sliding_board(2, 5), processes, &dir, None);
         for message in refusal(other_layout) {
             assert!(
                 message.contains(&format!("written by 3 processes, this search runs {processes}")),
@@ -140,7 +137,7 @@ fn checkpoints_of_another_puzzle_or_process_layout_are_refused() {
     let dir = sandbox.path("checkpoint");
     std::fs::create_dir_all(&dir).expect("mkdir");
     std::fs::write(dir.join("slice-0.a.ckpt"), "hello").expect("write");
-    let (results, _, _) = run(&board(2, 4), 1, &dir, None);
+    let (results, _, _) = run(&sliding_board(2, 4), 1, &dir, None);
     assert!(refusal(results)[0].contains("not a checkpoint file"));
 }
 
@@ -151,7 +148,7 @@ fn file(dir: &Path, generation: &str) -> PathBuf {
 
 #[test]
 fn a_damaged_file_falls_back_to_the_older_generation_and_two_are_refused() {
-    let puzzle = board(2, 5);
+    let puzzle = sliding_board(2, 5);
     let reference = bfs(&puzzle, |_| ControlFlow::Continue(())).expect("the search succeeds");
     type Damage = fn(&Path);
     let damages: [(&str, Damage); 2] = [
@@ -199,7 +196,7 @@ fn a_damaged_file_falls_back_to_the_older_generation_and_two_are_refused() {
 
 #[test]
 fn the_checkpoint_of_a_finished_search_gives_its_result_again() {
-    let puzzle = board(2, 4);
+    let puzzle = sliding_board(2, 4);
     let sandbox = Sandbox::new();
     let dir = sandbox.path("checkpoint");
     let (first_run, _, _) = run(&puzzle, 2, &dir, None);
@@ -214,18 +211,10 @@ fn the_checkpoint_of_a_finished_search_gives_its_result_again() {
 // The command line
 // ---------------------------------------------------------------------------------------
 
-const RUN_2X5: [&str; 10] = [
-    "--puzzle",
-    "sliding",
-    "--rows",
-    "2",
-    "--cols",
-    "5",
-    "--threads",
-    "1",
-    "--checkpoint",
-    "ck",
-];
+/// `analyze` on the 2x5 board, one thread, saving every level in `ck`; then `more`.
+fn run_2x5(more: &[&'static str]) -> Vec<&'static str> {
+    [&SLIDING_2X5[..], &["--threads", "1", "--checkpoint", "ck"], more].concat()
+}
 
 /// The report files a resumed run must reproduce, `summary.json` without its timing.
 fn report(sandbox: &Sandbox, out: &str) -> Vec<String> {
@@ -241,35 +230,23 @@ fn report(sandbox: &Sandbox, out: &str) -> Vec<String> {
         .collect()
 }
 
-/// A child process killed and reaped on drop, so a failing test leaves none behind.
-struct Running(std::process::Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 #[test]
 fn a_run_killed_with_sigkill_resumes_from_a_later_level_and_writes_the_same_report() {
     // Killed once level 3 of 56 is saved: mid-search, however slow the machine.
     const SAVED: u64 = 3;
     let sandbox = Sandbox::new();
-    let mut run = Running(
-        std::process::Command::new(env!("CARGO_BIN_EXE_analyze"))
-            .current_dir(sandbox.path(""))
-            .args(RUN_2X5)
-            .args(["--out", "out", "--quiet"])
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
+    let mut run = Running(Some(
+        sandbox
+            .command(&run_2x5(&["--out", "out", "--quiet"]))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
             .spawn()
             .expect("the binary starts"),
-    );
+    ));
     let start = std::time::Instant::now();
-    while common::latest_saved_level(&sandbox.path("ck"), 0).is_none_or(|l| l < SAVED) {
+    while latest_saved_level(&sandbox.path("ck"), 0).is_none_or(|l| l < SAVED) {
         assert!(
-            run.0.try_wait().expect("wait").is_none(),
+            run.child().try_wait().expect("wait").is_none(),
             "the run ended before it could be killed"
         );
         assert!(
@@ -281,32 +258,13 @@ fn a_run_killed_with_sigkill_resumes_from_a_later_level_and_writes_the_same_repo
     drop(run); // SIGKILL
     assert!(!sandbox.path("out/sliding-2x5").exists(), "a killed run wrote a report");
 
-    let output = sandbox
-        .run(&[&RUN_2X5[..], &["--out", "out"]].concat())
-        .success()
-        .get_output()
-        .clone();
+    let output = sandbox.run(&run_2x5(&["--out", "out"])).success().get_output().clone();
     let stderr = String::from_utf8(output.stderr).expect("UTF-8");
-    let line = stderr
-        .lines()
-        .find(|l| l.contains("resuming after level"))
-        .unwrap_or_else(|| panic!("no resume note in:\n{stderr}"));
-    let level: usize = line
-        .split("resuming after level ")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no level in: {line}"));
-    assert!(level >= SAVED as usize, "{line}");
+    let level = resumed_level(&stderr);
+    assert!(level >= SAVED as usize, "{stderr}");
 
     sandbox
-        .run(
-            &RUN_2X5[..8]
-                .iter()
-                .copied()
-                .chain(["--out", "reference", "--quiet"])
-                .collect::<Vec<_>>(),
-        )
+        .run(&[&SLIDING_2X5[..], &["--threads", "1", "--out", "reference", "--quiet"]].concat())
         .success();
     assert_eq!(report(&sandbox, "out"), report(&sandbox, "reference"));
     // The killed run's hidden staging folder was removed by the rerun.
@@ -327,21 +285,9 @@ fn refused(sandbox: &Sandbox, args: &[&str]) -> String {
 fn a_checkpoint_of_another_puzzle_is_refused_by_the_command_line() {
     let sandbox = Sandbox::new();
     sandbox
-        .run(&[
-            "--puzzle",
-            "sliding",
-            "--rows",
-            "2",
-            "--cols",
-            "4",
-            "--checkpoint",
-            "ck",
-            "--out",
-            "a",
-            "--quiet",
-        ])
+        .run(&[&SLIDING_2X4[..], &["--checkpoint", "ck", "--out", "a", "--quiet"]].concat())
         .success();
-    let message = refused(&sandbox, &[&RUN_2X5[..], &["--out", "b", "--quiet"]].concat());
+    let message = refused(&sandbox, &run_2x5(&["--out", "b", "--quiet"]));
     assert!(
         message.contains("it is a search of sliding-2x4, not sliding-2x5"),
         "{message}"
@@ -385,7 +331,7 @@ fn checkpoint_options_are_checked() {
 fn processes_resume_from_the_latest_level_all_of_them_saved() {
     // Process 1 died before saving level 10: both resume after level 9, and process 0
     // names the newer file it does not use.
-    let puzzle = board(2, 5);
+    let puzzle = sliding_board(2, 5);
     let reference = bfs(&puzzle, |_| ControlFlow::Continue(())).expect("the search succeeds");
     let sandbox = Sandbox::new();
     let dir = sandbox.path("checkpoint");

@@ -3,15 +3,10 @@
 //! row, 1 for tails, and a class's example without a goal is that configuration. These
 //! tests check the explanation against the classes the analysis produces.
 
+use crate::util::analysis;
 use analyze::analysis::Analysis;
 use analyze::job::Spec;
 use analyze::report::markdown;
-use std::ops::ControlFlow;
-
-fn analysis(spec: Spec) -> Analysis {
-    spec.analyze(|_| ControlFlow::Continue(()))
-        .unwrap_or_else(|e| panic!("{spec}: {e}"))
-}
 
 fn report(a: &Analysis) -> String {
     let mut page = Vec::new();

@@ -1,8 +1,11 @@
 //! Solvability: the invariants the library states (inversion parity for sliding tiles,
 //! GF(2) cosets for coins) checked exhaustively against what a reference search reaches.
 
-mod common;
-
+use crate::util::{
+    CoinRules, SMALL_BOARDS, board_text, boards_up_to, book_rank, coin_distances, coin_text, factorial,
+    for_each_arrangement, pack, ref_coin_lines, ref_flip_k, ref_lights_out, ref_nine_tails, sliding_distances,
+    textbook_solvable,
+};
 use analyze::analysis::{self, Analysis, Extras};
 use analyze::puzzle::coin_lines::coin_lines;
 use analyze::puzzle::coins::Coins;
@@ -12,11 +15,6 @@ use analyze::puzzle::nine_tails::nine_tails;
 use analyze::puzzle::sliding::Sliding;
 use analyze::puzzle::{ParseError, Puzzle};
 use analyze::report::csv::write_classes;
-use common::{
-    CoinRules, SMALL_BOARDS, board_text, boards_up_to, book_rank, coin_distances, coin_text, factorial,
-    for_each_arrangement, pack, ref_coin_lines, ref_flip_k, ref_lights_out, ref_nine_tails, sliding_distances,
-    textbook_solvable,
-};
 use serde::Deserialize;
 use std::ops::ControlFlow;
 

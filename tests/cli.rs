@@ -1,47 +1,12 @@
 //! The binary end to end: each test runs `analyze` in a fresh temporary folder and checks
 //! its exit status, stdout, stderr and the files it writes.
 
-mod common;
-
-use common::{Sandbox, analyze, textbook_solvable};
+use crate::util::{
+    A089473, SLIDING_2X5, SLIDING_4X4, Sandbox, analyze, distances_csv, report_files, textbook_solvable,
+};
 use serde_json::Value;
 use std::fs;
 use std::path::Path;
-
-/// The files every analysis writes into its folder.
-const REPORT_FILES: [&str; 7] = [
-    "classes.csv",
-    "distances-log.png",
-    "distances.csv",
-    "distances.png",
-    "growth.png",
-    "report.md",
-    "summary.json",
-];
-
-/// The files of an analysis of `id`: sliding boards add the heuristic atlas, and its
-/// A* effort table when `effort` (`--heuristics`, `--all`).
-fn report_files(id: &str, effort: bool) -> Vec<&'static str> {
-    let mut files = REPORT_FILES.to_vec();
-    if id == "eight" || id.starts_with("sliding-") {
-        files.extend(["heuristics.csv", "heuristics.png"]);
-        if effort {
-            files.extend(["astar.csv", "astar.png"]);
-        }
-    }
-    files.sort_unstable();
-    files
-}
-
-/// OEIS A089473: the 8-puzzle, states at each distance from the goal.
-const A089473: [u64; 32] = [
-    1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748, 1024, 1893, 2512, 4485, 5638, 9529, 10878, 16993, 17110,
-    23952, 20224, 24047, 15578, 14560, 6274, 3910, 760, 221, 2,
-];
-
-fn read(path: &Path) -> String {
-    fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
-}
 
 /// Runs the 8-puzzle into `out` and returns the sandbox.
 fn eight() -> Sandbox {
@@ -88,27 +53,16 @@ fn writes_into_the_reports_folder_by_default() {
     assert_eq!(sandbox.list("reports/eight"), report_files("eight", false));
 }
 
-/// The distances.csv the 8-puzzle must produce: A089473 with its running total.
-fn a089473_csv() -> String {
-    let mut cumulative = 0;
-    let mut csv = String::from("distance,states,cumulative\n");
-    for (d, n) in A089473.iter().enumerate() {
-        cumulative += n;
-        csv += &format!("{d},{n},{cumulative}\n");
-    }
-    csv
-}
-
 #[test]
 fn writes_depth_csv_for_8_puzzle() {
     let sandbox = eight();
-    assert_eq!(read(&sandbox.path("out/eight/distances.csv")), a089473_csv());
+    assert_eq!(sandbox.read("out/eight/distances.csv"), distances_csv(&A089473));
 }
 
 #[test]
 fn writes_classes_csv_for_8_puzzle() {
     let sandbox = eight();
-    let text = read(&sandbox.path("out/eight/classes.csv"));
+    let text = sandbox.read("out/eight/classes.csv");
     let mut lines = text.lines();
     assert_eq!(lines.next(), Some("class,configurations,solvable,reached,example"));
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
@@ -138,7 +92,7 @@ fn writes_classes_csv_for_8_puzzle() {
 #[test]
 fn writes_summary_json_for_8_puzzle() {
     let sandbox = eight();
-    let summary: Value = serde_json::from_str(&read(&sandbox.path("out/eight/summary.json"))).expect("valid JSON");
+    let summary: Value = serde_json::from_str(&sandbox.read("out/eight/summary.json")).expect("valid JSON");
     assert_eq!(summary["puzzle"], "eight");
     assert_eq!(summary["rows"], 3);
     assert_eq!(summary["cols"], 3);
@@ -238,7 +192,7 @@ fn thread_count_changes_only_seconds_and_threads_for_the_8_puzzle() {
 fn thread_count_changes_only_seconds_and_threads_for_sliding_2x5() {
     // The 8-puzzle's ranks fit in one work chunk; 2x5's 1.8 million span several, so two
     // threads really split its levels.
-    assert_thread_count_only_changes_run_fields(&["--puzzle", "sliding", "--rows", "2", "--cols", "5"], "sliding-2x5");
+    assert_thread_count_only_changes_run_fields(&SLIDING_2X5, "sliding-2x5");
 }
 
 #[test]
@@ -283,23 +237,23 @@ fn lists_every_puzzle() {
 #[test]
 fn rerun_replaces_the_report_folder_cleanly() {
     let sandbox = eight();
-    let first = read(&sandbox.path("out/eight/distances.csv"));
+    let first = sandbox.read("out/eight/distances.csv");
     fs::write(sandbox.path("out/eight/stale.txt"), "from an older run").expect("writable");
     fs::write(sandbox.path("out/notes.txt"), "not ours").expect("writable");
     sandbox.run(&["--puzzle", "eight", "--out", "out"]).success();
     // No leftover .eight.partial-* or .eight.old-* folder, no file of the old report, and
     // the rest of the output folder left alone.
     assert_eq!(sandbox.list("out"), ["eight", "notes.txt"]);
-    assert_eq!(read(&sandbox.path("out/notes.txt")), "not ours");
+    assert_eq!(sandbox.read("out/notes.txt"), "not ours");
     assert_eq!(sandbox.list("out/eight"), report_files("eight", false));
-    assert_eq!(read(&sandbox.path("out/eight/distances.csv")), first);
+    assert_eq!(sandbox.read("out/eight/distances.csv"), first);
 }
 
 #[test]
 fn all_writes_an_index_an_overview_and_every_puzzle_folder() {
     let (sandbox, assert) = analyze(&["--all", "--out", "out", "--quiet"]);
     assert.success();
-    let index = read(&sandbox.path("out/README.md"));
+    let index = sandbox.read("out/README.md");
     assert_eq!(
         png_size(&sandbox.path("out/overview.png")),
         analyze::report::chart::OVERVIEW_SIZE
@@ -335,7 +289,7 @@ fn all_writes_an_index_an_overview_and_every_puzzle_folder() {
             );
         }
     }
-    assert_eq!(read(&sandbox.path("out/eight/distances.csv")), a089473_csv());
+    assert_eq!(sandbox.read("out/eight/distances.csv"), distances_csv(&A089473));
     index_rows_equal_the_tables(&sandbox, &index);
 }
 
@@ -351,7 +305,7 @@ fn index_rows_equal_the_tables(sandbox: &Sandbox, index: &str) {
             .nth(1)
             .and_then(|s| s.split('/').next())
             .expect("a link");
-        let distances = read(&sandbox.path(&format!("out/{id}/distances.csv")));
+        let distances = sandbox.read(&format!("out/{id}/distances.csv"));
         let levels: Vec<(u64, u64)> = distances
             .lines()
             .skip(1)
@@ -360,7 +314,7 @@ fn index_rows_equal_the_tables(sandbox: &Sandbox, index: &str) {
                 (f[0], f[1])
             })
             .collect();
-        let classes = read(&sandbox.path(&format!("out/{id}/classes.csv")));
+        let classes = sandbox.read(&format!("out/{id}/classes.csv"));
         let class_sizes: Vec<u64> = classes
             .lines()
             .skip(1)
@@ -438,10 +392,7 @@ fn rejects_a_row_count_beyond_any_integer() {
 
 #[test]
 fn refuses_the_15_puzzle_with_its_state_count_and_memory() {
-    rejects(
-        &["--puzzle", "sliding", "--rows", "4", "--cols", "4"],
-        &["10,461,394,944,000", "TiB"],
-    );
+    rejects(&SLIDING_4X4, &["10,461,394,944,000", "TiB"]);
 }
 
 #[test]
@@ -511,7 +462,7 @@ fn refuses_an_out_path_that_is_a_file() {
     fs::write(sandbox.path("out"), "not a folder").expect("writable");
     let message = refused(&sandbox, &["--puzzle", "eight", "--out", "out"], 1);
     assert!(message.contains("out"), "{message}");
-    assert_eq!(read(&sandbox.path("out")), "not a folder");
+    assert_eq!(sandbox.read("out"), "not a folder");
     assert_eq!(sandbox.list("."), ["out"]);
 }
 
@@ -523,6 +474,6 @@ fn refuses_an_out_path_that_cannot_be_created() {
     fs::write(sandbox.path("blocker"), "a file").expect("writable");
     let message = refused(&sandbox, &["--puzzle", "eight", "--out", "blocker/reports"], 1);
     assert!(message.contains("blocker/reports"), "{message}");
-    assert_eq!(read(&sandbox.path("blocker")), "a file");
+    assert_eq!(sandbox.read("blocker"), "a file");
     assert_eq!(sandbox.list("."), ["blocker"]);
 }

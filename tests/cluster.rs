@@ -3,12 +3,13 @@
 //! line, and every bad hostfile or launch is refused with one line. Every process is waited
 //! for with a time limit and killed past it, so no test can hang.
 
-mod common;
-
-use common::Sandbox;
+use crate::util::{
+    Ended, Running, SLIDING_2X3, SLIDING_2X4, SLIDING_2X5, SLIDING_3X4, Sandbox, latest_saved_level, resumed_level,
+    signal, summary_without_run_fields, wait,
+};
 use std::net::TcpListener;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::{Duration, Instant};
 
 /// How long any process of these tests may take.
@@ -27,48 +28,6 @@ fn hostfile(sandbox: &Sandbox, name: &str, n: usize) -> Vec<String> {
     addresses
 }
 
-/// Starts `analyze ARGS` in the sandbox, output captured.
-fn spawn(sandbox: &Sandbox, args: &[&str]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_analyze"))
-        .current_dir(sandbox.path("."))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("analyze starts")
-}
-
-/// What a finished process said.
-struct Ended {
-    code: Option<i32>,
-    stderr: String,
-    took: Duration,
-}
-
-/// Waits for `child` at most `limit` (then kills it and fails the test).
-fn wait(mut child: Child, limit: Duration) -> Ended {
-    let start = Instant::now();
-    loop {
-        if child.try_wait().expect("the process can be waited for").is_some() {
-            break;
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("a process took longer than {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let took = start.elapsed();
-    let output = child.wait_with_output().expect("the output can be read");
-    Ended {
-        code: output.status.code(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        took,
-    }
-}
-
 /// Runs the same command as processes `0..n` of `hosts` and waits for all of them.
 fn run_all(sandbox: &Sandbox, hosts: &str, n: usize, args: &[&str]) -> Vec<Ended> {
     let children: Vec<Child> = (0..n)
@@ -76,29 +35,36 @@ fn run_all(sandbox: &Sandbox, hosts: &str, n: usize, args: &[&str]) -> Vec<Ended
             let index = i.to_string();
             let mut all = args.to_vec();
             all.extend(["--hosts", hosts, "--process", &index, "--quiet"]);
-            spawn(sandbox, &all)
+            sandbox.spawn(&all)
         })
         .collect();
     children.into_iter().map(|c| wait(c, LIMIT)).collect()
 }
 
-/// `summary.json` without the two fields that differ between runs.
-fn summary(dir: &Path) -> serde_json::Value {
-    let text = std::fs::read_to_string(dir.join("summary.json")).expect("summary.json");
-    let mut value: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
-    let object = value.as_object_mut().expect("an object");
-    object.remove("seconds");
-    object.remove("threads");
-    value
+/// The report in `dir` is the single process's in `reference`: the same tables, and the
+/// same summary but for the fields that differ between runs.
+fn assert_same_report(dir: &Path, reference: &Path, what: &str) {
+    for file in ["distances.csv", "classes.csv"] {
+        assert_eq!(
+            std::fs::read_to_string(dir.join(file)).expect("written"),
+            std::fs::read_to_string(reference.join(file)).expect("written"),
+            "{file} {what}"
+        );
+    }
+    assert_eq!(
+        summary_without_run_fields(&dir.join("summary.json")),
+        summary_without_run_fields(&reference.join("summary.json")),
+        "summary {what}"
+    );
 }
 
 #[test]
 fn two_and_three_processes_write_the_single_process_report() {
     let cases: [(&str, &[&str]); 7] = [
         ("sliding-2x2", &["--puzzle", "sliding", "--rows", "2", "--cols", "2"]),
-        ("sliding-2x3", &["--puzzle", "sliding", "--rows", "2", "--cols", "3"]),
-        ("sliding-2x4", &["--puzzle", "sliding", "--rows", "2", "--cols", "4"]),
-        ("sliding-2x5", &["--puzzle", "sliding", "--rows", "2", "--cols", "5"]),
+        ("sliding-2x3", &SLIDING_2X3),
+        ("sliding-2x4", &SLIDING_2X4),
+        ("sliding-2x5", &SLIDING_2X5),
         ("eight", &["--puzzle", "eight"]),
         ("lights-out-4x3", &["--puzzle", "lights-out"]),
         ("nine-tails-3x3", &["--puzzle", "nine-tails"]),
@@ -119,14 +85,7 @@ fn two_and_three_processes_write_the_single_process_report() {
                 assert_eq!(ended.code, Some(0), "{id}, process {i} of {n}: {}", ended.stderr);
             }
             let dir = sandbox.path(&out).join(id);
-            for file in ["distances.csv", "classes.csv"] {
-                assert_eq!(
-                    std::fs::read_to_string(dir.join(file)).expect("written"),
-                    std::fs::read_to_string(reference.join(file)).expect("written"),
-                    "{id}/{file} with {n} processes"
-                );
-            }
-            assert_eq!(summary(&dir), summary(&reference), "{id} summary with {n} processes");
+            assert_same_report(&dir, &reference, &format!("{id} with {n} processes"));
             // Only process 0 writes: one folder, nothing else.
             assert_eq!(sandbox.list(&out), [id], "{id} with {n} processes");
         }
@@ -138,13 +97,7 @@ fn killing_a_process_fails_the_other_at_once_with_one_line() {
     let sandbox = Sandbox::new();
     let addresses = hostfile(&sandbox, "hosts", 2);
     let args = |i: &'static str| {
-        [
-            "--puzzle",
-            "sliding",
-            "--rows",
-            "3",
-            "--cols",
-            "4",
+        let process = [
             "--threads",
             "1",
             "--quiet",
@@ -154,10 +107,11 @@ fn killing_a_process_fails_the_other_at_once_with_one_line() {
             "hosts",
             "--process",
             i,
-        ]
+        ];
+        [&SLIDING_3X4[..], &process].concat()
     };
-    let survivor = spawn(&sandbox, &args("0"));
-    let mut victim = spawn(&sandbox, &args("1"));
+    let survivor = sandbox.spawn(&args("0"));
+    let mut victim = sandbox.spawn(&args("1"));
     // Mid-search: 3x4 takes several seconds on one thread.
     std::thread::sleep(Duration::from_millis(1500));
     victim.kill().expect("the process can be killed");
@@ -179,7 +133,7 @@ fn killing_a_process_fails_the_other_at_once_with_one_line() {
 fn refused(sandbox: &Sandbox, args: &[&str], code: i32, message: &str) -> Ended {
     let mut all = vec!["--puzzle", "eight", "--out", "out"];
     all.extend(args);
-    let ended = wait(spawn(sandbox, &all), LIMIT);
+    let ended = wait(sandbox.spawn(&all), LIMIT);
     assert_eq!(ended.code, Some(code), "{args:?}: {}", ended.stderr);
     let lines: Vec<&str> = ended.stderr.lines().filter(|l| !l.starts_with("eight: ")).collect();
     assert_eq!(lines.len(), 1, "{args:?}: {}", ended.stderr);
@@ -243,21 +197,18 @@ fn refuses_a_port_in_use_and_a_second_process_with_the_same_index() {
     );
     drop(holder);
     // Process 0 twice: the second cannot listen on process 0's port, and says why.
-    let first = spawn(
-        &sandbox,
-        &[
-            "--puzzle",
-            "eight",
-            "--out",
-            "first",
-            "--hosts",
-            "hosts",
-            "--process",
-            "0",
-            "--level-timeout",
-            "3",
-        ],
-    );
+    let first = sandbox.spawn(&[
+        "--puzzle",
+        "eight",
+        "--out",
+        "first",
+        "--hosts",
+        "hosts",
+        "--process",
+        "0",
+        "--level-timeout",
+        "3",
+    ]);
     std::thread::sleep(Duration::from_millis(300));
     refused(
         &sandbox,
@@ -296,13 +247,7 @@ fn a_stuck_process_fails_the_other_after_the_level_timeout() {
     let sandbox = Sandbox::new();
     hostfile(&sandbox, "hosts", 2);
     let args = |i: &'static str| {
-        [
-            "--puzzle",
-            "sliding",
-            "--rows",
-            "3",
-            "--cols",
-            "4",
+        let process = [
             "--threads",
             "1",
             "--quiet",
@@ -312,18 +257,13 @@ fn a_stuck_process_fails_the_other_after_the_level_timeout() {
             "hosts",
             "--process",
             i,
-            "--level-timeout",
-            "3",
-        ]
+        ];
+        [&SLIDING_3X4[..], &process, &["--level-timeout", "3"]].concat()
     };
-    let waiting = spawn(&sandbox, &args("0"));
-    let mut stuck = spawn(&sandbox, &args("1"));
+    let waiting = sandbox.spawn(&args("0"));
+    let mut stuck = sandbox.spawn(&args("1"));
     std::thread::sleep(Duration::from_millis(1500));
-    let stop = Command::new("kill")
-        .args(["-STOP", &stuck.id().to_string()])
-        .status()
-        .expect("kill -STOP runs");
-    assert!(stop.success());
+    signal(&stuck, "-STOP");
     let ended = wait(waiting, Duration::from_secs(10));
     stuck.kill().expect("the stopped process can be killed");
     let _ = stuck.wait();
@@ -337,49 +277,13 @@ fn a_stuck_process_fails_the_other_after_the_level_timeout() {
     assert!(sandbox.list("out").is_empty());
 }
 
-/// A running process, killed and reaped if the test fails before it ends.
-struct Running(Option<Child>);
-
-impl Running {
-    fn child(&mut self) -> &mut Child {
-        self.0.as_mut().expect("the process is still held")
-    }
-
-    /// Hands the process over (to [`wait`]), no longer killed on drop.
-    fn take(&mut self) -> Child {
-        self.0.take().expect("the process is still held")
-    }
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        if let Some(child) = self.0.as_mut() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
-}
-
-/// The level after which a rerun said it resumed, from its `resuming after level N` note.
-fn resumed_level(stderr: &str) -> usize {
-    let line = stderr
-        .lines()
-        .find(|l| l.contains("resuming after level "))
-        .unwrap_or_else(|| panic!("no resume note in:\n{stderr}"));
-    line.split("resuming after level ")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no level in: {line}"))
-}
-
 #[test]
 fn a_process_killed_mid_search_fails_the_other_and_the_rerun_resumes_with_the_same_report() {
     // 2x5 has 56 levels and, saving every level, takes about a second: killed once both
     // processes have saved level 3, the search is well before its end. (3x4, the issue's
     // board, takes half a minute a run: too slow for the suite, checked by hand, see README.)
     const SAVED: u64 = 3;
-    let board = ["--puzzle", "sliding", "--rows", "2", "--cols", "5", "--threads", "1"];
+    let board = [&SLIDING_2X5[..], &["--threads", "1"]].concat();
     let sandbox = Sandbox::new();
     sandbox
         .run(&[&board[..], &["--out", "reference", "--quiet"]].concat())
@@ -400,11 +304,11 @@ fn a_process_killed_mid_search_fails_the_other_and_the_rerun_resumes_with_the_sa
             .map(|i| {
                 let mut args = shared.clone();
                 args.extend(["--hosts", &hosts, "--process", i, "--quiet"]);
-                Running(Some(spawn(&sandbox, &args)))
+                Running(Some(sandbox.spawn(&args)))
             })
             .collect();
         let start = Instant::now();
-        while !(0..2).all(|i| common::latest_saved_level(&sandbox.path(&ck), i).is_some_and(|l| l >= SAVED)) {
+        while !(0..2).all(|i| latest_saved_level(&sandbox.path(&ck), i).is_some_and(|l| l >= SAVED)) {
             for (i, process) in processes.iter_mut().enumerate() {
                 assert!(
                     process
@@ -456,14 +360,7 @@ fn a_process_killed_mid_search_fails_the_other_and_the_rerun_resumes_with_the_sa
             );
         }
         let dir = sandbox.path(&out).join("sliding-2x5");
-        for file in ["distances.csv", "classes.csv"] {
-            assert_eq!(
-                std::fs::read_to_string(dir.join(file)).expect("written"),
-                std::fs::read_to_string(reference.join(file)).expect("written"),
-                "{file} after killing process {victim}"
-            );
-        }
-        assert_eq!(summary(&dir), summary(&reference), "killing process {victim}");
+        assert_same_report(&dir, &reference, &format!("after killing process {victim}"));
         assert_eq!(sandbox.list(&out), ["sliding-2x5"]);
     }
 }

@@ -2,18 +2,9 @@
 //! (`scripts/reports.sh` regenerates it); only timings may differ. Charts are compared
 //! byte for byte: they show no timing, and rendering is deterministic.
 
-use assert_cmd::Command;
+use crate::util::{Sandbox, read, summary_without_run_fields};
 use std::fs;
 use std::path::Path;
-
-/// `summary.json` without the fields that vary between runs.
-fn without_timings(json: &str) -> serde_json::Value {
-    let mut value: serde_json::Value = serde_json::from_str(json).expect("summary.json is JSON");
-    let map = value.as_object_mut().expect("summary.json is an object");
-    map.remove("seconds");
-    map.remove("threads");
-    value
-}
 
 /// The index table without its last column (seconds).
 fn without_time_column(index: &str) -> String {
@@ -27,10 +18,6 @@ fn without_time_column(index: &str) -> String {
         .join("\n")
 }
 
-fn read(path: &Path) -> String {
-    fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
-}
-
 /// A committed file (e.g. a chart) is exactly what the fresh run wrote.
 fn assert_same_bytes(committed: &Path, fresh: &Path) {
     let old = fs::read(committed).unwrap_or_else(|e| panic!("cannot read {}: {e}", committed.display()));
@@ -40,22 +27,18 @@ fn assert_same_bytes(committed: &Path, fresh: &Path) {
 
 #[test]
 fn committed_reports_equal_a_fresh_run() {
-    let fresh = tempfile::tempdir().expect("temp dir");
-    Command::cargo_bin("analyze")
-        .expect("binary")
-        .args(["--all", "--quiet", "--out"])
-        .arg(fresh.path())
-        .assert()
-        .success();
+    let sandbox = Sandbox::new();
+    sandbox.run(&["--all", "--quiet", "--out", "fresh"]).success();
+    let fresh = sandbox.path("fresh");
     let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
     assert_eq!(
         without_time_column(&read(&committed.join("README.md"))),
-        without_time_column(&read(&fresh.path().join("README.md"))),
+        without_time_column(&read(&fresh.join("README.md"))),
         "reports/README.md is stale: run scripts/reports.sh"
     );
-    assert_same_bytes(&committed.join("overview.png"), &fresh.path().join("overview.png"));
+    assert_same_bytes(&committed.join("overview.png"), &fresh.join("overview.png"));
     let mut folders = 0;
-    for entry in fs::read_dir(fresh.path()).expect("fresh output") {
+    for entry in fs::read_dir(&fresh).expect("fresh output") {
         let entry = entry.expect("entry");
         if !entry.path().is_dir() {
             continue;
@@ -71,8 +54,8 @@ fn committed_reports_equal_a_fresh_run() {
             );
         }
         assert_eq!(
-            without_timings(&read(&old.join("summary.json"))),
-            without_timings(&read(&entry.path().join("summary.json"))),
+            summary_without_run_fields(&old.join("summary.json")),
+            summary_without_run_fields(&entry.path().join("summary.json")),
             "reports/{name:?}/summary.json is stale"
         );
         for chart in ["distances.png", "distances-log.png", "growth.png"] {

@@ -2,8 +2,10 @@
 //! (explicit boards and coin vectors, a hash map and a queue) must find the same number
 //! of configurations at every distance, on every small instance.
 
-mod common;
-
+use crate::util::{
+    Board, CoinRules, SMALL_BOARDS, boards_up_to, book_rank, coin_distances, engine_levels, histogram, ref_coin_lines,
+    ref_flip_k, ref_lights_out, ref_nine_tails, slides, sliding_board, sliding_distances,
+};
 use analyze::engine::bfs::{EXAMPLES, bfs};
 use analyze::puzzle::Puzzle;
 use analyze::puzzle::coin_lines::coin_lines;
@@ -12,21 +14,13 @@ use analyze::puzzle::flip_k::{FlipK, flip_k_brute};
 use analyze::puzzle::lights_out::lights_out;
 use analyze::puzzle::nine_tails::nine_tails;
 use analyze::puzzle::sliding::Sliding;
-use common::{
-    Board, CoinRules, SMALL_BOARDS, boards_up_to, book_rank, coin_distances, engine_levels, histogram, ref_coin_lines,
-    ref_flip_k, ref_lights_out, ref_nine_tails, slides, sliding_distances,
-};
 use std::ops::ControlFlow;
-
-fn sliding(rows: usize, cols: usize) -> Sliding {
-    Sliding::new(rows, cols).unwrap_or_else(|| panic!("{rows}x{cols} is a valid board"))
-}
 
 #[test]
 fn sliding_tables_match_the_reference_search() {
     for (rows, cols) in SMALL_BOARDS {
         let reference = histogram(sliding_distances(rows, cols).into_values());
-        assert_eq!(engine_levels(&sliding(rows, cols)), reference, "{rows}x{cols}");
+        assert_eq!(engine_levels(&sliding_board(rows, cols)), reference, "{rows}x{cols}");
         if (rows, cols) == (3, 3) {
             assert_eq!(engine_levels(&Sliding::eight()), reference, "eight");
         }
@@ -37,7 +31,7 @@ fn sliding_tables_match_the_reference_search() {
 fn sliding_2x5_table_matches_the_reference_search() {
     // 1.8 million ranks: the first board whose search spans several work chunks.
     let reference = histogram(sliding_distances(2, 5).into_values());
-    assert_eq!(engine_levels(&sliding(2, 5)), reference);
+    assert_eq!(engine_levels(&sliding_board(2, 5)), reference);
 }
 
 fn sorted(mut boards: Vec<Board>) -> Vec<Board> {
@@ -52,7 +46,7 @@ fn sliding_moves_are_exactly_the_explicit_slides() {
     // slide away. Predecessors are asked for in ascending rank order with one memo, as
     // the engine does, so the memo's reuse is exercised too.
     for (rows, cols) in SMALL_BOARDS {
-        let puzzle = sliding(rows, cols);
+        let puzzle = sliding_board(rows, cols);
         let mut memo = Default::default();
         for rank in 0..puzzle.states() {
             let board = puzzle.board(rank);
@@ -75,7 +69,7 @@ fn sliding_moves_are_the_explicit_slides_on_every_board_shape() {
     // jump, and the closed-form vertical moves on windows of up to 7 passed tiles.
     for rows in 2..=8 {
         for cols in 2..=16 / rows {
-            let puzzle = sliding(rows, cols);
+            let puzzle = sliding_board(rows, cols);
             let states = puzzle.states();
             let mut memo = Default::default();
             for start in (0..400u64).map(|i| i * (states / 400)) {
@@ -100,7 +94,7 @@ fn sliding_far_and_adjacent_predecessors_are_all_the_predecessors() {
     // the puzzle for the others a run of words at a time: together they must be the
     // predecessors, each once.
     for (rows, cols) in SMALL_BOARDS {
-        let puzzle = sliding(rows, cols);
+        let puzzle = sliding_board(rows, cols);
         let adjacent = puzzle
             .adjacent_predecessors()
             .expect("horizontal moves are adjacent ranks");
@@ -160,7 +154,7 @@ fn sliding_predecessors_do_not_depend_on_what_the_memo_saw_before() {
     // size. Visit every rank in a scrambled order with one memo and compare against a
     // fresh memo each time.
     for (rows, cols) in SMALL_BOARDS {
-        let puzzle = sliding(rows, cols);
+        let puzzle = sliding_board(rows, cols);
         let states = puzzle.states();
         // A stride coprime to the state count visits every rank once, in jumps.
         let stride = (states / 3..).find(|s| gcd(*s, states) == 1).expect("a coprime stride");
@@ -285,7 +279,7 @@ fn sliding_block_heads_and_tail_tables_give_every_pairs_tiles() {
     // (every pair of the small boards, a spread of the pairs of 3x4 and 4x4).
     let boards = SMALL_BOARDS.iter().copied().chain([(3, 4), (4, 4)]);
     for (rows, cols) in boards {
-        let puzzle = sliding(rows, cols);
+        let puzzle = sliding_board(rows, cols);
         let cells = (rows * cols) as u64;
         let pairs = puzzle.states() / cells;
         let tails = puzzle.tails();

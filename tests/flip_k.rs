@@ -1,13 +1,11 @@
 //! Flip K of N searched by symmetry (N + 1 tail counts, weighted by C(N, t)) must give
 //! the same answers as the brute-force puzzle over all 2^N configurations.
 
-mod common;
-
+use crate::util::{choose, engine_distances, engine_levels};
 use analyze::analysis::{self, Extras};
 use analyze::puzzle::Puzzle;
 use analyze::puzzle::flip_k::{FlipK, flip_k_brute};
 use analyze::puzzle::gf2::Span;
-use common::{choose, engine_distances, engine_levels};
 use std::ops::ControlFlow;
 
 /// Asserts the symmetric and brute-force searches find the same number of configurations

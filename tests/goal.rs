@@ -3,34 +3,14 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
+use crate::util::{
+    CoinRules, SLIDING_3X4, SMALL_BOARDS, Sandbox, board_text, coin_distances, coin_vector, distances_to, histogram,
+    pack, ref_flip_k, ref_lights_out,
+};
 use analyze::engine::search_alone as search;
 use analyze::puzzle::Puzzle;
 use analyze::puzzle::sliding::Sliding;
-use common::{Board, CoinRules, SMALL_BOARDS, Sandbox, coin_distances, histogram, ref_flip_k, ref_lights_out, slides};
-use std::collections::{HashMap, VecDeque};
 use std::ops::ControlFlow;
-
-/// Distance to `goal` of every board that reaches it: a textbook BFS over boards.
-fn distances_to(goal: &[u8], rows: usize, cols: usize) -> HashMap<Board, usize> {
-    let mut distance = HashMap::from([(goal.to_vec(), 0)]);
-    let mut queue = VecDeque::from([goal.to_vec()]);
-    while let Some(board) = queue.pop_front() {
-        let d = distance[&board];
-        for next in slides(&board, rows, cols) {
-            if !distance.contains_key(&next) {
-                distance.insert(next.clone(), d + 1);
-                queue.push_back(next);
-            }
-        }
-    }
-    distance
-}
-
-fn text(board: &[u8]) -> String {
-    board.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
-}
 
 /// `distances.csv` as a list of (distance, states).
 fn table(csv: &str) -> Vec<u64> {
@@ -43,7 +23,7 @@ fn table(csv: &str) -> Vec<u64> {
 fn run_distances(args: &[&str], id: &str) -> Vec<u64> {
     let sandbox = Sandbox::new();
     sandbox.run(&[args, &["--quiet"]].concat()).success();
-    table(&std::fs::read_to_string(sandbox.path(&format!("reports/{id}/distances.csv"))).unwrap())
+    table(&sandbox.read(&format!("reports/{id}/distances.csv")))
 }
 
 #[test]
@@ -92,7 +72,7 @@ fn every_goal_of_either_parity_on_small_boards_equals_a_search_from_it() {
                     histogram(distances_to(&goal, rows, cols).into_values()),
                     "{rows}x{cols} goal {goal:?}"
                 );
-                assert_eq!(puzzle.render(puzzle.goals()[0]), text(&goal));
+                assert_eq!(puzzle.render(puzzle.goals()[0]), board_text(&goal));
                 // Ranks still round-trip through the user's tiles.
                 for rank in (0..puzzle.states()).step_by(97) {
                     assert_eq!(puzzle.rank_board(&puzzle.board(rank)), Ok(rank));
@@ -112,13 +92,13 @@ fn solving_for_another_goal_gives_shortest_paths_to_it() {
             "--puzzle",
             "eight",
             "--goal",
-            &text(&goal),
+            &board_text(&goal),
             "--solve",
-            &text(&start),
+            &board_text(&start),
             "--quiet",
         ]);
         let stdout = String::from_utf8(assert.success().get_output().stdout.clone()).unwrap();
-        match reference.get(start.as_slice()) {
+        match reference.get(&pack(&start)) {
             Some(&d) => {
                 let first = stdout.lines().next().unwrap();
                 assert_eq!(first, format!("{d} move{}", if d == 1 { "" } else { "s" }), "{stdout}");
@@ -139,23 +119,20 @@ fn big_boards_solve_for_a_goal_by_ida_star_when_no_cache_can_keep_its_table() {
     let sandbox = Sandbox::new();
     std::fs::write(sandbox.path("a-file"), "").expect("write");
     let goal = "2 1 3 4 5 6 7 8 9 10 11 0";
-    let assert = assert_cmd::Command::new(env!("CARGO_BIN_EXE_analyze"))
-        .current_dir(sandbox.path("."))
-        .env("ANALYZE_CACHE_DIR", sandbox.path("a-file"))
-        .args([
-            "--puzzle",
-            "sliding",
-            "--rows",
-            "3",
-            "--cols",
-            "4",
+    let args = [
+        &SLIDING_3X4[..],
+        &[
             "--goal",
             goal,
             "--solve",
             "2 1 3 4 5 6 7 8 9 10 0 11",
             "1 2 3 4 5 6 7 8 9 10 11 0",
-        ])
-        .assert();
+        ],
+    ]
+    .concat();
+    let mut command = sandbox.command(&args);
+    command.env("ANALYZE_CACHE_DIR", sandbox.path("a-file"));
+    let assert = assert_cmd::Command::from_std(command).assert();
     let output = assert.success().get_output().clone();
     let stdout = String::from_utf8(output.stdout).unwrap();
     let stderr = String::from_utf8(output.stderr).unwrap();
@@ -176,12 +153,7 @@ fn coin_goals_equal_a_search_from_them() {
         "lights-out-4x3-goal-HTHHHHTHTHHH",
     );
     let mut rules: CoinRules = ref_lights_out(4, 3);
-    let vector = goal
-        .chars()
-        .filter(|&c| c != '/')
-        .enumerate()
-        .fold(0, |v, (i, c)| v | u32::from(c == 'T') << i);
-    rules.goals = vec![vector];
+    rules.goals = vec![coin_vector(goal)];
     assert_eq!(levels, histogram(coin_distances(&rules).into_values()));
 }
 
@@ -202,14 +174,6 @@ fn bad_goals_are_refused() {
         );
         assert!(!sandbox.path("out").exists());
     }
-}
-
-/// The coins of an H/T string as a reference vector (coin `i` at bit `i`).
-fn coin_vector(text: &str) -> u32 {
-    text.chars()
-        .filter(|&c| c != '/')
-        .enumerate()
-        .fold(0, |v, (i, c)| v | u32::from(c == 'T') << i)
 }
 
 #[test]

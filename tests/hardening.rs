@@ -3,65 +3,18 @@
 //! test runs the binary and checks its exit status (0 done, 1 run failure, 2 bad input,
 //! 130 interrupted), its output and the files it leaves.
 
-mod common;
-
-use common::Sandbox;
+use crate::util::{SLIDING_2X3, SLIDING_3X4, SLIDING_4X4, Sandbox, report_files, signal, wait};
 use std::fs::{self, File};
 use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
-
-const BIN: &str = env!("CARGO_BIN_EXE_analyze");
-
-/// The files a sliding board of up to 10 cells gets: the usual seven and the heuristic atlas.
-const SLIDING_REPORT_FILES: [&str; 9] = [
-    "classes.csv",
-    "distances-log.png",
-    "distances.csv",
-    "distances.png",
-    "growth.png",
-    "heuristics.csv",
-    "heuristics.png",
-    "report.md",
-    "summary.json",
-];
-
-fn analyze_in(dir: &Path, args: &[&str]) -> Command {
-    let mut command = Command::new(BIN);
-    command.current_dir(dir).args(args);
-    command
-}
 
 fn dev_full() -> File {
     File::options()
         .write(true)
         .open("/dev/full")
         .expect("/dev/full exists on Linux")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// Runs to the end; panics if it takes more than `seconds` (a hang is a failure).
-fn finish(mut child: Child, seconds: u64) -> Output {
-    for _ in 0..seconds * 20 {
-        if child.try_wait().expect("wait").is_some() {
-            return child.wait_with_output().expect("output");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let _ = child.kill();
-    panic!("still running after {seconds} s");
-}
-
-fn signal(child: &Child, name: &str) {
-    let status = Command::new("kill")
-        .args([name, &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(status.success());
 }
 
 /// A process id that belongs to no running process: one that has just exited.
@@ -81,11 +34,12 @@ fn a_full_stderr_never_panics_in_any_mode() {
         (&["--puzzle", "eight", "--out", "out"], 0),
         (&["--puzzle", "eight", "--solve", "1 2 3 4 5 6 7 0 8"], 0),
         (&["--puzzle", "tetris"], 2),
-        (&["--puzzle", "sliding", "--rows", "4", "--cols", "4"], 2),
+        (&SLIDING_4X4, 2),
         (&["--puzzle", "eight", "--solve", "1 2 3"], 2),
     ];
     for (args, code) in cases {
-        let output = analyze_in(&sandbox.path("."), args)
+        let output = sandbox
+            .command(args)
             .stdout(Stdio::null())
             .stderr(dev_full())
             .output()
@@ -94,7 +48,7 @@ fn a_full_stderr_never_panics_in_any_mode() {
     }
     // The report is complete and no staging folder is left.
     assert_eq!(sandbox.list("out"), ["eight"]);
-    assert_eq!(sandbox.list("out/eight"), SLIDING_REPORT_FILES);
+    assert_eq!(sandbox.list("out/eight"), report_files("eight", false));
 }
 
 #[test]
@@ -104,7 +58,8 @@ fn a_closed_stderr_never_panics() {
         (&["--puzzle", "eight", "--rows", "3"][..], 2),
         (&["--puzzle", "eight", "--out", "out"][..], 0),
     ] {
-        let mut child = analyze_in(&sandbox.path("."), args)
+        let mut child = sandbox
+            .command(args)
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
@@ -124,12 +79,9 @@ fn a_full_stdout_is_a_run_failure_in_every_mode() {
         &["--puzzle", "eight", "--solve", "1 2 3 4 5 6 7 0 8"],
         &["--puzzle", "eight", "--out", "out"],
     ] {
-        let output = analyze_in(&sandbox.path("."), args)
-            .stdout(dev_full())
-            .output()
-            .expect("runs");
+        let output = sandbox.command(args).stdout(dev_full()).output().expect("runs");
         assert_eq!(output.status.code(), Some(1), "{args:?}");
-        let stderr = text(&output.stderr);
+        let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(stderr.contains("error: cannot write to stdout"), "{args:?}: {stderr}");
     }
 }
@@ -137,18 +89,16 @@ fn a_full_stdout_is_a_run_failure_in_every_mode() {
 #[test]
 fn a_closed_stdout_ends_quietly() {
     let sandbox = Sandbox::new();
-    let mut child = analyze_in(
-        &sandbox.path("."),
-        &["--puzzle", "eight", "--solve", "8 6 7 2 5 4 3 0 1"],
-    )
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .expect("runs");
+    let mut child = sandbox
+        .command(&["--puzzle", "eight", "--solve", "8 6 7 2 5 4 3 0 1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
     drop(child.stdout.take());
-    let output = finish(child, 60);
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    assert!(!text(&output.stderr).contains("error"), "{}", text(&output.stderr));
+    let ended = wait(child, Duration::from_secs(60));
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    assert!(!ended.stderr.contains("error"), "{}", ended.stderr);
 }
 
 // 2. two runs on the same --out ---------------------------------------------------------
@@ -156,13 +106,12 @@ fn a_closed_stdout_ends_quietly() {
 #[test]
 fn concurrent_runs_on_one_out_folder_all_succeed() {
     let sandbox = Sandbox::new();
-    let args = [
-        "--puzzle", "sliding", "--rows", "2", "--cols", "3", "--out", "out", "--quiet",
-    ];
+    let args = [&SLIDING_2X3[..], &["--out", "out", "--quiet"]].concat();
     for round in 0..50 {
-        let pair: Vec<Child> = (0..2)
+        let pair: Vec<_> = (0..2)
             .map(|_| {
-                analyze_in(&sandbox.path("."), &args)
+                sandbox
+                    .command(&args)
                     .stdout(Stdio::null())
                     .stderr(Stdio::piped())
                     .spawn()
@@ -170,11 +119,15 @@ fn concurrent_runs_on_one_out_folder_all_succeed() {
             })
             .collect();
         for child in pair {
-            let output = finish(child, 60);
-            assert!(output.status.success(), "round {round}: {}", text(&output.stderr));
+            let ended = wait(child, Duration::from_secs(60));
+            assert_eq!(ended.code, Some(0), "round {round}: {}", ended.stderr);
         }
         assert_eq!(sandbox.list("out"), ["sliding-2x3"], "round {round}");
-        assert_eq!(sandbox.list("out/sliding-2x3"), SLIDING_REPORT_FILES, "round {round}");
+        assert_eq!(
+            sandbox.list("out/sliding-2x3"),
+            report_files("sliding-2x3", false),
+            "round {round}"
+        );
     }
 }
 
@@ -183,7 +136,8 @@ fn concurrent_runs_on_one_out_folder_all_succeed() {
 #[test]
 fn a_report_moved_aside_by_a_killed_run_is_put_back() {
     let sandbox = Sandbox::new();
-    let status = analyze_in(&sandbox.path("."), &["--puzzle", "eight", "--out", "out", "--quiet"])
+    let status = sandbox
+        .command(&["--puzzle", "eight", "--out", "out", "--quiet"])
         .stdout(Stdio::null())
         .status()
         .expect("runs");
@@ -198,15 +152,11 @@ fn a_report_moved_aside_by_a_killed_run_is_put_back() {
     .expect("rename");
     fs::create_dir(sandbox.path(&format!("out/.eight.partial-{pid}-def"))).expect("mkdir");
     // Any later run into the folder, even of another puzzle, restores it.
-    let status = analyze_in(
-        &sandbox.path("."),
-        &[
-            "--puzzle", "sliding", "--rows", "2", "--cols", "3", "--out", "out", "--quiet",
-        ],
-    )
-    .stdout(Stdio::null())
-    .status()
-    .expect("runs");
+    let status = sandbox
+        .command(&[&SLIDING_2X3[..], &["--out", "out", "--quiet"]].concat())
+        .stdout(Stdio::null())
+        .status()
+        .expect("runs");
     assert!(status.success());
     assert_eq!(sandbox.list("out"), ["eight", "sliding-2x3"]);
     assert_eq!(
@@ -222,11 +172,9 @@ fn a_file_in_place_of_the_report_folder_is_named_and_nothing_is_left() {
     let sandbox = Sandbox::new();
     fs::create_dir(sandbox.path("out")).expect("mkdir");
     fs::write(sandbox.path("out/eight"), "mine").expect("write");
-    let output = analyze_in(&sandbox.path("."), &["--puzzle", "eight", "--out", "out"])
-        .output()
-        .expect("runs");
-    assert_eq!(output.status.code(), Some(1));
-    let stderr = text(&output.stderr);
+    let ended = sandbox.output(&["--puzzle", "eight", "--out", "out"]);
+    assert_eq!(ended.code, Some(1));
+    let stderr = ended.stderr;
     assert!(
         stderr.contains("out/eight exists and is not a folder") && !stderr.contains("Is a directory"),
         "{stderr}"
@@ -240,22 +188,20 @@ fn a_file_in_place_of_the_report_folder_is_named_and_nothing_is_left() {
 #[test]
 fn an_interrupted_all_says_what_was_written_and_what_was_not() {
     let sandbox = Sandbox::new();
-    let mut child = analyze_in(
-        &sandbox.path("."),
-        &["--all", "--out", "out", "--quiet", "--threads", "1"],
-    )
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .expect("runs");
+    let mut child = sandbox
+        .command(&["--all", "--out", "out", "--quiet", "--threads", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
     let mut stdout = BufReader::new(child.stdout.take().expect("piped"));
     let mut first = String::new();
     stdout.read_line(&mut first).expect("a first line");
     assert!(first.starts_with("eight:"), "{first}");
     signal(&child, "-INT");
-    let output = finish(child, 120);
-    assert_eq!(output.status.code(), Some(130));
-    let stderr = text(&output.stderr);
+    let ended = wait(child, Duration::from_secs(120));
+    assert_eq!(ended.code, Some(130));
+    let stderr = ended.stderr;
     assert!(stderr.starts_with("error: interrupted: wrote eight"), "{stderr}");
     assert!(
         stderr.contains("not written:") && stderr.contains("flip-k-60-31") && stderr.contains("the index"),
@@ -278,35 +224,22 @@ fn an_interrupted_all_says_what_was_written_and_what_was_not() {
 #[test]
 fn an_interrupted_search_exits_130_and_writes_nothing() {
     let sandbox = Sandbox::new();
-    let child = analyze_in(
-        &sandbox.path("."),
-        &[
-            "--puzzle",
-            "sliding",
-            "--rows",
-            "3",
-            "--cols",
-            "4",
-            "--out",
-            "out",
-            "--threads",
-            "1",
-        ],
-    )
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .expect("runs");
+    let child = sandbox
+        .command(&[&SLIDING_3X4[..], &["--out", "out", "--threads", "1"]].concat())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
     std::thread::sleep(Duration::from_millis(700));
     signal(&child, "-INT");
-    let output = finish(child, 120);
-    assert_eq!(output.status.code(), Some(130), "{}", text(&output.stderr));
+    let ended = wait(child, Duration::from_secs(120));
+    assert_eq!(ended.code, Some(130), "{}", ended.stderr);
     assert!(
-        text(&output.stderr).contains("interrupted: no report was written"),
+        ended.stderr.contains("interrupted: no report was written"),
         "{}",
-        text(&output.stderr)
+        ended.stderr
     );
-    assert!(output.stdout.is_empty());
+    assert!(ended.stdout.is_empty());
     assert!(sandbox.list("out").is_empty(), "{:?}", sandbox.list("out"));
 }
 
@@ -316,11 +249,9 @@ fn an_interrupted_search_exits_130_and_writes_nothing() {
 fn a_position_with_letters_or_signs_gets_the_position_error() {
     for position in ["1 2 3 4 5 6 7 0 -8", "a b c d e f g h i", "１ ２ ３ ４ ５ ６ ７ ８ ０"] {
         let sandbox = Sandbox::new();
-        let output = analyze_in(&sandbox.path("."), &["--puzzle", "eight", "--solve", position])
-            .output()
-            .expect("runs");
-        assert_eq!(output.status.code(), Some(2), "{position}");
-        let stderr = text(&output.stderr);
+        let ended = sandbox.output(&["--puzzle", "eight", "--solve", position]);
+        assert_eq!(ended.code, Some(2), "{position}");
+        let stderr = ended.stderr;
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
         assert!(
             stderr.contains("is not a tile number") && stderr.contains("row by row"),
@@ -335,23 +266,28 @@ fn a_position_with_letters_or_signs_gets_the_position_error() {
 #[test]
 fn all_with_solve_is_refused() {
     let sandbox = Sandbox::new();
-    let output = analyze_in(&sandbox.path("."), &["--all", "--solve", "HHH", "--out", "out"])
-        .output()
-        .expect("runs");
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = text(&output.stderr);
+    let ended = sandbox.output(&["--all", "--solve", "HHH", "--out", "out"]);
+    assert_eq!(ended.code, Some(2));
+    let stderr = ended.stderr;
     assert!(stderr.contains("--all") && stderr.contains("--solve"), "{stderr}");
     assert!(sandbox.list(".").is_empty());
 }
 
 // 8. defaults the user never typed ----------------------------------------------------
 
+/// Runs `args` in a fresh sandbox expecting exit status 2 and nothing written; its stderr.
 fn refusal(args: &[&str]) -> String {
     let sandbox = Sandbox::new();
-    let output = analyze_in(&sandbox.path("."), args).output().expect("runs");
-    assert_eq!(output.status.code(), Some(2), "{args:?}");
+    let stderr = refusal_in(&sandbox, args);
     assert!(sandbox.list(".").is_empty());
-    text(&output.stderr)
+    stderr
+}
+
+/// Runs `args` in `sandbox` expecting exit status 2; its stderr.
+fn refusal_in(sandbox: &Sandbox, args: &[&str]) -> String {
+    let ended = sandbox.output(args);
+    assert_eq!(ended.code, Some(2), "{args:?}");
+    ended.stderr
 }
 
 #[test]
@@ -408,34 +344,21 @@ fn one_board_side_alone_is_refused_for_every_board_puzzle() {
         let stderr = refusal(&["--puzzle", puzzle, "--cols", "3"]);
         assert!(stderr.contains("--cols 3 is given without --rows"), "{stderr}");
     }
-    let help = Command::new(BIN).arg("--help").output().expect("runs");
-    assert!(text(&help.stdout).contains("neither for the default board"));
+    let help = Sandbox::new().output(&["--help"]);
+    assert!(help.stdout.contains("neither for the default board"));
 }
 
 // 10. damaged cache entries -------------------------------------------------------------
 
+/// Solves a position with `make` having put something odd where the table's cache file goes.
 fn solve_with_cache_entry(make: impl FnOnce(&Path)) {
-    let sandbox = Sandbox::new();
-    let cache = sandbox.path("cache");
-    fs::create_dir(&cache).expect("mkdir");
-    make(&cache.join("eight.dist"));
-    let child = analyze_in(
-        &sandbox.path("."),
-        &["--puzzle", "eight", "--solve", "1 2 3 4 5 6 7 0 8"],
-    )
-    .env("ANALYZE_CACHE_DIR", &cache)
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .expect("runs");
-    let output = finish(child, 60);
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    assert!(text(&output.stdout).starts_with("1 move\n"), "{}", text(&output.stdout));
-    assert!(
-        text(&output.stderr).contains("not a regular file"),
-        "{}",
-        text(&output.stderr)
-    );
+    let sandbox = Sandbox::with_own_cache();
+    make(&sandbox.cache().join("eight.dist"));
+    let child = sandbox.spawn(&["--puzzle", "eight", "--solve", "1 2 3 4 5 6 7 0 8"]);
+    let ended = wait(child, Duration::from_secs(60));
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    assert!(ended.stdout.starts_with("1 move\n"), "{}", ended.stdout);
+    assert!(ended.stderr.contains("not a regular file"), "{}", ended.stderr);
 }
 
 #[test]
@@ -486,17 +409,12 @@ fn counts_of_one_are_singular() {
     let goal_but_one = (1..=24).map(|t: u32| t.to_string()).chain(["0".into(), "25".into()]);
     let position = goal_but_one.collect::<Vec<_>>().join(" ");
     let sandbox = Sandbox::new();
-    let output = analyze_in(
-        &sandbox.path("."),
-        &[
-            "--puzzle", "sliding", "--rows", "2", "--cols", "13", "--solve", &position,
-        ],
-    )
-    .output()
-    .expect("runs");
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    assert!(text(&output.stdout).starts_with("1 move\n"));
-    assert!(text(&output.stderr).contains(": 1 move,"), "{}", text(&output.stderr));
+    let ended = sandbox.output(&[
+        "--puzzle", "sliding", "--rows", "2", "--cols", "13", "--solve", &position,
+    ]);
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    assert!(ended.stdout.starts_with("1 move\n"));
+    assert!(ended.stderr.contains(": 1 move,"), "{}", ended.stderr);
 
     // A data-file row with one tile.
     fs::write(sandbox.path("short.txt"), "3\n1 2 3\n4\n5 6 7 8 0\n").expect("write");
@@ -504,24 +422,13 @@ fn counts_of_one_are_singular() {
     assert!(stderr.contains("row 2 has 1 tile, expected 3"), "{stderr}");
 
     // The smallest job's memory note: two planes of one word, two summaries of one word.
-    let output = analyze_in(
-        &sandbox.path("."),
-        &["--puzzle", "flip-k", "--coins", "1", "--flip", "1", "--out", "out"],
-    )
-    .output()
-    .expect("runs");
-    assert!(output.status.success());
-    let stderr = text(&output.stderr);
+    let ended = sandbox.output(&["--puzzle", "flip-k", "--coins", "1", "--flip", "1", "--out", "out"]);
+    assert_eq!(ended.code, Some(0));
+    let stderr = ended.stderr;
     assert!(
         stderr.contains("32 bytes of bit sets") && !stderr.contains(" 0 bytes"),
         "{stderr}"
     );
-}
-
-fn refusal_in(sandbox: &Sandbox, args: &[&str]) -> String {
-    let output = analyze_in(&sandbox.path("."), args).output().expect("runs");
-    assert_eq!(output.status.code(), Some(2), "{args:?}");
-    text(&output.stderr)
 }
 
 // Exit statuses ---------------------------------------------------------------------------
@@ -530,10 +437,8 @@ fn refusal_in(sandbox: &Sandbox, args: &[&str]) -> String {
 fn exit_status_1_for_an_output_folder_that_cannot_be_created() {
     let sandbox = Sandbox::new();
     fs::write(sandbox.path("blocker"), "a file").expect("write");
-    let output = analyze_in(&sandbox.path("."), &["--puzzle", "eight", "--out", "blocker/reports"])
-        .output()
-        .expect("runs");
-    assert_eq!(output.status.code(), Some(1));
+    let ended = sandbox.output(&["--puzzle", "eight", "--out", "blocker/reports"]);
+    assert_eq!(ended.code, Some(1));
 }
 
 #[test]
@@ -545,10 +450,7 @@ fn exit_status_0_for_a_run_and_for_help() {
         &["--version"],
         &["--list"],
     ] {
-        let status = analyze_in(&sandbox.path("."), args)
-            .stdout(Stdio::null())
-            .status()
-            .expect("runs");
+        let status = sandbox.command(args).stdout(Stdio::null()).status().expect("runs");
         assert_eq!(status.code(), Some(0), "{args:?}");
     }
 }

@@ -1,62 +1,17 @@
 //! `--solve` by the distance modulo 3 (3x4 and 2x6): the walk is checked on every position
-//! of small boards, for goals with the blank anywhere and of either parity, against a plain
-//! breadth-first search over explicit boards written here; the cache file is damaged and
+//! of small boards, for goals with the blank anywhere and of either parity, against the plain
+//! breadth-first search over explicit boards in `util`; the cache file is damaged and
 //! must be rebuilt; the solver takes that route (or says why not) through the same dispatch
 //! as 3x4, with the size threshold lowered.
 
+use crate::util::{board_text, distances_to, pack, slides, tiles, unpack};
 use analyze::job::Spec;
 use analyze::puzzle::Puzzle;
 use analyze::puzzle::sliding::Sliding;
 use analyze::solve::mod3::DistanceMod3;
 use analyze::solve::{Outcome, Solver};
 use std::cell::RefCell;
-use std::collections::{HashMap, VecDeque};
 use std::path::Path;
-
-/// A board packed 4 bits a cell (cell `i` in bits `4i..`), so that the reference holds
-/// millions of them cheaply.
-fn pack(board: &[u8]) -> u64 {
-    board.iter().rev().fold(0, |acc, &t| acc << 4 | u64::from(t))
-}
-
-fn unpack(key: u64, cells: usize) -> Vec<u8> {
-    (0..cells).map(|i| (key >> (4 * i) & 15) as u8).collect()
-}
-
-/// The packed boards one slide from the packed `key`.
-fn packed_neighbours(key: u64, rows: usize, cols: usize) -> impl Iterator<Item = u64> {
-    let blank = (0..rows * cols).find(|&i| key >> (4 * i) & 15 == 0).expect("a blank");
-    let (r, c) = (blank / cols, blank % cols);
-    [
-        (r > 0).then(|| blank.wrapping_sub(cols)),
-        (r + 1 < rows).then_some(blank + cols),
-        (c > 0).then(|| blank.wrapping_sub(1)),
-        (c + 1 < cols).then_some(blank + 1),
-    ]
-    .into_iter()
-    .flatten()
-    // The tile on `cell` moves to the blank's cell.
-    .map(move |cell| key & !(15 << (4 * cell)) | (key >> (4 * cell) & 15) << (4 * blank))
-}
-
-/// Distance to `goal` of every board that reaches it, by a plain queue over boards.
-fn reference(rows: usize, cols: usize, goal: &[u8]) -> HashMap<u64, usize> {
-    let mut distance = HashMap::from([(pack(goal), 0)]);
-    let mut queue = VecDeque::from([(pack(goal), 0)]);
-    while let Some((key, d)) = queue.pop_front() {
-        for next in packed_neighbours(key, rows, cols) {
-            if let std::collections::hash_map::Entry::Vacant(e) = distance.entry(next) {
-                e.insert(d + 1);
-                queue.push_back((next, d + 1));
-            }
-        }
-    }
-    distance
-}
-
-fn tiles(text: &str) -> Vec<u8> {
-    text.split_whitespace().map(|t| t.parse().expect("a tile")).collect()
-}
 
 /// The puzzle with `goal` (or its own goal if `None`).
 fn puzzle(rows: usize, cols: usize, goal: Option<&str>) -> Sliding {
@@ -74,7 +29,7 @@ fn check_everywhere(rows: usize, cols: usize, goal: Option<&str>, walk_every: us
     let puzzle = puzzle(rows, cols, goal);
     let goal_board = puzzle.board(puzzle.goals()[0]);
     let table = DistanceMod3::build(&puzzle).expect("the search runs");
-    let reference = reference(rows, cols, &goal_board);
+    let reference = distances_to(&goal_board, rows, cols);
     assert_eq!(reference.len() as u64, puzzle.states(), "{}", puzzle.id());
     for (i, (&key, &d)) in reference.iter().enumerate() {
         let board = unpack(key, rows * cols);
@@ -89,7 +44,7 @@ fn check_everywhere(rows: usize, cols: usize, goal: Option<&str>, walk_every: us
         assert_eq!(boards[0], board);
         for step in boards.windows(2) {
             assert!(
-                packed_neighbours(pack(&step[0]), rows, cols).any(|n| n == pack(&step[1])),
+                slides(&step[0], rows, cols).contains(&step[1]),
                 "{}: {:?} -> {:?} is not a slide",
                 puzzle.id(),
                 step[0],
@@ -108,10 +63,10 @@ fn every_move_changes_the_distance_by_exactly_one() {
         (2, 4, "0 1 2 3 4 5 6 7"),
         (4, 2, "2 1 3 4 5 6 7 0"),
     ] {
-        let reference = reference(rows, cols, &tiles(goal));
+        let reference = distances_to(&tiles(goal), rows, cols);
         for (&key, &d) in &reference {
-            for next in packed_neighbours(key, rows, cols) {
-                assert_eq!(reference[&next].abs_diff(d), 1, "{rows}x{cols} {goal}");
+            for next in slides(&unpack(key, rows * cols), rows, cols) {
+                assert_eq!(reference[&pack(&next)].abs_diff(d), 1, "{rows}x{cols} {goal}");
             }
         }
     }
@@ -253,7 +208,7 @@ fn the_solver_takes_this_route_on_boards_in_its_range() {
     };
     let ranks = 100_000..=200_000;
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let reference = reference(3, 3, &tiles("1 2 3 4 0 5 6 7 8"));
+    let reference = distances_to(&tiles("1 2 3 4 0 5 6 7 8"), 3, 3);
     let notes = Notes::new();
     let mut solver = Solver::with_mod3_ranks(&spec, ranks.clone()).expect("a solver");
     solver.prepare(Some(dir.path()), &notes.note()).expect("prepared");
@@ -265,7 +220,7 @@ fn the_solver_takes_this_route_on_boards_in_its_range() {
     );
     for (&key, &d) in reference.iter().step_by(97) {
         let board = unpack(key, 9);
-        let text = board.iter().map(u8::to_string).collect::<Vec<_>>().join(" ");
+        let text = board_text(&board);
         assert_eq!(solved_length(&mut solver, &text), d, "{text}");
     }
     // The next run reads the file silently.

@@ -2,8 +2,7 @@
 //! is a valid rank that renders back to text it reads as the same rank; the command line's
 //! validation never panics on any size either.
 
-mod common;
-
+use crate::util::{CoinVector, coin_distances, ref_coin_lines, textbook_solvable};
 use analyze::cli::{Cli, Command};
 use analyze::puzzle::Puzzle;
 use analyze::puzzle::coin_lines::coin_lines;
@@ -12,7 +11,6 @@ use analyze::puzzle::lights_out::lights_out;
 use analyze::puzzle::nine_tails::nine_tails;
 use analyze::puzzle::sliding::Sliding;
 use clap::Parser;
-use common::{CoinVector, coin_distances, ref_coin_lines, textbook_solvable};
 use proptest::prelude::*;
 use std::collections::HashMap;
 use std::sync::LazyLock;

@@ -2,8 +2,7 @@
 //! engine's slicing is tested without any network): every process must return exactly
 //! what a single process finds, on every small board, coin puzzle and flip-k.
 
-mod common;
-
+use crate::util::{boards_up_to, engine_distances, search_in_processes, sliding_board};
 use analyze::engine::{Options, Search, bfs};
 use analyze::puzzle::Puzzle;
 use analyze::puzzle::coin_lines::coin_lines;
@@ -11,7 +10,6 @@ use analyze::puzzle::flip_k::FlipK;
 use analyze::puzzle::lights_out::lights_out;
 use analyze::puzzle::nine_tails::nine_tails;
 use analyze::puzzle::sliding::Sliding;
-use common::{boards_up_to, search_in_processes};
 use std::ops::ControlFlow;
 
 /// A spread of ranks to watch: the goals, some of the antipodes, and ranks across the space.
@@ -41,7 +39,7 @@ fn assert_same_in_processes<P: Puzzle>(puzzle: &P) {
     .expect("the single search succeeds");
     assert_eq!(expected.levels, single.levels);
     // Distances of the watched ranks, checked against the plain observer.
-    let distances = common::engine_distances(puzzle, &watch);
+    let distances = engine_distances(puzzle, &watch);
     assert_eq!(expected.watched, distances, "{}", puzzle.id());
     for processes in [2, 3] {
         let results = search_in_processes(
@@ -69,8 +67,7 @@ fn assert_same_in_processes<P: Puzzle>(puzzle: &P) {
 #[test]
 fn sliding_boards_up_to_10_cells_search_alike_in_2_and_3_processes() {
     for (rows, cols) in boards_up_to(10) {
-        let puzzle = Sliding::new(rows, cols).unwrap_or_else(|| panic!("{rows}x{cols} is a valid board"));
-        assert_same_in_processes(&puzzle);
+        assert_same_in_processes(&sliding_board(rows, cols));
     }
     assert_same_in_processes(&Sliding::eight());
 }

@@ -1,8 +1,7 @@
 //! Ranks and notation: every rank of a small puzzle renders to text that parses back to
 //! the same rank, and the ranks number exactly the configurations they should.
 
-mod common;
-
+use crate::util::{SMALL_BOARDS, board_text, factorial, pack, textbook_solvable};
 use analyze::puzzle::coin_lines::coin_lines;
 use analyze::puzzle::coins::Coins;
 use analyze::puzzle::flip_k::FlipK;
@@ -10,7 +9,6 @@ use analyze::puzzle::lights_out::lights_out;
 use analyze::puzzle::nine_tails::nine_tails;
 use analyze::puzzle::sliding::Sliding;
 use analyze::puzzle::{ParseError, Puzzle};
-use common::{SMALL_BOARDS, board_text, factorial, textbook_solvable};
 
 /// Checks every rank of the `rows x cols` board: text and board round trips, and that the
 /// ranks are a bijection onto the arrangements the textbook rule calls solvable.
@@ -31,7 +29,7 @@ fn assert_sliding_ranks_round_trip(rows: usize, cols: usize) {
             textbook_solvable(&board, rows, cols),
             "{rows}x{cols} rank {rank} is unsolvable: {board:?}"
         );
-        packed.push(board.iter().fold(0u64, |p, &t| p << 4 | u64::from(t)));
+        packed.push(pack(&board));
         let text = puzzle.render(rank);
         assert_eq!(text, board_text(&board), "{rows}x{cols} rank {rank}");
         assert_eq!(puzzle.parse(&text), Ok(rank), "{rows}x{cols} {text}");

@@ -4,9 +4,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
-use common::{CoinRules, CoinVector, RefMove, Sandbox, coin_distances, histogram};
+use crate::util::{CoinRules, CoinVector, RefMove, Sandbox, coin_distances, distances_csv, histogram};
 
 const EXAMPLES: [&str; 5] = [
     "merlins-magic-square",
@@ -20,26 +18,11 @@ fn example(name: &str) -> String {
     format!("{}/examples/{name}.toml", env!("CARGO_MANIFEST_DIR"))
 }
 
-fn read(sandbox: &Sandbox, path: &str) -> String {
-    std::fs::read_to_string(sandbox.path(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
-
 /// The `distances.csv` of the report with id `id` written by `args`.
 fn distances(args: &[&str], id: &str) -> String {
     let sandbox = Sandbox::new();
     sandbox.run(&[args, &["--quiet"]].concat()).success();
-    read(&sandbox, &format!("reports/{id}/distances.csv"))
-}
-
-/// The table `distances.csv` holds for a reference histogram.
-fn csv(levels: &[u64]) -> String {
-    let mut text = String::from("distance,states,cumulative\n");
-    let mut cumulative = 0;
-    for (d, n) in levels.iter().enumerate() {
-        cumulative += n;
-        text.push_str(&format!("{d},{n},{cumulative}\n"));
-    }
-    text
+    sandbox.read(&format!("reports/{id}/distances.csv"))
 }
 
 fn cells(list: impl IntoIterator<Item = (usize, usize)>, cols: usize) -> CoinVector {
@@ -77,7 +60,7 @@ fn several_files_get_an_index() {
     let mut args = vec!["--quiet", "--rules"];
     args.extend(files.iter().map(String::as_str));
     sandbox.run(&args).success();
-    let index = read(&sandbox, "reports/README.md");
+    let index = sandbox.read("reports/README.md");
     for id in [
         "merlin-s-magic-square",
         "lights-out-on-a-5x5-torus",
@@ -115,8 +98,8 @@ fn built_in_puzzles_written_as_files_give_byte_identical_tables() {
         b.run(&[args.as_slice(), &["--quiet"]].concat()).success();
         for table in ["distances.csv", "classes.csv"] {
             assert_eq!(
-                read(&a, &format!("reports/{id}/{table}")),
-                read(&b, &format!("reports/{built_in}/{table}")),
+                a.read(&format!("reports/{id}/{table}")),
+                b.read(&format!("reports/{built_in}/{table}")),
                 "{file}: {table}"
             );
         }
@@ -136,10 +119,7 @@ fn merlins_magic_square_equals_a_reference_search() {
                 (_, 1) => cells((0..3).map(|cc| (r, cc)), 3),
                 _ => cells([(r, c), (1, c), (r, 1), (1, 1)], 3),
             };
-            moves.push(RefMove {
-                flips,
-                needs_heads: None,
-            });
+            moves.push(RefMove::free(flips));
         }
     }
     let rules = CoinRules {
@@ -150,7 +130,7 @@ fn merlins_magic_square_equals_a_reference_search() {
     let reference = histogram(coin_distances(&rules).into_values());
     assert_eq!(
         distances(&["--rules", &example("merlins-magic-square")], "merlin-s-magic-square"),
-        csv(&reference)
+        distances_csv(&reference)
     );
 }
 
@@ -167,10 +147,7 @@ fn lights_out_on_a_torus_equals_a_reference_search() {
                 (r, (c + 1) % n),
                 (r, (c + n - 1) % n),
             ];
-            RefMove {
-                flips: cells(around, n),
-                needs_heads: None,
-            }
+            RefMove::free(cells(around, n))
         })
         .collect();
     let rules = CoinRules {
@@ -184,7 +161,7 @@ fn lights_out_on_a_torus_equals_a_reference_search() {
             &["--rules", &example("lights-out-torus-5x5")],
             "lights-out-on-a-5x5-torus"
         ),
-        csv(&reference)
+        distances_csv(&reference)
     );
 }
 

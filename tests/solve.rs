@@ -6,6 +6,7 @@
 //! board it can be compared on; and every solution the binary prints is replayed move by
 //! move.
 
+use crate::util::{Ended, Rng, SLIDING_4X4, Sandbox, check_incremental, command, test_cache};
 use analyze::puzzle::Puzzle;
 use analyze::puzzle::coin_lines::coin_lines;
 use analyze::puzzle::flip_k::{FlipK, flip_k_brute};
@@ -18,7 +19,7 @@ use analyze::solve::manhattan::ManhattanLc;
 use analyze::solve::pdb::{PatternDb, PatternHeuristic, partition};
 use analyze::solve::table::DistanceTable;
 use std::collections::VecDeque;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use tempfile::TempDir;
 
 // ---------------------------------------------------------------------------------------
@@ -74,25 +75,10 @@ fn check_table_everywhere<P: Puzzle>(puzzle: &P) {
     }
 }
 
-/// A small deterministic generator (xorshift), so samples are the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-}
-
 /// A uniformly random solvable board: a random permutation, two tiles swapped if the
 /// invariant rules it out (which flips the class).
 fn random_board(rows: usize, cols: usize, rng: &mut Rng) -> Board {
-    let mut tiles: Vec<u8> = (0..(rows * cols) as u8).collect();
-    for i in (1..tiles.len()).rev() {
-        tiles.swap(i, rng.below(i as u64 + 1) as usize);
-    }
+    let mut tiles = rng.board(rows * cols);
     let board = Board::new(rows, cols, tiles.clone()).expect("a permutation");
     if board.check_solvable().is_ok() {
         return board;
@@ -121,26 +107,6 @@ fn patterns(rows: usize, cols: usize, groups: &[&[u8]]) -> PatternHeuristic {
 /// The rank of a board in the sliding puzzle's own numbering.
 fn rank_of(puzzle: &Sliding, board: &Board) -> u64 {
     puzzle.rank_board(board.tiles()).expect("a solvable board")
-}
-
-/// Runs the binary with `args`, the cache in `cache`: (success, stdout, stderr).
-fn analyze(args: &[&str], cache: &Path) -> (bool, String, String) {
-    let output = assert_cmd::Command::new(env!("CARGO_BIN_EXE_analyze"))
-        .args(args)
-        .env("ANALYZE_CACHE_DIR", cache)
-        .output()
-        .expect("the binary runs");
-    (
-        output.status.success(),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
-
-/// A cache folder shared by the tests of this file and kept between runs, so the 4x4
-/// pattern databases are built once per target folder.
-fn shared_cache() -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR")).join("solve-cache")
 }
 
 /// One printed solution: the move count, the move names, the grids (start first).
@@ -361,36 +327,26 @@ fn estimates_never_exceed_the_distance_on_small_boards() {
     );
 }
 
-/// Along a long random walk, the estimate updated move by move equals a fresh one.
-fn check_incremental<H: Heuristic>(heuristic: &H, rows: usize, cols: usize, rng: &mut Rng) {
-    let mut board = Board::goal(rows, cols);
-    let (mut memo, _) = heuristic.evaluate(&Node::new(&board));
-    for _ in 0..3000 {
-        let options: Vec<usize> = board.neighbours(board.blank()).collect();
-        let cell = options[rng.below(options.len() as u64) as usize];
-        let value = heuristic.update(&mut memo, &Node::new(&board), cell as u8);
-        board = board.slide(cell).expect("a neighbour");
-        assert_eq!(
-            value,
-            heuristic.evaluate(&Node::new(&board)).1,
-            "{rows}x{cols} at {}",
-            board.render()
-        );
-    }
-}
-
 #[test]
 fn incremental_estimates_match_estimates_from_scratch() {
+    // Each walk starts at the goal.
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    check_incremental(&ManhattanLc::new(4, 4), 4, 4, &mut rng);
-    check_incremental(&ManhattanLc::new(3, 5), 3, 5, &mut rng);
-    check_incremental(&ManhattanLc::new(2, 7), 2, 7, &mut rng);
-    check_incremental(&patterns(3, 3, &[&[1, 2, 3, 4], &[5, 6, 7, 8]]), 3, 3, &mut rng);
-    check_incremental(&patterns(2, 5, &[&[1, 2, 6, 7], &[3, 4, 5, 8, 9]]), 2, 5, &mut rng);
+    check_incremental(&ManhattanLc::new(4, 4), &Board::goal(4, 4), &mut rng);
+    check_incremental(&ManhattanLc::new(3, 5), &Board::goal(3, 5), &mut rng);
+    check_incremental(&ManhattanLc::new(2, 7), &Board::goal(2, 7), &mut rng);
+    check_incremental(
+        &patterns(3, 3, &[&[1, 2, 3, 4], &[5, 6, 7, 8]]),
+        &Board::goal(3, 3),
+        &mut rng,
+    );
+    check_incremental(
+        &patterns(2, 5, &[&[1, 2, 6, 7], &[3, 4, 5, 8, 9]]),
+        &Board::goal(2, 5),
+        &mut rng,
+    );
     check_incremental(
         &patterns(3, 4, &[&[1, 2, 5, 6, 9], &[3, 4, 7, 8, 10, 11]]),
-        3,
-        4,
+        &Board::goal(3, 4),
         &mut rng,
     );
 }
@@ -520,11 +476,7 @@ fn the_invariant_agrees_with_the_ranked_puzzle() {
     for (rows, cols) in [(2, 2), (2, 3), (3, 3), (2, 4), (4, 4), (3, 5)] {
         let puzzle = Sliding::new(rows, cols).expect("a board");
         for _ in 0..500 {
-            let mut tiles: Vec<u8> = (0..(rows * cols) as u8).collect();
-            for i in (1..tiles.len()).rev() {
-                tiles.swap(i, rng.below(i as u64 + 1) as usize);
-            }
-            let board = Board::new(rows, cols, tiles).expect("a permutation");
+            let board = Board::new(rows, cols, rng.board(rows * cols)).expect("a permutation");
             assert_eq!(
                 board.check_solvable().is_ok(),
                 puzzle.rank_board(board.tiles()).is_ok(),
@@ -597,9 +549,11 @@ fn partitions_cover_every_tile_once() {
 
 #[test]
 fn nine_tails_prints_the_books_two_moves_as_grids() {
-    let dir = TempDir::new().expect("a temp dir");
-    let (ok, stdout, stderr) = analyze(&["--puzzle", "nine-tails", "--solve", "HHHTTTHHH"], dir.path());
-    assert!(ok, "{stderr}");
+    let sandbox = Sandbox::with_own_cache();
+    let Ended {
+        code, stdout, stderr, ..
+    } = sandbox.output(&["--puzzle", "nine-tails", "--solve", "HHHTTTHHH"]);
+    assert_eq!(code, Some(0), "{stderr}");
     assert!(stdout.starts_with("2 moves\nHHH\nTTT\nHHH\n\n"), "{stdout}");
     assert!(stdout.ends_with("TTT\nTTT\nTTT\n"), "{stdout}");
     let printed = printed_solutions(&stdout);
@@ -609,9 +563,11 @@ fn nine_tails_prints_the_books_two_moves_as_grids() {
 
 #[test]
 fn lights_out_with_only_l_down_takes_cells_adegikl() {
-    let dir = TempDir::new().expect("a temp dir");
-    let (ok, stdout, stderr) = analyze(&["--puzzle", "lights-out", "--solve", "HHHHHHHHHHHT"], dir.path());
-    assert!(ok, "{stderr}");
+    let sandbox = Sandbox::with_own_cache();
+    let Ended {
+        code, stdout, stderr, ..
+    } = sandbox.output(&["--puzzle", "lights-out", "--solve", "HHHHHHHHHHHT"]);
+    assert_eq!(code, Some(0), "{stderr}");
     assert!(stdout.starts_with("7 moves\n"), "{stdout}");
     let printed = printed_solutions(&stdout);
     let mut cells = printed[0].names.clone();
@@ -622,9 +578,11 @@ fn lights_out_with_only_l_down_takes_cells_adegikl() {
 
 #[test]
 fn flip_k_and_coin_lines_examples() {
-    let dir = TempDir::new().expect("a temp dir");
-    let (ok, stdout, stderr) = analyze(&["--puzzle", "flip-k", "--solve", "HHHHHHH"], dir.path());
-    assert!(ok, "{stderr}");
+    let sandbox = Sandbox::with_own_cache();
+    let Ended {
+        code, stdout, stderr, ..
+    } = sandbox.output(&["--puzzle", "flip-k", "--solve", "HHHHHHH"]);
+    assert_eq!(code, Some(0), "{stderr}");
     assert!(stdout.starts_with("3 moves\nHHHHHHH\n"), "{stdout}");
     let printed = &printed_solutions(&stdout)[0];
     for (step, name) in printed.grids.windows(2).zip(&printed.names) {
@@ -647,11 +605,10 @@ fn flip_k_and_coin_lines_examples() {
     }
     assert_eq!(printed.grids.last().map(|g| g.concat()), Some("TTTTTTT".into()));
 
-    let (ok, stdout, stderr) = analyze(
-        &["--puzzle", "coin-lines", "--solve", "TTH/HHH/THH", "TTH/HTH/HHH"],
-        dir.path(),
-    );
-    assert!(ok, "{stderr}");
+    let Ended {
+        code, stdout, stderr, ..
+    } = sandbox.output(&["--puzzle", "coin-lines", "--solve", "TTH/HHH/THH", "TTH/HTH/HHH"]);
+    assert_eq!(code, Some(0), "{stderr}");
     assert!(stdout.starts_with("3 moves\n"), "{stdout}");
     replay_coins(&coin_lines(3), &printed_solutions(&stdout)[0]);
     let blocks: Vec<&str> = stdout.split("\n\n").collect();
@@ -668,22 +625,21 @@ fn flip_k_and_coin_lines_examples() {
 
 #[test]
 fn eight_puzzle_hardest_positions_and_data_files() {
-    let dir = TempDir::new().expect("a temp dir");
-    let file = dir.path().join("puzzle3x3-31.txt");
+    let sandbox = Sandbox::with_own_cache();
+    let file = sandbox.path("puzzle3x3-31.txt");
     std::fs::write(&file, "3\n 8  6  7\n 2  5  4\n 3  0  1\n").expect("write");
     let file = file.to_str().expect("a UTF-8 path");
-    let (ok, stdout, stderr) = analyze(
-        &[
-            "--puzzle",
-            "eight",
-            "--solve",
-            "6 4 7 8 5 0 3 2 1",
-            file,
-            "0,1,3,4,2,5,7,8,6",
-        ],
-        dir.path(),
-    );
-    assert!(ok, "{stderr}");
+    let Ended {
+        code, stdout, stderr, ..
+    } = sandbox.output(&[
+        "--puzzle",
+        "eight",
+        "--solve",
+        "6 4 7 8 5 0 3 2 1",
+        file,
+        "0,1,3,4,2,5,7,8,6",
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
     let printed = printed_solutions(&stdout);
     assert_eq!(printed.iter().map(|p| p.moves).collect::<Vec<_>>(), [31, 31, 4]);
     for p in &printed {
@@ -694,46 +650,32 @@ fn eight_puzzle_hardest_positions_and_data_files() {
 
 #[test]
 fn unsolvable_positions_are_explained_without_search() {
-    let dir = TempDir::new().expect("a temp dir");
-    let (ok, stdout, _) = analyze(&["--puzzle", "eight", "--solve", "2 1 3 4 5 6 7 8 0"], dir.path());
-    assert!(ok);
+    let sandbox = Sandbox::with_own_cache();
+    let Ended { code, stdout, .. } = sandbox.output(&["--puzzle", "eight", "--solve", "2 1 3 4 5 6 7 8 0"]);
+    assert_eq!(code, Some(0));
     assert!(
         stdout.starts_with("unsolvable: ") && stdout.contains("inversion"),
         "{stdout}"
     );
-    let (ok, stdout, _) = analyze(
-        &[
-            "--puzzle",
-            "sliding",
-            "--rows",
-            "4",
-            "--cols",
-            "4",
-            "--solve",
-            "2 1 3 4 5 6 7 8 9 10 11 12 13 14 15 0",
-        ],
-        dir.path(),
-    );
-    assert!(ok);
+    let Ended { code, stdout, .. } =
+        sandbox.output(&[&SLIDING_4X4[..], &["--solve", "2 1 3 4 5 6 7 8 9 10 11 12 13 14 15 0"]].concat());
+    assert_eq!(code, Some(0));
     assert!(
         stdout.starts_with("unsolvable: ") && stdout.contains("even width"),
         "{stdout}"
     );
-    let (ok, stdout, _) = analyze(
-        &[
-            "--puzzle", "flip-k", "--coins", "7", "--flip", "4", "--solve", "HHHHHHH",
-        ],
-        dir.path(),
-    );
-    assert!(ok);
+    let Ended { code, stdout, .. } = sandbox.output(&[
+        "--puzzle", "flip-k", "--coins", "7", "--flip", "4", "--solve", "HHHHHHH",
+    ]);
+    assert_eq!(code, Some(0));
     assert!(stdout.starts_with("unsolvable: "), "{stdout}");
     // No pattern database was built for the unsolvable 4x4 position.
-    assert_eq!(std::fs::read_dir(dir.path()).map(|d| d.count()).unwrap_or(0), 0);
+    assert_eq!(std::fs::read_dir(sandbox.cache()).map(|d| d.count()).unwrap_or(0), 0);
 }
 
 #[test]
 fn malformed_positions_are_one_line_errors() {
-    let dir = TempDir::new().expect("a temp dir");
+    let sandbox = Sandbox::with_own_cache();
     for args in [
         &["--puzzle", "eight", "--solve", "1 2 3"][..],
         &["--puzzle", "eight", "--solve", "1 2 3 4 5 6 7 8 8"],
@@ -744,8 +686,10 @@ fn malformed_positions_are_one_line_errors() {
         // A good position first: nothing is solved before the bad one is refused.
         &["--puzzle", "coin-lines", "--solve", "TTH/HHH/THH", "TTH/HHH"],
     ] {
-        let (ok, stdout, stderr) = analyze(args, dir.path());
-        assert!(!ok, "{args:?}");
+        let Ended {
+            code, stdout, stderr, ..
+        } = sandbox.output(args);
+        assert_ne!(code, Some(0), "{args:?}");
         assert!(stdout.is_empty(), "{args:?}: {stdout}");
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
         assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
@@ -756,17 +700,19 @@ fn malformed_positions_are_one_line_errors() {
 fn fifteen_puzzle_positions_of_known_length() {
     // Korf's random instances 12, 9 and 16 (45, 46 and 42 moves), turned to this goal
     // (blank last) by a half turn of the board and relabelling tile t as 16 - t.
-    let cache = shared_cache();
+    let sandbox = Sandbox::new();
     let cases = [
         ("1 3 5 6 0 13 14 9 11 4 8 12 10 7 15 2", 45),
         ("0 1 15 6 9 10 4 3 14 8 12 11 5 7 2 13", 46),
         ("0 9 12 4 5 3 2 8 10 1 7 6 11 14 13 15", 42),
         ("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0", 0),
     ];
-    let mut args = vec!["--puzzle", "sliding", "--rows", "4", "--cols", "4", "--solve"];
+    let mut args = [&SLIDING_4X4[..], &["--solve"]].concat();
     args.extend(cases.iter().map(|c| c.0));
-    let (ok, stdout, stderr) = analyze(&args, &cache);
-    assert!(ok, "{stderr}");
+    let Ended {
+        code, stdout, stderr, ..
+    } = sandbox.output(&args);
+    assert_eq!(code, Some(0), "{stderr}");
     let printed = printed_solutions(&stdout);
     assert_eq!(printed.iter().map(|p| p.moves).collect::<Vec<_>>(), cases.map(|c| c.1));
     for p in &printed {
@@ -798,20 +744,19 @@ fn boards_beyond_pattern_databases_use_manhattan_and_conflicts() {
         }
         layer = next;
     }
-    let dir = TempDir::new().expect("a temp dir");
+    let sandbox = Sandbox::with_own_cache();
     let state = board.render();
-    let (ok, stdout, stderr) = analyze(
-        &["--puzzle", "sliding", "--rows", "6", "--cols", "6", "--solve", &state],
-        dir.path(),
-    );
-    assert!(ok, "{stderr}");
+    let Ended {
+        code, stdout, stderr, ..
+    } = sandbox.output(&["--puzzle", "sliding", "--rows", "6", "--cols", "6", "--solve", &state]);
+    assert_eq!(code, Some(0), "{stderr}");
     let printed = printed_solutions(&stdout);
     assert_eq!(Some(&printed[0].moves), distance.get(&board));
     replay_sliding(&printed[0], 6, 6);
     // The plain estimate: no pattern database was built or even mentioned.
     assert!(!stderr.contains("pattern database"), "{stderr}");
     assert!(
-        std::fs::read_dir(dir.path())
+        std::fs::read_dir(sandbox.cache())
             .expect("the cache folder")
             .next()
             .is_none(),
@@ -836,29 +781,12 @@ fn readme_data_file_examples_run_as_written() {
             "{file} is named in the README but not shipped"
         );
     }
+    let fifteen = [&SLIDING_4X4[..], &["--solve", "examples/puzzle04.txt"]].concat();
     for (args, moves, side) in [
         (&["--puzzle", "eight", "--solve", "examples/puzzle03.txt"][..], 31, 3),
-        (
-            &[
-                "--puzzle",
-                "sliding",
-                "--rows",
-                "4",
-                "--cols",
-                "4",
-                "--solve",
-                "examples/puzzle04.txt",
-            ],
-            42,
-            4,
-        ),
+        (&fifteen[..], 42, 4),
     ] {
-        let output = assert_cmd::Command::new(env!("CARGO_BIN_EXE_analyze"))
-            .current_dir(root)
-            .args(args)
-            .env("ANALYZE_CACHE_DIR", shared_cache())
-            .output()
-            .expect("the binary runs");
+        let output = command(root, &test_cache(), args).output().expect("the binary runs");
         let stdout = String::from_utf8_lossy(&output.stdout);
         assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
         assert!(stdout.starts_with(&format!("{moves} moves\n")), "{stdout}");

@@ -3,35 +3,21 @@
 //!
 //! The 7-8 tables themselves take minutes to build, so they are not built here: the same
 //! builder and lookup are checked on reduced boards, where a plain breadth-first search
-//! (written here, over explicit boards in a hash map) gives every position's distance to
-//! each goal. Every estimate is at most that distance (admissible), one group of all
+//! (`util`'s, over explicit boards in a hash map) gives every position's distance to each
+//! goal. Every estimate is at most that distance (admissible), one group of all
 //! tiles gives it exactly, and IDA* finds solutions of exactly that length.
 
-mod common;
-
+use crate::util::{
+    Ended, Rng, SLIDING_3X4, SLIDING_4X4, Sandbox, board_text, check_incremental, distances_to, pack, slides,
+    textbook_solvable, tiles, unpack,
+};
 use analyze::solve::board::Board;
 use analyze::solve::ida::{self, Heuristic, Node};
 use analyze::solve::split::{SplitDb, SplitHeuristic, goal_groups, groups_78};
 use analyze::solve::{Estimate, Pdb};
-use common::{pack, slides, textbook_solvable};
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;
-
-/// Every board reachable from `goal` with its distance, keyed by [`pack`].
-fn distances_from(goal: &[u8], rows: usize, cols: usize) -> HashMap<u64, (Vec<u8>, u32)> {
-    let mut distance = HashMap::from([(pack(goal), (goal.to_vec(), 0))]);
-    let mut queue = VecDeque::from([(goal.to_vec(), 0)]);
-    while let Some((board, d)) = queue.pop_front() {
-        for next in slides(&board, rows, cols) {
-            if let Entry::Vacant(slot) = distance.entry(pack(&next)) {
-                slot.insert((next.clone(), d + 1));
-                queue.push_back((next, d + 1));
-            }
-        }
-    }
-    distance
-}
 
 /// The split heuristic of `groups` (tiles of the usual goal, turned to `goal`'s cells).
 fn split(rows: usize, cols: usize, groups: &[Vec<u8>], goal: &[u8]) -> SplitHeuristic {
@@ -40,10 +26,6 @@ fn split(rows: usize, cols: usize, groups: &[Vec<u8>], goal: &[u8]) -> SplitHeur
         .map(|tiles| SplitDb::build(rows, cols, tiles, goal, &|_, _| {}).expect("a small table"))
         .collect();
     SplitHeuristic::new(tables).expect("the groups cover the tiles")
-}
-
-fn tiles(text: &str) -> Vec<u8> {
-    text.split_whitespace().map(|t| t.parse().expect("a tile")).collect()
 }
 
 /// Goals of 3x3 and 2x4: the blank in a corner, an edge, the centre, on the diagonal and
@@ -64,7 +46,7 @@ fn split_estimates_are_admissible_for_any_goal_and_exact_with_one_group() {
     for (rows, cols, goal) in GOALS {
         let goal = tiles(goal);
         let cells = rows * cols;
-        let distances = distances_from(&goal, rows, cols);
+        let distances = distances_to(&goal, rows, cols);
         // Every reachable board is in the goal's parity class, and that is half of them.
         let factorial: usize = (1..=cells).product();
         assert_eq!(distances.len(), factorial / 2, "{rows}x{cols} {goal:?}");
@@ -82,19 +64,15 @@ fn split_estimates_are_admissible_for_any_goal_and_exact_with_one_group() {
         let halves_h = split(rows, cols, &halves, &goal);
         let columns_h = split(rows, cols, &columns, &goal);
         let whole_h = split(rows, cols, &whole, &goal);
-        for (board, d) in distances.values() {
-            let board = Board::new(rows, cols, board.clone()).expect("a board");
+        for (&key, &d) in &distances {
+            let d = d as u32;
+            let board = Board::new(rows, cols, unpack(key, cells)).expect("a board");
             let node = Node::new(&board);
             for (h, what) in [(&halves_h, "halves"), (&columns_h, "columns")] {
                 let (_, value) = h.evaluate(&node);
-                assert!(value <= *d, "{what} {goal:?}: h = {value} > {d} at {}", board.render());
+                assert!(value <= d, "{what} {goal:?}: h = {value} > {d} at {}", board.render());
             }
-            assert_eq!(
-                whole_h.evaluate(&node).1,
-                *d,
-                "one group {goal:?} at {}",
-                board.render()
-            );
+            assert_eq!(whole_h.evaluate(&node).1, d, "one group {goal:?} at {}", board.render());
         }
     }
 }
@@ -104,21 +82,21 @@ fn ida_with_split_estimates_finds_shortest_solutions_to_any_goal() {
     for (rows, cols, goal) in GOALS {
         let goal = tiles(goal);
         let cells = rows * cols;
-        let distances = distances_from(&goal, rows, cols);
+        let distances = distances_to(&goal, rows, cols);
         let half = cells as u8 / 2;
         let groups = vec![(1..=half).collect::<Vec<u8>>(), (half + 1..cells as u8).collect()];
         let h = split(rows, cols, &groups, &goal);
         // Every 7th position on 2x4, every 97th on 3x3, and the farthest ones.
         let step = if cells == 8 { 7 } else { 97 };
-        let max = distances.values().map(|(_, d)| *d).max().unwrap_or(0);
+        let max = distances.values().copied().max().unwrap_or(0);
         let mut checked = 0;
-        for (i, (board, d)) in distances.values().enumerate() {
-            if i % step != 0 && *d != max {
+        for (i, (&key, &d)) in distances.iter().enumerate() {
+            if i % step != 0 && d != max {
                 continue;
             }
-            let start = Board::new(rows, cols, board.clone()).expect("a board");
+            let start = Board::new(rows, cols, unpack(key, cells)).expect("a board");
             let found = ida::search_with_progress(&start, &h, &mut |_, _| {}).expect("a solution");
-            assert_eq!(found.slides.len() as u32, *d, "{goal:?} from {}", start.render());
+            assert_eq!(found.slides.len(), d, "{goal:?} from {}", start.render());
             let end = found.slides.iter().fold(start.clone(), |b, &cell| {
                 b.slide(usize::from(cell)).expect("a legal slide")
             });
@@ -172,20 +150,6 @@ fn the_estimate_for_a_goal_uses_split_tables_below_17_cells() {
     assert!(Path::new(dir.path()).read_dir().expect("the cache").count() >= 3);
 }
 
-/// Runs the binary with `args` and the cache in `cache`: (exit code, stdout, stderr).
-fn analyze(args: &[&str], cache: &Path) -> (i32, String, String) {
-    let output = assert_cmd::Command::new(env!("CARGO_BIN_EXE_analyze"))
-        .args(args)
-        .env("ANALYZE_CACHE_DIR", cache)
-        .output()
-        .expect("the binary runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
-
 /// The fewest moves from `start` to `goal` by a plain breadth-first search (near the goal).
 fn plain_distance(start: &[u8], goal: &[u8], rows: usize, cols: usize) -> usize {
     let mut seen = HashMap::from([(pack(start), 0)]);
@@ -206,22 +170,9 @@ fn plain_distance(start: &[u8], goal: &[u8], rows: usize, cols: usize) -> usize 
 
 #[test]
 fn solve_on_4x4_takes_any_goal() {
-    let cache = tempfile::tempdir().expect("a temp dir");
+    let sandbox = Sandbox::with_own_cache();
     let solve = |goal: &str, board: &[u8]| {
-        let text: Vec<String> = board.iter().map(u8::to_string).collect();
-        let args = [
-            "--puzzle",
-            "sliding",
-            "--rows",
-            "4",
-            "--cols",
-            "4",
-            "--goal",
-            goal,
-            "--solve",
-            &text.join(" "),
-        ];
-        analyze(&args, cache.path())
+        sandbox.output(&[&SLIDING_4X4[..], &["--goal", goal, "--solve", &board_text(board)]].concat())
     };
     // The blank first (on the diagonal: the transposed lookup applies), and one off the
     // diagonal in the other parity class.
@@ -233,22 +184,21 @@ fn solve_on_4x4_takes_any_goal() {
         // A walk of 14 moves from the goal that never steps straight back.
         let mut board = goal_tiles.clone();
         let mut previous = usize::MAX;
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
         for _ in 0..14 {
             let blank = board.iter().position(|&t| t == 0).unwrap_or(0);
             let options: Vec<Vec<u8>> = slides(&board, 4, 4)
                 .into_iter()
                 .filter(|next| next.iter().position(|&t| t == 0) != Some(previous))
                 .collect();
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            board = options[(seed % options.len() as u64) as usize].clone();
+            board = options[rng.below(options.len() as u64) as usize].clone();
             previous = blank;
         }
         let expected = plain_distance(&board, &goal_tiles, 4, 4);
-        let (code, stdout, stderr) = solve(goal, &board);
-        assert_eq!(code, 0, "{stderr}");
+        let Ended {
+            code, stdout, stderr, ..
+        } = solve(goal, &board);
+        assert_eq!(code, Some(0), "{stderr}");
         assert_eq!(
             stdout.lines().next(),
             Some(format!("{expected} moves").as_str()),
@@ -270,77 +220,61 @@ fn solve_on_4x4_takes_any_goal() {
         // Two tiles swapped: the other class, refused without a search.
         let mut other = goal_tiles.clone();
         other.swap(4, 5);
-        let (code, stdout, _) = solve(goal, &other);
-        assert_eq!(code, 0);
+        let Ended { code, stdout, .. } = solve(goal, &other);
+        assert_eq!(code, Some(0));
         assert!(stdout.starts_with("unsolvable: "), "{stdout}");
     }
 }
 
 #[test]
 fn pdb_is_checked_and_refused_where_it_has_no_meaning() {
-    let cache = tempfile::tempdir().expect("a temp dir");
+    let sandbox = Sandbox::with_own_cache();
     let near = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15";
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(Vec<&str>, &str); 5] = [
         (
-            &[
-                "--puzzle", "sliding", "--rows", "4", "--cols", "4", "--pdb", "555", "--solve", near,
-            ],
+            [&SLIDING_4X4[..], &["--pdb", "555", "--solve", near]].concat(),
             "use 663",
         ),
+        ([&SLIDING_4X4[..], &["--pdb", "78"]].concat(), "without --solve"),
         (
-            &["--puzzle", "sliding", "--rows", "4", "--cols", "4", "--pdb", "78"],
-            "without --solve",
-        ),
-        (
-            &["--puzzle", "eight", "--pdb", "663", "--solve", "1 2 3 4 5 6 7 0 8"],
+            vec!["--puzzle", "eight", "--pdb", "663", "--solve", "1 2 3 4 5 6 7 0 8"],
             "eight",
         ),
         (
-            &[
-                "--puzzle",
-                "sliding",
-                "--rows",
-                "3",
-                "--cols",
-                "4",
-                "--pdb",
-                "78",
-                "--solve",
-                "1 2 3 4 5 6 7 8 9 10 0 11",
-            ],
+            [
+                &SLIDING_3X4[..],
+                &["--pdb", "78", "--solve", "1 2 3 4 5 6 7 8 9 10 0 11"],
+            ]
+            .concat(),
             "sliding-3x4",
         ),
         (
-            &["--puzzle", "nine-tails", "--pdb", "78", "--solve", "HHHTTTHHH"],
+            vec!["--puzzle", "nine-tails", "--pdb", "78", "--solve", "HHHTTTHHH"],
             "nine-tails",
         ),
     ];
     for (args, names) in cases {
-        let (code, stdout, stderr) = analyze(args, cache.path());
-        assert_eq!(code, 2, "{args:?}: {stderr}");
+        let Ended {
+            code, stdout, stderr, ..
+        } = sandbox.output(&args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
         assert!(stdout.is_empty(), "{args:?}");
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
         assert!(stderr.starts_with("error: --pdb"), "{args:?}: {stderr}");
         assert!(stderr.contains(names), "{args:?}: {stderr}");
     }
     // 663 asked for is used without building anything else, and says nothing about 7-8.
-    let (code, stdout, stderr) = analyze(
-        &[
-            "--puzzle", "sliding", "--rows", "4", "--cols", "4", "--pdb", "663", "--solve", near,
-        ],
-        cache.path(),
-    );
-    assert_eq!((code, stdout.lines().next()), (0, Some("1 move")), "{stderr}");
+    let Ended {
+        code, stdout, stderr, ..
+    } = sandbox.output(&[&SLIDING_4X4[..], &["--pdb", "663", "--solve", near]].concat());
+    assert_eq!((code, stdout.lines().next()), (Some(0), Some("1 move")), "{stderr}");
     assert!(!stderr.contains("7-8"), "{stderr}");
     // By default, without the 7-8 tables in the cache, 6-6-3 is used and the note says how
     // to build 7-8.
-    let (code, _, stderr) = analyze(
-        &["--puzzle", "sliding", "--rows", "4", "--cols", "4", "--solve", near],
-        cache.path(),
-    );
-    assert_eq!(code, 0);
+    let Ended { code, stderr, .. } = sandbox.output(&[&SLIDING_4X4[..], &["--solve", near]].concat());
+    assert_eq!(code, Some(0));
     assert!(stderr.contains("`--pdb 78` builds them once"), "{stderr}");
-    let names: Vec<String> = std::fs::read_dir(cache.path())
+    let names: Vec<String> = std::fs::read_dir(sandbox.cache())
         .expect("the cache")
         .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
         .collect();
@@ -357,24 +291,8 @@ fn split_estimates_updated_move_by_move_equal_fresh_ones_on_4x4() {
     ] {
         let goal = tiles(goal);
         let h = split(4, 4, &groups, &goal);
-        let mut board = Board::new(4, 4, goal.clone()).expect("a board");
-        let (mut memo, first) = h.evaluate(&Node::new(&board));
-        assert_eq!(first, 0);
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        for _ in 0..3000 {
-            let options: Vec<usize> = board.neighbours(board.blank()).collect();
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let cell = options[(seed % options.len() as u64) as usize];
-            let value = h.update(&mut memo, &Node::new(&board), cell as u8);
-            board = board.slide(cell).expect("a neighbour");
-            assert_eq!(
-                value,
-                h.evaluate(&Node::new(&board)).1,
-                "{goal:?} at {}",
-                board.render()
-            );
-        }
+        let start = Board::new(4, 4, goal.clone()).expect("a board");
+        let first = check_incremental(&h, &start, &mut Rng(0x9e37_79b9_7f4a_7c15));
+        assert_eq!(first, 0, "{goal:?}");
     }
 }

@@ -1,7 +1,6 @@
 //! Published figures (shared/REFERENCES.md) that the analyses must reproduce exactly.
 
-mod common;
-
+use crate::util::{A089473, analysis, choose, engine_distances};
 use analyze::analysis::{self, Analysis, Extras};
 use analyze::job::Spec;
 use analyze::puzzle::Puzzle;
@@ -10,23 +9,11 @@ use analyze::puzzle::coins::Coins;
 use analyze::puzzle::lights_out::lights_out;
 use analyze::puzzle::nine_tails::nine_tails;
 use analyze::puzzle::sliding::Sliding;
-use common::{choose, engine_distances};
 use std::ops::ControlFlow;
-
-fn analysis(spec: Spec) -> Analysis {
-    spec.analyze(|_| ControlFlow::Continue(()))
-        .unwrap_or_else(|e| panic!("{spec}: {e}"))
-}
 
 fn sliding(rows: usize, cols: usize) -> Analysis {
     analysis(Spec::Sliding { rows, cols })
 }
-
-/// OEIS A089473: the 8-puzzle, states at each distance from `1 2 3 / 4 5 6 / 7 8 0`.
-const A089473: [u64; 32] = [
-    1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748, 1024, 1893, 2512, 4485, 5638, 9529, 10878, 16993, 17110,
-    23952, 20224, 24047, 15578, 14560, 6274, 3910, 760, 221, 2,
-];
 
 /// OEIS A090034: the 2x3 board.
 const A090034: [u64; 22] = [

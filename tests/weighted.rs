@@ -3,14 +3,15 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
+use crate::util::{
+    CoinRules, CoinVector, Rng, analyze, boards_up_to, book_rank, coin_vector, histogram, ref_lights_out,
+    ref_nine_tails,
+};
 use analyze::engine::{dial, search_alone as search};
 use analyze::job::Spec;
 use analyze::puzzle::Puzzle;
 use analyze::puzzle::coins::{CoinMove, Coins};
 use analyze::puzzle::nine_tails::weighted_nine_tails;
-use common::{CoinRules, CoinVector, analyze, boards_up_to, book_rank, histogram, ref_lights_out, ref_nine_tails};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::ops::ControlFlow;
@@ -88,18 +89,6 @@ fn with_costs(base: Coins, costs: &[u32]) -> Coins {
     )
 }
 
-/// A small deterministic generator (xorshift64), so failures reproduce.
-struct Random(u64);
-
-impl Random {
-    fn cost(&mut self, max: u32) -> u32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        1 + (self.0 % u64::from(max)) as u32
-    }
-}
-
 #[test]
 fn weighted_nine_tails_equals_dijkstra_on_every_board_up_to_16_cells() {
     for (rows, cols) in boards_up_to(16) {
@@ -112,7 +101,7 @@ fn weighted_nine_tails_equals_dijkstra_on_every_board_up_to_16_cells() {
 
 #[test]
 fn random_costs_equal_dijkstra_on_every_board_up_to_16_cells() {
-    let mut random = Random(0x9E37_79B9_7F4A_7C15);
+    let mut random = Rng(0x9E37_79B9_7F4A_7C15);
     for (rows, cols) in boards_up_to(16) {
         for (base, rules) in [
             (
@@ -124,8 +113,8 @@ fn random_costs_equal_dijkstra_on_every_board_up_to_16_cells() {
                 ref_lights_out(rows, cols),
             ),
         ] {
-            for max in [2, 7] {
-                let costs: Vec<u32> = rules.moves.iter().map(|_| random.cost(max)).collect();
+            for max in [2u64, 7] {
+                let costs: Vec<u32> = rules.moves.iter().map(|_| 1 + random.below(max) as u32).collect();
                 assert_same_costs(&with_costs(base.clone(), &costs), &rules, &costs);
             }
         }
@@ -163,7 +152,7 @@ fn hhhttthhh_needs_8_flips_and_the_printed_path_adds_up() {
     assert_eq!(stdout.lines().next(), Some("8 flips"), "{stdout}");
     // Each printed move names a cell and its cost; replay them on the reference model.
     let rules = ref_nine_tails(3, 3);
-    let mut config: CoinVector = 0b000_111_000; // HHH TTT HHH, coin i at bit i
+    let mut config: CoinVector = coin_vector("HHHTTTHHH");
     let mut total = 0;
     for line in stdout.lines().filter(|l| l.starts_with("move ")) {
         let (name, cost) = line.split_once(": ").unwrap().1.split_once(" (").unwrap();
@@ -185,12 +174,12 @@ fn hhhttthhh_needs_8_flips_and_the_printed_path_adds_up() {
 fn summary_and_report_name_the_metric() {
     let (sandbox, assert) = analyze(&["--puzzle", "weighted-nine-tails", "--quiet"]);
     assert.success();
-    let summary = std::fs::read_to_string(sandbox.path("reports/weighted-nine-tails-3x3/summary.json")).unwrap();
+    let summary = sandbox.read("reports/weighted-nine-tails-3x3/summary.json");
     assert!(summary.contains("\"metric\": \"flips\""), "{summary}");
-    let report = std::fs::read_to_string(sandbox.path("reports/weighted-nine-tails-3x3/report.md")).unwrap();
+    let report = sandbox.read("reports/weighted-nine-tails-3x3/report.md");
     assert!(report.contains("## Distances (flips)"), "{report}");
     let (sandbox, assert) = analyze(&["--puzzle", "nine-tails", "--quiet"]);
     assert.success();
-    let summary = std::fs::read_to_string(sandbox.path("reports/nine-tails-3x3/summary.json")).unwrap();
+    let summary = sandbox.read("reports/nine-tails-3x3/summary.json");
     assert!(summary.contains("\"metric\": \"moves\""), "{summary}");
 }

@@ -1,0 +1,28 @@
+//! The integration tests: one crate, so one test binary to build and link (ripgrep's
+//! layout). [`util`] holds what the tests share: the one way to run the binary, the
+//! reference searches, the random generator and the published tables; every other module
+//! is one subject.
+
+mod util;
+
+mod atlas;
+mod charts;
+mod checkpoints;
+mod class_labels;
+mod classes;
+mod cli;
+mod cluster;
+mod committed_reports;
+mod differential;
+mod flip_k;
+mod goal;
+mod hardening;
+mod mod3;
+mod parse;
+mod processes;
+mod ranks;
+mod rules;
+mod solve;
+mod split_pdb;
+mod tables;
+mod weighted;
