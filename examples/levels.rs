@@ -9,7 +9,7 @@
 //! took apart (`atlas_s`, included in `level_s`).
 
 use analyze::atlas::Collector;
-use analyze::engine::bfs;
+use analyze::engine::{Options, search};
 use analyze::puzzle::sliding::Sliding;
 use std::ops::ControlFlow;
 use std::process::ExitCode;
@@ -32,7 +32,7 @@ fn main() -> ExitCode {
     let (mut atlas_total, mut failed) = (0.0, None);
     let start = Instant::now();
     let mut before = 0.0;
-    let result = bfs(&puzzle, |level| {
+    let result = search(&puzzle, Options::default(), |level| {
         let mut atlas_s = 0.0;
         if let Some(atlas) = atlas.as_mut() {
             let begun = Instant::now();

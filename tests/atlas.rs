@@ -3,13 +3,14 @@
 //! distributions against a plain breadth-first search, and A*'s node counts against a
 //! second implementation.
 
+use crate::util::job;
 use crate::util::{
     Rng, SLIDING_2X4, SLIDING_2X5, Sandbox, for_each_arrangement, goal_board, pack, slides, sliding_distances,
     textbook_solvable,
 };
 use analyze::atlas::astar;
+use analyze::engine::Options;
 use analyze::heuristics::{Estimates, Kind, PositionFacts};
-use analyze::job::Spec;
 use analyze::solve::ida::{Heuristic, Node};
 use analyze::solve::manhattan::ManhattanLc;
 use std::cmp::Reverse;
@@ -202,10 +203,12 @@ fn joint_distributions_equal_a_plain_breadth_first_search_row_for_row() {
 
 #[test]
 fn the_8_puzzle_has_mean_manhattan_14_and_mean_hamming_64_over_9() {
-    let spec = Spec::Eight;
+    let spec = job("eight", &[]);
     let puzzle = spec.build().expect("the 8-puzzle");
     let analysis = spec
-        .analyze_built(&puzzle, |_| ControlFlow::Continue(()))
+        .analyze(puzzle.as_ref(), Options::default(), false, &mut |_| {
+            ControlFlow::Continue(())
+        })
         .expect("analysis");
     let atlas = analysis.atlas.expect("the atlas is on for the 8-puzzle");
     let sum = |k: usize| -> (u64, u64) {
@@ -278,10 +281,12 @@ fn astar_node_counts_equal_a_second_implementation() {
 
 #[test]
 fn the_astar_table_comes_with_the_full_atlas() {
-    let spec = Spec::Sliding { rows: 2, cols: 3 };
+    let spec = job("sliding", &[("rows", 2), ("cols", 3)]);
     let puzzle = spec.build().expect("2x3");
     let analysis = spec
-        .analyze_built_with(&puzzle, true, |_| ControlFlow::Continue(()))
+        .analyze(puzzle.as_ref(), Options::default(), true, &mut |_| {
+            ControlFlow::Continue(())
+        })
         .expect("analysis");
     let effort = analysis.atlas.and_then(|a| a.effort).expect("effort table");
     // 2x3: every distance, every estimate, and all positions where fewer than 100.

@@ -5,9 +5,8 @@
 //!
 //! Set `CHARTS_OUT=folder` to keep the rendered images for a look.
 
-use crate::util::analysis;
+use crate::util::{analysis, job};
 use analyze::analysis::Analysis;
-use analyze::job::Spec;
 use analyze::report::chart;
 use image::RgbImage;
 use std::path::{Path, PathBuf};
@@ -24,7 +23,7 @@ fn with_levels(base: &Analysis, id: &str, levels: Vec<u64>) -> Analysis {
 
 /// The cases that broke the layout: huge counts, a tiny table, very long tables.
 fn extreme_cases() -> Vec<Analysis> {
-    let eight = analysis(Spec::Eight);
+    let eight = analysis(job("eight", &[]));
     // A bell of 120 levels peaking at 4e9, like the 2x7 board (109 levels, 4e9 at most).
     let bell = (0..120)
         .map(|d: i32| {
@@ -37,8 +36,8 @@ fn extreme_cases() -> Vec<Analysis> {
     path[0] = 1;
     path[199] = 1;
     vec![
-        analysis(Spec::FlipK { coins: 60, flip: 31 }),
-        analysis(Spec::FlipK { coins: 2, flip: 2 }),
+        analysis(job("flip-k", &[("coins", 60), ("flip", 31)])),
+        analysis(job("flip-k", &[("coins", 2), ("flip", 2)])),
         eight.clone(),
         with_levels(&eight, "bell-120", bell),
         with_levels(&eight, "path-200", path),
@@ -181,7 +180,7 @@ fn charts_of_extreme_tables_keep_every_label_inside_and_apart() {
 fn overview_of_every_default_puzzle_keeps_its_text_inside() {
     let temp = tempfile::tempdir().expect("temp dir");
     let path = out_dir(temp.path()).join("overview.png");
-    let mut analyses: Vec<Analysis> = Spec::all().into_iter().map(analysis).collect();
+    let mut analyses: Vec<Analysis> = analyze::registry::all().into_iter().map(analysis).collect();
     analyses.extend(extreme_cases());
     chart::overview(&analyses, &path).expect("overview renders");
     let image = load(&path);

@@ -2,12 +2,13 @@
 //! what an uninterrupted search finds, in one process and in several; files of another
 //! search are refused; a damaged file falls back to the older generation.
 
+use crate::util::bfs;
 use crate::util::{
     Running, SLIDING_2X4, SLIDING_2X5, Sandbox, latest_saved_level, resumed_level, search_in_processes, sliding_board,
 };
 use analyze::engine::checkpoint::{CheckpointError, Config, Note};
-use analyze::engine::{EngineError, Options, Search, bfs};
-use analyze::puzzle::Puzzle;
+use analyze::engine::{EngineError, Options, Search};
+use analyze::puzzle::prelude::*;
 use analyze::puzzle::sliding::Sliding;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -18,7 +19,7 @@ use std::sync::{Arc, Mutex};
 type Notes = Arc<Mutex<Vec<(usize, Note)>>>;
 
 /// Options saving every level in `dir`, the notes of process `i` kept in `notes`.
-fn saving(dir: &Path, notes: &Notes, i: usize) -> Options {
+fn saving(dir: &Path, notes: &Notes, i: usize) -> Options<'static> {
     let notes = Arc::clone(notes);
     Options {
         checkpoint: Some(Config {

@@ -3,9 +3,8 @@
 //! row, 1 for tails, and a class's example without a goal is that configuration. These
 //! tests check the explanation against the classes the analysis produces.
 
-use crate::util::analysis;
+use crate::util::{analysis, job};
 use analyze::analysis::Analysis;
-use analyze::job::Spec;
 use analyze::report::markdown;
 
 fn report(a: &Analysis) -> String {
@@ -17,11 +16,11 @@ fn report(a: &Analysis) -> String {
 #[test]
 fn coin_reports_explain_their_class_labels_and_the_examples_spell_them() {
     for spec in [
-        Spec::LightsOut { rows: 4, cols: 4 },
-        Spec::LightsOut { rows: 5, cols: 5 },
-        Spec::NineTails { rows: 4, cols: 4 },
-        Spec::CoinLines { size: 3 },
-        Spec::CoinLines { size: 4 },
+        job("lights-out", &[("rows", 4), ("cols", 4)]),
+        job("lights-out", &[("rows", 5), ("cols", 5)]),
+        job("nine-tails", &[("rows", 4), ("cols", 4)]),
+        job("coin-lines", &[("size", 3)]),
+        job("coin-lines", &[("size", 4)]),
     ] {
         let a = analysis(spec.clone());
         let rank = a.gf2_rank.expect("coin boards have a rank") as usize;
@@ -69,9 +68,9 @@ fn coin_reports_explain_their_class_labels_and_the_examples_spell_them() {
 #[test]
 fn reports_without_syndromes_do_not_explain_them() {
     for spec in [
-        Spec::Eight,
-        Spec::FlipK { coins: 7, flip: 5 },
-        Spec::LightsOut { rows: 4, cols: 3 },
+        job("eight", &[]),
+        job("flip-k", &[("coins", 7), ("flip", 5)]),
+        job("lights-out", &[("rows", 4), ("cols", 3)]),
     ] {
         let page = report(&analysis(spec.clone()));
         assert!(!page.contains("How to read a class label"), "{spec}");

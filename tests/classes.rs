@@ -6,14 +6,16 @@ use crate::util::{
     for_each_arrangement, pack, ref_coin_lines, ref_flip_k, ref_lights_out, ref_nine_tails, sliding_distances,
     textbook_solvable,
 };
-use analyze::analysis::{self, Analysis, Extras};
+use analyze::analysis::{self, Analysis};
+use analyze::engine::Options;
+use analyze::puzzle::ParseError;
 use analyze::puzzle::coin_lines::coin_lines;
 use analyze::puzzle::coins::Coins;
 use analyze::puzzle::flip_k::{FlipK, flip_k_brute};
 use analyze::puzzle::lights_out::lights_out;
 use analyze::puzzle::nine_tails::nine_tails;
+use analyze::puzzle::prelude::*;
 use analyze::puzzle::sliding::Sliding;
-use analyze::puzzle::{ParseError, Puzzle};
 use analyze::report::csv::write_classes;
 use serde::Deserialize;
 use std::ops::ControlFlow;
@@ -112,11 +114,8 @@ fn assert_classes_predict_reachability(puzzle: &Coins, rules: &CoinRules) {
     let id = &puzzle.id;
     // `exact_invariant: false` so that the analysis reports rather than refuses a
     // disagreement: this test is the judge.
-    let extras = Extras {
-        exact_invariant: false,
-        ..Extras::default()
-    };
-    let analysis = analysis::analyze(puzzle, &extras, |_| ControlFlow::Continue(())).expect("the analysis runs");
+    let analysis =
+        analysis::analyze(puzzle, Options::default(), false, |_| ControlFlow::Continue(())).expect("the analysis runs");
     let rows = classes_csv(&analysis);
     assert_eq!(rows.len(), puzzle.classes().len(), "{id}");
 

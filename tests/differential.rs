@@ -2,17 +2,18 @@
 //! (explicit boards and coin vectors, a hash map and a queue) must find the same number
 //! of configurations at every distance, on every small instance.
 
+use crate::util::bfs;
 use crate::util::{
     Board, CoinRules, SMALL_BOARDS, boards_up_to, book_rank, coin_distances, engine_levels, histogram, ref_coin_lines,
     ref_flip_k, ref_lights_out, ref_nine_tails, slides, sliding_board, sliding_distances,
 };
-use analyze::engine::bfs::{EXAMPLES, bfs};
-use analyze::puzzle::Puzzle;
+use analyze::engine::bfs::EXAMPLES;
 use analyze::puzzle::coin_lines::coin_lines;
 use analyze::puzzle::coins::Coins;
 use analyze::puzzle::flip_k::{FlipK, flip_k_brute};
 use analyze::puzzle::lights_out::lights_out;
 use analyze::puzzle::nine_tails::nine_tails;
+use analyze::puzzle::prelude::*;
 use analyze::puzzle::sliding::Sliding;
 use std::ops::ControlFlow;
 

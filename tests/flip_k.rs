@@ -2,10 +2,11 @@
 //! the same answers as the brute-force puzzle over all 2^N configurations.
 
 use crate::util::{choose, engine_distances, engine_levels};
-use analyze::analysis::{self, Extras};
-use analyze::puzzle::Puzzle;
+use analyze::analysis;
+use analyze::engine::Options;
 use analyze::puzzle::flip_k::{FlipK, flip_k_brute};
 use analyze::puzzle::gf2::Span;
+use analyze::puzzle::prelude::*;
 use std::ops::ControlFlow;
 
 /// Asserts the symmetric and brute-force searches find the same number of configurations
@@ -50,11 +51,9 @@ fn start_distance_from_all_heads_matches_brute_force() {
     for n in 1..=12u32 {
         for k in 1..=n {
             let symmetric = FlipK::new(n, k);
-            let extras = Extras {
-                start: Some(symmetric.all_heads()),
-                ..Extras::default()
-            };
-            let analysis = analysis::analyze(&symmetric, &extras, |_| ControlFlow::Continue(())).expect("analyses");
+            assert_eq!(symmetric.start(), Some(symmetric.all_heads()));
+            let analysis = analysis::analyze(&symmetric, Options::default(), false, |_| ControlFlow::Continue(()))
+                .expect("analyses");
             // All heads is rank 0 of the brute-force board (H = 0 on every coin).
             let brute = engine_distances(&flip_k_brute(n as usize, k as usize), &[0]);
             assert_eq!(analysis.start_distance, Some(brute[0]), "N={n} K={k}");

@@ -3,12 +3,12 @@
 
 #![allow(clippy::unwrap_used)]
 
+use crate::util::bfs as search;
 use crate::util::{
     CoinRules, SLIDING_3X4, SMALL_BOARDS, Sandbox, board_text, coin_distances, coin_vector, distances_to, histogram,
     pack, ref_flip_k, ref_lights_out,
 };
-use analyze::engine::search_alone as search;
-use analyze::puzzle::Puzzle;
+use analyze::puzzle::prelude::*;
 use analyze::puzzle::sliding::Sliding;
 use std::ops::ControlFlow;
 
@@ -65,7 +65,7 @@ fn every_goal_of_either_parity_on_small_boards_equals_a_search_from_it() {
                     goal.swap(0, 1);
                 }
                 goal.insert(blank, 0);
-                let puzzle = Sliding::new(rows, cols).unwrap().with_goal(&goal).unwrap();
+                let puzzle = Sliding::new(rows, cols).unwrap().with_goal_tiles(&goal).unwrap();
                 let levels = search(&puzzle, |_| ControlFlow::Continue(())).unwrap().levels;
                 assert_eq!(
                     levels,

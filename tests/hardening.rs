@@ -467,9 +467,9 @@ fn a_search_beyond_memory_is_refused_with_its_figure_not_aborted() {
     }
     // 4x4 passes validation when the available memory is unknown; the engine's fallible
     // allocation then refuses its 2.3 TiB of bit sets.
-    let spec = analyze::job::Spec::Sliding { rows: 4, cols: 4 };
+    let spec = crate::util::job("sliding", &[("rows", 4), ("cols", 4)]);
     let err = spec
-        .analyze(|_| std::ops::ControlFlow::Continue(()))
+        .analyze_alone(&mut |_| std::ops::ControlFlow::Continue(()))
         .expect_err("terabytes cannot be allocated");
     let message = format!("{err:#}");
     assert!(

@@ -5,8 +5,7 @@
 //! as 3x4, with the size threshold lowered.
 
 use crate::util::{board_text, distances_to, pack, slides, tiles, unpack};
-use analyze::job::Spec;
-use analyze::puzzle::Puzzle;
+use analyze::puzzle::prelude::*;
 use analyze::puzzle::sliding::Sliding;
 use analyze::solve::mod3::DistanceMod3;
 use analyze::solve::{Outcome, Solver};
@@ -17,7 +16,7 @@ use std::path::Path;
 fn puzzle(rows: usize, cols: usize, goal: Option<&str>) -> Sliding {
     let puzzle = Sliding::new(rows, cols).expect("a board");
     match goal {
-        Some(goal) => puzzle.with_goal(&tiles(goal)).expect("a goal"),
+        Some(goal) => puzzle.with_goal_tiles(&tiles(goal)).expect("a goal"),
         None => puzzle,
     }
 }
@@ -202,15 +201,13 @@ fn solved_length(solver: &mut Solver, position: &str) -> usize {
 #[test]
 fn the_solver_takes_this_route_on_boards_in_its_range() {
     // 3x3 through the dispatch 3x4 and 2x6 take, the threshold lowered.
-    let spec = Spec::Goal {
-        base: Box::new(Spec::Eight),
-        goal: "1 2 3 4 0 5 6 7 8".into(),
-    };
+    let goal = "1 2 3 4 0 5 6 7 8";
+    let puzzle = Sliding::eight().with_goal(goal).expect("a goal");
     let ranks = 100_000..=200_000;
     let dir = tempfile::tempdir().expect("a temporary folder");
     let reference = distances_to(&tiles("1 2 3 4 0 5 6 7 8"), 3, 3);
     let notes = Notes::new();
-    let mut solver = Solver::with_mod3_ranks(&spec, ranks.clone()).expect("a solver");
+    let mut solver = Solver::sliding_with_mod3_ranks(3, 3, Some(goal), Some(puzzle), ranks.clone()).expect("a solver");
     solver.prepare(Some(dir.path()), &notes.note()).expect("prepared");
     assert!(notes.take()[0].contains("building its distance table once"));
     let what = solver.prepared_what().expect("prepared");
@@ -224,13 +221,15 @@ fn the_solver_takes_this_route_on_boards_in_its_range() {
         assert_eq!(solved_length(&mut solver, &text), d, "{text}");
     }
     // The next run reads the file silently.
-    let mut again = Solver::with_mod3_ranks(&spec, ranks.clone()).expect("a solver");
+    let puzzle = Sliding::eight().with_goal(goal).expect("a goal");
+    let mut again = Solver::sliding_with_mod3_ranks(3, 3, Some(goal), Some(puzzle), ranks.clone()).expect("a solver");
     again.prepare(Some(dir.path()), &notes.note()).expect("prepared");
     assert_eq!(notes.take(), Vec::<String>::new());
     assert_eq!(again.prepared_what(), Some(what));
 
     // No cache folder: the other route (on 3x3 the byte table, on 3x4 IDA*).
-    let mut other = Solver::with_mod3_ranks(&spec, ranks).expect("a solver");
+    let puzzle = Sliding::eight().with_goal(goal).expect("a goal");
+    let mut other = Solver::sliding_with_mod3_ranks(3, 3, Some(goal), Some(puzzle), ranks).expect("a solver");
     other.prepare(None, &notes.note()).expect("prepared");
     assert!(notes.take()[0].contains("no cache folder"));
     let other_what = other.prepared_what().expect("prepared");
@@ -244,7 +243,7 @@ fn the_solver_takes_this_route_on_boards_in_its_range() {
     );
 
     // Outside the range: no such route.
-    let mut byte_table = Solver::with_mod3_ranks(&Spec::Eight, 0..=0).expect("a solver");
+    let mut byte_table = Solver::sliding_with_mod3_ranks(3, 3, None, Some(Sliding::eight()), 0..=0).expect("a solver");
     byte_table.prepare(Some(dir.path()), &notes.note()).expect("prepared");
     assert!(!byte_table.prepared_what().expect("prepared").contains("mod 3"));
 }

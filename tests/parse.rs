@@ -4,11 +4,11 @@
 
 use crate::util::{CoinVector, coin_distances, ref_coin_lines, textbook_solvable};
 use analyze::cli::{Cli, Command};
-use analyze::puzzle::Puzzle;
 use analyze::puzzle::coin_lines::coin_lines;
 use analyze::puzzle::flip_k::{FlipK, flip_k_brute};
 use analyze::puzzle::lights_out::lights_out;
 use analyze::puzzle::nine_tails::nine_tails;
+use analyze::puzzle::prelude::*;
 use analyze::puzzle::sliding::Sliding;
 use clap::Parser;
 use proptest::prelude::*;

@@ -2,13 +2,13 @@
 //! engine's slicing is tested without any network): every process must return exactly
 //! what a single process finds, on every small board, coin puzzle and flip-k.
 
-use crate::util::{boards_up_to, engine_distances, search_in_processes, sliding_board};
-use analyze::engine::{Options, Search, bfs};
-use analyze::puzzle::Puzzle;
+use crate::util::{bfs, boards_up_to, engine_distances, search_in_processes, sliding_board};
+use analyze::engine::{Options, Search};
 use analyze::puzzle::coin_lines::coin_lines;
 use analyze::puzzle::flip_k::FlipK;
 use analyze::puzzle::lights_out::lights_out;
 use analyze::puzzle::nine_tails::nine_tails;
+use analyze::puzzle::prelude::*;
 use analyze::puzzle::sliding::Sliding;
 use std::ops::ControlFlow;
 
@@ -29,7 +29,6 @@ fn assert_same_in_processes<P: Puzzle>(puzzle: &P) {
     let watch = watch_list(puzzle, &single);
     let expected = analyze::engine::search(
         puzzle,
-        &mut analyze::engine::exchange::Local::new(puzzle.states()),
         Options {
             watch: watch.clone(),
             ..Options::default()

@@ -2,13 +2,14 @@
 //! the same rank, and the ranks number exactly the configurations they should.
 
 use crate::util::{SMALL_BOARDS, board_text, factorial, pack, textbook_solvable};
+use analyze::puzzle::ParseError;
 use analyze::puzzle::coin_lines::coin_lines;
 use analyze::puzzle::coins::Coins;
 use analyze::puzzle::flip_k::FlipK;
 use analyze::puzzle::lights_out::lights_out;
 use analyze::puzzle::nine_tails::nine_tails;
+use analyze::puzzle::prelude::*;
 use analyze::puzzle::sliding::Sliding;
-use analyze::puzzle::{ParseError, Puzzle};
 
 /// Checks every rank of the `rows x cols` board: text and board round trips, and that the
 /// ranks are a bijection onto the arrangements the textbook rule calls solvable.

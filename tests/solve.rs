@@ -7,11 +7,11 @@
 //! move.
 
 use crate::util::{Ended, Rng, SLIDING_4X4, Sandbox, check_incremental, command, test_cache};
-use analyze::puzzle::Puzzle;
 use analyze::puzzle::coin_lines::coin_lines;
 use analyze::puzzle::flip_k::{FlipK, flip_k_brute};
 use analyze::puzzle::lights_out::lights_out;
 use analyze::puzzle::nine_tails::nine_tails;
+use analyze::puzzle::prelude::*;
 use analyze::puzzle::sliding::Sliding;
 use analyze::solve::board::Board;
 use analyze::solve::ida::{self, Heuristic, Node};

@@ -1,18 +1,18 @@
 //! Published figures (shared/REFERENCES.md) that the analyses must reproduce exactly.
 
-use crate::util::{A089473, analysis, choose, engine_distances};
-use analyze::analysis::{self, Analysis, Extras};
-use analyze::job::Spec;
-use analyze::puzzle::Puzzle;
+use crate::util::{A089473, analysis, choose, engine_distances, job};
+use analyze::analysis::{self, Analysis};
+use analyze::engine::Options;
 use analyze::puzzle::coin_lines::coin_lines;
 use analyze::puzzle::coins::Coins;
 use analyze::puzzle::lights_out::lights_out;
 use analyze::puzzle::nine_tails::nine_tails;
+use analyze::puzzle::prelude::*;
 use analyze::puzzle::sliding::Sliding;
 use std::ops::ControlFlow;
 
 fn sliding(rows: usize, cols: usize) -> Analysis {
-    analysis(Spec::Sliding { rows, cols })
+    analysis(job("sliding", &[("rows", rows as u64), ("cols", cols as u64)]))
 }
 
 /// OEIS A090034: the 2x3 board.
@@ -78,7 +78,7 @@ fn sliding_3x4_matches_a090166() {
 
 #[test]
 fn eight_puzzle_matches_a089473() {
-    let a = analysis(Spec::Eight);
+    let a = analysis(job("eight", &[]));
     assert_eq!(a.levels, A089473);
     assert_eq!(a.reachable(), A089473.iter().sum::<u64>());
     assert_eq!((a.configurations, a.reachable()), (362_880, 181_440));
@@ -91,7 +91,7 @@ fn sliding_3x3_matches_a089473_like_the_eight() {
 
 #[test]
 fn eight_puzzle_has_exactly_the_two_known_antipodes_at_31_moves() {
-    let a = analysis(Spec::Eight);
+    let a = analysis(job("eight", &[]));
     assert_eq!((a.max_distance(), a.antipodes()), (31, 2));
     let mut antipodes = a.antipode_examples.clone();
     antipodes.sort();
@@ -109,7 +109,7 @@ fn eight_puzzle_has_exactly_the_two_known_antipodes_at_31_moves() {
 fn lights_out_4x3_has_c12k_configurations_at_distance_k() {
     // The 4x3 move matrix is invertible, so every subset of presses is the unique minimal
     // solution of its configuration: C(12, k) configurations need exactly k presses.
-    let a = analysis(Spec::LightsOut { rows: 4, cols: 3 });
+    let a = analysis(job("lights-out", &[("rows", 4), ("cols", 3)]));
     let binomials: Vec<u64> = (0..=12).map(|k| choose(12, k)).collect();
     assert_eq!(a.levels, binomials);
 }
@@ -157,13 +157,13 @@ fn lights_out_4x3_worked_examples_need_their_published_presses() {
 
 #[test]
 fn lights_out_3x3_solves_all_512_configurations() {
-    let a = analysis(Spec::LightsOut { rows: 3, cols: 3 });
+    let a = analysis(job("lights-out", &[("rows", 3), ("cols", 3)]));
     assert_eq!((a.configurations, a.reachable(), a.classes.len()), (512, 512, 1));
 }
 
 #[test]
 fn lights_out_4x4_solves_4096_of_65536() {
-    let a = analysis(Spec::LightsOut { rows: 4, cols: 4 });
+    let a = analysis(job("lights-out", &[("rows", 4), ("cols", 4)]));
     assert_eq!((a.configurations, a.reachable()), (65_536, 4_096));
     // Nullity 4: 16 classes of 4,096, only the goal's solvable.
     assert_eq!(a.classes.len(), 16);
@@ -175,12 +175,8 @@ fn lights_out_5x5_solves_2_pow_23_in_4_classes_within_15_presses() {
     // One search gives the table, the classes and (as the "start") all lights on, which
     // OEIS A075464 says needs exactly 15 presses, the maximum.
     let puzzle = lights_out(5, 5);
-    let extras = Extras {
-        start: Some(puzzle.all_tails()),
-        exact_invariant: true,
-        ..Extras::default()
-    };
-    let a = analysis::analyze(&puzzle, &extras, |_| ControlFlow::Continue(())).expect("5x5 analyses");
+    assert!(puzzle.exact());
+    let a = analysis::analyze(&puzzle, Options::default(), false, |_| ControlFlow::Continue(())).expect("5x5 analyses");
     assert_eq!((a.configurations, a.reachable()), (1 << 25, 1 << 23));
     assert_eq!(a.classes.len(), 4);
     assert_eq!(
@@ -188,7 +184,7 @@ fn lights_out_5x5_solves_2_pow_23_in_4_classes_within_15_presses() {
         1 << 23
     );
     assert_eq!(a.max_distance(), 15);
-    assert_eq!(a.start_distance, Some(Some(15)));
+    assert_eq!(engine_distances(&puzzle, &[puzzle.all_tails()]), [Some(15)]);
 }
 
 #[test]
@@ -220,7 +216,7 @@ fn lights_out_move_rank_follows_a159257_nullity() {
 
 #[test]
 fn nine_tails_3x3_brings_all_512_to_the_goal_within_10_moves() {
-    let a = analysis(Spec::NineTails { rows: 3, cols: 3 });
+    let a = analysis(job("nine-tails", &[("rows", 3), ("cols", 3)]));
     assert_eq!((a.configurations, a.reachable(), a.max_distance()), (512, 512, 10));
     assert_eq!(a.solvable_unreached(), 0);
 }
@@ -245,14 +241,14 @@ fn nine_tails_book_example_hhhttthhh_takes_two_moves() {
 
 #[test]
 fn flip_5_of_7_needs_three_moves_from_all_heads() {
-    let a = analysis(Spec::FlipK { coins: 7, flip: 5 });
+    let a = analysis(job("flip-k", &[("coins", 7), ("flip", 5)]));
     assert_eq!(a.start_distance, Some(Some(3)));
 }
 
 #[test]
 fn flip_k_published_examples_need_their_published_moves() {
     for (coins, flip, moves) in [(5, 3, 3), (9, 5, 3), (4, 3, 4)] {
-        let a = analysis(Spec::FlipK { coins, flip });
+        let a = analysis(job("flip-k", &[("coins", coins as u64), ("flip", flip as u64)]));
         assert_eq!(a.start_distance, Some(Some(moves)), "N={coins}, K={flip}");
     }
 }
@@ -261,7 +257,7 @@ fn flip_k_published_examples_need_their_published_moves() {
 fn flip_k_with_odd_n_and_even_k_is_impossible() {
     for coins in (3..=21).step_by(2) {
         for flip in (2..coins).step_by(2) {
-            let a = analysis(Spec::FlipK { coins, flip });
+            let a = analysis(job("flip-k", &[("coins", coins as u64), ("flip", flip as u64)]));
             assert_eq!(a.start_distance, Some(None), "N={coins}, K={flip}");
         }
     }
@@ -269,7 +265,7 @@ fn flip_k_with_odd_n_and_even_k_is_impossible() {
 
 #[test]
 fn coin_lines_3x3_has_four_classes_of_128_and_only_the_goals_is_solvable() {
-    let a = analysis(Spec::CoinLines { size: 3 });
+    let a = analysis(job("coin-lines", &[("size", 3)]));
     assert_eq!(a.classes.len(), 4);
     assert!(a.classes.iter().all(|c| c.configurations == 128), "{:?}", a.classes);
     let solvable: Vec<_> = a.classes.iter().filter(|c| c.solvable).collect();

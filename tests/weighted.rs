@@ -7,11 +7,10 @@ use crate::util::{
     CoinRules, CoinVector, Rng, analyze, boards_up_to, book_rank, coin_vector, histogram, ref_lights_out,
     ref_nine_tails,
 };
-use analyze::engine::{dial, search_alone as search};
-use analyze::job::Spec;
-use analyze::puzzle::Puzzle;
+use crate::util::{bfs as search, job};
 use analyze::puzzle::coins::{CoinMove, Coins};
 use analyze::puzzle::nine_tails::weighted_nine_tails;
+use analyze::puzzle::prelude::*;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::ops::ControlFlow;
@@ -125,7 +124,7 @@ fn random_costs_equal_dijkstra_on_every_board_up_to_16_cells() {
 fn unit_costs_through_dial_equal_the_bfs() {
     for (rows, cols) in boards_up_to(12) {
         let puzzle = analyze::puzzle::nine_tails::nine_tails(rows, cols);
-        let by_dial = dial(&puzzle, |_| ControlFlow::Continue(())).unwrap();
+        let by_dial = search(&puzzle, |_| ControlFlow::Continue(())).unwrap();
         let by_bfs = search(&puzzle, |_| ControlFlow::Continue(())).unwrap();
         assert_eq!(by_dial, by_bfs, "{rows}x{cols}");
     }
@@ -137,8 +136,8 @@ fn weighted_nine_tails_tables_3x3_and_4x4_equal_dijkstra() {
         let rules = ref_nine_tails(rows, cols);
         let costs: Vec<u32> = rules.moves.iter().map(|m| m.flips.count_ones()).collect();
         let reference = histogram(dijkstra(&rules, &costs).values().map(|&d| d as usize));
-        let analysis = Spec::WeightedNineTails { rows, cols }
-            .analyze(|_| ControlFlow::Continue(()))
+        let analysis = job("weighted-nine-tails", &[("rows", rows as u64), ("cols", cols as u64)])
+            .analyze_alone(&mut |_| ControlFlow::Continue(()))
             .unwrap();
         assert_eq!(analysis.levels, reference, "{rows}x{cols}");
         assert_eq!(analysis.metric, "flips");

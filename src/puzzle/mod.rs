@@ -42,6 +42,12 @@ pub struct ClassInfo {
     pub example: String,
 }
 
+/// The puzzle traits at once, for code that uses a puzzle all round (tests, examples):
+/// `use analyze::puzzle::prelude::*`.
+pub mod prelude {
+    pub use super::{Invariant, Notation, Puzzle, SearchGraph};
+}
+
 /// A puzzle as its three callers see it: the engine walks its [`SearchGraph`], the
 /// analysis checks the search against its [`Invariant`], and reports, the solver and the
 /// command line read and write it through its [`Notation`]. Implemented for every type

@@ -2,12 +2,13 @@
 //! analyses, and one search shared by several thread-processes joined by channels.
 
 use analyze::analysis::Analysis;
-use analyze::engine::bfs;
 use analyze::engine::exchange::{Exchange, ExchangeError, Partition};
 use analyze::engine::{EngineError, Level, Options, Search};
-use analyze::job::Spec;
-use analyze::puzzle::Puzzle;
+use analyze::job::Job;
+use analyze::puzzle::family::SizeArgs;
+use analyze::puzzle::prelude::*;
 use analyze::puzzle::sliding::Sliding;
+use analyze::registry;
 use analyze::solve::board::Board;
 use analyze::solve::ida::{Heuristic, Node};
 use std::ops::ControlFlow;
@@ -18,10 +19,36 @@ pub fn sliding_board(rows: usize, cols: usize) -> Sliding {
     Sliding::new(rows, cols).unwrap_or_else(|| panic!("{rows}x{cols} is a valid board"))
 }
 
-/// The analysis of `spec`, run to the end.
-pub fn analysis(spec: Spec) -> Analysis {
-    spec.analyze(|_| ControlFlow::Continue(()))
-        .unwrap_or_else(|e| panic!("{spec}: {e}"))
+/// The job of the registry's `family` with the size flags `flags` (`("rows", 3)` for
+/// `--rows 3` ...), as the command line chooses it.
+pub fn job(family: &str, flags: &[(&str, u64)]) -> Job {
+    let mut args = SizeArgs::default();
+    for &(flag, value) in flags {
+        let slot = match flag {
+            "rows" => &mut args.rows,
+            "cols" => &mut args.cols,
+            "size" => &mut args.size,
+            "coins" => &mut args.coins,
+            "flip" => &mut args.flip,
+            _ => panic!("no size flag --{flag}"),
+        };
+        *slot = Some(value);
+    }
+    let family = registry::by_name(family).unwrap_or_else(|| panic!("no family {family}"));
+    family
+        .choose(&args)
+        .unwrap_or_else(|e| panic!("{}: {e}", family.name()))
+}
+
+/// The analysis of `job`, run to the end in this process.
+pub fn analysis(job: Job) -> Analysis {
+    job.analyze_alone(&mut |_| ControlFlow::Continue(()))
+        .unwrap_or_else(|e| panic!("{job}: {e}"))
+}
+
+/// The engine's search of `puzzle` in this process alone, with `observe` after each level.
+pub fn bfs<P: SearchGraph>(puzzle: &P, observe: impl FnMut(&Level) -> ControlFlow<()>) -> Result<Search, EngineError> {
+    analyze::engine::search(puzzle, Options::default(), observe)
 }
 
 /// How many of `distances` equal 0, 1, 2, ... up to the largest.
@@ -264,7 +291,7 @@ impl Exchange for Threads {
 pub fn search_in_processes<P: Puzzle>(
     puzzle: &P,
     processes: usize,
-    options: impl Fn(usize) -> Options + Sync,
+    options: impl Fn(usize) -> Options<'static> + Sync,
     observe: impl Fn(usize, &Level) -> ControlFlow<()> + Sync,
 ) -> Vec<(Result<Search, EngineError>, u64)> {
     std::thread::scope(|scope| {
@@ -274,7 +301,11 @@ pub fn search_in_processes<P: Puzzle>(
             .map(|(i, mut exchange)| {
                 let (options, observe) = (&options, &observe);
                 scope.spawn(move || {
-                    let result = analyze::engine::search(puzzle, &mut exchange, options(i), |l| observe(i, l));
+                    let options = Options {
+                        exchange: Some(&mut exchange),
+                        ..options(i)
+                    };
+                    let result = analyze::engine::search(puzzle, options, |l| observe(i, l));
                     (result, exchange.sent)
                 })
             })
