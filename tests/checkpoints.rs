@@ -18,10 +18,12 @@ use std::sync::{Arc, Mutex};
 /// Notes each process received, shared with the test.
 type Notes = Arc<Mutex<Vec<(usize, Note)>>>;
 
-/// Options saving every level in `dir`, the notes of process `i` kept in `notes`.
-fn saving(dir: &Path, notes: &Notes, i: usize) -> Options<'static> {
+/// Options saving every level of the puzzle `id` in `dir`, the notes of process `i` kept
+/// in `notes`.
+fn saving(dir: &Path, notes: &Notes, i: usize, id: String) -> Options<'static> {
     let notes = Arc::clone(notes);
     Options {
+        id,
         checkpoint: Some(Config {
             dir: dir.to_path_buf(),
             every: None,
@@ -45,7 +47,7 @@ fn run(puzzle: &Sliding, processes: usize, dir: &Path, stop: Option<usize>) -> O
     let results = search_in_processes(
         puzzle,
         processes,
-        |i| saving(dir, &notes, i),
+        |i| saving(dir, &notes, i, puzzle.id()),
         |i, level| {
             first[i].lock().expect("lock").get_or_insert(level.depth);
             if Some(level.depth) == stop {

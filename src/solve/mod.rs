@@ -228,10 +228,10 @@ impl Solver {
         puzzle: Option<Sliding>,
         ranks: RangeInclusive<u64>,
     ) -> Result<Self> {
-        if let Some(puzzle) = puzzle.clone().filter(|p| ranks.contains(&p.states())) {
-            let search = Self::sliding_game(rows, cols, goal, None).ok().map(Box::new);
+        if let Some(ranked) = puzzle.clone().filter(|p| ranks.contains(&p.states())) {
+            let search = Self::sliding_game(rows, cols, goal, puzzle).ok().map(Box::new);
             let game = Game::SlidingMod3 {
-                puzzle,
+                puzzle: ranked,
                 table: None,
                 search,
             };
