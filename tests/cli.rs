@@ -477,3 +477,78 @@ fn refuses_an_out_path_that_cannot_be_created() {
     assert_eq!(sandbox.read("blocker"), "a file");
     assert_eq!(sandbox.list("."), ["blocker"]);
 }
+
+#[test]
+fn prints_completions_for_each_shell_and_a_man_page() {
+    let sandbox = Sandbox::new();
+    for (shell, marker) in [
+        ("bash", "complete -F"),
+        ("zsh", "#compdef analyze"),
+        ("fish", "complete -c analyze -l puzzle"),
+        ("powershell", "Register-ArgumentCompleter"),
+    ] {
+        let ended = sandbox.output(&["--completions", shell]);
+        assert_eq!(ended.code, Some(0), "{shell}: {}", ended.stderr);
+        assert!(ended.stdout.contains(marker), "{shell}");
+        assert!(ended.stdout.contains("puzzle"), "{shell}");
+    }
+    let man = sandbox.output(&["--man"]);
+    assert_eq!(man.code, Some(0));
+    assert!(
+        man.stdout.starts_with(".ie") || man.stdout.contains(".TH analyze 1"),
+        "{}",
+        man.stdout
+    );
+    assert!(man.stdout.contains("secret\\-file"), "the page lists every option");
+    assert_eq!(sandbox.output(&["--completions", "tcsh"]).code, Some(2));
+    assert!(sandbox.list(".").is_empty());
+}
+
+#[test]
+fn solve_prints_one_json_object_per_position() {
+    let sandbox = Sandbox::new();
+    let ended = sandbox.output(&[
+        "--puzzle",
+        "eight",
+        "--quiet",
+        "--json",
+        "--solve",
+        "1 2 3 4 5 6 0 7 8",
+        "2 1 3 4 5 6 7 8 0",
+    ]);
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    let lines: Vec<serde_json::Value> = ended
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is a JSON object"))
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["position"], "1 2 3 4 5 6 0 7 8");
+    assert_eq!(lines[0]["solvable"], true);
+    assert_eq!(lines[0]["length"], 2);
+    assert_eq!(lines[0]["moves"], serde_json::json!(["tile 7", "tile 8"]));
+    assert_eq!(
+        lines[0]["path"],
+        serde_json::json!(["1 2 3 4 5 6 0 7 8", "1 2 3 4 5 6 7 0 8", "1 2 3 4 5 6 7 8 0"])
+    );
+    assert_eq!(lines[0]["facts"]["manhattan"], 2);
+    assert!(lines[0]["seconds"].as_f64().is_some());
+    assert_eq!(lines[1]["solvable"], false);
+    assert!(lines[1]["reason"].as_str().expect("a reason").contains("inversion"));
+    // Weighted moves carry their cost.
+    let weighted = sandbox.output(&[
+        "--puzzle",
+        "weighted-nine-tails",
+        "--quiet",
+        "--json",
+        "--solve",
+        "HHH/TTT/HHH",
+    ]);
+    let line: serde_json::Value = serde_json::from_str(weighted.stdout.trim()).expect("JSON");
+    assert_eq!(
+        (line["metric"].as_str(), line["cost"].as_u64()),
+        (Some("flips"), Some(8))
+    );
+    // --json is for --solve.
+    assert_eq!(sandbox.output(&["--puzzle", "eight", "--json"]).code, Some(2));
+}

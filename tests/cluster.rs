@@ -364,3 +364,158 @@ fn a_process_killed_mid_search_fails_the_other_and_the_rerun_resumes_with_the_sa
         assert_eq!(sandbox.list(&out), ["sliding-2x5"]);
     }
 }
+
+/// Writes a secret file `name` of the sandbox holding `text`.
+fn secret(sandbox: &Sandbox, name: &str, text: &str) -> String {
+    std::fs::write(sandbox.path(name), text).expect("the secret is written");
+    name.to_string()
+}
+
+#[test]
+fn processes_with_the_same_secret_connect_and_another_secret_is_refused_by_address() {
+    let sandbox = Sandbox::new();
+    let good = secret(&sandbox, "good", "a shared secret of this run, 32 b\n");
+    let other = secret(&sandbox, "other", "another secret entirely, 32 bytes\n");
+    hostfile(&sandbox, "hosts", 2);
+    let args = ["--puzzle", "eight", "--out", "shared", "--secret-file", &good];
+    let ended = run_all(&sandbox, "hosts", 2, &args);
+    assert!(ended.iter().all(|e| e.code == Some(0)), "{ended:?}");
+    assert!(sandbox.path("shared/eight/distances.csv").exists());
+
+    // Process 1 holds another secret: process 0 refuses it, naming its address, and
+    // process 1 refuses process 0 in turn; neither writes a report.
+    let addresses = hostfile(&sandbox, "hosts2", 2);
+    let zero = sandbox.spawn(&[
+        "--puzzle",
+        "eight",
+        "--out",
+        "refused",
+        "--secret-file",
+        &good,
+        "--hosts",
+        "hosts2",
+        "--process",
+        "0",
+        "--level-timeout",
+        "6",
+    ]);
+    let one = sandbox.spawn(&[
+        "--puzzle",
+        "eight",
+        "--out",
+        "refused",
+        "--secret-file",
+        &other,
+        "--hosts",
+        "hosts2",
+        "--process",
+        "1",
+        "--level-timeout",
+        "6",
+    ]);
+    let (zero, one) = (wait(zero, LIMIT), wait(one, LIMIT));
+    assert_ne!(zero.code, Some(0), "{zero:?}");
+    assert_ne!(one.code, Some(0), "{one:?}");
+    assert!(
+        zero.stderr.contains("refused the connection from 127.0.0.1:") && zero.stderr.contains("secret"),
+        "{}",
+        zero.stderr
+    );
+    assert!(
+        one.stderr
+            .contains(&format!("process 0 ({}) did not prove this run's secret", addresses[0])),
+        "{}",
+        one.stderr
+    );
+    assert!(!sandbox.path("refused/eight").exists());
+}
+
+#[test]
+fn a_silent_connection_does_not_delay_the_real_processes() {
+    let sandbox = Sandbox::new();
+    let addresses = hostfile(&sandbox, "hosts", 2);
+    let args = [
+        "--puzzle",
+        "eight",
+        "--out",
+        "out",
+        "--quiet",
+        "--hosts",
+        "hosts",
+        "--process",
+        "0",
+        "--level-timeout",
+        "30",
+    ];
+    let zero = sandbox.spawn(&args);
+    // A stranger connects to process 0 first and says nothing.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let stranger = loop {
+        match std::net::TcpStream::connect(&addresses[0]) {
+            Ok(stream) => break stream,
+            Err(_) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(20)),
+            Err(e) => panic!("process 0 never listened: {e}"),
+        }
+    };
+    let started = Instant::now();
+    let mut one_args = args;
+    one_args[8] = "1";
+    let one = wait(sandbox.spawn(&one_args), LIMIT);
+    let zero = wait(zero, LIMIT);
+    assert_eq!((zero.code, one.code), (Some(0), Some(0)), "{zero:?} {one:?}");
+    // The stranger is given 5 s to greet; the real process is taken meanwhile.
+    assert!(started.elapsed() < Duration::from_secs(4), "{:?}", started.elapsed());
+    drop(stranger);
+}
+
+#[test]
+fn a_short_secret_file_is_refused() {
+    let sandbox = Sandbox::new();
+    let short = secret(&sandbox, "short", "tiny\n");
+    hostfile(&sandbox, "hosts", 2);
+    let ended = sandbox.output(&[
+        "--puzzle",
+        "eight",
+        "--hosts",
+        "hosts",
+        "--process",
+        "0",
+        "--secret-file",
+        &short,
+    ]);
+    assert_eq!(ended.code, Some(2));
+    assert!(
+        ended.stderr.contains("--secret-file short holds 4 bytes"),
+        "{}",
+        ended.stderr
+    );
+}
+
+#[test]
+fn without_a_secret_a_hostfile_naming_other_machines_is_warned_about() {
+    let sandbox = Sandbox::new();
+    // 192.0.2.1 (TEST-NET-1) is never this machine: process 1 is never reached, and
+    // process 0 gives up after --level-timeout; the warning comes first.
+    let addresses = hostfile(&sandbox, "hosts", 1);
+    std::fs::write(sandbox.path("hosts"), format!("{}\n192.0.2.1:7000\n", addresses[0])).expect("written");
+    let ended = wait(
+        sandbox.spawn(&[
+            "--puzzle",
+            "eight",
+            "--hosts",
+            "hosts",
+            "--process",
+            "0",
+            "--level-timeout",
+            "2",
+        ]),
+        LIMIT,
+    );
+    assert!(
+        ended
+            .stderr
+            .contains("warning: hosts names other machines and no --secret-file"),
+        "{}",
+        ended.stderr
+    );
+}

@@ -477,3 +477,83 @@ fn a_search_beyond_memory_is_refused_with_its_figure_not_aborted() {
         "{message}"
     );
 }
+
+/// Makes `name` in the sandbox a FIFO (no writer ever opens it).
+fn fifo(sandbox: &Sandbox, name: &str) -> String {
+    let status = Command::new("mkfifo")
+        .arg(sandbox.path(name))
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success());
+    name.to_string()
+}
+
+#[test]
+fn every_file_input_is_a_bounded_regular_file() {
+    let sandbox = Sandbox::new();
+    let pipe = fifo(&sandbox, "pipe");
+    fs::create_dir(sandbox.path("folder")).expect("mkdir");
+    fs::write(sandbox.path("huge.toml"), "#".repeat(2 << 20)).expect("written");
+    fs::write(sandbox.path("hosts"), "127.0.0.1:7000\n127.0.0.1:7001\n").expect("written");
+    let cases: [(&[&str], &str); 7] = [
+        (&["--rules", &pipe], "it is a FIFO, not a regular file"),
+        (&["--rules", "/dev/zero"], "it is a device, not a regular file"),
+        (&["--rules", "folder"], "it is a folder, not a regular file"),
+        (&["--rules", "huge.toml"], "it is over 1.0 MiB"),
+        (
+            &["--puzzle", "eight", "--hosts", &pipe, "--process", "0"],
+            "it is a FIFO",
+        ),
+        (
+            &[
+                "--puzzle",
+                "eight",
+                "--hosts",
+                "hosts",
+                "--process",
+                "0",
+                "--secret-file",
+                "/dev/zero",
+            ],
+            "it is a device",
+        ),
+        (
+            &[
+                "--puzzle",
+                "eight",
+                "--hosts",
+                "hosts",
+                "--process",
+                "0",
+                "--secret-file",
+                "huge.toml",
+            ],
+            "it is over 1.0 MiB",
+        ),
+    ];
+    for (args, expected) in cases {
+        let started = std::time::Instant::now();
+        let message = refusal_in(&sandbox, args);
+        assert!(message.contains(expected), "{args:?}: {message}");
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{args:?} took {:?}",
+            started.elapsed()
+        );
+    }
+}
+
+#[test]
+fn a_report_id_too_long_for_a_folder_name_is_refused_before_the_search() {
+    let sandbox = Sandbox::new();
+    let rules = fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/nine-tails.toml")).expect("example");
+    let long = format!("name = \"{}\"", "x".repeat(5000));
+    let first = rules.lines().find(|l| l.starts_with("name = ")).expect("a name line");
+    fs::write(sandbox.path("long.toml"), rules.replacen(first, &long, 1)).expect("written");
+    let message = refusal_in(&sandbox, &["--rules", "long.toml", "--out", "out"]);
+    assert!(
+        message.contains("is 5000 bytes long: a report folder's name takes at most 200"),
+        "{message}"
+    );
+    assert!(!sandbox.path("out").exists());
+}

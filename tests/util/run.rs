@@ -115,6 +115,7 @@ pub fn analyze(args: &[&str]) -> (Sandbox, assert_cmd::assert::Assert) {
 }
 
 /// What a finished process said (its output read as lossy UTF-8).
+#[derive(Debug)]
 pub struct Ended {
     pub code: Option<i32>,
     pub stdout: String,
