@@ -144,8 +144,8 @@ pub enum AnalysisError {
 pub const ATLAS_CELLS: usize = 10;
 
 /// Searches the whole space of `puzzle`, checks the result against its invariant, and on a
-/// sliding board with its usual goal measures the heuristic atlas (boards up to
-/// [`ATLAS_CELLS`] cells, or any with `heuristics`, which adds the A* effort table).
+/// sliding board with its usual goal measures the heuristic atlas and the A* effort (boards
+/// up to [`ATLAS_CELLS`] cells, or any with `heuristics`).
 ///
 /// `progress` sees each level as it completes and may stop the search. Runs on the current
 /// rayon pool; with `options.exchange`, as one of the processes sharing the search, and
@@ -205,8 +205,8 @@ pub fn analyze<P: Puzzle>(
         }
     }
     let (rows, cols) = board.shape();
-    let effort = heuristics.then(|| astar::effort(&Estimates::new(rows, cols), &collector.samples()));
-    analysis.atlas = Some(collector.finish(effort));
+    let effort = astar::effort(&Estimates::new(rows, cols), &collector.samples());
+    analysis.atlas = Some(collector.finish(Some(effort)));
     Ok(analysis)
 }
 

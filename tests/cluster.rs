@@ -5,7 +5,7 @@
 
 use crate::util::{
     Ended, Running, SLIDING_2X3, SLIDING_2X4, SLIDING_2X5, SLIDING_3X4, Sandbox, latest_saved_level, resumed_level,
-    signal, summary_without_run_fields, wait,
+    signal, summary, wait,
 };
 use std::net::TcpListener;
 use std::path::Path;
@@ -52,8 +52,8 @@ fn assert_same_report(dir: &Path, reference: &Path, what: &str) {
         );
     }
     assert_eq!(
-        summary_without_run_fields(&dir.join("summary.json")),
-        summary_without_run_fields(&reference.join("summary.json")),
+        summary(&dir.join("summary.json")),
+        summary(&reference.join("summary.json")),
         "summary {what}"
     );
 }

@@ -48,7 +48,7 @@ fn a_full_stderr_never_panics_in_any_mode() {
     }
     // The report is complete and no staging folder is left.
     assert_eq!(sandbox.list("out"), ["eight"]);
-    assert_eq!(sandbox.list("out/eight"), report_files("eight", false));
+    assert_eq!(sandbox.list("out/eight"), report_files("eight"));
 }
 
 #[test]
@@ -125,7 +125,7 @@ fn concurrent_runs_on_one_out_folder_all_succeed() {
         assert_eq!(sandbox.list("out"), ["sliding-2x3"], "round {round}");
         assert_eq!(
             sandbox.list("out/sliding-2x3"),
-            report_files("sliding-2x3", false),
+            report_files("sliding-2x3"),
             "round {round}"
         );
     }

@@ -1,11 +1,12 @@
-//! `summary.json`: the headline figures of an analysis.
+//! `summary.json`: the headline figures of an analysis, the same on every run; and
+//! `run.json`: what varies from run to run (the wall time, the threads), kept apart so
+//! that a report folder can be compared, and committed, byte for byte.
 
 use crate::analysis::Analysis;
 use serde_json::{Map, Value, json};
 use std::io::Write;
 
-/// The summary as a JSON object; `seconds` and `threads` are the only fields that vary
-/// between runs.
+/// The summary as a JSON object: every field is the same on every run.
 pub fn summary(analysis: &Analysis) -> Value {
     let mut map = Map::new();
     map.insert("puzzle".into(), json!(analysis.family));
@@ -39,14 +40,19 @@ pub fn summary(analysis: &Analysis) -> Value {
     if let Some(atlas) = &analysis.atlas {
         map.insert("heuristics".into(), super::atlas::summary(atlas));
     }
-    map.insert("seconds".into(), json!(round6(analysis.seconds)));
-    map.insert("threads".into(), json!(analysis.threads));
     Value::Object(map)
 }
 
 /// Rounds to 6 decimals so the file reads cleanly.
 fn round6(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
+}
+
+/// Writes `run.json`: the search's wall time in seconds and the worker threads.
+pub fn write_run(analysis: &Analysis, mut out: impl Write) -> std::io::Result<()> {
+    let run = json!({"seconds": round6(analysis.seconds), "threads": analysis.threads});
+    serde_json::to_writer_pretty(&mut out, &run)?;
+    writeln!(out)
 }
 
 /// Writes the summary, pretty-printed, with a final newline.

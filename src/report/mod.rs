@@ -21,10 +21,11 @@ use tempfile::TempDir;
 /// The files of every analysis, in the order they are written (sliding boards with the
 /// heuristic atlas add `heuristics.csv` and `heuristics.png`, with its A* table `astar.csv`
 /// and `astar.png`).
-pub const FILES: [&str; 7] = [
+pub const FILES: [&str; 8] = [
     "distances.csv",
     "classes.csv",
     "summary.json",
+    "run.json",
     "distances.png",
     "distances-log.png",
     "growth.png",
@@ -38,6 +39,7 @@ pub fn write_all(analysis: &Analysis, dir: &Path) -> Result<()> {
     write_file(dir, "distances.csv", |w| Ok(csv::write_distances(analysis, w)?))?;
     write_file(dir, "classes.csv", |w| Ok(csv::write_classes(analysis, w)?))?;
     write_file(dir, "summary.json", |w| Ok(json::write_summary(analysis, w)?))?;
+    write_file(dir, "run.json", |w| Ok(json::write_run(analysis, w)?))?;
     draw(dir, "distances.png", |p| chart::distances(analysis, p))?;
     draw(dir, "distances-log.png", |p| chart::distances_log(analysis, p))?;
     draw(dir, "growth.png", |p| chart::growth(analysis, p))?;

@@ -192,25 +192,23 @@ pub fn read(path: &Path) -> String {
 }
 
 /// The files every analysis writes into its folder.
-const REPORT_FILES: [&str; 7] = [
+const REPORT_FILES: [&str; 8] = [
     "classes.csv",
     "distances-log.png",
     "distances.csv",
     "distances.png",
     "growth.png",
     "report.md",
+    "run.json",
     "summary.json",
 ];
 
-/// The files of an analysis of `id`, sorted: sliding boards add the heuristic atlas, and
-/// its A* effort table when `effort` (`--heuristics`, `--all`).
-pub fn report_files(id: &str, effort: bool) -> Vec<&'static str> {
+/// The files of an analysis of `id`, sorted: sliding boards (up to 10 cells, or with
+/// `--heuristics`) add the heuristic atlas and its A* effort table.
+pub fn report_files(id: &str) -> Vec<&'static str> {
     let mut files = REPORT_FILES.to_vec();
     if id == "eight" || id.starts_with("sliding-") {
-        files.extend(["heuristics.csv", "heuristics.png"]);
-        if effort {
-            files.extend(["astar.csv", "astar.png"]);
-        }
+        files.extend(["heuristics.csv", "heuristics.png", "astar.csv", "astar.png"]);
     }
     files.sort_unstable();
     files
@@ -227,14 +225,9 @@ pub fn distances_csv(levels: &[u64]) -> String {
     text
 }
 
-/// The `summary.json` at `path` without the two fields that may differ between runs
-/// (`seconds`, `threads`).
-pub fn summary_without_run_fields(path: &Path) -> serde_json::Value {
-    let mut value: serde_json::Value = serde_json::from_str(&read(path)).expect("summary.json is JSON");
-    let object = value.as_object_mut().expect("summary.json is an object");
-    object.remove("seconds");
-    object.remove("threads");
-    value
+/// The `summary.json` at `path`, parsed.
+pub fn summary(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&read(path)).expect("summary.json is JSON")
 }
 
 /// The level after which a rerun said it resumed, from its `resuming after level N` note.
