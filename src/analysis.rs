@@ -44,7 +44,7 @@ pub struct Analysis {
     pub rows: usize,
     /// Board columns.
     pub cols: usize,
-    /// Extra size parameters (e.g. `coins`, `flip` for flip-k), in order.
+    /// The family's size parameters beyond the board's shape, in order.
     pub parameters: Vec<(String, u64)>,
     /// All configurations, reachable or not.
     pub configurations: u64,

@@ -28,28 +28,29 @@ pub struct Cli {
     /// Puzzle to analyse (--list describes each).
     #[arg(long, value_parser = PossibleValuesParser::new(registry::names()))]
     pub puzzle: Option<String>,
-    /// Board rows (sliding, nine-tails, lights-out). Give --rows and --cols together, or
-    /// neither for the default board (nine-tails 3x3, lights-out 4x3; sliding has none).
+    /// Board rows, for the puzzles on a board (--list says which take which size options).
+    /// Give --rows and --cols together, or neither for the puzzle's default board.
     #[arg(long, value_name = "R", value_parser = count)]
     pub rows: Option<u64>,
-    /// Board columns (sliding, nine-tails, lights-out); see --rows.
+    /// Board columns; see --rows.
     #[arg(long, value_name = "C", value_parser = count)]
     pub cols: Option<u64>,
-    /// Side of the square board (coin-lines).
+    /// Side of a square board.
     #[arg(long, value_name = "N", value_parser = count)]
     pub size: Option<u64>,
-    /// Number of coins N (flip-k; default 7).
+    /// Number of coins N in a row.
     #[arg(long, value_name = "N", value_parser = count)]
     pub coins: Option<u64>,
-    /// Coins flipped per move K (flip-k; default 5).
+    /// Coins flipped per move K.
     #[arg(long, value_name = "K", value_parser = count)]
     pub flip: Option<u64>,
     /// What one move is, for puzzles that offer a choice (e.g. a definition file's
     /// `quarter` turns, where each power of a move counts as one by default).
     #[arg(long, value_name = "METRIC")]
     pub metric: Option<String>,
-    /// Print a shortest solution of each STATE instead of analysing the whole puzzle
-    /// (sliding: tiles row by row, 0 for the blank, or a data file; coins: H/T string).
+    /// Print a shortest solution of each STATE instead of analysing the whole puzzle; a
+    /// STATE is written in the puzzle's notation (e.g. tiles row by row, 0 for the blank,
+    /// or an H/T string), or is a data file.
     #[arg(long, num_args = 1.., value_name = "STATE")]
     pub solve: Vec<String>,
     /// With --solve: print one JSON object per line for each position (the position, its
@@ -60,8 +61,8 @@ pub struct Cli {
     /// files"); several files also get an index README.md and overview.png.
     #[arg(long, num_args = 1.., value_name = "FILE", conflicts_with_all = ["puzzle", "all"])]
     pub rules: Vec<PathBuf>,
-    /// Measure distances to STATE instead of the puzzle's own goal (sliding: tiles row by
-    /// row, 0 for the blank, anywhere; coins: H/T string). The report id gets `-goal-...`.
+    /// Measure distances to STATE, in the puzzle's notation, instead of the puzzle's own
+    /// goal. The report id gets `-goal-...`.
     #[arg(long, value_name = "STATE", conflicts_with = "all")]
     pub goal: Option<String>,
     /// --solve on 4x4: the pattern databases, 663 (groups of 6, 6 and 3 tiles, 36 MB,
