@@ -73,7 +73,8 @@ pub struct Cli {
     #[arg(long, conflicts_with_all = ["puzzle", "all", "solve", "rules", "goal"])]
     pub list: bool,
     /// List what the solver's cache folder holds (file, puzzle, goal, size, last use) and
-    /// its total; the README says where it is.
+    /// its total. The folder: $ANALYZE_CACHE_DIR, else $XDG_CACHE_HOME/analyze, else
+    /// ~/.cache/analyze.
     #[arg(long, exclusive = true)]
     pub cache: bool,
     /// Empty the solver's cache folder, or with DAYS remove only what was not used in the
