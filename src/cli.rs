@@ -73,6 +73,15 @@ pub struct Cli {
     /// List the puzzles, one line each.
     #[arg(long, conflicts_with_all = ["puzzle", "all", "solve", "rules", "goal"])]
     pub list: bool,
+    /// List what the solver's cache folder holds (file, puzzle, goal, size, last use) and
+    /// its total. The folder: $ANALYZE_CACHE_DIR, else $XDG_CACHE_HOME/analyze, else
+    /// ~/.cache/analyze.
+    #[arg(long, exclusive = true)]
+    pub cache: bool,
+    /// Empty the solver's cache folder, or with DAYS remove only what was not used in the
+    /// last DAYS days; safe while other runs use it.
+    #[arg(long, value_name = "DAYS", num_args = 0..=1, exclusive = true)]
+    pub cache_clear: Option<Option<String>>,
     /// Print the completion script for SHELL (bash, zsh, fish, powershell, elvish) and exit,
     /// e.g. `analyze --completions bash > ~/.local/share/bash-completion/completions/analyze`.
     #[arg(long, value_name = "SHELL", exclusive = true)]
@@ -155,6 +164,13 @@ fn count(text: &str) -> Result<u64, String> {
 pub enum Command {
     /// Print the puzzle list.
     List,
+    /// List what the solver's cache holds (`--cache`).
+    Cache,
+    /// Empty the solver's cache (`--cache-clear [DAYS]`).
+    CacheClear {
+        /// Remove only what was not used for this many days (`None`: everything).
+        days: Option<u64>,
+    },
     /// Print the completion script for a shell.
     Completions(clap_complete::Shell),
     /// Print the manual page.
@@ -220,6 +236,14 @@ impl Cli {
     pub fn into_command(self, available_memory: Option<u64>, read: ReadFile) -> Result<Command, UsageError> {
         if self.list {
             return Ok(Command::List);
+        }
+        if self.cache {
+            return Ok(Command::Cache);
+        }
+        if let Some(days) = &self.cache_clear {
+            return Ok(Command::CacheClear {
+                days: days.as_deref().map(cache_days).transpose()?,
+            });
         }
         if let Some(shell) = self.completions {
             return Ok(Command::Completions(shell));
@@ -446,6 +470,20 @@ impl Cli {
             Some(why) if !(solving && job.tiles().is_some()) => too_big(&job, &why),
             _ => Ok(job),
         }
+    }
+}
+
+/// Most days `--cache-clear` takes: a century.
+const MAX_CACHE_DAYS: u64 = 36_500;
+
+/// `--cache-clear DAYS`: a whole number of days, 0 (everything) to a century.
+fn cache_days(text: &str) -> Result<u64, UsageError> {
+    match text.parse::<u64>() {
+        Ok(days) if days <= MAX_CACHE_DAYS => Ok(days),
+        _ => usage(format!(
+            "--cache-clear {}: give a whole number of days, 0 to {MAX_CACHE_DAYS} (what was not used for that long is removed), or no number to remove everything",
+            crate::util::quote(text)
+        )),
     }
 }
 

@@ -46,6 +46,8 @@ fn main() -> ExitCode {
 fn run(command: Command) -> Result<()> {
     match command {
         Command::List => list(),
+        Command::Cache => app::cache::list(),
+        Command::CacheClear { days } => app::cache::clear(days),
         Command::Completions(shell) => {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "analyze", &mut out);

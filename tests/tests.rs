@@ -6,6 +6,7 @@
 mod util;
 
 mod atlas;
+mod cache;
 mod charts;
 mod checkpoints;
 mod class_labels;

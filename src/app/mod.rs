@@ -3,12 +3,14 @@
 //! processes.
 //!
 //! - [`analyze`]: analysing jobs and writing their reports (and the `--all` index).
+//! - [`cache`]: the solver's cache folder: where it is, `--cache` and `--cache-clear`.
 //! - [`solve`]: `--solve`, positions read and their solutions printed.
 //! - [`connect`]: the connections between the processes of a `--hosts` run, and their
 //!   greeting with its proof of the run's secret.
 //! - [`timely`]: the exchange between processes of a `--hosts` run, over timely.
 
 pub mod analyze;
+pub mod cache;
 pub mod connect;
 pub mod solve;
 pub mod timely;

@@ -2,6 +2,7 @@
 //! thread pool, prints notes on stderr and the solutions on stdout. The library only
 //! returns values.
 
+use super::cache::cache_dir;
 use super::{BadInput, STDOUT, note};
 use analyze::heuristics::PositionFacts;
 use analyze::job::Job;
@@ -9,7 +10,7 @@ use analyze::solve::{Outcome, Pdb, Position, Solution, Solver};
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 /// Largest position data file read: a 64-cell board takes a few hundred bytes.
@@ -172,16 +173,6 @@ fn prepare(spec: &Job, solver: &mut Solver, pool: &rayon::ThreadPool, quiet: boo
         ));
     }
     Ok(())
-}
-
-/// Where the solver keeps its tables: `$ANALYZE_CACHE_DIR` if set, else
-/// `$XDG_CACHE_HOME/analyze`, else `$HOME/.cache/analyze`; `None` (no cache) if the
-/// environment names none of them.
-fn cache_dir() -> Option<PathBuf> {
-    let var = |name| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
-    var("ANALYZE_CACHE_DIR")
-        .or_else(|| var("XDG_CACHE_HOME").map(|d| d.join("analyze")))
-        .or_else(|| var("HOME").map(|d| d.join(".cache").join("analyze")))
 }
 
 /// `1 move`, `2 moves`.
