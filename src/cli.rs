@@ -65,7 +65,7 @@ pub struct Cli {
     /// goal. The report id gets `-goal-...`.
     #[arg(long, value_name = "STATE", conflicts_with = "all")]
     pub goal: Option<String>,
-    /// --solve on 4x4: the pattern databases, 663 (groups of 6, 6 and 3 tiles, 36 MB,
+    /// --solve on 4x4: the pattern databases, 663 (groups of 6, 6 and 3 tiles, 11.5 MB,
     /// built in seconds) or 78 (7 and 8 tiles, 577 MB, built once in a few minutes, solves
     /// several times faster). Default: 78 once it is built, else 663.
     #[arg(long, value_name = "SPLIT")]
