@@ -242,6 +242,18 @@ pub fn label_area(labels: &[String], horizontal: bool) -> u32 {
     2 * TICK as u32 + extent + GAP + title + 4
 }
 
+/// A chart of `a` at `path`: the [`canvas`] and, below the [`header`] titled `a`'s title and
+/// `what`, with the [`headline`] statistics, the area left for the plot.
+fn headed<'a>(a: &Analysis, path: &'a Path, what: &str) -> Result<(Area<'a>, Area<'a>)> {
+    let root = canvas(path, SIZE)?;
+    let body = header(&root, &format!("{}: {what}", a.title), Some(&headline(a)))?;
+    Ok((root, body))
+}
+
+/// A chart's drawing area.
+type Area<'a> = DrawingArea<BitMapBackend<'a>, Shift>;
+
+/// The statistics line under a per-analysis chart's title.
 fn headline(a: &Analysis) -> String {
     format!(
         "{} reachable, max distance {} ({} antipode{}), mean {:.2}",
@@ -357,12 +369,7 @@ type DistanceChart<'a, 'b, Y> = ChartContext<'a, BitMapBackend<'b>, Cartesian2d<
 
 /// `distances.png`: configurations at each distance as bars, the antipodes marked.
 pub fn distances(a: &Analysis, path: &Path) -> Result<()> {
-    let root = canvas(path, SIZE)?;
-    let body = header(
-        &root,
-        &format!("{}: configurations by distance to the goal", a.title),
-        Some(&headline(a)),
-    )?;
+    let (root, body) = headed(a, path, "configurations by distance to the goal")?;
     let max_d = a.max_distance() as f64;
     let peak = a.levels.iter().copied().max().unwrap_or(1) as f64;
     let top = peak * 1.18;
@@ -413,12 +420,7 @@ pub fn distances(a: &Analysis, path: &Path) -> Result<()> {
 /// levels (a handful of states) show beside the millions in the middle. The axis spans
 /// the data with a factor of two to spare at each end.
 pub fn distances_log(a: &Analysis, path: &Path) -> Result<()> {
-    let root = canvas(path, SIZE)?;
-    let body = header(
-        &root,
-        &format!("{}: configurations by distance (log scale)", a.title),
-        Some(&headline(a)),
-    )?;
+    let (root, body) = headed(a, path, "configurations by distance (log scale)")?;
     let peak = a.levels.iter().copied().max().unwrap_or(1).max(1) as f64;
     let least = a.levels.iter().copied().min().unwrap_or(1).max(1) as f64;
     let (lo, hi) = (least / 2.0, peak * 2.0);
