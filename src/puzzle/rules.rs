@@ -86,15 +86,13 @@ pub fn id_from_name(name: &str) -> String {
 
 /// Reads a rules file's text into a coin puzzle.
 pub fn parse_rules(text: &str) -> Result<Coins, RulesError> {
-    let at = |span: Range<usize>| Some(line_col(text, span.start));
     let file: File = toml::from_str(text).map_err(|e| RulesError {
-        at: e.span().and_then(at),
+        at: e.span().map(|span| line_col(text, span.start)),
         message: format!(
             "{} (see the README's \"Rules files\" for the format)",
             e.message().trim_end()
         ),
     })?;
-
     let name = file.name.get_ref().trim().to_string();
     let id = id_from_name(&name);
     if id.is_empty() {
@@ -104,34 +102,81 @@ pub fn parse_rules(text: &str) -> Result<Coins, RulesError> {
             "`name` needs at least one letter or digit: the report id is made from it".into(),
         );
     }
-    let side = |value: &Spanned<i64>, what: &str| match usize::try_from(*value.get_ref()) {
-        Ok(n @ 1..=MAX_COINS) => Ok(n),
-        _ => fail(
-            text,
-            value.span(),
-            format!(
-                "`{what} = {}` is out of range: a board has 1 to {MAX_COINS} {what}",
-                value.get_ref()
-            ),
-        ),
-    };
-    let rows = side(&file.rows, "rows")?;
-    let cols = side(&file.cols, "cols")?;
-    let n = rows * cols;
-    if n > MAX_COINS {
-        return fail(
-            text,
-            file.rows.span().start..file.cols.span().end,
-            format!(
-                "a {rows}x{cols} board has {n} coins, 2^{n} configurations: the search would need 2^{} bytes for each of its bit sets (4 MiB at the limit) and 2^{} times as long as a 5x5 board; the limit is {MAX_COINS} coins",
-                n - 3,
-                n - MAX_COINS
-            ),
-        );
-    }
-    let bit = |cell: usize| 1u64 << (n - 1 - cell);
+    let board = Board::read(text, &file)?;
+    let names = cell_names(text, &file, board)?;
+    let moves = read_moves(text, &file, board, &names)?;
+    let goals = read_goals(text, &file, board)?;
+    let weighted = moves.iter().any(|m| m.cost != 1);
+    let metric = read_metric(text, &file, weighted)?;
+    let description = file
+        .description
+        .clone()
+        .unwrap_or_else(|| describe(board, &moves, &goals, &metric));
+    Ok(Coins::new(id, name, description, (board.rows, board.cols), moves, goals).with_metric(&metric))
+}
 
-    // Cell names: `rRcC` always, and the names of `cells` when given.
+/// The board's size as the file gives it, checked against [`MAX_COINS`].
+#[derive(Clone, Copy)]
+struct Board {
+    rows: usize,
+    cols: usize,
+}
+
+impl Board {
+    /// `rows` and `cols` of `file`, each from 1 to [`MAX_COINS`], with at most that many
+    /// coins in all.
+    fn read(text: &str, file: &File) -> Result<Self, RulesError> {
+        let side = |value: &Spanned<i64>, what: &str| match usize::try_from(*value.get_ref()) {
+            Ok(n @ 1..=MAX_COINS) => Ok(n),
+            _ => fail(
+                text,
+                value.span(),
+                format!(
+                    "`{what} = {}` is out of range: a board has 1 to {MAX_COINS} {what}",
+                    value.get_ref()
+                ),
+            ),
+        };
+        let rows = side(&file.rows, "rows")?;
+        let cols = side(&file.cols, "cols")?;
+        let n = rows * cols;
+        if n > MAX_COINS {
+            return fail(
+                text,
+                file.rows.span().start..file.cols.span().end,
+                format!(
+                    "a {rows}x{cols} board has {n} coins, 2^{n} configurations: the search would need 2^{} bytes for each of its bit sets (4 MiB at the limit) and 2^{} times as long as a 5x5 board; the limit is {MAX_COINS} coins",
+                    n - 3,
+                    n - MAX_COINS
+                ),
+            );
+        }
+        Ok(Self { rows, cols })
+    }
+
+    fn coins(self) -> usize {
+        self.rows * self.cols
+    }
+
+    /// The rank bit of `cell` (cells row by row, the first one the highest bit).
+    fn bit(self, cell: usize) -> u64 {
+        1u64 << (self.coins() - 1 - cell)
+    }
+
+    /// The rank bits of the cells marked in `cells`.
+    fn mask(self, cells: &[bool]) -> u64 {
+        cells
+            .iter()
+            .enumerate()
+            .filter(|(_, on)| **on)
+            .fold(0, |mask, (i, _)| mask | self.bit(i))
+    }
+}
+
+/// Cell names: `rRcC` always, and the names of `cells` when given.
+fn cell_names(text: &str, file: &File, board: Board) -> Result<HashMap<String, usize>, RulesError> {
+    let Board { rows, cols } = board;
+    let n = board.coins();
     let mut names: HashMap<String, usize> = (0..n).map(|i| (cell_name(i, cols), i)).collect();
     if let Some(cells) = &file.cells {
         if cells.get_ref().len() != n {
@@ -161,7 +206,16 @@ pub fn parse_rules(text: &str) -> Result<Coins, RulesError> {
             names.insert(label.to_string(), i);
         }
     }
+    Ok(names)
+}
 
+/// The `[[move]]` tables, at least one, each with its own name.
+fn read_moves(
+    text: &str,
+    file: &File,
+    board: Board,
+    names: &HashMap<String, usize>,
+) -> Result<Vec<CoinMove>, RulesError> {
     let mut moves: Vec<CoinMove> = Vec::new();
     let mut seen: HashMap<String, usize> = HashMap::new();
     if file.moves.get_ref().is_empty() {
@@ -183,66 +237,76 @@ pub fn parse_rules(text: &str) -> Result<Coins, RulesError> {
                 format!("two moves are named `{move_name}` (the other on line {line}): each move needs its own name"),
             );
         }
-        let cells = read_cells(m.flips.get_ref(), (rows, cols), &PATTERN).map_err(|e| RulesError {
-            at: at(m.flips.span()),
-            message: format!("move `{move_name}`: `flips`: {e}"),
-        })?;
-        let mask = cells
-            .iter()
-            .enumerate()
-            .filter(|(_, on)| **on)
-            .fold(0, |mask, (i, _)| mask | bit(i));
-        if mask == 0 {
-            return fail(
-                text,
-                m.flips.span(),
-                format!("move `{move_name}` flips nothing: mark at least one cell with x"),
-            );
-        }
-        let needs_heads = match &m.needs_heads {
-            None => None,
-            Some(cell) => {
-                let label = cell.get_ref().trim();
-                match names.get(label) {
-                    Some(&i) => Some(bit(i)),
-                    None => {
-                        return fail(
-                            text,
-                            cell.span(),
-                            format!(
-                                "move `{move_name}`: `needs_heads = \"{label}\"` is not a cell of the {rows}x{cols} board: write r1c1 to r{rows}c{cols}{}",
-                                if file.cells.is_some() {
-                                    ", or a name from `cells`"
-                                } else {
-                                    ""
-                                }
-                            ),
-                        );
-                    }
-                }
-            }
-        };
-        let cost = match &m.cost {
-            None => 1,
-            Some(cost) => match *cost.get_ref() {
-                c @ 1..=MAX_COST => c as u32,
-                c => {
+        moves.push(read_move(text, m, move_name, board, names, file.cells.is_some())?);
+    }
+    Ok(moves)
+}
+
+/// One `[[move]]` table, named `move_name`: the cells it flips, the cell that must be heads
+/// (`named_cells` when the file names its cells) and its cost.
+fn read_move(
+    text: &str,
+    m: &Move,
+    move_name: String,
+    board: Board,
+    names: &HashMap<String, usize>,
+    named_cells: bool,
+) -> Result<CoinMove, RulesError> {
+    let Board { rows, cols } = board;
+    let cells = read_cells(m.flips.get_ref(), (rows, cols), &PATTERN).map_err(|e| RulesError {
+        at: Some(line_col(text, m.flips.span().start)),
+        message: format!("move `{move_name}`: `flips`: {e}"),
+    })?;
+    let mask = board.mask(&cells);
+    if mask == 0 {
+        return fail(
+            text,
+            m.flips.span(),
+            format!("move `{move_name}` flips nothing: mark at least one cell with x"),
+        );
+    }
+    let needs_heads = match &m.needs_heads {
+        None => None,
+        Some(cell) => {
+            let label = cell.get_ref().trim();
+            match names.get(label) {
+                Some(&i) => Some(board.bit(i)),
+                None => {
                     return fail(
                         text,
-                        cost.span(),
-                        format!("move `{move_name}`: `cost = {c}` is out of range: a move costs 1 to {MAX_COST}"),
+                        cell.span(),
+                        format!(
+                            "move `{move_name}`: `needs_heads = \"{label}\"` is not a cell of the {rows}x{cols} board: write r1c1 to r{rows}c{cols}{}",
+                            if named_cells { ", or a name from `cells`" } else { "" }
+                        ),
                     );
                 }
-            },
-        };
-        moves.push(CoinMove {
-            name: move_name,
-            mask,
-            needs_heads,
-            cost,
-        });
-    }
+            }
+        }
+    };
+    let cost = match &m.cost {
+        None => 1,
+        Some(cost) => match *cost.get_ref() {
+            c @ 1..=MAX_COST => c as u32,
+            c => {
+                return fail(
+                    text,
+                    cost.span(),
+                    format!("move `{move_name}`: `cost = {c}` is out of range: a move costs 1 to {MAX_COST}"),
+                );
+            }
+        },
+    };
+    Ok(CoinMove {
+        name: move_name,
+        mask,
+        needs_heads,
+        cost,
+    })
+}
 
+/// The goals as ranks, at least one, in the file's order without repeats.
+fn read_goals(text: &str, file: &File, board: Board) -> Result<Vec<u64>, RulesError> {
     if file.goals.get_ref().is_empty() {
         return fail(
             text,
@@ -252,22 +316,22 @@ pub fn parse_rules(text: &str) -> Result<Coins, RulesError> {
     }
     let mut goals = Vec::new();
     for goal in file.goals.get_ref() {
-        let coins = read_cells(goal.get_ref(), (rows, cols), &COINS).map_err(|e| RulesError {
-            at: at(goal.span()),
+        let coins = read_cells(goal.get_ref(), (board.rows, board.cols), &COINS).map_err(|e| RulesError {
+            at: Some(line_col(text, goal.span().start)),
             message: format!("goal `{}`: {e}", goal.get_ref()),
         })?;
-        let rank = coins
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| **t)
-            .fold(0, |rank, (i, _)| rank | bit(i));
+        let rank = board.mask(&coins);
         if !goals.contains(&rank) {
             goals.push(rank);
         }
     }
+    Ok(goals)
+}
 
-    let weighted = moves.iter().any(|m| m.cost != 1);
-    let metric = match &file.metric {
+/// The word distances are measured in: the file's `metric`, else `cost` when some move
+/// costs more than 1, else `moves`.
+fn read_metric(text: &str, file: &File, weighted: bool) -> Result<String, RulesError> {
+    Ok(match &file.metric {
         Some(metric) => {
             let word = metric.get_ref().trim();
             if word.is_empty() || !word.chars().all(|c| c.is_alphanumeric() || c == '-' || c == '_') {
@@ -281,27 +345,35 @@ pub fn parse_rules(text: &str) -> Result<Coins, RulesError> {
         }
         None if weighted => "cost".into(),
         None => "moves".into(),
-    };
+    })
+}
+
+/// The description of a file that gives none: the board, the moves and the goals.
+fn describe(board: Board, moves: &[CoinMove], goals: &[u64], metric: &str) -> String {
+    let Board { rows, cols } = board;
+    let n = board.coins();
+    let weighted = moves.iter().any(|m| m.cost != 1);
     let goal_text: Vec<String> = goals
         .iter()
-        .map(|&g| (0..n).map(|i| if g & bit(i) == 0 { 'H' } else { 'T' }).collect())
+        .map(|&g| (0..n).map(|i| if g & board.bit(i) == 0 { 'H' } else { 'T' }).collect())
         .collect();
-    let description = file.description.clone().unwrap_or_else(|| {
-        format!(
-            "{n} coins on a {rows}x{cols} board, each heads (H) or tails (T). {} moves, each flipping a fixed set of coins{}{}. Goal{}: {}; distances are to the nearest goal{}.",
-            moves.len(),
-            if moves.iter().any(|m| m.needs_heads.is_some()) {
-                ", some only while a given coin is heads"
-            } else {
-                ""
-            },
-            if weighted { ", at a cost" } else { "" },
-            if goals.len() > 1 { "s" } else { "" },
-            goal_text.join(", "),
-            if weighted { format!(" in {metric}") } else { String::new() }
-        )
-    });
-    Ok(Coins::new(id, name, description, (rows, cols), moves, goals).with_metric(&metric))
+    format!(
+        "{n} coins on a {rows}x{cols} board, each heads (H) or tails (T). {} moves, each flipping a fixed set of coins{}{}. Goal{}: {}; distances are to the nearest goal{}.",
+        moves.len(),
+        if moves.iter().any(|m| m.needs_heads.is_some()) {
+            ", some only while a given coin is heads"
+        } else {
+            ""
+        },
+        if weighted { ", at a cost" } else { "" },
+        if goals.len() > 1 { "s" } else { "" },
+        goal_text.join(", "),
+        if weighted {
+            format!(" in {metric}")
+        } else {
+            String::new()
+        }
+    )
 }
 
 /// The error `message` about the value at `span` of `text`.

@@ -5,6 +5,9 @@
 use super::chart::{self, SIZE, short_count};
 use crate::analysis::Analysis;
 use crate::atlas::Atlas;
+use plotters::coord::Shift;
+use plotters::coord::ranged1d::ValueFormatter;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 use std::path::Path;
@@ -22,33 +25,17 @@ pub fn heuristics(a: &Analysis, atlas: &Atlas, path: &Path) -> Result<()> {
     let root = chart::canvas(path, SIZE)?;
     root.fill(&WHITE)?;
     let max_d = a.max_distance().max(1) as f64;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(
-            format!("{}: estimates against the true distance", a.title),
-            (FONT, 30).into_font().style(FontStyle::Bold),
-        )
-        .margin(20)
-        .x_label_area_size(60)
-        .y_label_area_size(80)
+    let mut chart = captioned(&root, format!("{}: estimates against the true distance", a.title), 80)
         .build_cartesian_2d(0f64..max_d, 0f64..max_d)?;
-    chart
-        .configure_mesh()
-        .light_line_style(WHITE)
-        .bold_line_style(chart::GRID)
-        .x_desc("true distance to the goal (moves)")
-        .y_desc("estimate (moves)")
-        .x_labels((a.max_distance() + 1).min(30))
-        .y_labels((a.max_distance() + 1).min(30))
-        .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| format!("{y:.0}"))
-        .label_style((FONT, 18))
-        .axis_desc_style((FONT, 22))
-        .draw()?;
+    let labels = (a.max_distance() + 1).min(30);
+    draw_mesh(&mut chart, labels, "estimate (moves)", Some(labels), &|y| {
+        format!("{y:.0}")
+    })?;
     let diagonal = BLACK.stroke_width(2);
     chart
         .draw_series(DashedLineSeries::new([(0.0, 0.0), (max_d, max_d)], 10, 6, diagonal))?
         .label("perfect estimate (estimate = distance)")
-        .legend(move |(x, y)| PathElement::new([(x, y), (x + 30, y)], diagonal));
+        .legend(legend_line(diagonal));
     for (joint, color) in atlas.joints.iter().zip(COLORS) {
         let ranges: Vec<(f64, u32, u32)> = (0..joint.states.len())
             .filter_map(|d| joint.range(d).map(|(lo, hi)| (d as f64, lo, hi)))
@@ -66,15 +53,9 @@ pub fn heuristics(a: &Analysis, atlas: &Atlas, path: &Path) -> Result<()> {
         chart
             .draw_series(LineSeries::new(means, style))?
             .label(format!("{} (mean, band: min..max)", joint.kind.name()))
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 30, y)], style));
+            .legend(legend_line(style));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .label_font((FONT, 18))
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .draw()?;
+    draw_legend(&mut chart)?;
     root.present()?;
     Ok(())
 }
@@ -91,27 +72,12 @@ pub fn astar(a: &Analysis, atlas: &Atlas, path: &Path) -> Result<()> {
         .fold(10.0f64, f64::max);
     let top = 10f64.powf(top.log10().ceil());
     let max_d = a.max_distance().max(1) as f64;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(
-            format!("{}: A* search nodes by distance", a.title),
-            (FONT, 30).into_font().style(FontStyle::Bold),
-        )
-        .margin(20)
-        .x_label_area_size(60)
-        .y_label_area_size(90)
+    let mut chart = captioned(&root, format!("{}: A* search nodes by distance", a.title), 90)
         .build_cartesian_2d(0f64..max_d, (1f64..top).log_scale())?;
-    chart
-        .configure_mesh()
-        .light_line_style(WHITE)
-        .bold_line_style(chart::GRID)
-        .x_desc("true distance to the goal (moves)")
-        .y_desc("mean nodes dequeued (log scale)")
-        .x_labels((a.max_distance() + 1).min(30))
-        .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| short_count(*y))
-        .label_style((FONT, 18))
-        .axis_desc_style((FONT, 22))
-        .draw()?;
+    let labels = (a.max_distance() + 1).min(30);
+    draw_mesh(&mut chart, labels, "mean nodes dequeued (log scale)", None, &|y| {
+        short_count(*y)
+    })?;
     for (joint, color) in atlas.joints.iter().zip(COLORS) {
         let points: Vec<(f64, f64)> = rows
             .iter()
@@ -123,8 +89,62 @@ pub fn astar(a: &Analysis, atlas: &Atlas, path: &Path) -> Result<()> {
         chart
             .draw_series(LineSeries::new(points, style))?
             .label(joint.kind.name())
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 30, y)], style));
+            .legend(legend_line(style));
     }
+    draw_legend(&mut chart)?;
+    root.present()?;
+    Ok(())
+}
+
+/// A chart on `root` under the bold `caption`, with `y_area` pixels for the vertical
+/// axis's labels and title.
+fn captioned<'a, 'b>(
+    root: &'a DrawingArea<BitMapBackend<'b>, Shift>,
+    caption: String,
+    y_area: u32,
+) -> ChartBuilder<'a, 'static, BitMapBackend<'b>> {
+    let mut builder = ChartBuilder::on(root);
+    builder
+        .caption(caption, (FONT, 30).into_font().style(FontStyle::Bold))
+        .margin(20)
+        .x_label_area_size(60)
+        .y_label_area_size(y_area);
+    builder
+}
+
+/// Draws `chart`'s grid and axes: the true distance across with about `x_labels` labels,
+/// `y` titled `y_desc`, labelled by `y_label` (about `y_labels` of them, when given).
+fn draw_mesh<'a, Y: Ranged<ValueType = f64> + ValueFormatter<f64>>(
+    chart: &mut ChartContext<'a, BitMapBackend<'a>, Cartesian2d<RangedCoordf64, Y>>,
+    x_labels: usize,
+    y_desc: &str,
+    y_labels: Option<usize>,
+    y_label: &dyn Fn(&f64) -> String,
+) -> Result<()> {
+    let mut mesh = chart.configure_mesh();
+    if let Some(n) = y_labels {
+        mesh.y_labels(n);
+    }
+    mesh.light_line_style(WHITE)
+        .bold_line_style(chart::GRID)
+        .x_desc("true distance to the goal (moves)")
+        .y_desc(y_desc)
+        .x_labels(x_labels)
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(y_label)
+        .label_style((FONT, 18))
+        .axis_desc_style((FONT, 22))
+        .draw()?;
+    Ok(())
+}
+
+/// A legend entry's sample: a short stretch of the series' line.
+fn legend_line(style: ShapeStyle) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
+    move |(x, y)| PathElement::new([(x, y), (x + 30, y)], style)
+}
+
+/// Draws the legend of `chart`'s labelled series in its upper left corner.
+fn draw_legend<'a, CT: CoordTranslate>(chart: &mut ChartContext<'a, BitMapBackend<'a>, CT>) -> Result<()> {
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperLeft)
@@ -132,6 +152,5 @@ pub fn astar(a: &Analysis, atlas: &Atlas, path: &Path) -> Result<()> {
         .background_style(WHITE.mix(0.9))
         .border_style(BLACK)
         .draw()?;
-    root.present()?;
     Ok(())
 }

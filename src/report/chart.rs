@@ -242,6 +242,18 @@ pub fn label_area(labels: &[String], horizontal: bool) -> u32 {
     2 * TICK as u32 + extent + GAP + title + 4
 }
 
+/// A chart of `a` at `path`: the [`canvas`] and, below the [`header`] titled `a`'s title and
+/// `what`, with the [`headline`] statistics, the area left for the plot.
+fn headed<'a>(a: &Analysis, path: &'a Path, what: &str) -> Result<(Area<'a>, Area<'a>)> {
+    let root = canvas(path, SIZE)?;
+    let body = header(&root, &format!("{}: {what}", a.title), Some(&headline(a)))?;
+    Ok((root, body))
+}
+
+/// A chart's drawing area.
+type Area<'a> = DrawingArea<BitMapBackend<'a>, Shift>;
+
+/// The statistics line under a per-analysis chart's title.
 fn headline(a: &Analysis) -> String {
     format!(
         "{} reachable, max distance {} ({} antipode{}), mean {:.2}",
@@ -319,37 +331,58 @@ pub fn distance_axis(a: &Analysis) -> (Ticked<RangedCoordf64>, Vec<String>) {
     (ticked(range, ticks), labels)
 }
 
+/// A chart on `body` with the [`distance_axis`] across and `y` up, its mesh drawn: grid
+/// lines at the ticks (across as well when `x_grid`), `y` labelled by `y_label` and titled
+/// `y_desc`, the label areas sized to fit.
+fn distance_chart<'a, 'b, Y: Ranged<ValueType = f64>>(
+    body: &'a DrawingArea<BitMapBackend<'b>, Shift>,
+    a: &Analysis,
+    y: Ticked<Y>,
+    y_desc: &str,
+    y_label: &dyn Fn(f64) -> String,
+    x_grid: bool,
+) -> Result<DistanceChart<'a, 'b, Y>> {
+    let y_labels: Vec<String> = y.ticks.iter().map(|&t| y_label(t)).collect();
+    let (x_axis, x_labels) = distance_axis(a);
+    let mut chart = ChartBuilder::on(body)
+        .x_label_area_size(label_area(&x_labels, true))
+        .y_label_area_size(label_area(&y_labels, false))
+        .build_cartesian_2d(x_axis, y)?;
+    let mut mesh = chart.configure_mesh();
+    if !x_grid {
+        mesh.disable_x_mesh();
+    }
+    mesh.bold_line_style(GRID)
+        .set_all_tick_mark_size(TICK)
+        .x_desc(format!("distance to the goal ({})", a.metric))
+        .y_desc(y_desc)
+        .y_label_formatter(&|y| y_label(*y))
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .label_style((FONT, LABEL_PX))
+        .axis_desc_style((FONT, DESC_PX))
+        .draw()?;
+    Ok(chart)
+}
+
+/// What [`distance_chart`] returns: distances across, `Y` up.
+type DistanceChart<'a, 'b, Y> = ChartContext<'a, BitMapBackend<'b>, Cartesian2d<Ticked<RangedCoordf64>, Ticked<Y>>>;
+
 /// `distances.png`: configurations at each distance as bars, the antipodes marked.
 pub fn distances(a: &Analysis, path: &Path) -> Result<()> {
-    let root = canvas(path, SIZE)?;
-    let body = header(
-        &root,
-        &format!("{}: configurations by distance to the goal", a.title),
-        Some(&headline(a)),
-    )?;
+    let (root, body) = headed(a, path, "configurations by distance to the goal")?;
     let max_d = a.max_distance() as f64;
     let peak = a.levels.iter().copied().max().unwrap_or(1) as f64;
     let top = peak * 1.18;
     // Whole configurations only, even when the largest level holds one.
     let y_ticks: Vec<f64> = linear_ticks(top, 6).into_iter().filter(|t| t.fract() == 0.0).collect();
-    let y_labels: Vec<String> = y_ticks.iter().map(|&y| count_label(y, peak)).collect();
-    let (x_axis, x_labels) = distance_axis(a);
-    let mut chart = ChartBuilder::on(&body)
-        .x_label_area_size(label_area(&x_labels, true))
-        .y_label_area_size(label_area(&y_labels, false))
-        .build_cartesian_2d(x_axis, ticked(0f64..top, y_ticks))?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .bold_line_style(GRID)
-        .set_all_tick_mark_size(TICK)
-        .x_desc(format!("distance to the goal ({})", a.metric))
-        .y_desc("configurations")
-        .y_label_formatter(&|y| count_label(*y, peak))
-        .x_label_formatter(&|x| format!("{x:.0}"))
-        .label_style((FONT, LABEL_PX))
-        .axis_desc_style((FONT, DESC_PX))
-        .draw()?;
+    let mut chart = distance_chart(
+        &body,
+        a,
+        ticked(0f64..top, y_ticks),
+        "configurations",
+        &|y| count_label(y, peak),
+        false,
+    )?;
     // Bars a little narrower than a level when they are wide enough to show a gap.
     let plot_width = chart.plotting_area().dim_in_pixel().0 as f64;
     let half = if plot_width / (max_d + 1.0) > 8.0 { 0.42 } else { 0.5 };
@@ -387,33 +420,19 @@ pub fn distances(a: &Analysis, path: &Path) -> Result<()> {
 /// levels (a handful of states) show beside the millions in the middle. The axis spans
 /// the data with a factor of two to spare at each end.
 pub fn distances_log(a: &Analysis, path: &Path) -> Result<()> {
-    let root = canvas(path, SIZE)?;
-    let body = header(
-        &root,
-        &format!("{}: configurations by distance (log scale)", a.title),
-        Some(&headline(a)),
-    )?;
+    let (root, body) = headed(a, path, "configurations by distance (log scale)")?;
     let peak = a.levels.iter().copied().max().unwrap_or(1).max(1) as f64;
     let least = a.levels.iter().copied().min().unwrap_or(1).max(1) as f64;
     let (lo, hi) = (least / 2.0, peak * 2.0);
     let y_ticks: Vec<f64> = log_ticks(lo, hi).into_iter().filter(|&t| t >= 1.0).collect();
-    let y_labels: Vec<String> = y_ticks.iter().map(|&y| count_label(y, hi)).collect();
-    let (x_axis, x_labels) = distance_axis(a);
-    let mut chart = ChartBuilder::on(&body)
-        .x_label_area_size(label_area(&x_labels, true))
-        .y_label_area_size(label_area(&y_labels, false))
-        .build_cartesian_2d(x_axis, ticked((lo..hi).log_scale(), y_ticks))?;
-    chart
-        .configure_mesh()
-        .bold_line_style(GRID)
-        .set_all_tick_mark_size(TICK)
-        .x_desc(format!("distance to the goal ({})", a.metric))
-        .y_desc("configurations (log scale)")
-        .y_label_formatter(&|y| count_label(*y, hi))
-        .x_label_formatter(&|x| format!("{x:.0}"))
-        .label_style((FONT, LABEL_PX))
-        .axis_desc_style((FONT, DESC_PX))
-        .draw()?;
+    let mut chart = distance_chart(
+        &body,
+        a,
+        ticked((lo..hi).log_scale(), y_ticks),
+        "configurations (log scale)",
+        &|y| count_label(y, hi),
+        true,
+    )?;
     let points: Vec<(f64, f64)> = a
         .levels
         .iter()
@@ -437,30 +456,9 @@ pub fn growth(a: &Analysis, path: &Path) -> Result<()> {
     let share_label = "cumulative share reached (left axis)";
     let ratio_label = "level size / previous level size (right axis)";
     header_legend(&root, &[(share_label, BAR), (ratio_label, ACCENT)])?;
-    let total = a.reachable() as f64;
-    let mut cumulative = 0.0;
-    let share: Vec<(f64, f64)> = a
-        .levels
-        .iter()
-        .enumerate()
-        .map(|(d, &n)| {
-            cumulative += n as f64;
-            (d as f64, 100.0 * cumulative / total)
-        })
-        .collect();
-    let ratios: Vec<(f64, f64)> = a
-        .levels
-        .windows(2)
-        .enumerate()
-        .map(|(d, w)| (d as f64 + 1.0, w[1] as f64 / w[0] as f64))
-        // With weighted moves some costs have no configurations: no ratio there.
-        .filter(|(_, ratio)| ratio.is_finite() && *ratio > 0.0)
-        .collect();
-    // A ratio of 1 (a level as large as the one before) always shows.
-    let (r_lo, r_hi) = ratios
-        .iter()
-        .fold((1.0f64, 1.0f64), |(lo, hi), r| (lo.min(r.1), hi.max(r.1)));
-    let (r_lo, r_hi) = (r_lo / 1.6, r_hi * 1.6);
+    let share = cumulative_share(a);
+    let ratios = level_ratios(a);
+    let (r_lo, r_hi) = ratio_range(&ratios);
     let r_ticks = log_ticks(r_lo, r_hi);
     let r_labels: Vec<String> = r_ticks.iter().copied().map(number_label).collect();
     let y_ticks = linear_ticks(100.0, 10);
@@ -514,9 +512,9 @@ pub fn growth(a: &Analysis, path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// The share of reachable configurations within each fraction of the maximum distance.
-fn normalised(a: &Analysis) -> Vec<(f64, f64)> {
-    let max = a.max_distance().max(1) as f64;
+/// `(distance, percentage)`: the share of all reachable configurations found within each
+/// distance.
+fn cumulative_share(a: &Analysis) -> Vec<(f64, f64)> {
     let total = a.reachable() as f64;
     let mut cumulative = 0.0;
     a.levels
@@ -524,8 +522,38 @@ fn normalised(a: &Analysis) -> Vec<(f64, f64)> {
         .enumerate()
         .map(|(d, &n)| {
             cumulative += n as f64;
-            (d as f64 / max, 100.0 * cumulative / total)
+            (d as f64, 100.0 * cumulative / total)
         })
+        .collect()
+}
+
+/// `(distance, ratio)`: each level's size over the previous level's (the effective
+/// branching factor), where both are non-empty.
+fn level_ratios(a: &Analysis) -> Vec<(f64, f64)> {
+    a.levels
+        .windows(2)
+        .enumerate()
+        .map(|(d, w)| (d as f64 + 1.0, w[1] as f64 / w[0] as f64))
+        // With weighted moves some costs have no configurations: no ratio there.
+        .filter(|(_, ratio)| ratio.is_finite() && *ratio > 0.0)
+        .collect()
+}
+
+/// The span of the logarithmic ratio axis: all of `ratios` and 1 (a level as large as the
+/// one before always shows), with a factor of 1.6 to spare at each end.
+fn ratio_range(ratios: &[(f64, f64)]) -> (f64, f64) {
+    let (lo, hi) = ratios
+        .iter()
+        .fold((1.0f64, 1.0f64), |(lo, hi), r| (lo.min(r.1), hi.max(r.1)));
+    (lo / 1.6, hi * 1.6)
+}
+
+/// The share of reachable configurations within each fraction of the maximum distance.
+fn normalised(a: &Analysis) -> Vec<(f64, f64)> {
+    let max = a.max_distance().max(1) as f64;
+    cumulative_share(a)
+        .into_iter()
+        .map(|(d, share)| (d / max, share))
         .collect()
 }
 
@@ -549,7 +577,23 @@ pub fn overview(analyses: &[Analysis], path: &Path) -> Result<()> {
     }
     let columns = families.len().clamp(1, 3);
     let rows = families.len().div_ceil(columns).max(1);
-    // Shared axis titles: one for the whole figure, outside the small charts.
+    let body = overview_titles(&body)?;
+    let most = families
+        .iter()
+        .map(|f| analyses.iter().filter(|a| a.family == *f).count())
+        .max()
+        .unwrap_or(1) as u32;
+    let legend_height = most * 24 + 8;
+    for (panel, family) in body.split_evenly((rows, columns)).iter().zip(&families) {
+        overview_panel(panel, family, analyses, legend_height)?;
+    }
+    root.present()?;
+    Ok(())
+}
+
+/// Draws the overview's axis titles, shared by all its small charts, along the bottom and
+/// left of `body`; returns the area left for the charts.
+fn overview_titles<'a>(body: &DrawingArea<BitMapBackend<'a>, Shift>) -> Result<DrawingArea<BitMapBackend<'a>, Shift>> {
     let (body, x_title) = body.split_vertically(body.dim_in_pixel().1 - 34);
     x_title.draw(&Text::new(
         "distance / maximum distance of that puzzle",
@@ -569,64 +613,64 @@ pub fn overview(analyses: &[Analysis], path: &Path) -> Result<()> {
             .color(&BLACK)
             .pos(Pos::new(HPos::Center, VPos::Top)),
     ))?;
-    let most = families
-        .iter()
-        .map(|f| analyses.iter().filter(|a| a.family == *f).count())
-        .max()
-        .unwrap_or(1) as u32;
-    let legend_height = most * 24 + 8;
+    Ok(body)
+}
+
+/// One small chart of the overview: `family`'s analyses in colour over the others in grey,
+/// and below it a legend `legend_height` pixels high.
+fn overview_panel(
+    panel: &DrawingArea<BitMapBackend<'_>, Shift>,
+    family: &str,
+    analyses: &[Analysis],
+    legend_height: u32,
+) -> Result<()> {
     let y_labels: Vec<String> = ["0%", "50%", "100%"].map(String::from).to_vec();
     let x_labels: Vec<String> = ["0", "0.5", "1"].map(String::from).to_vec();
-    for (panel, family) in body.split_evenly((rows, columns)).iter().zip(&families) {
-        let panel = panel.margin(4, 4, 10, 10);
-        let (plot, legend) = panel.split_vertically(panel.dim_in_pixel().1 - legend_height);
-        let mut chart = ChartBuilder::on(&plot)
-            .caption(*family, (FONT, TEXT_PX).into_font().style(FontStyle::Bold))
-            .x_label_area_size(2 * TICK as u32 + text_size("0", LABEL_PX).1 + 6)
-            .y_label_area_size(
-                2 * TICK as u32 + y_labels.iter().map(|l| text_size(l, LABEL_PX).0).max().unwrap_or(0) + 4,
-            )
-            .build_cartesian_2d(
-                ticked(0f64..1.0, vec![0.0, 0.25, 0.5, 0.75, 1.0]),
-                ticked(0f64..100.0, vec![0.0, 25.0, 50.0, 75.0, 100.0]),
-            )?;
-        chart
-            .configure_mesh()
-            .bold_line_style(GRID)
-            .set_all_tick_mark_size(TICK)
-            .x_label_formatter(&|x| {
-                let text = format!("{x}");
-                if x_labels.contains(&text) { text } else { String::new() }
-            })
-            .y_label_formatter(&|y| {
-                let text = format!("{y:.0}%");
-                if y_labels.contains(&text) { text } else { String::new() }
-            })
-            .label_style((FONT, LABEL_PX))
-            .draw()?;
-        for other in analyses.iter().filter(|a| a.family != *family) {
-            chart.draw_series(LineSeries::new(
-                normalised(other),
-                RGBColor(200, 200, 200).stroke_width(1),
-            ))?;
-        }
-        let members: Vec<&Analysis> = analyses.iter().filter(|a| a.family == *family).collect();
-        for (i, a) in members.iter().enumerate() {
-            let color = PALETTE[i % PALETTE.len()];
-            chart.draw_series(LineSeries::new(normalised(a), color.stroke_width(3)))?;
-            let y = 12 + 24 * i as i32;
-            let x = 2 * TICK + text_size("100%", LABEL_PX).0 as i32 + 10;
-            legend.draw(&PathElement::new([(x, y), (x + 30, y)], color.stroke_width(3)))?;
-            legend.draw(&Text::new(
-                format!("{} (max {})", a.id, a.max_distance()),
-                (x + 38, y),
-                (FONT, LABEL_PX)
-                    .into_font()
-                    .color(&BLACK)
-                    .pos(Pos::new(HPos::Left, VPos::Center)),
-            ))?;
-        }
+    let panel = panel.margin(4, 4, 10, 10);
+    let (plot, legend) = panel.split_vertically(panel.dim_in_pixel().1 - legend_height);
+    let mut chart = ChartBuilder::on(&plot)
+        .caption(family, (FONT, TEXT_PX).into_font().style(FontStyle::Bold))
+        .x_label_area_size(2 * TICK as u32 + text_size("0", LABEL_PX).1 + 6)
+        .y_label_area_size(2 * TICK as u32 + y_labels.iter().map(|l| text_size(l, LABEL_PX).0).max().unwrap_or(0) + 4)
+        .build_cartesian_2d(
+            ticked(0f64..1.0, vec![0.0, 0.25, 0.5, 0.75, 1.0]),
+            ticked(0f64..100.0, vec![0.0, 25.0, 50.0, 75.0, 100.0]),
+        )?;
+    chart
+        .configure_mesh()
+        .bold_line_style(GRID)
+        .set_all_tick_mark_size(TICK)
+        .x_label_formatter(&|x| {
+            let text = format!("{x}");
+            if x_labels.contains(&text) { text } else { String::new() }
+        })
+        .y_label_formatter(&|y| {
+            let text = format!("{y:.0}%");
+            if y_labels.contains(&text) { text } else { String::new() }
+        })
+        .label_style((FONT, LABEL_PX))
+        .draw()?;
+    for other in analyses.iter().filter(|a| a.family != family) {
+        chart.draw_series(LineSeries::new(
+            normalised(other),
+            RGBColor(200, 200, 200).stroke_width(1),
+        ))?;
     }
-    root.present()?;
+    let members: Vec<&Analysis> = analyses.iter().filter(|a| a.family == family).collect();
+    for (i, a) in members.iter().enumerate() {
+        let color = PALETTE[i % PALETTE.len()];
+        chart.draw_series(LineSeries::new(normalised(a), color.stroke_width(3)))?;
+        let y = 12 + 24 * i as i32;
+        let x = 2 * TICK + text_size("100%", LABEL_PX).0 as i32 + 10;
+        legend.draw(&PathElement::new([(x, y), (x + 30, y)], color.stroke_width(3)))?;
+        legend.draw(&Text::new(
+            format!("{} (max {})", a.id, a.max_distance()),
+            (x + 38, y),
+            (FONT, LABEL_PX)
+                .into_font()
+                .color(&BLACK)
+                .pos(Pos::new(HPos::Left, VPos::Center)),
+        ))?;
+    }
     Ok(())
 }

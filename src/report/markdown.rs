@@ -35,6 +35,19 @@ fn with_formula(formula: Option<String>, n: u64) -> String {
 pub fn write_report(a: &Analysis, mut w: impl Write) -> io::Result<()> {
     writeln!(w, "# {}\n", a.title)?;
     writeln!(w, "{}\n", a.rules)?;
+    write_totals(a, &mut w)?;
+    write_farthest(a, &mut w)?;
+    write_distances(a, &mut w)?;
+    write_classes(a, &mut w)?;
+    if let Some(atlas) = &a.atlas {
+        super::atlas::write_section(atlas, a.reachable(), a.cols, &mut w)?;
+    }
+    writeln!(w, "Files: `distances.csv`, `classes.csv`, `summary.json`.")?;
+    Ok(())
+}
+
+/// `## Totals`: the counts with their closed forms, the distances, the classes.
+fn write_totals(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
     writeln!(w, "## Totals\n")?;
     writeln!(w, "| | |\n|---|---:|")?;
     writeln!(
@@ -63,8 +76,12 @@ pub fn write_report(a: &Analysis, mut w: impl Write) -> io::Result<()> {
         let text = start.map_or_else(|| "unsolvable".to_string(), |d| format!("{d} {}", a.metric));
         writeln!(w, "| from the classic start | {text} |")?;
     }
-    writeln!(w)?;
+    writeln!(w)
+}
 
+/// `## The goal and the farthest configurations`: the goals and the first antipodes
+/// drawn as boards, the rest of the examples in one-line notation.
+fn write_farthest(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
     writeln!(w, "## The goal and the farthest configurations\n")?;
     writeln!(w, "Goal{}:\n", if a.goal_drawings.len() > 1 { "s" } else { "" })?;
     writeln!(w, "```text\n{}\n```\n", side_by_side(&a.goal_drawings))?;
@@ -95,7 +112,11 @@ pub fn write_report(a: &Analysis, mut w: impl Write) -> io::Result<()> {
                 .join(", ")
         )?;
     }
+    Ok(())
+}
 
+/// `## Distances`: the charts, and the table of levels when it is short enough.
+fn write_distances(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
     writeln!(w, "## Distances ({})\n", a.metric)?;
     writeln!(w, "![configurations by distance](distances.png)\n")?;
     writeln!(w, "![configurations by distance, log scale](distances-log.png)\n")?;
@@ -110,8 +131,12 @@ pub fn write_report(a: &Analysis, mut w: impl Write) -> io::Result<()> {
     } else {
         writeln!(w, "The table has {} rows: see `distances.csv`.", a.levels.len())?;
     }
-    writeln!(w)?;
+    writeln!(w)
+}
 
+/// `## Solvability classes`: the invariant, the table of classes, and whether the search
+/// reached exactly the configurations the invariant calls solvable.
+fn write_classes(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
     writeln!(w, "## Solvability classes\n")?;
     writeln!(w, "{}\n", a.invariant)?;
     if let Some(text) = syndrome_guide(a) {
@@ -141,18 +166,13 @@ pub fn write_report(a: &Analysis, mut w: impl Write) -> io::Result<()> {
             w,
             "The invariant alone would allow {} more configurations than the search reached: the move rules restrict more than the algebra sees.\n",
             thousands(a.solvable_unreached())
-        )?;
+        )
     } else {
         writeln!(
             w,
             "The search reached every configuration the invariant calls solvable and none of the others.\n"
-        )?;
+        )
     }
-    if let Some(atlas) = &a.atlas {
-        super::atlas::write_section(atlas, a.reachable(), a.cols, &mut w)?;
-    }
-    writeln!(w, "Files: `distances.csv`, `classes.csv`, `summary.json`.")?;
-    Ok(())
 }
 
 /// How to read a class label that is a GF(2) syndrome (coin boards with more than one

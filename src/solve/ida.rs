@@ -163,15 +163,37 @@ fn iteration<H: Heuristic>(
     bound: u32,
     nodes: &mut u64,
 ) -> Result<Vec<u8>, u32> {
-    let mut frontier = vec![Subtree {
+    let root = Subtree {
         node: root.clone(),
         memo,
         h,
         path: Vec::new(),
         previous: NONE,
-    }];
+    };
+    let (frontier, next_bound) = frontier(geometry, heuristic, root, bound, nodes);
+    let searched = search_subtrees(geometry, heuristic, &frontier, bound);
+    *nodes += searched.iter().map(|s| s.nodes).sum::<u64>();
+    if let Some(first) = searched.iter().filter(|s| s.found.is_some()).min_by_key(|s| s.index) {
+        let mut slides = frontier[first.index].path.clone();
+        slides.extend(first.found.iter().flatten());
+        return Ok(slides);
+    }
+    Err(searched.iter().fold(next_bound, |bound, s| bound.min(s.next_bound)))
+}
+
+/// The subtrees of an iteration with `bound`: `root` expanded breadth first until there
+/// are at least [`SUBTREES`] (or no node left to expand below the bound), in the order
+/// of the moves, and the smallest `f` above the bound pruned on the way. Adds the
+/// positions expanded to `nodes`.
+fn frontier<H: Heuristic>(
+    geometry: &Geometry,
+    heuristic: &H,
+    root: Subtree<H::Memo>,
+    bound: u32,
+    nodes: &mut u64,
+) -> (Vec<Subtree<H::Memo>>, u32) {
+    let mut frontier = vec![root];
     let mut next_bound = u32::MAX;
-    // Deepen the frontier until it is wide enough to share out.
     while frontier.len() < SUBTREES && frontier.iter().any(|s| s.path.len() < bound as usize && s.h > 0) {
         let mut deeper = Vec::new();
         for sub in frontier {
@@ -208,15 +230,26 @@ fn iteration<H: Heuristic>(
         }
         frontier = deeper;
     }
+    (frontier, next_bound)
+}
 
-    // Each thread takes the next subtree in frontier order until none is left, so both
-    // stay busy to the end of the iteration, and they search near each other: once one
-    // finds a solution, the others have little to cancel past it. All subtrees before
-    // the first one holding a solution are searched in full, so the solution reported
-    // is the first in frontier order whatever the threads do.
+/// Searches the subtrees of `frontier` within `bound` on every thread of the pool, and
+/// returns what each searched subtree gave, in no particular order.
+///
+/// Each thread takes the next subtree in frontier order until none is left, so both
+/// stay busy to the end of the iteration, and they search near each other: once one
+/// finds a solution, the others have little to cancel past it. All subtrees before
+/// the first one holding a solution are searched in full, so the solution reported
+/// is the first in frontier order whatever the threads do.
+fn search_subtrees<H: Heuristic>(
+    geometry: &Geometry,
+    heuristic: &H,
+    frontier: &[Subtree<H::Memo>],
+    bound: u32,
+) -> Vec<Searched> {
     let first_found = AtomicUsize::new(usize::MAX);
     let taken = AtomicUsize::new(0);
-    let searched: Vec<Searched> = rayon::broadcast(|_| {
+    rayon::broadcast(|_| {
         let mut searched = Vec::new();
         loop {
             let index = taken.fetch_add(1, Relaxed);
@@ -251,15 +284,7 @@ fn iteration<H: Heuristic>(
     })
     .into_iter()
     .flatten()
-    .collect();
-
-    *nodes += searched.iter().map(|s| s.nodes).sum::<u64>();
-    if let Some(first) = searched.iter().filter(|s| s.found.is_some()).min_by_key(|s| s.index) {
-        let mut slides = frontier[first.index].path.clone();
-        slides.extend(first.found.iter().flatten());
-        return Ok(slides);
-    }
-    Err(searched.iter().fold(next_bound, |bound, s| bound.min(s.next_bound)))
+    .collect()
 }
 
 /// What searching one subtree gave.
