@@ -122,8 +122,16 @@ fn writes_summary_json_for_8_puzzle() {
     );
     assert!(summary.get("seconds").is_none() && summary.get("threads").is_none());
     let run: Value = serde_json::from_str(&sandbox.read("out/eight/run.json")).expect("run.json is JSON");
-    assert!(run["seconds"].as_f64().is_some_and(|s| s >= 0.0), "seconds: {}", run["seconds"]);
-    assert!(run["threads"].as_u64().is_some_and(|t| t >= 1), "threads: {}", run["threads"]);
+    assert!(
+        run["seconds"].as_f64().is_some_and(|s| s >= 0.0),
+        "seconds: {}",
+        run["seconds"]
+    );
+    assert!(
+        run["threads"].as_u64().is_some_and(|t| t >= 1),
+        "threads: {}",
+        run["threads"]
+    );
 }
 
 #[test]

@@ -19,7 +19,12 @@ fn assert_same_folder(committed: &Path, fresh: &Path) {
         names.sort();
         names
     };
-    assert_eq!(names(committed), names(fresh), "{} is stale: run scripts/reports.sh", committed.display());
+    assert_eq!(
+        names(committed),
+        names(fresh),
+        "{} is stale: run scripts/reports.sh",
+        committed.display()
+    );
     for name in names(fresh) {
         let (old, new) = (committed.join(&name), fresh.join(&name));
         if new.is_dir() {

@@ -74,15 +74,20 @@ impl Coins {
         }
     }
 
-    /// The same puzzle with `goal` (an H/T string) as its only goal; the id gets the suffix
-    /// `-goal-` and the goal's H/T string.
-    fn goal_from(mut self, goal: &str) -> Result<Self, ParseError> {
-        let coins = read_cells(goal, (self.rows, self.cols), &COINS).map_err(ParseError::Malformed)?;
-        let rank = coins
+    /// The rank of a configuration written as an H/T string, whatever its class.
+    fn read_rank(&self, text: &str) -> Result<u64, ParseError> {
+        let coins = read_cells(text, (self.rows, self.cols), &COINS).map_err(ParseError::Malformed)?;
+        Ok(coins
             .iter()
             .enumerate()
             .filter(|(_, tails)| **tails)
-            .fold(0, |rank, (i, _)| rank | self.bit(i));
+            .fold(0, |rank, (i, _)| rank | self.bit(i)))
+    }
+
+    /// The same puzzle with `goal` (an H/T string) as its only goal; the id gets the suffix
+    /// `-goal-` and the goal's H/T string.
+    fn goal_from(mut self, goal: &str) -> Result<Self, ParseError> {
+        let rank = self.read_rank(goal)?;
         self.goals = vec![rank];
         let text = self.render(rank);
         self.id = format!("{}-goal-{text}", self.id);
@@ -267,12 +272,7 @@ impl Notation for Coins {
     }
 
     fn parse(&self, text: &str) -> Result<u64, ParseError> {
-        let coins = read_cells(text, (self.rows, self.cols), &COINS).map_err(ParseError::Malformed)?;
-        let rank = coins
-            .iter()
-            .enumerate()
-            .filter(|(_, tails)| **tails)
-            .fold(0, |rank, (i, _)| rank | self.bit(i));
+        let rank = self.read_rank(text)?;
         let s = self.span.syndrome(rank);
         if !self.goal_syndromes().contains(&s) {
             return Err(ParseError::Unsolvable(format!(
