@@ -158,7 +158,7 @@ struct BlockReader {
     block: Block,
     start: usize,
     /// Per set: the permutation line and the optional orientation line, with line numbers.
-    lines: Vec<Option<(usize, Vec<usize>, Option<Vec<usize>>)>>,
+    lines: Lines,
     current: Option<usize>,
 }
 
@@ -433,6 +433,7 @@ pub fn parse_definition(text: &str) -> Result<Definition, DefinitionError> {
     })
 }
 
+/// Per set of a block: the line of its pieces, the pieces, and the optional twists.
 type Lines = Vec<Option<(usize, Vec<usize>, Option<Vec<usize>>)>>;
 
 fn solved_state(sets: &[SetDef], lines: Lines, zero_based: bool) -> Result<State, DefinitionError> {

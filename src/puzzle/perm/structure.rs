@@ -63,10 +63,10 @@ impl Move {
     fn then(&self, next: &Move, modulus: &[u8]) -> Move {
         let n = self.from.len();
         let mut m = Move::identity(n);
-        for i in 0..n {
+        for (i, &o) in modulus.iter().enumerate().take(n) {
             let f = usize::from(next.from[i]);
             m.from[i] = self.from[f];
-            m.twist[i] = (self.twist[f] + next.twist[i]) % modulus[i];
+            m.twist[i] = (self.twist[f] + next.twist[i]) % o;
         }
         m
     }
@@ -100,7 +100,7 @@ impl Layout {
     }
 
     /// Positions in all.
-    pub fn len(&self) -> usize {
+    pub fn positions(&self) -> usize {
         self.modulus.len()
     }
 
@@ -157,6 +157,7 @@ pub struct Component {
 
 impl Component {
     /// Pieces in it.
+    #[expect(clippy::len_without_is_empty, reason = "a component is never empty")]
     pub fn len(&self) -> usize {
         self.positions.len()
     }
@@ -236,7 +237,7 @@ fn fail<T>(line: usize, message: String) -> Result<T, DefinitionError> {
 fn expand(def: &Definition, layout: &Layout, metric: Metric) -> Result<Vec<Move>, DefinitionError> {
     let mut moves = Vec::new();
     for (b, m) in def.moves.iter().enumerate() {
-        let mut base = Move::identity(layout.len());
+        let mut base = Move::identity(layout.positions());
         for (s, set) in def.sets.iter().enumerate() {
             let off = layout.offset[s];
             for i in 0..set.size {
@@ -247,8 +248,7 @@ fn expand(def: &Definition, layout: &Layout, metric: Metric) -> Result<Vec<Move>
         base.name = m.name.clone();
         base.base = b;
         let mut powers = vec![base.clone()];
-        loop {
-            let Some(last) = powers.last() else { break };
+        while let Some(last) = powers.last() {
             let next = last.then(&base, &layout.modulus);
             if next.is_identity() {
                 break;
@@ -325,7 +325,7 @@ impl Structure {
         let layout = Layout::new(def);
         let moves = expand(def, &layout, metric)?;
         let (solved_pieces, solved_twists) = layout.flatten(&def.solved);
-        let n = layout.len();
+        let n = layout.positions();
         let root = orbits(n, &moves);
         let touched: Vec<bool> = (0..n)
             .map(|i| moves.iter().any(|m| usize::from(m.from[i]) != i || m.twist[i] != 0))
