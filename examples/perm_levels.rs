@@ -1,11 +1,12 @@
 //! Per-level timing of a permutation puzzle read from a ksolve / twsearch definition: the
 //! side-by-side benchmark against `twsearch -g`.
 //!
-//! usage: cargo run --release --example perm_levels -- FILE.tws [--quarter]
+//! usage: cargo run --release --example perm_levels -- FILE.tws [--quarter] [--info | --generate]
 //!
 //! Prints the rank space and how predecessors are generated, then one line per level (its
 //! distance, positions, the level's seconds), then the total, the largest distance and the
-//! wall seconds (building the tables included).
+//! wall seconds (building the tables included). `--info` stops after the first line;
+//! `--generate` only times the puzzle's side: every rank's predecessors on one thread.
 
 use analyze::engine::bfs;
 use analyze::puzzle::Puzzle;
@@ -47,6 +48,9 @@ fn main() -> ExitCode {
         puzzle.plan(),
         start.elapsed().as_secs_f64()
     );
+    if args.iter().any(|a| a == "--info") {
+        return ExitCode::SUCCESS;
+    }
     if args.iter().any(|a| a == "--generate") {
         // Only the puzzle's side: every rank's predecessors, one thread, summed.
         let begun = Instant::now();

@@ -147,9 +147,13 @@ impl Coords {
         let mut states: u64 = 1;
         for c in &mut list {
             c.stride = states;
-            states = states
-                .checked_mul(c.size)
-                .ok_or("the rank space does not fit in 64 bits")?;
+            let Some(next) = states.checked_mul(c.size) else {
+                let about: f64 = list.iter().map(|c| c.size as f64).product();
+                return Err(format!(
+                    "the rank space of about {about:.2e} positions does not fit in 64 bits"
+                ));
+            };
+            states = next;
         }
         let moves = s.moves.len() as u64;
         let cross = s

@@ -177,7 +177,8 @@ impl PermPuzzle {
             return Err(ParseError::Malformed("an empty position".into()));
         };
         let is_set = self.def.sets.iter().any(|s| s.name == first);
-        if first.bytes().next().is_some_and(|b| b.is_ascii_digit()) || is_set {
+        let is_move = self.notation.iter().any(|m| m.name == first);
+        if !is_move && (first.bytes().next().is_some_and(|b| b.is_ascii_digit()) || is_set) {
             self.parse_lines(text)
         } else {
             self.parse_moves(text)

@@ -134,6 +134,9 @@ fn token_lines(text: &str) -> impl Iterator<Item = (usize, Vec<&str>)> {
 
 /// Reads a number in `min..=max`.
 fn number(line: usize, token: &str, min: usize, max: usize, what: &str) -> Result<usize, DefinitionError> {
+    if token == "?" {
+        return err(line, format!("{what} wildcards `?` are not supported ({SUPPORTED})"));
+    }
     match token.parse::<usize>() {
         Ok(n) if (min..=max).contains(&n) => Ok(n),
         Ok(_) => err(line, format!("{what} {} is out of range {min} to {max}", show(token))),
@@ -189,6 +192,9 @@ impl BlockReader {
             }
             self.check_current_complete(line)?;
             return Ok(true);
+        }
+        if first == "?" {
+            return err(line, format!("wildcards `?` are not supported ({SUPPORTED})"));
         }
         if is_number(first) {
             let Some(set) = self.current else {
@@ -386,11 +392,11 @@ pub fn parse_definition(text: &str) -> Result<Definition, DefinitionError> {
                 if moves.iter().any(|m| m.name == move_name) {
                     return err(line, format!("move {} defined twice", show(move_name)));
                 }
-                if move_name.contains(['\'', '/', ',', '(', ')']) || is_number(move_name) {
+                if move_name.contains(['/', ',']) || move_name.ends_with('\'') {
                     return err(
                         line,
                         format!(
-                            "a move name cannot be {} (no digits first, no ' / , or parentheses)",
+                            "a move name cannot be {} (no / or , and no ' at its end)",
                             show(move_name)
                         ),
                     );
