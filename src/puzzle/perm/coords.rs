@@ -13,8 +13,8 @@
 //! ([`Plan::Generic`]).
 
 use super::rank::{
-    FACT, rank_distinct, rank_half, rank_multiset, rank_twists, unrank_distinct, unrank_half, unrank_multiset,
-    unrank_twists,
+    FACT, MAX_DISTINCT, rank_distinct, rank_half, rank_multiset, rank_twists, unrank_distinct, unrank_half,
+    unrank_multiset, unrank_twists,
 };
 use super::structure::{Component, Parity, Structure};
 
@@ -85,13 +85,26 @@ pub struct Big {
     /// `small_table[s * moves + m]`: the small coordinates after move `m`.
     pub small_table: Vec<u32>,
     /// Moves that touch its positions from `head` on.
-    pub mixed: Vec<usize>,
+    pub mixed: Vec<Mixed>,
     /// Moves that do not.
     pub within: Vec<usize>,
     /// `from[m][j]`: which of its positions move `m` brings to position `j`.
     pub from: Vec<Vec<u8>>,
     /// `patterns[low * head ..][..head]`: the order of the first `head` pieces.
     pub patterns: Vec<u8>,
+}
+
+/// A move of [`Plan::Big`] that reaches past the head: it keeps the positions from `reach`
+/// on, so the permutation's digits from `reach` on, and only the first `reach` digits are
+/// re-ranked.
+#[derive(Debug, Clone)]
+pub struct Mixed {
+    /// The move's index.
+    pub m: usize,
+    /// One past the last position it changes.
+    pub reach: usize,
+    /// `from[j]`: which position's piece it brings to position `j < reach`.
+    pub from: [u8; MAX_DISTINCT],
 }
 
 /// The rank space: coordinates and how moves act on them.
@@ -373,7 +386,10 @@ fn big(s: &Structure, list: &[Coord]) -> Big {
         if f.iter().enumerate().skip(head).all(|(j, &x)| usize::from(x) == j) {
             within.push(m);
         } else {
-            mixed.push(m);
+            let reach = 1 + (0..k).rev().find(|&j| usize::from(f[j]) != j).unwrap_or(0);
+            let mut from = [0u8; MAX_DISTINCT];
+            from[..k].copy_from_slice(f);
+            mixed.push(Mixed { m, reach, from });
         }
     }
     let patterns_n = FACT[head] as usize;

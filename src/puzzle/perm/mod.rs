@@ -49,8 +49,10 @@ pub struct Memo {
     parts: Vec<u64>,
     /// [`Plan::Big`]: the pieces left for the big permutation's head, ascending.
     rest: Vec<u8>,
+    /// [`Plan::Big`]: `above[k]`, the big permutation's rank less its first `k` digits'
+    /// part, for `k` from the head on.
+    above: [u64; rank::MAX_DISTINCT + 1],
     code: Vec<u8>,
-    next: Vec<u8>,
     pieces: Vec<u8>,
     twists: Vec<u8>,
     moved_pieces: Vec<u8>,
@@ -443,16 +445,22 @@ impl PermPuzzle {
                     (lo / big.small, lo % big.small)
                 };
                 let pattern = &big.patterns[pattern as usize * big.head..][..big.head];
-                let (code, next) = (&mut memo.code, &mut memo.next);
+                let code = &mut memo.code;
                 for (c, &p) in code.iter_mut().zip(pattern) {
                     *c = memo.rest[usize::from(p)];
                 }
                 let small_row = &big.small_table[small as usize * moves..][..moves];
-                for &m in &big.mixed {
-                    for (n, &from) in next.iter_mut().zip(&big.from[m]) {
-                        *n = code[usize::from(from)];
+                for mixed in &big.mixed {
+                    // The digits from `reach` on stay; those below are re-ranked.
+                    let mut seen = 0u32;
+                    let mut low = 0;
+                    for (i, &from) in mixed.from[..mixed.reach].iter().enumerate() {
+                        let c = code[usize::from(from)];
+                        low += u64::from((seen & ((1u32 << c) - 1)).count_ones()) * rank::FACT[i];
+                        seen |= 1 << c;
                     }
-                    f(rank::rank_distinct(next) * big.small + u64::from(small_row[m]));
+                    let big_rank = memo.above[mixed.reach] + low;
+                    f(big_rank * big.small + u64::from(small_row[mixed.m]));
                 }
             }
             Plan::Generic => {
@@ -497,12 +505,15 @@ impl PermPuzzle {
         memo.end = memo.first + big.low;
         let k = big.k;
         memo.code.resize(k, 0);
-        memo.next.resize(k, 0);
         let mut digits = [0u8; rank::MAX_DISTINCT];
         let mut h = hi;
         for (i, d) in digits.iter_mut().enumerate().take(k).skip(big.head) {
             *d = (h % (i as u64 + 1)) as u8;
             h /= i as u64 + 1;
+        }
+        memo.above[k] = 0;
+        for i in (big.head..k).rev() {
+            memo.above[i] = memo.above[i + 1] + u64::from(digits[i]) * rank::FACT[i];
         }
         let mut free: u64 = (1u64 << k) - 1;
         for i in (big.head..k).rev() {
