@@ -21,6 +21,15 @@ use super::structure::{Component, Parity, Structure};
 /// Most rows of the combined table of the low part.
 pub const LOW_MAX: u64 = 1 << 15;
 
+/// Most rows of [`Plan::Big`]'s low table. Its rows are read in rank order, a stream, so
+/// it may be larger than a cache; a longer head keeps more moves within it, and the
+/// moves past it land anywhere in the bit planes.
+pub const BIG_LOW_MAX: u64 = 1 << 19;
+
+/// Largest rank space the tables are built for: 2^40 ranks take 256 GiB of bit planes, so
+/// a bigger one is only ever refused or read, and building its tables would waste seconds.
+const PLANNED_MAX: u64 = 1 << 40;
+
 /// Most entries (rows times moves) of one coordinate's move table: 64 MiB of `u32`.
 const TABLE_MAX: u64 = 1 << 24;
 
@@ -178,7 +187,7 @@ impl Coords {
             states,
             plan: Plan::Generic,
         };
-        if cross {
+        if cross || states > PLANNED_MAX {
             return Ok(coords);
         }
         let n = coords.list.len();
@@ -377,7 +386,7 @@ fn big(s: &Structure, list: &[Coord]) -> Big {
     let small: u64 = list[..n].iter().map(|c| c.size).product();
     let small_table = combined(list, n, small, moves);
     let mut head = 1;
-    while head < k && FACT[head + 1] * small <= LOW_MAX {
+    while head < k && FACT[head + 1] * small <= BIG_LOW_MAX {
         head += 1;
     }
     let from = local_moves(s, comp);
