@@ -23,7 +23,9 @@ pub const LOW_MAX: u64 = 1 << 15;
 
 /// Most rows of [`Plan::Big`]'s low table. Its rows are read in rank order, a stream, so
 /// it may be larger than a cache; a longer head keeps more moves within it, and the
-/// moves past it land anywhere in the bit planes.
+/// moves past it land anywhere in the bit planes. It also stays within half the bytes of
+/// the bit planes (but may always have [`LOW_MAX`] rows), so the tables never dominate
+/// the memory a search takes.
 pub const BIG_LOW_MAX: u64 = 1 << 19;
 
 /// Largest rank space the tables are built for: 2^40 ranks take 256 GiB of bit planes, so
@@ -385,8 +387,10 @@ fn big(s: &Structure, list: &[Coord]) -> Big {
     let k = comp.len();
     let small: u64 = list[..n].iter().map(|c| c.size).product();
     let small_table = combined(list, n, small, moves);
+    // Half the planes' bytes (states / 4), in table rows of `moves` 4-byte entries.
+    let rows = (last.size * small / 8 / (4 * moves as u64).max(1)).clamp(LOW_MAX, BIG_LOW_MAX);
     let mut head = 1;
-    while head < k && FACT[head + 1] * small <= BIG_LOW_MAX {
+    while head < k && FACT[head + 1] * small <= rows {
         head += 1;
     }
     let from = local_moves(s, comp);
