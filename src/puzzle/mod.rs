@@ -11,6 +11,7 @@ pub mod flip_k;
 pub mod gf2;
 pub mod lights_out;
 pub mod nine_tails;
+pub mod perm;
 pub mod rules;
 pub mod sliding;
 

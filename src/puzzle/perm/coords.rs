@@ -1,0 +1,443 @@
+//! The rank as a mixed-radix number of coordinates, and the move tables that make a
+//! predecessor a few look-ups.
+//!
+//! Each ranked component contributes a piece coordinate and a twist coordinate; the
+//! smallest vary fastest. The fastest coordinates together form the *low* part of a rank,
+//! whose moves are one combined table (`low x moves -> low`, at most [`LOW_MAX`] rows, so
+//! it stays in cache); the rest, the *high* part, changes once every `low` ranks, and the
+//! engine hands ranks in ascending order, so the high part's moves are looked up once a
+//! run of ranks ([`Plan::Split`]). A permutation too big for a table (pancakes of 10 and
+//! more) is split by its own digits instead: the moves that touch only its first `K`
+//! positions change only its rank modulo `K!`, a table; the others are re-ranked from the
+//! unranked pieces ([`Plan::Big`]). What fits neither is unranked and re-ranked per rank
+//! ([`Plan::Generic`]).
+
+use super::rank::{
+    FACT, MAX_DISTINCT, rank_distinct, rank_half, rank_multiset, rank_twists, unrank_distinct, unrank_half,
+    unrank_multiset, unrank_twists,
+};
+use super::structure::{Component, Parity, Structure};
+
+/// Most rows of the combined table of the low part.
+pub const LOW_MAX: u64 = 1 << 15;
+
+/// Most rows of [`Plan::Big`]'s low table. Its rows are read in rank order, a stream, so
+/// it may be larger than a cache; a longer head keeps more moves within it, and the
+/// moves past it land anywhere in the bit planes. It also stays within half the bytes of
+/// the bit planes (but may always have [`LOW_MAX`] rows), so the tables never dominate
+/// the memory a search takes.
+pub const BIG_LOW_MAX: u64 = 1 << 19;
+
+/// Largest rank space the tables are built for: 2^40 ranks take 256 GiB of bit planes, so
+/// a bigger one is only ever refused or read, and building its tables would waste seconds.
+const PLANNED_MAX: u64 = 1 << 40;
+
+/// Most entries (rows times moves) of one coordinate's move table: 64 MiB of `u32`.
+const TABLE_MAX: u64 = 1 << 24;
+
+/// Which of a component's two coordinates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// The arrangement of its pieces.
+    Pieces,
+    /// The twists of its pieces.
+    Twists,
+}
+
+/// One digit of the rank.
+#[derive(Debug, Clone)]
+pub struct Coord {
+    /// The component it describes.
+    pub comp: usize,
+    /// Pieces or twists.
+    pub kind: Kind,
+    /// Its values: `0..size`.
+    pub size: u64,
+    /// Place value in the rank.
+    pub stride: u64,
+    /// `table[v * moves + m]`: the value after move `m` (empty: none built).
+    pub table: Vec<u32>,
+}
+
+/// How predecessors are generated.
+#[derive(Debug, Clone)]
+pub enum Plan {
+    /// Every coordinate has a table: the first `low_coords` form the low part.
+    Split {
+        /// How many of the fastest coordinates form the low part.
+        low_coords: usize,
+        /// Ranks per value of the high part.
+        low: u64,
+        /// `table[lo * moves + m]`: the low part after move `m`.
+        table: Vec<u32>,
+    },
+    /// The last coordinate is a permutation too big for a table.
+    Big(Box<Big>),
+    /// Unrank, move, rank.
+    Generic,
+}
+
+/// [`Plan::Big`]'s tables.
+#[derive(Debug, Clone)]
+pub struct Big {
+    /// The big permutation's component.
+    pub comp: usize,
+    /// Its pieces.
+    pub k: usize,
+    /// How many of its first positions the low part covers.
+    pub head: usize,
+    /// Ranks of the small coordinates (all but the big one) together.
+    pub small: u64,
+    /// Ranks per value of the high part: `head! * small`.
+    pub low: u64,
+    /// `table[lo * moves + m]`: the low part after move `m`, for moves that keep the
+    /// big permutation's positions from `head` on.
+    pub table: Vec<u32>,
+    /// `small_table[s * moves + m]`: the small coordinates after move `m`.
+    pub small_table: Vec<u32>,
+    /// Moves that touch its positions from `head` on.
+    pub mixed: Vec<Mixed>,
+    /// Moves that do not.
+    pub within: Vec<usize>,
+    /// `from[m][j]`: which of its positions move `m` brings to position `j`.
+    pub from: Vec<Vec<u8>>,
+    /// `patterns[low * head ..][..head]`: the order of the first `head` pieces.
+    pub patterns: Vec<u8>,
+}
+
+/// A move of [`Plan::Big`] that reaches past the head: it keeps the positions from `reach`
+/// on, so the permutation's digits from `reach` on, and only the first `reach` digits are
+/// re-ranked.
+#[derive(Debug, Clone)]
+pub struct Mixed {
+    /// The move's index.
+    pub m: usize,
+    /// One past the last position it changes.
+    pub reach: usize,
+    /// `from[j]`: which position's piece it brings to position `j < reach`.
+    pub from: [u8; MAX_DISTINCT],
+}
+
+/// The rank space: coordinates and how moves act on them.
+#[derive(Debug, Clone)]
+pub struct Coords {
+    /// Fastest first.
+    pub list: Vec<Coord>,
+    /// Ranks in all.
+    pub states: u64,
+    /// The predecessor generator.
+    pub plan: Plan,
+}
+
+/// Per component, per move: `local[m][j]`, the index within the component of the position
+/// whose piece comes to its position `j`.
+fn local_moves(s: &Structure, c: &Component) -> Vec<Vec<u8>> {
+    s.moves
+        .iter()
+        .map(|m| {
+            c.positions
+                .iter()
+                .map(|&p| c.positions.binary_search(&usize::from(m.from[p])).unwrap_or(0) as u8)
+                .collect()
+        })
+        .collect()
+}
+
+impl Coords {
+    /// Lays out the coordinates of `s` and builds the tables its plan needs.
+    pub fn new(s: &Structure) -> Result<Self, String> {
+        let mut list = Vec::new();
+        for (i, c) in s.components.iter().enumerate() {
+            if c.piece_size() > 1 {
+                list.push(Coord {
+                    comp: i,
+                    kind: Kind::Pieces,
+                    size: c.piece_size(),
+                    stride: 0,
+                    table: Vec::new(),
+                });
+            }
+            if c.twist_size() > 1 {
+                list.push(Coord {
+                    comp: i,
+                    kind: Kind::Twists,
+                    size: c.twist_size(),
+                    stride: 0,
+                    table: Vec::new(),
+                });
+            }
+        }
+        list.sort_by_key(|c| c.size);
+        let mut states: u64 = 1;
+        for c in &mut list {
+            c.stride = states;
+            let Some(next) = states.checked_mul(c.size) else {
+                let about: f64 = list.iter().map(|c| c.size as f64).product();
+                return Err(format!(
+                    "the rank space of about {about:.2e} positions does not fit in 64 bits"
+                ));
+            };
+            states = next;
+        }
+        let moves = s.moves.len() as u64;
+        let cross = s
+            .components
+            .iter()
+            .any(|c| matches!(&c.parity, Parity::Tied(on) if !on.is_empty()));
+        let mut coords = Coords {
+            list,
+            states,
+            plan: Plan::Generic,
+        };
+        if cross || states > PLANNED_MAX {
+            return Ok(coords);
+        }
+        let n = coords.list.len();
+        for i in 0..n {
+            if coords.list[i].size.saturating_mul(moves) <= TABLE_MAX {
+                coords.list[i].table = coord_table(s, &coords.list[i]);
+            }
+        }
+        let untabled: Vec<usize> = (0..n).filter(|&i| coords.list[i].table.is_empty()).collect();
+        coords.plan = match untabled[..] {
+            [] => split(&coords.list, moves),
+            [last] if last == n - 1 => {
+                let c = &coords.list[last];
+                let comp = &s.components[c.comp];
+                if c.kind == Kind::Pieces && comp.distinct && comp.parity == Parity::Free {
+                    Plan::Big(Box::new(big(s, &coords.list)))
+                } else {
+                    Plan::Generic
+                }
+            }
+            _ => Plan::Generic,
+        };
+        Ok(coords)
+    }
+
+    /// The coordinate's value in a flattened state.
+    pub fn value(&self, s: &Structure, c: &Coord, pieces: &[u8], twists: &[u8], buf: &mut Vec<u8>) -> u64 {
+        let comp = &s.components[c.comp];
+        buf.resize(comp.len(), 0);
+        match c.kind {
+            Kind::Pieces => {
+                comp.codes(pieces, buf);
+                piece_rank(comp, buf)
+            }
+            Kind::Twists => {
+                for (b, &p) in buf.iter_mut().zip(&comp.positions) {
+                    *b = twists[p];
+                }
+                rank_twists(buf, comp.orientations, comp.fixed_sum)
+            }
+        }
+    }
+
+    /// Rank of a flattened state of the goal's class.
+    pub fn rank(&self, s: &Structure, pieces: &[u8], twists: &[u8], buf: &mut Vec<u8>) -> u64 {
+        self.list
+            .iter()
+            .map(|c| self.value(s, c, pieces, twists, buf) * c.stride)
+            .sum()
+    }
+
+    /// The flattened state of `rank` into `pieces` and `twists`.
+    pub fn unrank(&self, s: &Structure, rank: u64, pieces: &mut Vec<u8>, twists: &mut Vec<u8>) {
+        pieces.clone_from(&s.solved_pieces);
+        twists.clone_from(&s.solved_twists);
+        let mut buf = Vec::new();
+        let value = |c: &Coord| rank / c.stride % c.size;
+        let piece_coord = |i: usize| self.list.iter().find(|c| c.comp == i && c.kind == Kind::Pieces);
+        // Twists, and the permutations whose parity is free (their parities decide the rest).
+        for c in &self.list {
+            let comp = &s.components[c.comp];
+            buf.resize(comp.len(), 0);
+            if c.kind == Kind::Twists {
+                let fixed = comp.fixed_sum.then_some(comp.solved_sum);
+                unrank_twists(value(c), comp.orientations, fixed, &mut buf);
+                for (&b, &p) in buf.iter().zip(&comp.positions) {
+                    twists[p] = b;
+                }
+            } else if !matches!(comp.parity, Parity::Tied(_)) {
+                let v = value(c);
+                if comp.distinct {
+                    unrank_distinct(v, &mut buf);
+                } else {
+                    unrank_multiset(v, &comp.counts, comp.arrangements, &mut buf);
+                }
+                write_codes(comp, &buf, pieces);
+            }
+        }
+        for (i, comp) in s.components.iter().enumerate() {
+            if let Parity::Tied(on) = &comp.parity
+                && comp.ranks_pieces()
+            {
+                let mut wanted = super::rank::parity(&comp.solved_code);
+                for &j in on {
+                    let other = &s.components[j];
+                    buf.resize(other.len(), 0);
+                    other.codes(pieces, &mut buf);
+                    wanted ^= super::rank::parity(&buf) ^ super::rank::parity(&other.solved_code);
+                }
+                buf.resize(comp.len(), 0);
+                unrank_half(piece_coord(i).map_or(0, value), wanted, &mut buf);
+                write_codes(comp, &buf, pieces);
+            }
+        }
+        for comp in &s.components {
+            if let Some(leader) = comp.follows {
+                let lead = &s.components[leader];
+                for (j, &p) in comp.positions.iter().enumerate() {
+                    let code = lead.code[usize::from(pieces[lead.positions[j]])];
+                    let from = lead.solved_code.iter().position(|&x| x == code).unwrap_or(0);
+                    pieces[p] = comp.alphabet[usize::from(comp.solved_code[from])];
+                }
+            }
+        }
+    }
+}
+
+fn write_codes(comp: &Component, codes: &[u8], pieces: &mut [u8]) {
+    for (&b, &p) in codes.iter().zip(&comp.positions) {
+        pieces[p] = comp.alphabet[usize::from(b)];
+    }
+}
+
+/// A component's piece coordinate from its codes.
+fn piece_rank(comp: &Component, code: &[u8]) -> u64 {
+    if !comp.distinct {
+        rank_multiset(code, &comp.counts, comp.arrangements)
+    } else if matches!(comp.parity, Parity::Tied(_)) {
+        rank_half(code)
+    } else {
+        rank_distinct(code)
+    }
+}
+
+/// `value x moves -> value` for one coordinate whose parity, if tied, is fixed.
+fn coord_table(s: &Structure, c: &Coord) -> Vec<u32> {
+    let comp = &s.components[c.comp];
+    let local = local_moves(s, comp);
+    let k = comp.len();
+    let moves = s.moves.len();
+    let mut table = vec![0u32; c.size as usize * moves];
+    let (mut cur, mut next) = (vec![0u8; k], vec![0u8; k]);
+    let parity = super::rank::parity(&comp.solved_code);
+    let fixed = comp.fixed_sum.then_some(comp.solved_sum);
+    for v in 0..c.size {
+        match c.kind {
+            Kind::Pieces if !comp.distinct => unrank_multiset(v, &comp.counts, comp.arrangements, &mut cur),
+            Kind::Pieces if matches!(comp.parity, Parity::Tied(_)) => unrank_half(v, parity, &mut cur),
+            Kind::Pieces => unrank_distinct(v, &mut cur),
+            Kind::Twists => unrank_twists(v, comp.orientations, fixed, &mut cur),
+        }
+        for (m, from) in local.iter().enumerate() {
+            let mv = &s.moves[m];
+            for j in 0..k {
+                let f = usize::from(from[j]);
+                next[j] = match c.kind {
+                    Kind::Pieces => cur[f],
+                    Kind::Twists => (cur[f] + mv.twist[comp.positions[j]]) % comp.orientations,
+                };
+            }
+            let after = match c.kind {
+                Kind::Pieces => piece_rank(comp, &next),
+                Kind::Twists => rank_twists(&next, comp.orientations, comp.fixed_sum),
+            };
+            table[v as usize * moves + m] = after as u32;
+        }
+    }
+    table
+}
+
+/// The combined table of the coordinates `list[..n]`, whose product is `low`.
+fn combined(list: &[Coord], n: usize, low: u64, moves: usize) -> Vec<u32> {
+    let mut table = vec![0u32; low as usize * moves];
+    for lo in 0..low {
+        let row = &mut table[lo as usize * moves..][..moves];
+        for c in &list[..n] {
+            let v = (lo / c.stride % c.size) as usize;
+            for (m, slot) in row.iter_mut().enumerate() {
+                *slot += c.table[v * moves + m] * c.stride as u32;
+            }
+        }
+    }
+    table
+}
+
+fn split(list: &[Coord], moves: u64) -> Plan {
+    let mut low_coords = 0;
+    let mut low = 1u64;
+    while low_coords < list.len() && low * list[low_coords].size <= LOW_MAX {
+        low *= list[low_coords].size;
+        low_coords += 1;
+    }
+    Plan::Split {
+        low_coords,
+        low,
+        table: combined(list, low_coords, low, moves as usize),
+    }
+}
+
+fn big(s: &Structure, list: &[Coord]) -> Big {
+    let moves = s.moves.len();
+    let n = list.len() - 1;
+    let last = &list[n];
+    let comp = &s.components[last.comp];
+    let k = comp.len();
+    let small: u64 = list[..n].iter().map(|c| c.size).product();
+    let small_table = combined(list, n, small, moves);
+    // Half the planes' bytes (states / 4), in table rows of `moves` 4-byte entries.
+    let rows = (last.size * small / 8 / (4 * moves as u64).max(1)).clamp(LOW_MAX, BIG_LOW_MAX);
+    let mut head = 1;
+    while head < k && FACT[head + 1] * small <= rows {
+        head += 1;
+    }
+    let from = local_moves(s, comp);
+    let (mut within, mut mixed) = (Vec::new(), Vec::new());
+    for (m, f) in from.iter().enumerate() {
+        if f.iter().enumerate().skip(head).all(|(j, &x)| usize::from(x) == j) {
+            within.push(m);
+        } else {
+            let reach = 1 + (0..k).rev().find(|&j| usize::from(f[j]) != j).unwrap_or(0);
+            let mut from = [0u8; MAX_DISTINCT];
+            from[..k].copy_from_slice(f);
+            mixed.push(Mixed { m, reach, from });
+        }
+    }
+    let patterns_n = FACT[head] as usize;
+    let mut patterns = vec![0u8; patterns_n * head];
+    for (p, out) in patterns.chunks_mut(head.max(1)).enumerate().take(patterns_n) {
+        unrank_distinct(p as u64, &mut out[..head]);
+    }
+    let low = FACT[head] * small;
+    let mut table = vec![0u32; low as usize * moves];
+    let mut next = vec![0u8; head];
+    for p in 0..patterns_n {
+        let pattern = &patterns[p * head..][..head];
+        for &m in &within {
+            for j in 0..head {
+                next[j] = pattern[usize::from(from[m][j])];
+            }
+            let after = rank_distinct(&next);
+            for sm in 0..small {
+                let lo = p as u64 * small + sm;
+                table[lo as usize * moves + m] =
+                    (after * small + u64::from(small_table[sm as usize * moves + m])) as u32;
+            }
+        }
+    }
+    Big {
+        comp: last.comp,
+        k,
+        head,
+        small,
+        low,
+        table,
+        small_table,
+        mixed,
+        within,
+        from,
+        patterns,
+    }
+}

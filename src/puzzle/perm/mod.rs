@@ -1,0 +1,765 @@
+//! Permutation puzzles read from a ksolve / twsearch definition: the pocket cube, pancakes,
+//! Top Spin, the pyraminx ...
+//!
+//! [`parse`] reads the file's subset of the format into a [`Definition`]; [`PermPuzzle`]
+//! finds from the moves what they keep ([`structure`]: orbits, sets moving in step, twist
+//! sums, tied parities) and ranks the goal's class of those invariants densely as a mixed
+//! radix of coordinates ([`coords`]), so the engine's bit planes hold little beyond what
+//! is reachable and a predecessor costs a table look-up or two.
+
+pub mod coords;
+pub mod parse;
+pub mod rank;
+pub mod structure;
+#[cfg(test)]
+mod tests;
+
+use super::{ClassInfo, ParseError, Puzzle};
+use crate::engine::bitset::WORD_BITS;
+use coords::{Coords, Plan};
+pub use parse::{Definition, DefinitionError, parse_definition};
+use structure::Structure;
+pub use structure::{Metric, Move};
+
+/// Most invariant classes listed one by one; beyond, the unsolvable ones are one row.
+const MAX_CLASSES: u64 = 256;
+
+/// A permutation puzzle from a definition, ranked over the goal's class of its invariants.
+#[derive(Debug, Clone)]
+pub struct PermPuzzle {
+    id: String,
+    def: Definition,
+    metric: Metric,
+    s: Structure,
+    /// Every power of every move, whatever the metric: the notation of move sequences.
+    notation: Vec<Move>,
+    coords: Coords,
+    goal: u64,
+    classes: Vec<ClassInfo>,
+    assemblies: u64,
+}
+
+/// What one worker keeps between ranks: the high part's moves for the run being expanded.
+#[derive(Default, Clone)]
+pub struct Memo {
+    /// The ranks `first..end` share the high part `parts` was computed for.
+    first: u64,
+    end: u64,
+    /// The high part after each move, as a rank offset.
+    parts: Vec<u64>,
+    /// [`Plan::Big`]: the pieces left for the big permutation's head, ascending.
+    rest: Vec<u8>,
+    /// [`Plan::Big`]: `above[k]`, the big permutation's rank less its first `k` digits'
+    /// part, for `k` from the head on.
+    above: [u64; rank::MAX_DISTINCT + 1],
+    code: Vec<u8>,
+    pieces: Vec<u8>,
+    twists: Vec<u8>,
+    moved_pieces: Vec<u8>,
+    moved_twists: Vec<u8>,
+    buf: Vec<u8>,
+}
+
+impl PermPuzzle {
+    /// Reads a definition's text and builds the puzzle under `metric`; `id` names it in
+    /// reports (e.g. the file's stem).
+    pub fn from_text(text: &str, id: &str, metric: Metric) -> Result<Self, DefinitionError> {
+        Self::new(parse_definition(text)?, id, metric)
+    }
+
+    /// Builds the puzzle of a definition under `metric`.
+    pub fn new(def: Definition, id: &str, metric: Metric) -> Result<Self, DefinitionError> {
+        let s = Structure::new(&def, metric)?;
+        let notation = if metric == Metric::Face {
+            s.moves.clone()
+        } else {
+            Structure::new(&def, Metric::Face)?.moves
+        };
+        let coords = Coords::new(&s).map_err(|message| DefinitionError { line: 0, message })?;
+        let Some(assemblies) = s.assemblies else {
+            return Err(DefinitionError {
+                line: 0,
+                message: "the sets have too many assemblies to count in 64 bits".into(),
+            });
+        };
+        let mut buf = Vec::new();
+        let goal = coords.rank(&s, &s.solved_pieces, &s.solved_twists, &mut buf);
+        let mut puzzle = PermPuzzle {
+            id: id.to_string(),
+            def,
+            metric,
+            s,
+            notation,
+            coords,
+            goal,
+            classes: Vec::new(),
+            assemblies,
+        };
+        puzzle.classes = puzzle.build_classes();
+        Ok(puzzle)
+    }
+
+    /// The definition read.
+    pub fn definition(&self) -> &Definition {
+        &self.def
+    }
+
+    /// The moves of the metric, powers expanded.
+    pub fn moves(&self) -> &[Move] {
+        &self.s.moves
+    }
+
+    /// Which metric distances count.
+    pub fn metric_kind(&self) -> Metric {
+        self.metric
+    }
+
+    /// How predecessors are generated, for benchmarks: `split`, `big` or `generic`.
+    pub fn plan(&self) -> &'static str {
+        match self.coords.plan {
+            Plan::Split { .. } => "split",
+            Plan::Big(_) => "big",
+            Plan::Generic => "generic",
+        }
+    }
+
+    /// The flattened pieces and twists of `rank`.
+    pub fn state(&self, rank: u64) -> (Vec<u8>, Vec<u8>) {
+        let (mut p, mut t) = (Vec::new(), Vec::new());
+        self.coords.unrank(&self.s, rank, &mut p, &mut t);
+        (p, t)
+    }
+
+    /// The rank of flattened pieces and twists, if they are in the goal's class.
+    pub fn rank_of(&self, pieces: &[u8], twists: &[u8]) -> Result<u64, ParseError> {
+        match self.s.class_of(pieces, twists) {
+            Ok(0) => Ok(self.coords.rank(&self.s, pieces, twists, &mut Vec::new())),
+            Ok(c) => Err(ParseError::Unsolvable(format!(
+                "the position is in class {}, the goal in {}",
+                self.class_label(c),
+                self.class_label(0)
+            ))),
+            Err(why) => Err(ParseError::Unsolvable(why)),
+        }
+    }
+
+    /// Applies move `m` (of `moves`) to flattened pieces and twists.
+    pub fn apply(&self, m: &Move, pieces: &[u8], twists: &[u8], out_pieces: &mut Vec<u8>, out_twists: &mut Vec<u8>) {
+        out_pieces.resize(pieces.len(), 0);
+        out_twists.resize(twists.len(), 0);
+        for i in 0..pieces.len() {
+            let f = usize::from(m.from[i]);
+            out_pieces[i] = pieces[f];
+            out_twists[i] = (twists[f] + m.twist[i]) % self.s.layout.modulus[i];
+        }
+    }
+
+    /// Flattened pieces and twists written set by set, `/` between sets, a set's twists
+    /// after a comma: `2 1 3 4, 0 0 1 2 / 1 2 3`.
+    pub fn render_state(&self, pieces: &[u8], twists: &[u8]) -> String {
+        let mut sets = Vec::new();
+        for (s, set) in self.def.sets.iter().enumerate() {
+            let range = self.s.layout.offset[s]..self.s.layout.offset[s] + set.size;
+            let mut text = join(pieces[range.clone()].iter().map(|&p| u32::from(p) + 1));
+            if set.orientations > 1 {
+                text.push_str(", ");
+                text.push_str(&join(twists[range].iter().map(|&t| u32::from(t))));
+            }
+            sets.push(text);
+        }
+        sets.join(" / ")
+    }
+
+    /// Reads a position in the definition's own lines or as moves from the goal.
+    pub fn parse_state(&self, text: &str) -> Result<(Vec<u8>, Vec<u8>), ParseError> {
+        let first = text
+            .split(|c: char| c.is_whitespace() || c == ',' || c == '/')
+            .find(|t| !t.is_empty());
+        let Some(first) = first else {
+            return Err(ParseError::Malformed("an empty position".into()));
+        };
+        let is_set = self.def.sets.iter().any(|s| s.name == first);
+        let is_move = self.notation.iter().any(|m| m.name == first);
+        if !is_move && (first.bytes().next().is_some_and(|b| b.is_ascii_digit()) || is_set) {
+            self.parse_lines(text)
+        } else {
+            self.parse_moves(text)
+        }
+    }
+
+    fn parse_moves(&self, text: &str) -> Result<(Vec<u8>, Vec<u8>), ParseError> {
+        let (mut p, mut t) = (self.s.solved_pieces.clone(), self.s.solved_twists.clone());
+        let (mut p2, mut t2) = (Vec::new(), Vec::new());
+        for name in text
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|t| !t.is_empty())
+        {
+            let Some(m) = self.notation.iter().find(|m| m.name == name) else {
+                let names: Vec<&str> = self.def.moves.iter().map(|m| m.name.as_str()).collect();
+                return Err(ParseError::Malformed(format!(
+                    "{} is not a move (the moves are {}, with their powers such as {}2 and {}')",
+                    super::quote(name),
+                    names.join(" "),
+                    names[0],
+                    names[0]
+                )));
+            };
+            self.apply(m, &p, &t, &mut p2, &mut t2);
+            std::mem::swap(&mut p, &mut p2);
+            std::mem::swap(&mut t, &mut t2);
+        }
+        Ok((p, t))
+    }
+
+    fn parse_lines(&self, text: &str) -> Result<(Vec<u8>, Vec<u8>), ParseError> {
+        let bad = |m: String| Err(ParseError::Malformed(m));
+        let (mut pieces, mut twists) = (self.s.solved_pieces.clone(), self.s.solved_twists.clone());
+        // Groups: by set names where given, else by `/` (or lines) in set order.
+        let tokens: Vec<&str> = text
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .flat_map(|t| split_slash(t))
+            .filter(|t| !t.is_empty())
+            .collect();
+        let named = tokens.iter().any(|t| self.def.sets.iter().any(|s| s.name == *t));
+        let mut groups: Vec<(usize, Vec<&str>)> = Vec::new();
+        if named {
+            for t in tokens {
+                if let Some(s) = self.def.sets.iter().position(|s| s.name == t) {
+                    if groups.iter().any(|g| g.0 == s) {
+                        return bad(format!("set {t} given twice"));
+                    }
+                    groups.push((s, Vec::new()));
+                } else if t == "/" {
+                    continue;
+                } else if let Some(g) = groups.last_mut() {
+                    g.1.push(t);
+                } else {
+                    return bad("numbers before the first set name".into());
+                }
+            }
+        } else {
+            let mut current = vec![];
+            for t in tokens {
+                if t == "/" {
+                    groups.push((groups.len(), std::mem::take(&mut current)));
+                } else {
+                    current.push(t);
+                }
+            }
+            groups.push((groups.len(), current));
+            if groups.len() != self.def.sets.len() {
+                return bad(format!(
+                    "{} sets given, the puzzle has {} ({}), written with `/` between them",
+                    groups.len(),
+                    self.def.sets.len(),
+                    join(self.def.sets.iter().map(|s| s.name.clone()))
+                ));
+            }
+        }
+        for (s, numbers) in groups {
+            let set = &self.def.sets[s];
+            let n = set.size;
+            let wanted = if set.orientations > 1 {
+                format!("{n} or {}", 2 * n)
+            } else {
+                n.to_string()
+            };
+            if numbers.len() != n && !(set.orientations > 1 && numbers.len() == 2 * n) {
+                return bad(format!(
+                    "set {} takes {wanted} numbers (pieces, then twists), got {}",
+                    set.name,
+                    numbers.len()
+                ));
+            }
+            let off = self.s.layout.offset[s];
+            for (i, t) in numbers.iter().enumerate() {
+                let Ok(v) = t.parse::<u32>() else {
+                    return bad(format!("{} is not a number", super::quote(t)));
+                };
+                if i < n {
+                    if !(1..=256).contains(&v) {
+                        return bad(format!("piece {v} out of range in set {}", set.name));
+                    }
+                    pieces[off + i] = (v - 1) as u8;
+                } else {
+                    if v >= u32::from(set.orientations) {
+                        return bad(format!(
+                            "twist {v} out of range in set {} (0 to {})",
+                            set.name,
+                            set.orientations - 1
+                        ));
+                    }
+                    twists[off + i - n] = v as u8;
+                }
+            }
+            if numbers.len() == n {
+                twists[off..off + n].fill(0);
+            }
+            let mut want: Vec<u8> = self.s.solved_pieces[off..off + n].to_vec();
+            let mut got: Vec<u8> = pieces[off..off + n].to_vec();
+            want.sort_unstable();
+            got.sort_unstable();
+            if want != got {
+                return bad(format!("set {}'s pieces are not those of the solved state", set.name));
+            }
+        }
+        Ok((pieces, twists))
+    }
+
+    /// Label of invariant class `c` (0: the goal's).
+    fn class_label(&self, c: u64) -> String {
+        let mut parts = Vec::new();
+        let mut rest = c;
+        for comp in &self.s.components {
+            if comp.fixed_sum {
+                let o = u64::from(comp.orientations);
+                parts.push(format!("{} twist {}", comp.name(&self.def), rest % o));
+                rest /= o;
+            }
+            if matches!(comp.parity, structure::Parity::Tied(_)) && comp.ranks_pieces() {
+                let what = if rest % 2 == 0 { "even" } else { "odd" };
+                parts.push(format!("{} {what}", comp.name(&self.def)));
+                rest /= 2;
+            }
+        }
+        if parts.is_empty() {
+            "all".into()
+        } else {
+            parts.join(", ")
+        }
+    }
+
+    /// A position of invariant class `c`: the goal with twists added and pieces swapped.
+    fn class_example(&self, c: u64) -> String {
+        let (mut p, mut t) = (self.s.solved_pieces.clone(), self.s.solved_twists.clone());
+        let mut rest = c;
+        for comp in &self.s.components {
+            if comp.fixed_sum {
+                let o = u64::from(comp.orientations);
+                let first = comp.positions[0];
+                t[first] = ((u64::from(t[first]) + rest % o) % o) as u8;
+                rest /= o;
+            }
+            if matches!(comp.parity, structure::Parity::Tied(_)) && comp.ranks_pieces() {
+                if rest % 2 == 1 {
+                    p.swap(comp.positions[0], comp.positions[1]);
+                }
+                rest /= 2;
+            }
+        }
+        self.render_state(&p, &t)
+    }
+
+    /// A position outside every class, if there are such.
+    fn misplaced_example(&self) -> String {
+        let (p, t) = (&self.s.solved_pieces, &self.s.solved_twists);
+        let n = p.len();
+        for &i in &self.s.still {
+            if self.s.layout.modulus[i] > 1 {
+                let mut t2 = t.clone();
+                t2[i] = (t2[i] + 1) % self.s.layout.modulus[i];
+                return self.render_state(p, &t2);
+            }
+        }
+        for i in 0..n {
+            for j in i + 1..n {
+                if self.s.layout.set_of[i] == self.s.layout.set_of[j] && p[i] != p[j] {
+                    let mut p2 = p.clone();
+                    p2.swap(i, j);
+                    if self.s.class_of(&p2, t).is_err() {
+                        return self.render_state(&p2, t);
+                    }
+                }
+            }
+        }
+        "-".into()
+    }
+
+    fn build_classes(&self) -> Vec<ClassInfo> {
+        let r = self.coords.states;
+        let k = self.s.invariant_classes();
+        let mut classes = vec![ClassInfo {
+            label: self.class_label(0),
+            configurations: r,
+            solvable: true,
+            example: self.render_state(&self.s.solved_pieces, &self.s.solved_twists),
+        }];
+        if k <= MAX_CLASSES {
+            classes.extend((1..k).map(|c| ClassInfo {
+                label: self.class_label(c),
+                configurations: r,
+                solvable: false,
+                example: self.class_example(c),
+            }));
+        } else {
+            classes.push(ClassInfo {
+                label: "other twists and parities".into(),
+                configurations: r * (k - 1),
+                solvable: false,
+                example: self.class_example(1),
+            });
+        }
+        let structured = r * k;
+        if self.assemblies > structured {
+            classes.push(ClassInfo {
+                label: "misplaced".into(),
+                configurations: self.assemblies - structured,
+                solvable: false,
+                example: self.misplaced_example(),
+            });
+        }
+        classes
+    }
+
+    /// Calls `f` with each predecessor of `rank` (the moves are closed under inverses, so
+    /// they are also its successors).
+    #[inline(always)]
+    fn neighbours(&self, memo: &mut Memo, rank: u64, mut f: impl FnMut(u64)) {
+        let moves = self.s.moves.len();
+        match &self.coords.plan {
+            Plan::Split { low_coords, low, table } => {
+                if !(memo.first <= rank && rank < memo.end) {
+                    self.enter_split(memo, rank, *low_coords, *low);
+                }
+                let lo = (rank - memo.first) as usize;
+                let row = &table[lo * moves..][..moves];
+                for (&part, &r) in memo.parts.iter().zip(row) {
+                    f(part + u64::from(r));
+                }
+            }
+            Plan::Big(big) => {
+                if !(memo.first <= rank && rank < memo.end) {
+                    self.enter_big(memo, rank, big);
+                }
+                let lo = rank - memo.first;
+                let row = &big.table[lo as usize * moves..][..moves];
+                for &m in &big.within {
+                    f(memo.first + u64::from(row[m]));
+                }
+                if big.mixed.is_empty() {
+                    return;
+                }
+                let (pattern, small) = if big.small == 1 {
+                    (lo, 0)
+                } else {
+                    (lo / big.small, lo % big.small)
+                };
+                let pattern = &big.patterns[pattern as usize * big.head..][..big.head];
+                let code = &mut memo.code;
+                for (c, &p) in code.iter_mut().zip(pattern) {
+                    *c = memo.rest[usize::from(p)];
+                }
+                let small_row = &big.small_table[small as usize * moves..][..moves];
+                for mixed in &big.mixed {
+                    // The digits from `reach` on stay; those below are re-ranked.
+                    let mut seen = 0u32;
+                    let mut low = 0;
+                    for (i, &from) in mixed.from[..mixed.reach].iter().enumerate() {
+                        let c = code[usize::from(from)];
+                        low += u64::from((seen & ((1u32 << c) - 1)).count_ones()) * rank::FACT[i];
+                        seen |= 1 << c;
+                    }
+                    let big_rank = memo.above[mixed.reach] + low;
+                    f(big_rank * big.small + u64::from(small_row[mixed.m]));
+                }
+            }
+            Plan::Generic => {
+                let (mut p, mut t) = (std::mem::take(&mut memo.pieces), std::mem::take(&mut memo.twists));
+                let (mut p2, mut t2) = (
+                    std::mem::take(&mut memo.moved_pieces),
+                    std::mem::take(&mut memo.moved_twists),
+                );
+                self.coords.unrank(&self.s, rank, &mut p, &mut t);
+                for m in &self.s.moves {
+                    self.apply(m, &p, &t, &mut p2, &mut t2);
+                    f(self.coords.rank(&self.s, &p2, &t2, &mut memo.buf));
+                }
+                (memo.pieces, memo.twists, memo.moved_pieces, memo.moved_twists) = (p, t, p2, t2);
+            }
+        }
+    }
+
+    /// Computes the high part's moves for the run of ranks holding `rank`.
+    #[inline(never)]
+    fn enter_split(&self, memo: &mut Memo, rank: u64, low_coords: usize, low: u64) {
+        let moves = self.s.moves.len();
+        let hi = rank / low;
+        memo.first = hi * low;
+        memo.end = memo.first + low;
+        memo.parts.clear();
+        memo.parts.resize(moves, 0);
+        for c in &self.coords.list[low_coords..] {
+            let v = (rank / c.stride % c.size) as usize;
+            let row = &c.table[v * moves..][..moves];
+            for (part, &r) in memo.parts.iter_mut().zip(row) {
+                *part += u64::from(r) * c.stride;
+            }
+        }
+    }
+
+    /// Decodes the big permutation's positions from `head` on for the run holding `rank`.
+    #[inline(never)]
+    fn enter_big(&self, memo: &mut Memo, rank: u64, big: &coords::Big) {
+        let hi = rank / big.low;
+        memo.first = hi * big.low;
+        memo.end = memo.first + big.low;
+        let k = big.k;
+        memo.code.resize(k, 0);
+        let mut digits = [0u8; rank::MAX_DISTINCT];
+        let mut h = hi;
+        for (i, d) in digits.iter_mut().enumerate().take(k).skip(big.head) {
+            *d = (h % (i as u64 + 1)) as u8;
+            h /= i as u64 + 1;
+        }
+        memo.above[k] = 0;
+        for i in (big.head..k).rev() {
+            memo.above[i] = memo.above[i + 1] + u64::from(digits[i]) * rank::FACT[i];
+        }
+        let mut free: u64 = (1u64 << k) - 1;
+        for i in (big.head..k).rev() {
+            let mut bits = free;
+            for _ in 0..digits[i] {
+                bits &= bits - 1;
+            }
+            let c = bits.trailing_zeros() as u8;
+            memo.code[i] = c;
+            free &= !(1u64 << c);
+        }
+        memo.rest.clear();
+        while free != 0 {
+            memo.rest.push(free.trailing_zeros() as u8);
+            free &= free - 1;
+        }
+    }
+}
+
+fn split_slash(t: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = t;
+    while let Some(i) = rest.find('/') {
+        out.push(&rest[..i]);
+        out.push("/");
+        rest = &rest[i + 1..];
+    }
+    out.push(rest);
+    out
+}
+
+fn join<T: ToString>(items: impl Iterator<Item = T>) -> String {
+    items.map(|i| i.to_string()).collect::<Vec<_>>().join(" ")
+}
+
+impl Puzzle for PermPuzzle {
+    fn id(&self) -> String {
+        self.id.clone()
+    }
+
+    fn title(&self) -> String {
+        format!("{} ({} metric)", self.def.name, self.metric.name())
+    }
+
+    fn rules(&self) -> String {
+        let sets: Vec<String> = self
+            .def
+            .sets
+            .iter()
+            .map(|s| {
+                if s.orientations > 1 {
+                    format!("{} ({} pieces, {} orientations)", s.name, s.size, s.orientations)
+                } else {
+                    format!("{} ({} pieces)", s.name, s.size)
+                }
+            })
+            .collect();
+        let names: Vec<&str> = self.def.moves.iter().map(|m| m.name.as_str()).collect();
+        let metric = match self.metric {
+            Metric::Face => "each power of a move counts as one move",
+            Metric::Quarter => "only a move and its inverse count as one move",
+        };
+        format!(
+            "A permutation puzzle from a definition file: sets {}; moves {} ({metric}, {} in all). The goal is the definition's solved state.",
+            sets.join(", "),
+            names.join(" "),
+            self.s.moves.len()
+        )
+    }
+
+    fn shape(&self) -> (usize, usize) {
+        let rows = self
+            .def
+            .sets
+            .iter()
+            .map(|s| if s.orientations > 1 { 2 } else { 1 })
+            .sum();
+        let cols = self.def.sets.iter().map(|s| s.size).max().unwrap_or(1);
+        (rows, cols)
+    }
+
+    fn states(&self) -> u64 {
+        self.coords.states
+    }
+
+    fn configurations(&self) -> (u64, String) {
+        let parts: Vec<String> = self
+            .def
+            .sets
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let mut labels = self.def.solved.pieces[i].clone();
+                labels.sort_unstable();
+                let repeats: Vec<String> = labels
+                    .chunk_by(|a, b| a == b)
+                    .filter(|c| c.len() > 1)
+                    .map(|c| format!("{}!", c.len()))
+                    .collect();
+                let mut f = format!("{}!", s.size);
+                if !repeats.is_empty() {
+                    f = format!("{f}/({})", repeats.join(" x "));
+                }
+                if s.orientations > 1 {
+                    f = format!("{f} x {}^{}", s.orientations, s.size);
+                }
+                f
+            })
+            .collect();
+        (self.assemblies, parts.join(" x "))
+    }
+
+    fn goals(&self) -> Vec<u64> {
+        vec![self.goal]
+    }
+
+    type Memo = Memo;
+
+    fn for_each_predecessor(&self, memo: &mut Memo, rank: u64, f: impl FnMut(u64)) {
+        self.neighbours(memo, rank, f);
+    }
+
+    fn for_each_far_predecessor_in_words(
+        &self,
+        memo: &mut Memo,
+        first: u64,
+        words: &[u64],
+        mut f: impl FnMut(u64, u64),
+    ) {
+        for (first, &word) in (first..).step_by(WORD_BITS as usize).zip(words) {
+            let mut bits = word;
+            while bits != 0 {
+                let rank = first + u64::from(bits.trailing_zeros());
+                bits &= bits - 1;
+                self.neighbours(memo, rank, |pred| f(rank, pred));
+            }
+        }
+    }
+
+    fn uniform(&self) -> bool {
+        true
+    }
+
+    fn for_each_successor(&self, rank: u64, f: impl FnMut(u64)) {
+        self.neighbours(&mut Memo::default(), rank, f);
+    }
+
+    fn metric(&self) -> String {
+        format!("{} moves", self.metric.name())
+    }
+
+    fn classes(&self) -> Vec<ClassInfo> {
+        self.classes.clone()
+    }
+
+    fn invariant(&self) -> String {
+        let mut facts = Vec::new();
+        if !self.s.still.is_empty() {
+            facts.push(format!(
+                "{} positions no move touches keep their pieces",
+                self.s.still.len()
+            ));
+        }
+        for comp in &self.s.components {
+            let name = comp.name(&self.def);
+            if let Some(l) = comp.follows {
+                facts.push(format!(
+                    "{name} moves in step with {}",
+                    self.s.components[l].name(&self.def)
+                ));
+            }
+            if comp.fixed_sum {
+                facts.push(format!(
+                    "every move keeps {name}'s twist sum modulo {}",
+                    comp.orientations
+                ));
+            }
+            match &comp.parity {
+                structure::Parity::Tied(on) if on.is_empty() && comp.ranks_pieces() => {
+                    facts.push(format!("every move permutes {name} evenly"));
+                }
+                structure::Parity::Tied(on) if comp.ranks_pieces() => {
+                    let others: Vec<String> = on.iter().map(|&j| self.s.components[j].name(&self.def)).collect();
+                    facts.push(format!("{name}'s permutation parity follows {}'s", others.join(" + ")));
+                }
+                _ => {}
+            }
+        }
+        if facts.is_empty() {
+            return "No invariant found: the moves keep no twist sum or parity, so every assembly is one class.".into();
+        }
+        format!(
+            "Found from the moves: {}. So the {} assemblies split into {} classes of {} positions each{}; the moves may generate less than a class, which the search then shows.",
+            facts.join("; "),
+            self.assemblies,
+            self.s.invariant_classes(),
+            self.coords.states,
+            if self.assemblies > self.coords.states * self.s.invariant_classes() {
+                " and the misplaced rest"
+            } else {
+                ""
+            }
+        )
+    }
+
+    fn render(&self, rank: u64) -> String {
+        let (p, t) = self.state(rank);
+        self.render_state(&p, &t)
+    }
+
+    fn draw(&self, rank: u64) -> String {
+        let (p, t) = self.state(rank);
+        let width = self.def.sets.iter().map(|s| s.name.len()).max().unwrap_or(0);
+        let mut lines = Vec::new();
+        for (s, set) in self.def.sets.iter().enumerate() {
+            let range = self.s.layout.offset[s]..self.s.layout.offset[s] + set.size;
+            lines.push(format!(
+                "{:width$} {}",
+                set.name,
+                join(p[range.clone()].iter().map(|&x| u32::from(x) + 1))
+            ));
+            if set.orientations > 1 {
+                lines.push(format!(
+                    "{:width$} {}",
+                    "",
+                    join(t[range].iter().map(|&x| u32::from(x)))
+                ));
+            }
+        }
+        lines.join("\n")
+    }
+
+    fn parse(&self, text: &str) -> Result<u64, ParseError> {
+        let (p, t) = self.parse_state(text)?;
+        self.rank_of(&p, &t)
+    }
+
+    fn describe_move(&self, from: u64, to: u64) -> String {
+        let (p, t) = self.state(from);
+        let (mut p2, mut t2) = (Vec::new(), Vec::new());
+        for m in &self.s.moves {
+            self.apply(m, &p, &t, &mut p2, &mut t2);
+            if self.coords.rank(&self.s, &p2, &t2, &mut Vec::new()) == to {
+                return m.name.clone();
+            }
+        }
+        "?".into()
+    }
+}

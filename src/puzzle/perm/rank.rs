@@ -1,0 +1,213 @@
+//! Ranking one component's pieces or twists as a coordinate `0..size`.
+//!
+//! A permutation of distinct pieces is ranked by a Lehmer code read from the *front*:
+//! digit `i` counts the earlier positions holding a smaller piece (radix `i + 1`, weight
+//! `i!`). So a move that only touches the first `k` positions changes the rank modulo
+//! `k!` only (the digits past `k` depend on the set of pieces before them, which it keeps):
+//! a prefix reversal of pancakes acts on a small table. Digit 1 (radix 2, weight 1) is the
+//! lowest, and the permutation's parity fixes it once the others are known, so the ranks of
+//! one parity are `full >> 1`.
+
+/// `FACT[n] = n!` for every `n` whose factorial fits.
+pub const FACT: [u64; 21] = {
+    let mut f = [1u64; 21];
+    let mut i = 1;
+    while i < 21 {
+        f[i] = f[i - 1] * i as u64;
+        i += 1;
+    }
+    f
+};
+
+/// Most distinct pieces in one ranked permutation: `20!` is the largest factorial below 2^63.
+pub const MAX_DISTINCT: usize = 20;
+
+/// Rank of `code`, a permutation of `0..code.len()` (at most [`MAX_DISTINCT`] long).
+#[inline]
+pub fn rank_distinct(code: &[u8]) -> u64 {
+    let mut seen = 0u64;
+    let mut rank = 0;
+    for (i, &c) in code.iter().enumerate() {
+        rank += u64::from((seen & ((1u64 << c) - 1)).count_ones()) * FACT[i];
+        seen |= 1 << c;
+    }
+    rank
+}
+
+/// The permutation of `0..out.len()` ranked `rank` by [`rank_distinct`].
+pub fn unrank_distinct(mut rank: u64, out: &mut [u8]) {
+    let k = out.len();
+    let mut digits = [0u8; MAX_DISTINCT];
+    for (i, d) in digits.iter_mut().enumerate().take(k).skip(1) {
+        *d = (rank % (i as u64 + 1)) as u8;
+        rank /= i as u64 + 1;
+    }
+    // From the back: position i holds the digit-th smallest piece not placed after it.
+    let mut free: u64 = if k == 64 { u64::MAX } else { (1u64 << k) - 1 };
+    for i in (0..k).rev() {
+        let mut bits = free;
+        for _ in 0..digits[i] {
+            bits &= bits - 1;
+        }
+        let c = bits.trailing_zeros() as u8;
+        out[i] = c;
+        free &= !(1u64 << c);
+    }
+}
+
+/// Parity (0 even, 1 odd) of a permutation of `0..code.len()`.
+pub fn parity(code: &[u8]) -> u8 {
+    let mut seen = 0u64;
+    let mut inversions = 0u32;
+    for &c in code {
+        // Earlier pieces that are larger.
+        inversions += (seen >> c).count_ones();
+        seen |= 1 << c;
+    }
+    (inversions & 1) as u8
+}
+
+/// Rank among the permutations of parity `parity` (`0..k!/2`), for `k >= 2`.
+pub fn rank_half(code: &[u8]) -> u64 {
+    rank_distinct(code) >> 1
+}
+
+/// The permutation of parity `parity` ranked `rank` by [`rank_half`].
+pub fn unrank_half(rank: u64, parity_wanted: u8, out: &mut [u8]) {
+    unrank_distinct(rank << 1, out);
+    if parity(out) != parity_wanted {
+        unrank_distinct((rank << 1) | 1, out);
+    }
+}
+
+/// How many arrangements of a multiset with these counts, if it fits in a `u64`.
+pub fn multinomial(counts: &[usize]) -> Option<u64> {
+    let mut total: u128 = 1;
+    let mut n: u128 = 0;
+    for &c in counts {
+        for i in 1..=c as u128 {
+            n += 1;
+            total = total.checked_mul(n)? / i;
+        }
+    }
+    u64::try_from(total).ok()
+}
+
+/// Rank of `code` among the arrangements of its multiset (`counts[s]` copies of `s`),
+/// lexicographic; `total` is their number.
+pub fn rank_multiset(code: &[u8], counts: &[usize], total: u64) -> u64 {
+    let mut left: Vec<usize> = counts.to_vec();
+    let mut total = u128::from(total);
+    let mut n = code.len() as u128;
+    let mut rank: u128 = 0;
+    for &c in code {
+        let c = usize::from(c);
+        for &l in &left[..c] {
+            rank += total * l as u128 / n;
+        }
+        total = total * left[c] as u128 / n;
+        left[c] -= 1;
+        n -= 1;
+    }
+    rank as u64
+}
+
+/// The arrangement ranked `rank` by [`rank_multiset`].
+pub fn unrank_multiset(rank: u64, counts: &[usize], total: u64, out: &mut [u8]) {
+    let mut left: Vec<usize> = counts.to_vec();
+    let mut total = u128::from(total);
+    let mut rank = u128::from(rank);
+    let mut n = out.len() as u128;
+    for slot in out.iter_mut() {
+        for (s, l) in left.iter_mut().enumerate() {
+            if *l == 0 {
+                continue;
+            }
+            let block = total * *l as u128 / n;
+            if rank < block {
+                *slot = s as u8;
+                total = block;
+                *l -= 1;
+                break;
+            }
+            rank -= block;
+        }
+        n -= 1;
+    }
+}
+
+/// Rank of twists `t` (each below `o`): base-`o` digits, the first least significant; with
+/// `fixed_sum`, the last twist follows from the others and is left out.
+pub fn rank_twists(t: &[u8], o: u8, fixed_sum: bool) -> u64 {
+    let n = if fixed_sum { t.len() - 1 } else { t.len() };
+    t[..n].iter().rev().fold(0, |r, &v| r * u64::from(o) + u64::from(v))
+}
+
+/// The twists ranked `rank` by [`rank_twists`]; with `fixed_sum` the last one makes the sum
+/// `sum` modulo `o`.
+pub fn unrank_twists(mut rank: u64, o: u8, fixed_sum: Option<u8>, out: &mut [u8]) {
+    let n = out.len() - usize::from(fixed_sum.is_some());
+    let mut total = 0u32;
+    for slot in &mut out[..n] {
+        *slot = (rank % u64::from(o)) as u8;
+        total += u32::from(*slot);
+        rank /= u64::from(o);
+    }
+    if let Some(sum) = fixed_sum {
+        let o32 = u32::from(o);
+        out[n] = ((u32::from(sum) + o32 * 256 - total % o32) % o32) as u8;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distinct_ranks_are_a_bijection_and_prefix_moves_stay_below_k_factorial() {
+        let mut out = [0u8; 6];
+        for r in 0..FACT[6] {
+            unrank_distinct(r, &mut out);
+            assert_eq!(rank_distinct(&out), r);
+            // Reversing the first 4 changes the rank modulo 4! only.
+            let mut flipped = out;
+            flipped[..4].reverse();
+            let f = rank_distinct(&flipped);
+            assert_eq!(f / FACT[4], r / FACT[4]);
+        }
+    }
+
+    #[test]
+    fn half_ranks_cover_one_parity() {
+        let mut out = [0u8; 5];
+        for p in 0..2 {
+            for r in 0..FACT[5] / 2 {
+                unrank_half(r, p, &mut out);
+                assert_eq!(parity(&out), p);
+                assert_eq!(rank_half(&out), r);
+            }
+        }
+    }
+
+    #[test]
+    fn multiset_ranks_are_a_bijection() {
+        let counts = [2, 1, 3];
+        let total = multinomial(&counts).unwrap_or(0);
+        assert_eq!(total, 60);
+        let mut out = [0u8; 6];
+        for r in 0..total {
+            unrank_multiset(r, &counts, total, &mut out);
+            assert_eq!(rank_multiset(&out, &counts, total), r);
+        }
+    }
+
+    #[test]
+    fn twist_ranks_keep_the_sum() {
+        let mut out = [0u8; 4];
+        for r in 0..27 {
+            unrank_twists(r, 3, Some(1), &mut out);
+            assert_eq!(out.iter().map(|&v| u32::from(v)).sum::<u32>() % 3, 1);
+            assert_eq!(rank_twists(&out, 3, true), r);
+        }
+    }
+}

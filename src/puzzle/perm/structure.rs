@@ -1,0 +1,580 @@
+//! What the moves allow, found from the moves themselves: the orbits of positions (a piece
+//! never leaves its orbit; positions no move touches are left out), sets whose pieces move
+//! in step, twist sums every move keeps, and permutation parities the moves tie together.
+//! The ranking covers the goal's class of these invariants only.
+
+use super::parse::{Definition, DefinitionError, State};
+use super::rank::{MAX_DISTINCT, multinomial, parity};
+
+/// Most moves after expanding powers.
+const MAX_MOVES: usize = 1024;
+
+/// Distance metric: what one move is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Metric {
+    /// Each power of a move is one move (`U`, `U2`, `U'`): twsearch's default.
+    #[default]
+    Face,
+    /// Only a move and its inverse are moves (`U`, `U'`).
+    Quarter,
+}
+
+impl Metric {
+    /// The metric's short name for reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Face => "face",
+            Metric::Quarter => "quarter",
+        }
+    }
+}
+
+/// A move with its powers expanded, on the flattened positions of every set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Move {
+    /// `U`, `U2`, `U'` ...
+    pub name: String,
+    /// Index of the defined move it is a power of.
+    pub base: usize,
+    /// How many quarter turns it is (the power, or its inverse's if smaller).
+    pub cost: u32,
+    /// `from[i]`: the position whose piece comes to position `i`.
+    pub from: Vec<u16>,
+    /// Twist added to the piece arriving at position `i`.
+    pub twist: Vec<u8>,
+}
+
+impl Move {
+    fn identity(n: usize) -> Self {
+        Move {
+            name: String::new(),
+            base: 0,
+            cost: 0,
+            from: (0..n as u16).collect(),
+            twist: vec![0; n],
+        }
+    }
+
+    fn is_identity(&self) -> bool {
+        self.from.iter().enumerate().all(|(i, &f)| usize::from(f) == i) && self.twist.iter().all(|&t| t == 0)
+    }
+
+    /// `self` then `next`.
+    fn then(&self, next: &Move, modulus: &[u8]) -> Move {
+        let n = self.from.len();
+        let mut m = Move::identity(n);
+        for (i, &o) in modulus.iter().enumerate().take(n) {
+            let f = usize::from(next.from[i]);
+            m.from[i] = self.from[f];
+            m.twist[i] = (self.twist[f] + next.twist[i]) % o;
+        }
+        m
+    }
+}
+
+/// Every set's positions laid end to end.
+#[derive(Debug, Clone)]
+pub struct Layout {
+    /// First flattened position of each set.
+    pub offset: Vec<usize>,
+    /// Orientations of the set each position belongs to.
+    pub modulus: Vec<u8>,
+    /// The set of each position.
+    pub set_of: Vec<usize>,
+}
+
+impl Layout {
+    fn new(def: &Definition) -> Self {
+        let mut offset = Vec::new();
+        let (mut modulus, mut set_of) = (Vec::new(), Vec::new());
+        for (s, set) in def.sets.iter().enumerate() {
+            offset.push(modulus.len());
+            modulus.extend(std::iter::repeat_n(set.orientations, set.size));
+            set_of.extend(std::iter::repeat_n(s, set.size));
+        }
+        Layout {
+            offset,
+            modulus,
+            set_of,
+        }
+    }
+
+    /// Positions in all.
+    pub fn positions(&self) -> usize {
+        self.modulus.len()
+    }
+
+    /// A state's pieces and twists laid end to end.
+    pub fn flatten(&self, state: &State) -> (Vec<u8>, Vec<u8>) {
+        (state.pieces.concat(), state.twists.concat())
+    }
+}
+
+/// How a component's permutation parity is constrained.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Parity {
+    /// Not a permutation of distinct pieces (or follows another set): no parity.
+    None,
+    /// The moves can give it either parity independently.
+    Free,
+    /// Its parity (relative to the goal) is the sum of those components' parities: every
+    /// move keeps that relation. Empty: every move is even on it.
+    Tied(Vec<usize>),
+}
+
+/// One orbit of positions of one set.
+#[derive(Debug, Clone)]
+pub struct Component {
+    /// The set it belongs to.
+    pub set: usize,
+    /// Which orbit of the set it is (0 for the first), for names.
+    pub orbit: usize,
+    /// Its flattened positions, ascending.
+    pub positions: Vec<usize>,
+    /// `code[label]`: the piece label's index in this component's alphabet (sorted labels).
+    pub code: Vec<u8>,
+    /// The alphabet: piece labels in increasing order.
+    pub alphabet: Vec<u8>,
+    /// How many pieces carry each label of the alphabet.
+    pub counts: Vec<usize>,
+    /// Every piece distinct.
+    pub distinct: bool,
+    /// Orientations.
+    pub orientations: u8,
+    /// The goal's pieces as codes.
+    pub solved_code: Vec<u8>,
+    /// The goal's twist sum modulo the orientations.
+    pub solved_sum: u8,
+    /// Every move keeps the twist sum.
+    pub fixed_sum: bool,
+    /// The component whose permutation this one's follows (same positions moved alike).
+    pub follows: Option<usize>,
+    /// The parity constraint.
+    pub parity: Parity,
+    /// Arrangements of its pieces (`k!` or the multinomial).
+    pub arrangements: u64,
+}
+
+impl Component {
+    /// Pieces in it.
+    #[expect(clippy::len_without_is_empty, reason = "a component is never empty")]
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// Its name in messages: the set's, with `#2` for a second orbit.
+    pub fn name(&self, def: &Definition) -> String {
+        let set = &def.sets[self.set].name;
+        if self.orbit == 0 {
+            set.clone()
+        } else {
+            format!("{set}#{}", self.orbit + 1)
+        }
+    }
+
+    /// Whether its permutation is ranked (not following another, more than one arrangement).
+    pub fn ranks_pieces(&self) -> bool {
+        self.follows.is_none() && self.arrangements > 1
+    }
+
+    /// Whether its twists are ranked.
+    pub fn ranks_twists(&self) -> bool {
+        self.orientations > 1 && !(self.fixed_sum && self.len() == 1)
+    }
+
+    /// Ranked size of its permutation coordinate.
+    pub fn piece_size(&self) -> u64 {
+        if !self.ranks_pieces() {
+            1
+        } else if matches!(self.parity, Parity::Tied(_)) {
+            self.arrangements / 2
+        } else {
+            self.arrangements
+        }
+    }
+
+    /// Ranked size of its twist coordinate.
+    pub fn twist_size(&self) -> u64 {
+        if !self.ranks_twists() {
+            return 1;
+        }
+        let k = self.len() - usize::from(self.fixed_sum);
+        u64::from(self.orientations).pow(k as u32)
+    }
+
+    /// The codes of `pieces` (flattened labels) at this component's positions.
+    pub fn codes(&self, pieces: &[u8], out: &mut [u8]) {
+        for (o, &p) in out.iter_mut().zip(&self.positions) {
+            *o = self.code[usize::from(pieces[p])];
+        }
+    }
+}
+
+/// What the moves allow, and the moves themselves.
+#[derive(Debug, Clone)]
+pub struct Structure {
+    /// Flattened positions.
+    pub layout: Layout,
+    /// The moves of the metric, powers expanded, in file order.
+    pub moves: Vec<Move>,
+    /// The orbits that moves touch.
+    pub components: Vec<Component>,
+    /// The goal, flattened.
+    pub solved_pieces: Vec<u8>,
+    /// The goal's twists, flattened.
+    pub solved_twists: Vec<u8>,
+    /// Positions no move touches.
+    pub still: Vec<usize>,
+    /// All assemblies of the pieces: every set's arrangements times its twists.
+    pub assemblies: Option<u64>,
+}
+
+fn fail<T>(line: usize, message: String) -> Result<T, DefinitionError> {
+    Err(DefinitionError { line, message })
+}
+
+/// The moves with their powers: `U`, `U2`, `U'` for a move of order 4 (twsearch's names).
+fn expand(def: &Definition, layout: &Layout, metric: Metric) -> Result<Vec<Move>, DefinitionError> {
+    let mut moves = Vec::new();
+    for (b, m) in def.moves.iter().enumerate() {
+        let mut base = Move::identity(layout.positions());
+        for (s, set) in def.sets.iter().enumerate() {
+            let off = layout.offset[s];
+            for i in 0..set.size {
+                base.from[off + i] = (off + usize::from(m.from[s][i])) as u16;
+                base.twist[off + i] = m.twist[s][i];
+            }
+        }
+        base.name = m.name.clone();
+        base.base = b;
+        let mut powers = vec![base.clone()];
+        while let Some(last) = powers.last() {
+            let next = last.then(&base, &layout.modulus);
+            if next.is_identity() {
+                break;
+            }
+            if powers.len() >= MAX_MOVES {
+                return fail(m.line, format!("move {} has an order above {MAX_MOVES}", m.name));
+            }
+            powers.push(next);
+        }
+        let order = powers.len() as i64 + 1;
+        for (j, mut p) in powers.into_iter().enumerate() {
+            let mut turns = j as i64 + 1;
+            if order - turns < turns {
+                turns -= order;
+            }
+            p.cost = turns.unsigned_abs() as u32;
+            p.name = match turns {
+                1 => m.name.clone(),
+                -1 => format!("{}'", m.name),
+                t if t < 0 => format!("{}{}'", m.name, -t),
+                t => format!("{}{t}", m.name),
+            };
+            p.base = b;
+            if metric == Metric::Face || p.cost == 1 {
+                moves.push(p);
+            }
+        }
+        if moves.len() > MAX_MOVES {
+            return fail(
+                m.line,
+                format!("more than {MAX_MOVES} moves once their powers are counted"),
+            );
+        }
+    }
+    for (i, m) in moves.iter().enumerate() {
+        if let Some(other) = moves[..i].iter().find(|o| o.name == m.name) {
+            let line = def.moves[other.base].line.max(def.moves[m.base].line);
+            return fail(
+                line,
+                format!(
+                    "the move name {} is used twice (a power of one move is named like another)",
+                    m.name
+                ),
+            );
+        }
+    }
+    Ok(moves)
+}
+
+/// Orbits of positions under the moves: a union-find.
+fn orbits(n: usize, moves: &[Move]) -> Vec<usize> {
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    for m in moves {
+        for (i, &f) in m.from.iter().enumerate() {
+            let (a, b) = (root(&mut parent, i), root(&mut parent, usize::from(f)));
+            if a != b {
+                parent[a.max(b)] = a.min(b);
+            }
+        }
+    }
+    (0..n).map(|i| root(&mut parent, i)).collect()
+}
+
+impl Structure {
+    /// Finds the structure of `def` under `metric`.
+    pub fn new(def: &Definition, metric: Metric) -> Result<Self, DefinitionError> {
+        let layout = Layout::new(def);
+        let moves = expand(def, &layout, metric)?;
+        let (solved_pieces, solved_twists) = layout.flatten(&def.solved);
+        let n = layout.positions();
+        let root = orbits(n, &moves);
+        let touched: Vec<bool> = (0..n)
+            .map(|i| moves.iter().any(|m| usize::from(m.from[i]) != i || m.twist[i] != 0))
+            .collect();
+        let still: Vec<usize> = (0..n).filter(|&i| !touched[i]).collect();
+        let mut components: Vec<Component> = Vec::new();
+        let mut orbit_of_set = vec![0usize; def.sets.len()];
+        for r in 0..n {
+            if root[r] != r || !touched[r] {
+                continue;
+            }
+            let positions: Vec<usize> = (r..n).filter(|&i| root[i] == r).collect();
+            let set = layout.set_of[r];
+            let labels: Vec<u8> = positions.iter().map(|&p| solved_pieces[p]).collect();
+            let mut alphabet = labels.clone();
+            alphabet.sort_unstable();
+            alphabet.dedup();
+            let mut code = vec![u8::MAX; 256];
+            for (i, &a) in alphabet.iter().enumerate() {
+                code[usize::from(a)] = i as u8;
+            }
+            let mut counts = vec![0usize; alphabet.len()];
+            for &l in &labels {
+                counts[usize::from(code[usize::from(l)])] += 1;
+            }
+            let distinct = counts.iter().all(|&c| c == 1);
+            let k = positions.len();
+            if distinct && k > MAX_DISTINCT {
+                return fail(
+                    0,
+                    format!(
+                        "set {} has an orbit of {k} distinct pieces; at most {MAX_DISTINCT} can be ranked",
+                        def.sets[set].name
+                    ),
+                );
+            }
+            let Some(arrangements) = multinomial(&counts) else {
+                return fail(
+                    0,
+                    format!(
+                        "set {}'s pieces have too many arrangements to rank in 64 bits",
+                        def.sets[set].name
+                    ),
+                );
+            };
+            let orientations = layout.modulus[r];
+            let sum_of =
+                |m: &Move| positions.iter().map(|&p| u32::from(m.twist[p])).sum::<u32>() % u32::from(orientations);
+            let fixed_sum = orientations > 1 && moves.iter().all(|m| sum_of(m) == 0);
+            let solved_code: Vec<u8> = labels.iter().map(|&l| code[usize::from(l)]).collect();
+            let solved_sum =
+                (positions.iter().map(|&p| u32::from(solved_twists[p])).sum::<u32>() % u32::from(orientations)) as u8;
+            components.push(Component {
+                set,
+                orbit: orbit_of_set[set],
+                positions,
+                code,
+                alphabet,
+                counts,
+                distinct,
+                orientations,
+                solved_code,
+                solved_sum,
+                fixed_sum,
+                follows: None,
+                parity: Parity::None,
+                arrangements,
+            });
+            orbit_of_set[set] += 1;
+        }
+        follow(&mut components, &moves);
+        parities(&mut components, &moves);
+        let mut assemblies: Option<u64> = Some(1);
+        for (s, set) in def.sets.iter().enumerate() {
+            let mut labels = def.solved.pieces[s].clone();
+            labels.sort_unstable();
+            let counts: Vec<usize> = labels.chunk_by(|a, b| a == b).map(<[u8]>::len).collect();
+            let twists = u64::from(set.orientations).checked_pow(set.size as u32);
+            assemblies = assemblies
+                .zip(multinomial(&counts))
+                .and_then(|(a, b)| a.checked_mul(b))
+                .zip(twists)
+                .and_then(|(a, b)| a.checked_mul(b));
+        }
+        Ok(Structure {
+            layout,
+            moves,
+            components,
+            solved_pieces,
+            solved_twists,
+            still,
+            assemblies,
+        })
+    }
+
+    /// How many classes the invariants split the structured assemblies into: twist sums
+    /// times parity relations.
+    pub fn invariant_classes(&self) -> u64 {
+        self.components
+            .iter()
+            .map(|c| {
+                let twist = if c.fixed_sum { u64::from(c.orientations) } else { 1 };
+                let parity = if matches!(c.parity, Parity::Tied(_)) && c.ranks_pieces() {
+                    2
+                } else {
+                    1
+                };
+                twist * parity
+            })
+            .product()
+    }
+
+    /// The invariants of a flattened state, as a class index (goal: 0), or why it is outside
+    /// every class (a piece out of its orbit, a still piece moved, sets out of step).
+    pub fn class_of(&self, pieces: &[u8], twists: &[u8]) -> Result<u64, String> {
+        for &p in &self.still {
+            if pieces[p] != self.solved_pieces[p] || twists[p] != self.solved_twists[p] {
+                return Err(format!(
+                    "position {} of a set is never moved, so it must hold its solved piece",
+                    p
+                ));
+            }
+        }
+        let mut codes: Vec<Vec<u8>> = Vec::with_capacity(self.components.len());
+        for c in &self.components {
+            let mut code = vec![0u8; c.len()];
+            let mut counts = vec![0usize; c.counts.len()];
+            for (slot, &p) in code.iter_mut().zip(&c.positions) {
+                let k = c.code[usize::from(pieces[p])];
+                if k == u8::MAX || counts[usize::from(k)] == c.counts[usize::from(k)] {
+                    return Err("a piece is outside the orbit its moves keep it in".into());
+                }
+                counts[usize::from(k)] += 1;
+                *slot = k;
+            }
+            codes.push(code);
+        }
+        for (i, c) in self.components.iter().enumerate() {
+            if let Some(leader) = c.follows {
+                // Follower in step: the leader's piece at each position names where in the
+                // goal the follower's piece comes from.
+                let lead = &self.components[leader];
+                for (j, &code) in codes[leader].iter().enumerate() {
+                    let from = lead.solved_code.iter().position(|&s| s == code).unwrap_or(0);
+                    if codes[i][j] != c.solved_code[from] {
+                        return Err(format!(
+                            "set {} moves in step with another set and is out of step",
+                            c.set
+                        ));
+                    }
+                }
+            }
+        }
+        let mut class = 0u64;
+        let mut radix = 1u64;
+        for (i, c) in self.components.iter().enumerate() {
+            if c.fixed_sum {
+                let sum = c.positions.iter().map(|&p| u32::from(twists[p])).sum::<u32>();
+                let o = u32::from(c.orientations);
+                let off = (sum + o - u32::from(c.solved_sum)) % o;
+                class += u64::from(off) * radix;
+                radix *= u64::from(c.orientations);
+            }
+            if let Parity::Tied(on) = &c.parity
+                && c.ranks_pieces()
+            {
+                let relative = |j: usize| parity(&codes[j]) ^ parity(&self.components[j].solved_code);
+                let wrong = on.iter().fold(relative(i), |acc, &j| acc ^ relative(j));
+                class += u64::from(wrong) * radix;
+                radix *= 2;
+            }
+        }
+        Ok(class)
+    }
+}
+
+/// Marks components whose pieces move exactly like an earlier component's (the pyraminx's
+/// tips and axial pieces): their arrangement follows, so only the leader's is ranked.
+fn follow(components: &mut [Component], moves: &[Move]) {
+    for b in 0..components.len() {
+        for a in 0..b {
+            let (ca, cb) = (&components[a], &components[b]);
+            if ca.follows.is_some() || !ca.distinct || ca.len() != cb.len() || ca.len() < 2 {
+                continue;
+            }
+            let index = |c: &Component, p: u16| c.positions.binary_search(&usize::from(p)).ok();
+            let alike = moves.iter().all(|m| {
+                ca.positions
+                    .iter()
+                    .zip(&cb.positions)
+                    .all(|(&pa, &pb)| index(ca, m.from[pa]) == index(cb, m.from[pb]))
+            });
+            if alike {
+                components[b].follows = Some(a);
+                break;
+            }
+        }
+    }
+}
+
+/// Finds which components' parities the moves tie: each move's parity on every ranked
+/// permutation of distinct pieces is a vector over GF(2); the components that are not
+/// pivots of the span's reduced basis have their parity fixed by the pivots'.
+fn parities(components: &mut [Component], moves: &[Move]) {
+    let columns: Vec<usize> = (0..components.len())
+        .filter(|&i| {
+            let c = &components[i];
+            c.distinct && c.follows.is_none() && c.len() >= 2
+        })
+        .take(64)
+        .collect();
+    let mut basis: Vec<(usize, u64)> = Vec::new();
+    for m in moves {
+        let mut v = 0u64;
+        for (bit, &i) in columns.iter().enumerate() {
+            let c = &components[i];
+            let mut code = vec![0u8; c.len()];
+            for (j, &p) in c.positions.iter().enumerate() {
+                let from = usize::from(m.from[p]);
+                code[j] = c.positions.binary_search(&from).unwrap_or(0) as u8;
+            }
+            v |= u64::from(parity(&code)) << bit;
+        }
+        for &(pivot, b) in &basis {
+            if v >> pivot & 1 == 1 {
+                v ^= b;
+            }
+        }
+        if v != 0 {
+            let pivot = v.trailing_zeros() as usize;
+            for (_, b) in basis.iter_mut() {
+                if *b >> pivot & 1 == 1 {
+                    *b ^= v;
+                }
+            }
+            basis.push((pivot, v));
+        }
+    }
+    for (bit, &i) in columns.iter().enumerate() {
+        components[i].parity = if basis.iter().any(|&(p, _)| p == bit) {
+            Parity::Free
+        } else {
+            Parity::Tied(
+                basis
+                    .iter()
+                    .filter(|&&(_, b)| b >> bit & 1 == 1)
+                    .map(|&(p, _)| columns[p])
+                    .collect(),
+            )
+        };
+    }
+}

@@ -1,0 +1,461 @@
+//! Tests: the reader's refusals, the ranking's bijection, the engine against a plain
+//! search over explicit states, and the published counts.
+
+use super::parse::parse_definition;
+use super::*;
+use crate::engine::bfs;
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+
+const POCKET_HELD: &str = include_str!("../../../examples/pocket-cube-held.tws");
+const POCKET: &str = include_str!("../../../examples/pocket-cube.tws");
+const TOP_SPIN: &str = include_str!("../../../examples/top-spin-9.tws");
+const BURNT_8: &str = include_str!("../../../examples/burnt-pancakes-8.tws");
+const PANCAKES_10: &str = include_str!("../../../examples/pancakes-10.tws");
+const PYRAMINX: &str = include_str!("../../../examples/pyraminx.tws");
+
+/// Two sets whose parities every move changes together (the generic plan).
+const TIED_PARITIES: &str = "
+Set A 4 1
+Set B 3 1
+Move X
+A
+2 1 3 4
+B
+2 1 3
+End
+Move Y
+A
+1 3 4 2
+End
+Move Z
+B
+2 3 1
+End
+";
+
+/// A set whose pieces move exactly like another's, with twists of its own.
+const IN_STEP: &str = "
+Name InStep
+Set A 3 1
+Set B 3 2
+Move P
+A
+2 3 1
+B
+2 3 1
+End
+Move Q
+A
+2 1 3
+B
+2 1 3
+1 0 0
+End
+";
+
+/// Identical pieces, and a set no move touches.
+const MULTISET: &str = "
+Set C 4 1
+Set STILL 2 3
+Solved
+C
+1 1 2 2
+End
+Move S
+C
+2 3 4 1
+End
+Move W
+C
+2 1 3 4
+End
+";
+
+fn puzzle(text: &str, metric: Metric) -> PermPuzzle {
+    PermPuzzle::from_text(text, "test", metric).expect("a valid definition")
+}
+
+/// A stack of `n` pancakes (burnt: each flip also turns them over), as a definition.
+fn pancakes(n: usize, burnt: bool) -> String {
+    let mut text = format!("Set STACK {n} {}\n", if burnt { 2 } else { 1 });
+    for k in if burnt { 1 } else { 2 }..=n {
+        let perm: Vec<String> = (1..=n)
+            .map(|i| if i <= k { k + 1 - i } else { i }.to_string())
+            .collect();
+        text += &format!("Move f{k}\nSTACK\n{}\n", perm.join(" "));
+        if burnt {
+            let twist: Vec<&str> = (1..=n).map(|i| if i <= k { "1" } else { "0" }).collect();
+            text += &format!("{}\n", twist.join(" "));
+        }
+        text += "End\n";
+    }
+    text
+}
+
+fn levels(p: &PermPuzzle) -> Vec<u64> {
+    bfs(p, |_| ControlFlow::Continue(()))
+        .expect("the search succeeds")
+        .levels
+}
+
+/// The levels of a plain breadth-first search over explicit states, applying each defined
+/// move's powers as the file writes them: shares nothing with the ranking.
+fn plain_levels(text: &str, metric: Metric) -> Vec<u64> {
+    let def = parse_definition(text).expect("a valid definition");
+    type S = (Vec<u8>, Vec<u8>);
+    let flat = |v: &[Vec<u8>]| v.concat();
+    let moduli: Vec<u8> = def
+        .sets
+        .iter()
+        .flat_map(|s| std::iter::repeat_n(s.orientations, s.size))
+        .collect();
+    let offsets: Vec<usize> = def
+        .sets
+        .iter()
+        .scan(0, |o, s| Some(std::mem::replace(o, *o + s.size)))
+        .collect();
+    let apply = |s: &S, m: &super::parse::MoveDef| -> S {
+        let (mut p, mut t) = (s.0.clone(), s.1.clone());
+        for (set, off) in offsets.iter().enumerate() {
+            for i in 0..def.sets[set].size {
+                let f = off + usize::from(m.from[set][i]);
+                p[off + i] = s.0[f];
+                t[off + i] = (s.1[f] + m.twist[set][i]) % moduli[off + i];
+            }
+        }
+        p.iter().zip(&t).count();
+        (p, t)
+    };
+    let start: S = (flat(&def.solved.pieces), flat(&def.solved.twists));
+    // Each move's powers: apply it 1, 2, ... times until back where it started.
+    let mut seen: HashMap<S, usize> = HashMap::from([(start.clone(), 0)]);
+    let mut frontier = vec![start];
+    let mut counts = vec![1u64];
+    while !frontier.is_empty() {
+        let mut next = Vec::new();
+        for s in &frontier {
+            for m in &def.moves {
+                let mut power = apply(s, m);
+                let mut k = 1;
+                let mut order_powers = Vec::new();
+                while power != *s {
+                    order_powers.push((k, power.clone()));
+                    power = apply(&power, m);
+                    k += 1;
+                }
+                let order = k;
+                for (k, state) in order_powers {
+                    let quarter = k == 1 || k == order - 1;
+                    if (metric == Metric::Face || quarter) && !seen.contains_key(&state) {
+                        seen.insert(state.clone(), counts.len());
+                        next.push(state);
+                    }
+                }
+            }
+        }
+        if !next.is_empty() {
+            counts.push(next.len() as u64);
+        }
+        frontier = next;
+    }
+    counts
+}
+
+#[test]
+fn refuses_what_the_reader_does_not_support() {
+    let set = "Set C 3 1\n";
+    let cases: &[(String, &str)] = &[
+        (
+            format!("{set}Illegal C 1 2\n"),
+            "line 2: `Illegal` is not supported (supported: Name, Set",
+        ),
+        (
+            format!("{set}Move A\nC\n2 3 1\nEnd\nMoveAlias B A\n"),
+            "line 6: `MoveAlias` is not supported",
+        ),
+        (
+            format!("{set}Move A\nC\n2 3 1\nEnd\nMoveSequence B A A\n"),
+            "line 6: `MoveSequence` is not supported",
+        ),
+        (format!("Ignore C\n{set}"), "line 1: `Ignore` is not supported"),
+        (
+            format!("{set}MoveTransformation A\n"),
+            "line 2: `MoveTransformation` is not supported",
+        ),
+        (
+            format!("{set}Move A\nC\n1 1 3\nEnd\n"),
+            "line 4: move A is not a permutation of set C: 1 appears twice",
+        ),
+        (
+            format!("{set}Move A\nC\n1 2 4\nEnd\n"),
+            "line 4: move A is not a permutation of set C: 4 is past",
+        ),
+        (
+            format!("{set}Move A\nC\n1 2\nEnd\n"),
+            "line 4: set C has 3 pieces, this line has 2 numbers",
+        ),
+        (
+            "Set C 3 2\nMove A\nC\n1 2 3\n0 0 2\nEnd\n".into(),
+            "line 5: orientation 2 out of range: set C has 2 orientations",
+        ),
+        (
+            format!("{set}Move A\nD\n1 2 3\nEnd\n"),
+            "line 3: unknown set `D` (the sets are C)",
+        ),
+        (
+            format!("{set}Move A\nC\n2 3 1\nEnd\nMove A\nC\n2 1 3\nEnd\n"),
+            "line 6: move `A` defined twice",
+        ),
+        (
+            "Set C 4 1\nMove A2\nC\n2 1 3 4\nEnd\nMove A\nC\n2 3 4 1\nEnd\n".into(),
+            "line 6: the move name A2 is used twice",
+        ),
+        (
+            format!("{set}Solved\nC\n1 2 3\nEnd\n"),
+            "line 5: no `Move` in the definition",
+        ),
+        (format!("{set}Move A\nC\n2 3 1\n"), "line 2: this block has no `End`"),
+        (
+            format!("{set}Move A\nC\n2 3 1\n0 0 0\n0 0 0\nEnd\n"),
+            "line 6: a third line of numbers for set C",
+        ),
+        (
+            format!("{set}Move A\nC\n2 x 1\nEnd\n"),
+            "line 4: piece `x` is not a number",
+        ),
+        (format!("{set}Move A\nC\nEnd\n"), "line 4: set C has no line of pieces"),
+        (
+            format!("{set}Move A\nC\n2 3 1\nEnd\nSet D 2 1\n"),
+            "line 6: `Set` must come before",
+        ),
+        (
+            "Set C 0 1\n".into(),
+            "line 1: the number of pieces `0` is out of range 1 to 255",
+        ),
+        (
+            "Set C 3 200\n".into(),
+            "line 1: the number of orientations `200` is out of range 1 to 127",
+        ),
+        ("Set C 3\n".into(), "line 1: `Set` takes a name, a number of pieces"),
+        ("# nothing\n".into(), "no `Set` in the definition"),
+        (
+            format!("{set}End\n"),
+            "line 2: `End` without a `Solved` or `Move` block",
+        ),
+        (
+            format!("{set}Move A\n2 3 1\nEnd\n"),
+            "line 3: numbers before a set name in the move",
+        ),
+        ("x".repeat(MAX_BYTES_PLUS_ONE), "more than the 1048576 accepted"),
+    ];
+    for (text, want) in cases {
+        let got = PermPuzzle::from_text(text, "t", Metric::Face)
+            .map(|_| ())
+            .map_err(|e| e.to_string());
+        match got {
+            Err(message) => {
+                assert!(
+                    message.contains(want),
+                    "{text:?}\n  gave {message:?}\n  wanted {want:?}"
+                );
+                assert!(!message.contains('\n'), "one line: {message:?}");
+            }
+            Ok(()) => panic!("{text:?} was accepted, wanted {want:?}"),
+        }
+    }
+}
+
+const MAX_BYTES_PLUS_ONE: usize = parse::MAX_BYTES + 1;
+
+#[test]
+fn reads_the_format_as_twsearch_does() {
+    // Comments, blank lines, a Name with the first keyword, a set left out of a move (it
+    // stays), an orientation line left out (no twist), StartState counting from 0.
+    let text = "# a comment\n\nName Two\nSet A 3 1\nSet B 2 2\nStartState\nA\n0 1 2\nEnd\nMove M\nA\n2 3 1\nEnd\nMove N\nB\n2 1\n1 0\nEnd\n";
+    let def = parse_definition(text).expect("valid");
+    assert_eq!(def.name, "Two");
+    assert_eq!(def.solved.pieces, vec![vec![0, 1, 2], vec![0, 1]]);
+    assert_eq!(def.moves[0].from, vec![vec![1, 2, 0], vec![0, 1]]);
+    // The twist is written where the piece starts (position 1) and kept where it arrives (2).
+    assert_eq!(def.moves[1].twist, vec![vec![0, 0, 0], vec![0, 1]]);
+    assert_eq!(levels(&puzzle(text, Metric::Face)).iter().sum::<u64>(), 3 * 4);
+}
+
+#[test]
+fn the_ranking_is_a_bijection_on_every_small_example() {
+    let small = [
+        TOP_SPIN.to_string(),
+        pancakes(7, false),
+        pancakes(5, true),
+        TIED_PARITIES.into(),
+        IN_STEP.into(),
+        MULTISET.into(),
+    ];
+    for text in &small {
+        for metric in [Metric::Face, Metric::Quarter] {
+            let p = puzzle(text, metric);
+            for r in 0..p.states() {
+                let (pieces, twists) = p.state(r);
+                assert_eq!(p.rank_of(&pieces, &twists), Ok(r), "{}", p.definition().name);
+                assert_eq!(p.parse(&p.render(r)), Ok(r));
+            }
+        }
+    }
+    // The pocket cube: a sample of its ranks.
+    let p = puzzle(POCKET_HELD, Metric::Face);
+    for r in (0..p.states()).step_by(997) {
+        let (pieces, twists) = p.state(r);
+        assert_eq!(p.rank_of(&pieces, &twists), Ok(r));
+    }
+}
+
+#[test]
+fn every_small_example_equals_a_plain_search_over_explicit_states() {
+    let small = [
+        TOP_SPIN.to_string(),
+        pancakes(7, false),
+        pancakes(5, true),
+        TIED_PARITIES.into(),
+        IN_STEP.into(),
+        MULTISET.into(),
+    ];
+    for text in &small {
+        for metric in [Metric::Face, Metric::Quarter] {
+            let p = puzzle(text, metric);
+            assert_eq!(
+                levels(&p),
+                plain_levels(text, metric),
+                "{} {metric:?}",
+                p.definition().name
+            );
+        }
+    }
+}
+
+#[test]
+fn finds_the_invariants_from_the_moves() {
+    let tied = puzzle(TIED_PARITIES, Metric::Face);
+    assert_eq!((tied.states(), tied.plan()), (24 * 3, "generic"));
+    let step = puzzle(IN_STEP, Metric::Face);
+    assert_eq!(step.states(), 6 * 8);
+    let multi = puzzle(MULTISET, Metric::Face);
+    assert_eq!(multi.states(), 6);
+    assert_eq!(multi.configurations().0, 6 * 2 * 9);
+    let spin = puzzle(TOP_SPIN, Metric::Face);
+    assert_eq!(spin.states(), 181_440);
+    // The pyraminx: tips and axial pieces twist, edges flip with an even sum and move by
+    // 3-cycles: 3^4 x 3^4 x 6!/2 x 2^5.
+    assert_eq!(puzzle(PYRAMINX, Metric::Face).states(), 81 * 81 * 360 * 32);
+}
+
+#[test]
+fn classes_count_every_assembly() {
+    let p = puzzle(POCKET_HELD, Metric::Face);
+    let classes = p.classes();
+    let labels: Vec<&str> = classes.iter().map(|c| c.label.as_str()).collect();
+    assert_eq!(
+        labels,
+        ["CORNERS twist 0", "CORNERS twist 1", "CORNERS twist 2", "misplaced"]
+    );
+    assert_eq!(classes.iter().map(|c| c.configurations).sum::<u64>(), 40_320 * 6_561);
+    assert_eq!(classes[0].configurations, 3_674_160);
+    assert!(classes[0].solvable && classes[1..].iter().all(|c| !c.solvable));
+    for c in &classes[1..3] {
+        assert!(
+            matches!(p.parse(&c.example), Err(ParseError::Unsolvable(_))),
+            "{}",
+            c.example
+        );
+    }
+    assert!(matches!(p.parse(&classes[3].example), Err(ParseError::Unsolvable(_))));
+    let spin = puzzle(TOP_SPIN, Metric::Face).classes();
+    assert_eq!(
+        spin.iter().map(|c| c.label.as_str()).collect::<Vec<_>>(),
+        ["RING even", "RING odd"]
+    );
+}
+
+#[test]
+fn reads_positions_as_lines_or_as_moves() {
+    let p = puzzle(POCKET_HELD, Metric::Face);
+    let sexy = p.parse("R U R' U'").expect("moves");
+    let (pieces, twists) = p.parse_state("R U R' U'").expect("moves");
+    assert_eq!(p.parse(&p.render_state(&pieces, &twists)), Ok(sexy));
+    assert_eq!(p.parse("CORNERS 1 2 3 4 5 6 7 8"), Ok(p.goals()[0]));
+    assert_eq!(p.parse("F2 F2"), Ok(p.goals()[0]));
+    assert!(matches!(p.parse("X"), Err(ParseError::Malformed(m)) if m.contains("not a move")));
+    assert!(matches!(p.parse("1 2 3"), Err(ParseError::Malformed(m)) if m.contains("takes 8 or 16 numbers")));
+    assert!(matches!(
+        p.parse("2 1 3 4 5 6 7 8, 1 0 0 0 0 0 0 0"),
+        Err(ParseError::Unsolvable(_))
+    ));
+    // One move from the goal is one move away, and named.
+    let r = p.parse("U").expect("moves");
+    assert_eq!(p.describe_move(p.goals()[0], r), "U");
+    assert_eq!(p.draw(p.goals()[0]), "CORNERS 1 2 3 4 5 6 7 8\n        0 0 0 0 0 0 0 0");
+}
+
+#[test]
+fn pocket_cube_with_a_corner_held_matches_oeis() {
+    // A079761 (each power a move) and A079762 (quarter turns).
+    let face = [1, 9, 54, 321, 1847, 9992, 50136, 227536, 870072, 1887748, 623800, 2644];
+    assert_eq!(levels(&puzzle(POCKET_HELD, Metric::Face)), face);
+    let quarter = [
+        1, 6, 27, 120, 534, 2256, 8969, 33058, 114149, 360508, 930588, 1350852, 782536, 90280, 276,
+    ];
+    assert_eq!(levels(&puzzle(POCKET_HELD, Metric::Quarter)), quarter);
+}
+
+#[test]
+fn pocket_cube_with_six_faces_starts_as_twsearch_counts() {
+    // twsearch -g on its own 2x2x2 definition: 1, 18, 243, 2874, 28000, 205416, ...
+    let p = puzzle(POCKET, Metric::Face);
+    assert_eq!(p.states(), 88_179_840);
+    let mut seen = vec![];
+    let _ = bfs(&p, |level| {
+        seen.push(level.states);
+        if level.depth == 5 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    assert_eq!(seen, [1, 18, 243, 2874, 28000, 205416]);
+}
+
+#[test]
+fn pancake_numbers() {
+    // A058986 for 4..9 pancakes; the 6-stack's distances; the 10-stack's (big plan).
+    for (n, max) in [(4, 4), (5, 5), (6, 7), (7, 8), (8, 9), (9, 10)] {
+        assert_eq!(
+            levels(&puzzle(&pancakes(n, false), Metric::Face)).len() - 1,
+            max,
+            "{n} pancakes"
+        );
+    }
+    assert_eq!(
+        levels(&puzzle(&pancakes(6, false), Metric::Face)),
+        [1, 5, 20, 79, 199, 281, 133, 2]
+    );
+    let ten = puzzle(PANCAKES_10, Metric::Face);
+    assert_eq!(ten.plan(), "big");
+    assert_eq!(levels(&ten).len() - 1, 11);
+}
+
+#[test]
+fn burnt_pancake_numbers() {
+    // A078941 for 2..7 burnt pancakes, and the 3-stack's distances.
+    for (n, max) in [(2, 4), (3, 6), (4, 8), (5, 10), (6, 12), (7, 14)] {
+        assert_eq!(
+            levels(&puzzle(&pancakes(n, true), Metric::Face)).len() - 1,
+            max,
+            "{n} burnt pancakes"
+        );
+    }
+    assert_eq!(
+        levels(&puzzle(&pancakes(3, true), Metric::Face)),
+        [1, 3, 6, 12, 18, 6, 2]
+    );
+    assert_eq!(puzzle(BURNT_8, Metric::Face).states(), 40_320 * 256);
+}
