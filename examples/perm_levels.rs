@@ -8,9 +8,9 @@
 //! wall seconds (building the tables included). `--info` stops after the first line;
 //! `--generate` only times the puzzle's side: every rank's predecessors on one thread.
 
-use analyze::engine::bfs;
-use analyze::puzzle::Puzzle;
+use analyze::engine::{Options, search};
 use analyze::puzzle::perm::{Metric, PermPuzzle};
+use analyze::puzzle::prelude::*;
 use std::ops::ControlFlow;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -74,7 +74,7 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let mut before = start.elapsed().as_secs_f64();
-    let result = bfs(&puzzle, |level| {
+    let result = search(&puzzle, Options::default(), |level| {
         let now = start.elapsed().as_secs_f64();
         println!(
             "level {:3} states {:>14} level_s {:8.3}",

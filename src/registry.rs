@@ -3,7 +3,7 @@
 //! here.
 
 use crate::job::{AnyFamily, Job};
-use crate::puzzle::{coin_lines, flip_k, lights_out, nine_tails, rules, sliding};
+use crate::puzzle::{coin_lines, flip_k, lights_out, nine_tails, perm, rules, sliding};
 
 /// Every family, in `--list` and `--all` order.
 pub static FAMILIES: &[&dyn AnyFamily] = &[
@@ -15,6 +15,7 @@ pub static FAMILIES: &[&dyn AnyFamily] = &[
     &coin_lines::CoinLinesFamily,
     &flip_k::FlipKFamily,
     &rules::RulesFamily,
+    &perm::family::PermFamily,
 ];
 
 /// The families `--puzzle` takes, by name.

@@ -52,6 +52,15 @@ pub fn quote(text: &str) -> String {
     }
 }
 
+/// `text` as part of a file name: each run of characters other than ASCII letters and
+/// digits becomes one `-` (`1 2 3` -> `1-2-3`, `1 2, 0 1 / 3` -> `1-2-0-1-3`).
+pub fn slug(text: &str) -> String {
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
 /// `n!`, exact for `n <= 20` (the callers stay at or below 16).
 pub fn factorial(n: usize) -> u64 {
     (1..=n as u64).product()
@@ -78,6 +87,13 @@ mod tests {
         assert_eq!(human_bytes(1), "1 byte");
         assert_eq!(human_bytes(1023), "1023 bytes");
         assert_eq!(human_bytes(60 << 20), "60.0 MiB");
+    }
+
+    #[test]
+    fn slugs_name_files() {
+        assert_eq!(slug("1 2 3 4 0 5 6 7 8"), "1-2-3-4-0-5-6-7-8");
+        assert_eq!(slug("HTTH"), "HTTH");
+        assert_eq!(slug("1 2, 0 1 / 3"), "1-2-0-1-3");
     }
 
     #[test]

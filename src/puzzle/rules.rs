@@ -407,18 +407,21 @@ impl Family for RulesFamily {
         None
     }
 
-    /// Takes a `.toml` file, or one without that extension whose first line is TOML
-    /// (`key = value`, a `[table]` or a comment).
+    /// Takes a `.toml` file, or one of another extension whose first line that is not a
+    /// comment is TOML (`key = value` or a `[table]`).
     fn read(&self, path: &Path, text: &str, _: &SizeArgs) -> Option<Result<Arc<Coins>, String>> {
         let toml_like = || {
-            let first = text.lines().map(str::trim).find(|l| !l.is_empty());
-            first.is_none_or(|l| l.starts_with('#') || l.starts_with('[') || l.contains('='))
+            let first = text
+                .lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty() && !l.starts_with('#'));
+            first.is_some_and(|l| l.starts_with('[') || l.contains('='))
         };
-        let toml = match path.extension().and_then(|e| e.to_str()) {
-            Some(ext) => ext.eq_ignore_ascii_case("toml") || toml_like(),
-            None => toml_like(),
-        };
-        toml.then(|| {
+        let toml = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("toml"));
+        (toml || toml_like()).then(|| {
             parse_rules(text)
                 .map(Arc::new)
                 .map_err(|e| format!("{}{e}", if e.at.is_some() { "" } else { " " }))

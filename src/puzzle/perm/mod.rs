@@ -8,14 +8,15 @@
 //! is reachable and a predecessor costs a table look-up or two.
 
 pub mod coords;
+pub mod family;
 pub mod parse;
 pub mod rank;
 pub mod structure;
 #[cfg(test)]
 mod tests;
 
-use super::{ClassInfo, ParseError, Puzzle};
-use crate::engine::bitset::WORD_BITS;
+use super::{ClassInfo, Invariant, Notation, ParseError, SearchGraph};
+use crate::util::WORD_BITS;
 use coords::{Coords, Plan};
 pub use parse::{Definition, DefinitionError, parse_definition};
 use structure::Structure;
@@ -549,7 +550,7 @@ fn join<T: ToString>(items: impl Iterator<Item = T>) -> String {
     items.map(|i| i.to_string()).collect::<Vec<_>>().join(" ")
 }
 
-impl Puzzle for PermPuzzle {
+impl Notation for PermPuzzle {
     fn id(&self) -> String {
         self.id.clone()
     }
@@ -595,35 +596,69 @@ impl Puzzle for PermPuzzle {
         (rows, cols)
     }
 
-    fn states(&self) -> u64 {
-        self.coords.states
+    fn metric(&self) -> String {
+        format!("{} moves", self.metric.name())
     }
 
-    fn configurations(&self) -> (u64, String) {
-        let parts: Vec<String> = self
-            .def
-            .sets
-            .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                let mut labels = self.def.solved.pieces[i].clone();
-                labels.sort_unstable();
-                let repeats: Vec<String> = labels
-                    .chunk_by(|a, b| a == b)
-                    .filter(|c| c.len() > 1)
-                    .map(|c| format!("{}!", c.len()))
-                    .collect();
-                let mut f = format!("{}!", s.size);
-                if !repeats.is_empty() {
-                    f = format!("{f}/({})", repeats.join(" x "));
-                }
-                if s.orientations > 1 {
-                    f = format!("{f} x {}^{}", s.orientations, s.size);
-                }
-                f
-            })
-            .collect();
-        (self.assemblies, parts.join(" x "))
+    fn render(&self, rank: u64) -> String {
+        let (p, t) = self.state(rank);
+        self.render_state(&p, &t)
+    }
+
+    fn draw(&self, rank: u64) -> String {
+        let (p, t) = self.state(rank);
+        let width = self.def.sets.iter().map(|s| s.name.len()).max().unwrap_or(0);
+        let mut lines = Vec::new();
+        for (s, set) in self.def.sets.iter().enumerate() {
+            let range = self.s.layout.offset[s]..self.s.layout.offset[s] + set.size;
+            lines.push(format!(
+                "{:width$} {}",
+                set.name,
+                join(p[range.clone()].iter().map(|&x| u32::from(x) + 1))
+            ));
+            if set.orientations > 1 {
+                lines.push(format!(
+                    "{:width$} {}",
+                    "",
+                    join(t[range].iter().map(|&x| u32::from(x)))
+                ));
+            }
+        }
+        lines.join("\n")
+    }
+
+    fn parse(&self, text: &str) -> Result<u64, ParseError> {
+        let (p, t) = self.parse_state(text)?;
+        self.rank_of(&p, &t)
+    }
+
+    /// Any position of the goal's class, written as [`Notation::parse`] reads it.
+    fn with_goal(mut self, goal: &str) -> Result<Self, ParseError> {
+        self.goal = self.parse(goal)?;
+        self.id = format!("{}-goal-{}", self.id, crate::util::slug(&self.render(self.goal)));
+        Ok(self)
+    }
+
+    fn describe_move(&self, from: u64, to: u64) -> String {
+        let (p, t) = self.state(from);
+        let (mut p2, mut t2) = (Vec::new(), Vec::new());
+        for m in &self.s.moves {
+            self.apply(m, &p, &t, &mut p2, &mut t2);
+            if self.coords.rank(&self.s, &p2, &t2, &mut Vec::new()) == to {
+                return m.name.clone();
+            }
+        }
+        "?".into()
+    }
+}
+
+impl SearchGraph for PermPuzzle {
+    fn class_count(&self) -> usize {
+        self.classes.len()
+    }
+
+    fn states(&self) -> u64 {
+        self.coords.states
     }
 
     fn goals(&self) -> Vec<u64> {
@@ -660,9 +695,40 @@ impl Puzzle for PermPuzzle {
     fn for_each_successor(&self, rank: u64, f: impl FnMut(u64)) {
         self.neighbours(&mut Memo::default(), rank, f);
     }
+}
 
-    fn metric(&self) -> String {
-        format!("{} moves", self.metric.name())
+impl Invariant for PermPuzzle {
+    /// When the moves generate less than a class, the search reaches fewer positions
+    /// than the class holds: the invariant is necessary, not sufficient.
+    fn exact(&self) -> bool {
+        false
+    }
+
+    fn configurations(&self) -> (u64, String) {
+        let parts: Vec<String> = self
+            .def
+            .sets
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let mut labels = self.def.solved.pieces[i].clone();
+                labels.sort_unstable();
+                let repeats: Vec<String> = labels
+                    .chunk_by(|a, b| a == b)
+                    .filter(|c| c.len() > 1)
+                    .map(|c| format!("{}!", c.len()))
+                    .collect();
+                let mut f = format!("{}!", s.size);
+                if !repeats.is_empty() {
+                    f = format!("{f}/({})", repeats.join(" x "));
+                }
+                if s.orientations > 1 {
+                    f = format!("{f} x {}^{}", s.orientations, s.size);
+                }
+                f
+            })
+            .collect();
+        (self.assemblies, parts.join(" x "))
     }
 
     fn classes(&self) -> Vec<ClassInfo> {
@@ -717,49 +783,5 @@ impl Puzzle for PermPuzzle {
                 ""
             }
         )
-    }
-
-    fn render(&self, rank: u64) -> String {
-        let (p, t) = self.state(rank);
-        self.render_state(&p, &t)
-    }
-
-    fn draw(&self, rank: u64) -> String {
-        let (p, t) = self.state(rank);
-        let width = self.def.sets.iter().map(|s| s.name.len()).max().unwrap_or(0);
-        let mut lines = Vec::new();
-        for (s, set) in self.def.sets.iter().enumerate() {
-            let range = self.s.layout.offset[s]..self.s.layout.offset[s] + set.size;
-            lines.push(format!(
-                "{:width$} {}",
-                set.name,
-                join(p[range.clone()].iter().map(|&x| u32::from(x) + 1))
-            ));
-            if set.orientations > 1 {
-                lines.push(format!(
-                    "{:width$} {}",
-                    "",
-                    join(t[range].iter().map(|&x| u32::from(x)))
-                ));
-            }
-        }
-        lines.join("\n")
-    }
-
-    fn parse(&self, text: &str) -> Result<u64, ParseError> {
-        let (p, t) = self.parse_state(text)?;
-        self.rank_of(&p, &t)
-    }
-
-    fn describe_move(&self, from: u64, to: u64) -> String {
-        let (p, t) = self.state(from);
-        let (mut p2, mut t2) = (Vec::new(), Vec::new());
-        for m in &self.s.moves {
-            self.apply(m, &p, &t, &mut p2, &mut t2);
-            if self.coords.rank(&self.s, &p2, &t2, &mut Vec::new()) == to {
-                return m.name.clone();
-            }
-        }
-        "?".into()
     }
 }

@@ -3,7 +3,7 @@
 
 use super::parse::parse_definition;
 use super::*;
-use crate::engine::bfs;
+use crate::engine::{Options, search};
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 
@@ -94,7 +94,7 @@ fn pancakes(n: usize, burnt: bool) -> String {
 }
 
 fn levels(p: &PermPuzzle) -> Vec<u64> {
-    bfs(p, |_| ControlFlow::Continue(()))
+    search(p, Options::default(), |_| ControlFlow::Continue(()))
         .expect("the search succeeds")
         .levels
 }
@@ -413,7 +413,7 @@ fn pocket_cube_with_six_faces_starts_as_twsearch_counts() {
     let p = puzzle(POCKET, Metric::Face);
     assert_eq!(p.states(), 88_179_840);
     let mut seen = vec![];
-    let _ = bfs(&p, |level| {
+    let _ = search(&p, Options::default(), |level| {
         seen.push(level.states);
         if level.depth == 5 {
             ControlFlow::Break(())

@@ -1,0 +1,157 @@
+//! The family of permutation puzzles read from ksolve/twsearch definition files
+//! (`--rules FILE.tws`), with `--metric face|quarter`; the pocket cube with one corner held
+//! (shipped in `examples/`) joins `--all`.
+
+use super::{Metric, PermPuzzle};
+use crate::puzzle::SearchGraph;
+use crate::puzzle::family::{Family, SizeArgs};
+use std::path::Path;
+use std::sync::Arc;
+
+/// The pocket cube with one corner held, which `--all` analyses.
+const POCKET_CUBE: (&str, &str) = (
+    "pocket-cube-held.tws",
+    include_str!("../../../examples/pocket-cube-held.tws"),
+);
+
+/// The keywords a definition's first line may start with (comments and blank lines aside).
+const FIRST_KEYWORDS: [&str; 2] = ["Name", "Set"];
+
+/// `--rules FILE.tws`: a permutation puzzle from its definition.
+pub struct PermFamily;
+
+/// A definition read and checked, under the metric chosen.
+#[derive(Debug, Clone)]
+pub struct Definition {
+    /// The report id: the definition's `Name` in lower case, words joined by `-`, and
+    /// `-quarter` under the quarter metric.
+    id: String,
+    /// The file's text, read again to build the puzzle.
+    text: Arc<str>,
+    metric: Metric,
+    /// Ranks the search covers.
+    states: u64,
+}
+
+impl PartialEq for Definition {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.id, &self.text, self.metric) == (&other.id, &other.text, other.metric)
+    }
+}
+
+impl Definition {
+    /// Reads `text` under the metric `--metric` names (`None`: face).
+    fn read(text: &str, metric: Option<&str>) -> Result<Self, String> {
+        let metric = match metric {
+            None | Some("face") => Metric::Face,
+            Some("quarter") => Metric::Quarter,
+            Some(other) => {
+                return Err(format!(
+                    " --metric {other} is not a metric of definition files: use face (each power of a move is one move, the default) or quarter (only a move and its inverse)"
+                ));
+            }
+        };
+        let name = super::parse_definition(text).map_err(located)?.name;
+        let mut id = kebab(&name);
+        if metric == Metric::Quarter {
+            id.push_str("-quarter");
+        }
+        let puzzle = PermPuzzle::from_text(text, &id, metric).map_err(located)?;
+        Ok(Definition {
+            id,
+            text: text.into(),
+            metric,
+            states: puzzle.states(),
+        })
+    }
+}
+
+/// An error as the command line prints it after the file's name: `:LINE: what` (` what`
+/// for the file as a whole).
+fn located(e: super::DefinitionError) -> String {
+    match e.line {
+        0 => format!(" {}", e.message),
+        line => format!("{line}: {}", e.message),
+    }
+}
+
+/// `PocketCubeHeld`, `pocket cube` or `2x2x2` as a report id: `pocket-cube-held`,
+/// `pocket-cube`, `2x2x2`.
+fn kebab(name: &str) -> String {
+    let mut id = String::new();
+    let mut previous: Option<char> = None;
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            let new_word = c.is_ascii_uppercase() && previous.is_some_and(|p| p.is_ascii_lowercase());
+            if new_word || (previous.is_none() && !id.is_empty()) {
+                id.push('-');
+            }
+            id.push(c.to_ascii_lowercase());
+            previous = Some(c);
+        } else {
+            previous = None;
+        }
+    }
+    if id.is_empty() { "definition".into() } else { id }
+}
+
+impl Family for PermFamily {
+    type Size = Definition;
+    type Puzzle = PermPuzzle;
+
+    fn name(&self) -> &'static str {
+        "permutation"
+    }
+
+    fn about(&self) -> Option<&'static str> {
+        None
+    }
+
+    fn flags(&self) -> (&'static [&'static str], &'static str) {
+        (&["--metric"], " (a definition file takes --metric face|quarter)")
+    }
+
+    /// Takes a `.tws` or `.ksolve` file, or one whose first keyword (comments aside) is
+    /// `Name` or `Set`.
+    fn read(&self, path: &Path, text: &str, args: &SizeArgs) -> Option<Result<Definition, String>> {
+        let by_extension = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("tws") || e.eq_ignore_ascii_case("ksolve"));
+        let first = text
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty() && !l.starts_with('#'));
+        let by_keyword = first.is_some_and(|l| FIRST_KEYWORDS.iter().any(|k| l.split_whitespace().next() == Some(k)));
+        (by_extension || by_keyword).then(|| Definition::read(text, args.metric.as_deref()))
+    }
+
+    fn all(&self) -> Vec<Definition> {
+        Definition::read(POCKET_CUBE.1, None).into_iter().collect()
+    }
+
+    fn id(&self, definition: &Definition) -> String {
+        definition.id.clone()
+    }
+
+    fn states(&self, definition: &Definition) -> u128 {
+        u128::from(definition.states)
+    }
+
+    fn build(&self, definition: &Definition) -> Result<PermPuzzle, String> {
+        PermPuzzle::from_text(&definition.text, &definition.id, definition.metric).map_err(|e| e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::kebab;
+
+    #[test]
+    fn names_become_ids() {
+        assert_eq!(kebab("PocketCubeHeld"), "pocket-cube-held");
+        assert_eq!(kebab("2x2x2"), "2x2x2");
+        assert_eq!(kebab("Top Spin (9)"), "top-spin-9");
+        assert_eq!(kebab(""), "definition");
+    }
+}
