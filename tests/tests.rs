@@ -20,6 +20,7 @@ mod goal;
 mod hardening;
 mod mod3;
 mod parse;
+mod perm;
 mod processes;
 mod ranks;
 mod rules;

@@ -75,22 +75,29 @@ fn located(e: super::DefinitionError) -> String {
     }
 }
 
-/// `PocketCubeHeld`, `pocket cube` or `2x2x2` as a report id: `pocket-cube-held`,
-/// `pocket-cube`, `2x2x2`.
+/// `PocketCubeHeld`, `Pancakes10`, `pocket cube` or `2x2x2` as a report id:
+/// `pocket-cube-held`, `pancakes-10`, `pocket-cube`, `2x2x2`. A word starts at a capital
+/// after a small letter, at a digit after a word of letters, and after anything else.
 fn kebab(name: &str) -> String {
     let mut id = String::new();
-    let mut previous: Option<char> = None;
+    let (mut before, mut last): (Option<char>, Option<char>) = (None, None);
     for c in name.chars() {
-        if c.is_ascii_alphanumeric() {
-            let new_word = c.is_ascii_uppercase() && previous.is_some_and(|p| p.is_ascii_lowercase());
-            if new_word || (previous.is_none() && !id.is_empty()) {
-                id.push('-');
-            }
-            id.push(c.to_ascii_lowercase());
-            previous = Some(c);
-        } else {
-            previous = None;
+        if !c.is_ascii_alphanumeric() {
+            (before, last) = (None, None);
+            continue;
         }
+        let small = |x: Option<char>| x.is_some_and(|x| x.is_ascii_lowercase());
+        let new_word = match last {
+            None => !id.is_empty(),
+            Some(_) if c.is_ascii_uppercase() => small(last),
+            Some(_) if c.is_ascii_digit() => small(last) && small(before),
+            Some(_) => false,
+        };
+        if new_word {
+            id.push('-');
+        }
+        id.push(c.to_ascii_lowercase());
+        (before, last) = (last, Some(c));
     }
     if id.is_empty() { "definition".into() } else { id }
 }
@@ -151,6 +158,8 @@ mod tests {
     fn names_become_ids() {
         assert_eq!(kebab("PocketCubeHeld"), "pocket-cube-held");
         assert_eq!(kebab("2x2x2"), "2x2x2");
+        assert_eq!(kebab("Pancakes10"), "pancakes-10");
+        assert_eq!(kebab("BurntPancakes8"), "burnt-pancakes-8");
         assert_eq!(kebab("Top Spin (9)"), "top-spin-9");
         assert_eq!(kebab(""), "definition");
     }

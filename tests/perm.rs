@@ -1,0 +1,129 @@
+//! Permutation puzzles from definition files, end to end through the binary: the pocket
+//! cube's published tables (OEIS A079761 and A079762), the metric, the classes, solving by
+//! moves, and the one-line refusals of bad files.
+
+use crate::util::Sandbox;
+
+/// The shipped definition `name` under `examples/`.
+fn example(name: &str) -> String {
+    format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The `states` column of a `distances.csv`.
+fn states(csv: &str) -> Vec<u64> {
+    csv.lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).expect("a states column").parse().expect("a count"))
+        .collect()
+}
+
+#[test]
+fn the_pocket_cube_with_a_corner_held_equals_a079761_and_a079762() {
+    let sandbox = Sandbox::new();
+    let file = example("pocket-cube-held.tws");
+    sandbox.run(&["--rules", &file, "--quiet", "--out", "out"]).success();
+    let half = states(&sandbox.read("out/pocket-cube-held/distances.csv"));
+    assert_eq!(
+        half,
+        [1, 9, 54, 321, 1847, 9992, 50136, 227536, 870072, 1887748, 623800, 2644]
+    );
+    sandbox
+        .run(&["--rules", &file, "--metric", "quarter", "--quiet", "--out", "out"])
+        .success();
+    let quarter = states(&sandbox.read("out/pocket-cube-held-quarter/distances.csv"));
+    assert_eq!(quarter.len() - 1, 14);
+    assert_eq!(quarter.last(), Some(&276));
+    assert_eq!(quarter.iter().sum::<u64>(), 3_674_160);
+    // Every assembly is counted in the classes: the twists of the seven free corners and
+    // the held corner out of place are unsolvable, and the search reaches the goal's class.
+    let classes = sandbox.read("out/pocket-cube-held/classes.csv");
+    assert!(classes.contains("CORNERS twist 0,3674160,true,3674160"), "{classes}");
+    let total: u64 = classes
+        .lines()
+        .skip(1)
+        .map(|l| {
+            l.split(',')
+                .nth(1)
+                .expect("configurations")
+                .parse::<u64>()
+                .expect("a count")
+        })
+        .sum();
+    assert_eq!(total, 40_320 * 6_561, "8! x 3^8 assemblies");
+    let summary = sandbox.read("out/pocket-cube-held/summary.json");
+    assert!(summary.contains("\"puzzle\": \"permutation\"") && summary.contains("\"metric\": \"face moves\""));
+}
+
+#[test]
+fn pancakes_reach_the_pancake_numbers() {
+    let sandbox = Sandbox::new();
+    sandbox
+        .run(&["--rules", &example("pancakes-10.tws"), "--quiet", "--out", "out"])
+        .success();
+    let summary = sandbox.read("out/pancakes-10/summary.json");
+    assert!(summary.contains("\"max_distance\": 11"), "A058986(10) = 11: {summary}");
+    assert!(summary.contains("\"reachable\": 3628800"), "{summary}");
+    sandbox
+        .run(&["--rules", &example("burnt-pancakes-8.tws"), "--quiet", "--out", "out"])
+        .success();
+    let summary = sandbox.read("out/burnt-pancakes-8/summary.json");
+    assert!(summary.contains("\"max_distance\": 15"), "A078941(8) = 15: {summary}");
+    assert!(summary.contains("\"reachable\": 10321920"), "8! x 2^8: {summary}");
+}
+
+#[test]
+fn solves_a_position_given_as_moves_and_as_the_definition_lines() {
+    let sandbox = Sandbox::new();
+    let file = example("pocket-cube-held.tws");
+    let by_moves = sandbox.output(&["--rules", &file, "--quiet", "--solve", "R U R' U'"]);
+    assert_eq!(by_moves.code, Some(0), "{}", by_moves.stderr);
+    assert!(by_moves.stdout.starts_with("4 moves\n"), "{}", by_moves.stdout);
+    let by_lines = sandbox.output(&[
+        "--rules",
+        &file,
+        "--quiet",
+        "--solve",
+        "2 3 4 1 5 6 7 8, 0 0 0 0 0 0 0 0",
+    ]);
+    assert!(by_lines.stdout.starts_with("1 move\n"), "{}", by_lines.stdout);
+    let twisted = sandbox.output(&[
+        "--rules",
+        &file,
+        "--quiet",
+        "--solve",
+        "1 2 3 4 5 6 7 8, 1 0 0 0 0 0 0 0",
+    ]);
+    assert!(twisted.stdout.starts_with("unsolvable"), "{}", twisted.stdout);
+}
+
+#[test]
+fn bad_definitions_are_refused_with_their_line() {
+    let sandbox = Sandbox::new();
+    let cases = [
+        (
+            "Name X\nSet A 3 1\nMove M\nA\n1 1 2\nEnd\n",
+            ":5: ",
+            "not a permutation",
+        ),
+        ("Name X\nSet A 3 1\nIllegal\nEnd\n", ":3: ", "Illegal"),
+        ("Name X\nSet A 3 1\nMove M\nB\n2 1 3\nEnd\n", ":4: ", "B"),
+        ("Name X\nSet A 3 2\nMove M\nA\n2 1 3\n0 0 5\nEnd\n", ":6: ", "5"),
+    ];
+    for (i, (text, line, mentions)) in cases.into_iter().enumerate() {
+        let name = format!("bad{i}.tws");
+        std::fs::write(sandbox.path(&name), text).expect("written");
+        let ended = sandbox.output(&["--rules", &name, "--out", "out"]);
+        assert_eq!(ended.code, Some(2), "{text}");
+        assert!(ended.stderr.contains(&format!("{name}{line}")), "{}", ended.stderr);
+        assert!(ended.stderr.contains(mentions), "{}", ended.stderr);
+        assert_eq!(ended.stderr.lines().count(), 1, "{}", ended.stderr);
+    }
+    let metric = sandbox.output(&["--rules", &example("pancakes-10.tws"), "--metric", "half"]);
+    assert_eq!(metric.code, Some(2));
+    assert!(
+        metric.stderr.contains("use face") && metric.stderr.contains("quarter"),
+        "{}",
+        metric.stderr
+    );
+    assert!(!sandbox.path("out").exists());
+}
