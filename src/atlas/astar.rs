@@ -85,7 +85,7 @@ impl<'a> Search<'a> {
             estimates,
             lines,
             neighbours: (0..rows * cols)
-                .map(|cell| crate::solve::board::neighbours(rows, cols, cell).collect())
+                .map(|cell| crate::puzzle::sliding::neighbours(rows, cols, cell).collect())
                 .collect(),
             row: (0..rows * cols).map(|cell| cell / cols).collect(),
             queue: Queue::default(),

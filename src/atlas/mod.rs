@@ -13,15 +13,11 @@ pub mod astar;
 use crate::engine::Level;
 use crate::engine::bfs::Frontier;
 use crate::heuristics::{Estimates, Kind, line_conflicts};
-use crate::puzzle::sliding::{self, Sliding, TailSequences, Unranked};
+use crate::puzzle::sliding::{self, BoardDecoder, Sliding};
 use crate::puzzle::{Notation, SearchGraph};
 use rayon::prelude::*;
-use std::borrow::Cow;
 use std::ops::Range;
 use thiserror::Error;
-
-/// Entries of [`Collector::steps`]: at least the most cells and a word's ranks.
-const STEPS: usize = 128;
 
 /// States [`Collector::scan`] decodes before it keys them (at least a word's 64).
 const SCAN_BATCH: usize = 256;
@@ -340,14 +336,8 @@ pub struct Collector<'a> {
     /// (and whose keys fit the tables' layout).
     lines: Option<LineTables>,
     layout: Layout,
-    /// `steps[j]` for a rank `j` ranks past a word's first rank counted from that rank's
-    /// blank cell (`j < cells + 64`): how many pairs past the first rank's pair it is; and
-    /// for its blank cell `j % cells`, all ones if that cell has the odd sequence of a pair
-    /// (else 0), and the mask of the cells before it (they hold the sequence's first tiles,
-    /// the rest move up a cell). A word's ranks are split into pair and blank once.
-    steps: Box<[(u64, u64, u64); STEPS]>,
-    /// The tails of the board's pairs, by what a block's head leaves them.
-    tails: Cow<'a, TailSequences>,
+    /// Level states to packed boards, in rank order.
+    decoder: BoardDecoder<'a>,
     /// `states[kind][distance][value]`.
     states: [Vec<Vec<u64>>; 3],
     worst: [Option<(u32, u64, u32, u32)>; 3],
@@ -368,12 +358,7 @@ impl<'a> Collector<'a> {
             lines: LineTables::new(&estimates).filter(|_| layout.c_shift == LINE_C_SHIFT),
             estimates,
             layout,
-            steps: Box::new(std::array::from_fn(|j| {
-                let (pairs, cell) = (j / (rows * cols), j % (rows * cols));
-                let odd = puzzle.sequence_parity(cell) as u64;
-                (pairs as u64, odd.wrapping_neg(), (1u64 << (4 * cell)) - 1)
-            })),
-            tails: puzzle.tails(),
+            decoder: BoardDecoder::new(puzzle),
             states: Default::default(),
             worst: [None; 3],
             samples: Vec::new(),
@@ -383,7 +368,7 @@ impl<'a> Collector<'a> {
         let mut tally = Tally::new(layout);
         tally.clear(goals.iter().copied().min().unwrap_or(0));
         for &goal in &goals {
-            let packed = puzzle.packed_board(&mut Unranked::default(), goal);
+            let packed = collector.decoder.packed_board(goal);
             tally.add(collector.key(packed), goal);
         }
         let level = LevelTally::new(std::slice::from_ref(&tally));
@@ -485,11 +470,7 @@ impl<'a> Collector<'a> {
     /// [`Collector::scan`] with `key` turning a packed board into its tally key.
     #[inline(always)]
     fn scan_with(&self, level: &Frontier, words: Range<usize>, tally: &mut Tally, key: impl Fn(u64) -> u32) {
-        let mut memo = Unranked::default();
-        let block_pairs = self.puzzle.block_pairs();
-        // The block of the last state: its first pair, head, head parity and tails. A state
-        // of another block is the one branch taken by surprise, about once a block.
-        let (mut first, mut head, mut head_odd, mut tails) = (0, 0, 0, &[][..]);
+        let mut cursor = self.decoder.cursor();
         // Boards decoded first and keyed after, a batch at a time: the table look-ups of
         // many states then run back to back and their cache misses overlap.
         let mut batch = [(0u64, 0u64); SCAN_BATCH];
@@ -509,7 +490,7 @@ impl<'a> Collector<'a> {
                 continue;
             }
             let base = level.start() + 64 * w as u64;
-            let (base_pair, base_blank) = self.puzzle.pair_and_blank(base);
+            cursor.start_word(base);
             if len + bits.count_ones() as usize > SCAN_BATCH {
                 flush(&batch[..len]);
                 len = 0;
@@ -518,19 +499,7 @@ impl<'a> Collector<'a> {
                 let offset = bits.trailing_zeros() as usize;
                 let rank = base + offset as u64;
                 bits &= bits - 1;
-                let (pairs, odd, low) = self.steps[(base_blank + offset) % STEPS];
-                let k = base_pair + pairs;
-                let [tail, swap] = match tails.get(k.wrapping_sub(first) as usize) {
-                    Some(&t) => t,
-                    None => {
-                        let block = k / block_pairs;
-                        first = block * block_pairs;
-                        (head, head_odd, tails) = self.puzzle.block_head(&mut memo, block, &self.tails);
-                        tails[(k - first) as usize]
-                    }
-                };
-                let seq = head | tail ^ (swap & (odd ^ head_odd));
-                batch[len] = ((seq & low) | ((seq & !low) << 4), rank);
+                batch[len] = (cursor.packed_board(offset), rank);
                 len += 1;
             }
         }
