@@ -157,7 +157,7 @@ pub struct Inadmissible {
 /// linear-conflict estimate minus Manhattan) from `c_shift`. One increment a state then
 /// tallies all three; the three distributions are read off the tally once a level.
 #[derive(Debug, Clone, Copy)]
-struct Layout {
+struct KeyLayout {
     m_shift: u32,
     c_shift: u32,
     /// Keys are below `1 << bits`.
@@ -170,7 +170,7 @@ const HAMMING_BITS: u32 = 4;
 /// Keys of the largest layout (2x8 and 4x4: Hamming 4 bits, Manhattan 7, conflicts 6).
 const KEYS: usize = 1 << 17;
 
-impl Layout {
+impl KeyLayout {
     fn new(rows: usize, cols: usize) -> Self {
         let cells = rows * cols;
         let bits = |n: usize| usize::BITS - n.leading_zeros();
@@ -179,7 +179,7 @@ impl Layout {
         let m_bits = bits((cells - 1) * (rows + cols - 2)).max(LINE_C_SHIFT - HAMMING_BITS);
         let c_bits = bits(2 * (rows * (cols - 1) + cols * (rows - 1)));
         debug_assert!(HAMMING_BITS + m_bits + c_bits <= KEYS.trailing_zeros());
-        Layout {
+        KeyLayout {
             m_shift: HAMMING_BITS,
             c_shift: HAMMING_BITS + m_bits,
             bits: HAMMING_BITS + m_bits + c_bits,
@@ -202,7 +202,7 @@ impl Layout {
 /// What one part of a level tallies.
 #[derive(Clone)]
 struct Tally {
-    /// `counts[key]`: how many states have the estimates of `key` (see [`Layout`]), and the
+    /// `counts[key]`: how many states have the estimates of `key` (see [`KeyLayout`]), and the
     /// first of them as an offset from `start` (where the count is not 0). 32 bits each,
     /// so that the entries a level touches stay in the first-level cache (a part covers
     /// fewer than 2^32 ranks). The smallest estimates, the largest gaps and any estimate
@@ -210,7 +210,7 @@ struct Tally {
     /// increment. Room for the keys of any board, so that a key masked to [`KEYS`] needs no
     /// bounds check; only the first `keys` entries are used.
     counts: Box<[[u32; 2]; KEYS]>,
-    /// The board's keys: `1 << Layout::bits`.
+    /// The board's keys: `1 << KeyLayout::bits`.
     keys: usize,
     /// The part's first rank.
     start: u64,
@@ -222,7 +222,7 @@ struct Tally {
 }
 
 impl Tally {
-    fn new(layout: Layout) -> Self {
+    fn new(layout: KeyLayout) -> Self {
         Tally {
             counts: zeros(),
             keys: 1 << layout.bits,
@@ -290,7 +290,7 @@ impl LevelTally {
     /// For each estimate: its states above `distance` (how many, and the first with its
     /// value), and its smallest value with the first rank that has it.
     #[allow(clippy::type_complexity)]
-    fn extremes(&self, layout: Layout, distance: u32) -> [((u64, Option<(u64, u32)>), Option<(u32, u64)>); 3] {
+    fn extremes(&self, layout: KeyLayout, distance: u32) -> [((u64, Option<(u64, u32)>), Option<(u32, u64)>); 3] {
         let mut out = [((0, None), None); 3];
         for (key, &(n, first)) in self.counts.iter().enumerate() {
             if n == 0 {
@@ -335,7 +335,7 @@ pub struct Collector<'a> {
     /// The estimates line by line, on boards whose sides are at most [`LINE_TABLE_SIDE`]
     /// (and whose keys fit the tables' layout).
     lines: Option<LineTables>,
-    layout: Layout,
+    layout: KeyLayout,
     /// Level states to packed boards, in rank order.
     decoder: BoardDecoder<'a>,
     /// `states[kind][distance][value]`.
@@ -352,7 +352,7 @@ impl<'a> Collector<'a> {
     pub fn new(puzzle: &'a Sliding) -> Self {
         let (rows, cols) = puzzle.shape();
         let estimates = Estimates::new(rows, cols);
-        let layout = Layout::new(rows, cols);
+        let layout = KeyLayout::new(rows, cols);
         let mut collector = Self {
             puzzle,
             lines: LineTables::new(&estimates).filter(|_| layout.c_shift == LINE_C_SHIFT),
@@ -554,7 +554,7 @@ fn unpack(packed: u64) -> [u8; sliding::MAX_CELLS] {
 const LINE_TABLE_SIDE: usize = 4;
 
 /// Bit of a line-table entry where its conflicts start (Hamming in bits 0..4, Manhattan in
-/// 4..10): the entries of a board's lines add up to its tally key (see [`Layout`]).
+/// 4..10): the entries of a board's lines add up to its tally key (see [`KeyLayout`]).
 const LINE_C_SHIFT: u32 = 10;
 
 /// Bit of a row entry where its column codes start; below it are the row's own terms.
@@ -700,7 +700,7 @@ impl LineTables {
     }
 
     /// The sum of the entries of every line of a board packed 4 bits a cell: its tally key
-    /// where the three sums fit their fields (see [`Layout`]). `R x C` is the board's shape
+    /// where the three sums fit their fields (see [`KeyLayout`]). `R x C` is the board's shape
     /// when the caller knows it at compile time (the loops unrolled), `0 x 0` to read it from
     /// the tables.
     #[inline(always)]
@@ -770,7 +770,7 @@ mod tests {
         let (rows, cols) = (estimates.rows(), estimates.cols());
         let packed = pack(board);
         assert_eq!(lines.values(packed), estimates.all(board), "{board:?}");
-        let layout = Layout::new(rows, cols);
+        let layout = KeyLayout::new(rows, cols);
         if layout.c_shift == LINE_C_SHIFT {
             assert_eq!(
                 layout.values(lines.key::<0, 0>(packed)),

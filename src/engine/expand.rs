@@ -316,7 +316,7 @@ impl<'a, P: SearchGraph> Worker<'a, P> {
     /// at word `run_start`, gathered for marking, kept for their owners, or counted as
     /// escapes.
     fn far_predecessors(&self, run_start: usize, scratch: &mut Scratch<'a, P::Memo>, tally: &mut LevelCounts) {
-        let (start, len, states) = (self.start, self.len, self.states);
+        let (start, len) = (self.start, self.len);
         let batch = &mut scratch.batch;
         let first = (self.base + run_start) as u64 * WORD_BITS;
         self.puzzle
@@ -324,14 +324,25 @@ impl<'a, P: SearchGraph> Worker<'a, P> {
                 let i = pred.wrapping_sub(start);
                 if i < len {
                     batch.push(i);
-                } else if pred < states {
-                    tally.generated += 1;
-                    self.remote(tally, pred);
                 } else {
-                    tally.escapes += 1;
-                    tally.escape_from.get_or_insert(rank);
+                    self.far_elsewhere(tally, rank, pred);
                 }
             });
+    }
+
+    /// A far predecessor `pred` of `rank` outside the slice: kept for its owner, or an
+    /// escape. Out of line, so that the puzzle's word loop, where the closure above is
+    /// inlined, holds only the common case (one process: never taken).
+    #[cold]
+    #[inline(never)]
+    fn far_elsewhere(&self, tally: &mut LevelCounts, rank: u64, pred: u64) {
+        if pred < self.states {
+            tally.generated += 1;
+            self.remote(tally, pred);
+        } else {
+            tally.escapes += 1;
+            tally.escape_from.get_or_insert(rank);
+        }
     }
 }
 

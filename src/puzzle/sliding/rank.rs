@@ -15,7 +15,7 @@ use std::borrow::Cow;
 /// An unranked configuration with what unranking a nearby pair reuses.
 #[derive(Clone)]
 pub struct Unranked {
-    /// Pair index ([`NONE`] for a fresh memo).
+    /// Pair index ([`NO_PAIR`] for a fresh memo).
     pub(super) k: u64,
     /// The tile sequence.
     pub(super) seq: Packed,
@@ -26,7 +26,7 @@ pub struct Unranked {
     /// The row of [`Sliding::window_sums`] for `k`'s tail and head parity.
     pub(super) sums_row: usize,
     /// The head, every position before the tail: `k / block` of the pair it was decoded
-    /// for ([`NONE`] for a fresh memo), its tiles, digits and digit-sum parity, and the
+    /// for ([`NO_PAIR`] for a fresh memo), its tiles, digits and digit-sum parity, and the
     /// tiles left for the tail.
     pub(super) block: u64,
     pub(super) head_seq: Packed,
@@ -49,17 +49,17 @@ pub struct Unranked {
 }
 
 /// The pair and block of a fresh memo: no pair's (pairs number at most 15!/2).
-pub(super) const NONE: u64 = u64::MAX;
+pub(super) const NO_PAIR: u64 = u64::MAX;
 
 impl Default for Unranked {
     fn default() -> Self {
         Unranked {
-            k: NONE,
+            k: NO_PAIR,
             seq: 0,
             parity: 0,
             swap: 0,
             sums_row: 0,
-            block: NONE,
+            block: NO_PAIR,
             head_seq: 0,
             head_digits: 0,
             head_parity: 0,
@@ -183,7 +183,7 @@ impl Sliding {
     #[inline(never)]
     fn decode_head(&self, u: &mut Unranked, k: u64, block: u64) {
         let head = self.tiles() - self.tail;
-        let from = if u.block == NONE {
+        let from = if u.block == NO_PAIR {
             0
         } else {
             self.common_digits(u.k, k, head)
