@@ -185,40 +185,36 @@ fn expand<P: SearchGraph>(
 
 /// Keeps in `next` only the ranks not yet visited, marks them visited, and counts them.
 fn settle(next: &BitSet, visited: &BitSet) -> u64 {
-    next.words()
-        .par_chunks(CHUNK_WORDS)
-        .zip(visited.words().par_chunks(CHUNK_WORDS))
-        .map(|(next, seen)| {
-            let mut count = 0;
-            for (n, s) in next.iter().zip(seen) {
-                let bits = n.load(Relaxed);
-                if bits != 0 {
-                    let old = s.load(Relaxed);
-                    let new = bits & !old;
-                    n.store(new, Relaxed);
-                    s.store(old | new, Relaxed);
-                    count += u64::from(new.count_ones());
-                }
-            }
-            count
-        })
-        .sum()
+    sweep(next, visited, |n, s, bits| {
+        let old = s.load(Relaxed);
+        let new = bits & !old;
+        n.store(new, Relaxed);
+        s.store(old | new, Relaxed);
+        new
+    })
 }
 
 /// Drops the visited ranks from a pending bucket; counts those left.
 fn prune(bucket: &BitSet, visited: &BitSet) -> u64 {
-    bucket
-        .words()
+    sweep(bucket, visited, |p, s, bits| {
+        let left = bits & !s.load(Relaxed);
+        p.store(left, Relaxed);
+        left
+    })
+}
+
+/// Calls `keep(word, seen, bits)` in parallel on each word of `set` that is not empty (its
+/// `bits`) with the same word of `visited`; counts the ranks it returns.
+fn sweep(set: &BitSet, visited: &BitSet, keep: impl Fn(&AtomicU64, &AtomicU64, u64) -> u64 + Sync) -> u64 {
+    set.words()
         .par_chunks(CHUNK_WORDS)
         .zip(visited.words().par_chunks(CHUNK_WORDS))
-        .map(|(pending, seen)| {
+        .map(|(words, seen)| {
             let mut count = 0;
-            for (p, s) in pending.iter().zip(seen) {
-                let bits = p.load(Relaxed);
+            for (w, s) in words.iter().zip(seen) {
+                let bits = w.load(Relaxed);
                 if bits != 0 {
-                    let left = bits & !s.load(Relaxed);
-                    p.store(left, Relaxed);
-                    count += u64::from(left.count_ones());
+                    count += u64::from(keep(w, s, bits).count_ones());
                 }
             }
             count

@@ -246,22 +246,18 @@ pub(super) static BINOMIALS: [[u64; MAX_CELLS]; MAX_CELLS] = {
 /// Each `x` moves one place left and gains the moved tile `t` among its later tiles if
 /// `t < x`; `t`'s new digit is its old one less the `x` below it.
 pub(super) fn tile_drops(weight: &[u64; MAX_CELLS], tiles: usize, cols: usize) -> Vertical {
-    let windows = tiles + 1 - cols;
-    let mut coefficient = vec![[0; MAX_COLS]; windows];
-    let mut gain = Vec::with_capacity(windows << (cols - 1));
-    for lo in 0..windows {
-        let hi = lo + cols - 1;
-        coefficient[lo][0] = weight[hi].wrapping_sub(weight[lo]);
-        for i in lo + 1..=hi {
-            coefficient[lo][i - lo] = weight[i - 1].wrapping_sub(weight[i]);
-        }
-        gain.extend((0..1usize << (cols - 1)).map(|mask| {
-            let above = (0..cols - 1).filter(|&j| mask >> lane(j, cols) & 1 == 1);
-            let sum = above.fold(0u64, |s, j| s.wrapping_add(weight[lo + j] + weight[hi]));
-            sum.wrapping_sub((cols as u64 - 1) * weight[hi])
-        }));
-    }
-    Vertical { coefficient, gain }
+    closed_form(
+        tiles,
+        cols,
+        |lo, hi, row| {
+            row[0] = weight[hi].wrapping_sub(weight[lo]);
+            for i in lo + 1..=hi {
+                row[i - lo] = weight[i - 1].wrapping_sub(weight[i]);
+            }
+        },
+        |lo, hi, j| weight[lo + j] + weight[hi],
+        |_, hi, sum| sum.wrapping_sub((cols as u64 - 1) * weight[hi]),
+    )
 }
 
 /// Closed form of moving the tile at sequence position `hi` earlier, to `lo` (the tile
@@ -269,22 +265,46 @@ pub(super) fn tile_drops(weight: &[u64; MAX_CELLS], tiles: usize, cols: usize) -
 /// right and loses `t` from its later tiles if `t < x`; `t`'s new digit is its old one
 /// plus the `x` below it.
 pub(super) fn tile_rises(weight: &[u64; MAX_CELLS], tiles: usize, cols: usize) -> Vertical {
+    closed_form(
+        tiles,
+        cols,
+        |lo, hi, row| {
+            for i in lo..hi {
+                row[i - lo] = weight[i + 1].wrapping_sub(weight[i]);
+            }
+            row[cols - 1] = weight[lo].wrapping_sub(weight[hi]);
+        },
+        |lo, _, j| weight[lo + j + 1] + weight[lo],
+        |lo, _, sum| ((cols as u64 - 1) * weight[lo]).wrapping_sub(sum),
+    )
+}
+
+/// What both directions' closed forms share: for each window `lo..=hi` (`hi = lo + cols -
+/// 1`), its [`Vertical::coefficient`] row as `coefficients(lo, hi, row)` writes it, and its
+/// gain for each mask of passed tiles above `t`: `gain(lo, hi, sum)` of the `sum` of
+/// `term(lo, hi, j)` over those tiles `j`.
+fn closed_form(
+    tiles: usize,
+    cols: usize,
+    coefficients: impl Fn(usize, usize, &mut [u64; MAX_COLS]),
+    term: impl Fn(usize, usize, usize) -> u64,
+    gain: impl Fn(usize, usize, u64) -> u64,
+) -> Vertical {
     let windows = tiles + 1 - cols;
     let mut coefficient = vec![[0; MAX_COLS]; windows];
-    let mut gain = Vec::with_capacity(windows << (cols - 1));
-    for lo in 0..windows {
+    let mut gains = Vec::with_capacity(windows << (cols - 1));
+    for (lo, row) in coefficient.iter_mut().enumerate() {
         let hi = lo + cols - 1;
-        for i in lo..hi {
-            coefficient[lo][i - lo] = weight[i + 1].wrapping_sub(weight[i]);
-        }
-        coefficient[lo][cols - 1] = weight[lo].wrapping_sub(weight[hi]);
-        gain.extend((0..1usize << (cols - 1)).map(|mask| {
+        coefficients(lo, hi, row);
+        gains.extend((0..1usize << (cols - 1)).map(|mask| {
             let above = (0..cols - 1).filter(|&j| mask >> lane(j, cols) & 1 == 1);
-            let sum = above.fold(0u64, |s, j| s.wrapping_add(weight[lo + j + 1] + weight[lo]));
-            ((cols as u64 - 1) * weight[lo]).wrapping_sub(sum)
+            gain(lo, hi, above.fold(0u64, |s, j| s.wrapping_add(term(lo, hi, j))))
         }));
     }
-    Vertical { coefficient, gain }
+    Vertical {
+        coefficient,
+        gain: gains,
+    }
 }
 
 /// [`Sliding::gains`]: the gains of both directions' windows ([`Vertical::gain`]) as rank
