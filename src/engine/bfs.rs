@@ -1,11 +1,11 @@
 //! Level-synchronous breadth-first search from the goals over every rank of a puzzle.
 //!
 //! Two bits per rank are all the memory it needs: each rank is unseen, in this level, in
-//! the next level, or done (see [`Planes`]). Each level is expanded in parallel over fixed chunks of the
+//! the next level, or done (see `planes::Planes`). Each level is expanded in parallel over fixed chunks of the
 //! frontier; the result depends only on the set of states at each level, never on the
 //! thread schedule.
 //!
-//! A search may be shared by several processes ([`search`] with an [`Exchange`]): each
+//! A search may be shared by several processes ([`super::search`] with an [`Exchange`]): each
 //! keeps the two bits of its own slice of the rank space only, marks the predecessors it
 //! owns, and sends the others to their owners; the per-level counts are summed through
 //! the exchange, so every process returns the same [`Distances`].

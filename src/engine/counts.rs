@@ -78,7 +78,7 @@ impl LevelCounts {
         }
     }
 
-    /// The counts as the vector [`Exchange::end_level`] gathers.
+    /// The counts as the vector [`Exchange::end_level`](super::exchange::Exchange::end_level) gathers.
     pub(super) fn encode(&self) -> Vec<u64> {
         let mut v = vec![
             self.states,

@@ -74,7 +74,7 @@ pub struct Sliding {
     windows: Vec<Window>,
     /// The tiles a vertical move passes, as a mask over packed positions.
     passed_mask: Packed,
-    /// [`odd_shift`] of the width, for [`greater`].
+    /// [`odd_shift`](tables::odd_shift) of the width, for [`greater`](tables::greater).
     odd_shift: u32,
     /// How many of the last positions are decoded by table look-up ([`TAIL`] or fewer).
     tail: usize,
@@ -82,8 +82,8 @@ pub struct Sliding {
     tails: Vec<Tail>,
     /// Division by `tails.len()`: pairs sharing `k / block` share all the other digits.
     by_block: Divisor,
-    /// The gains of both directions' windows ([`Vertical::gain`]), each [`Slide`] pointing at
-    /// its window's (each window is one slide's), as rank offsets ([`rank_gains`]).
+    /// The gains of both directions' windows ([`Vertical::gain`](tables::Vertical::gain)), each [`Slide`] pointing at
+    /// its window's (each window is one slide's), as rank offsets ([`rank_gains`](tables::rank_gains)).
     gains: Vec<u64>,
     /// `window_sums[(hp * block + i) * windows.len() + s]`: the tail's part of window `s`'s
     /// digit sum ([`Window`]) for tail `i` under a head of digit-sum parity `hp`, times

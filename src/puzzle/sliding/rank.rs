@@ -33,7 +33,7 @@ pub struct Unranked {
     /// Lehmer digits, packed like `head_seq`: digit `i` counts later tiles smaller than tile `i`.
     pub(super) head_digits: Packed,
     pub(super) head_parity: u8,
-    /// `head_sums[s]`: the head's part of window `s`'s digit sum ([`Window`]), times `cells`,
+    /// `head_sums[s]`: the head's part of window `s`'s digit sum ([`Window`](super::tables::Window)), times `cells`,
     /// plus the block's first rank.
     pub(super) head_sums: [u64; MAX_SLIDES],
     /// Where the rows of [`Sliding::window_sums`] for the head's parity start.
@@ -291,7 +291,7 @@ impl Sliding {
     }
 
     /// [`Sliding::tail_sequences`], borrowed from the puzzle where its unranking keeps them
-    /// (boards of at most [`TABLE_CELLS`] cells, every board a search can hold), so that
+    /// (boards of at most [`TABLE_CELLS`](super::tables::TABLE_CELLS) cells, every board a search can hold), so that
     /// a reader does not build a second copy.
     pub(super) fn tails(&self) -> Cow<'_, TailSequences> {
         match &self.tail_table {

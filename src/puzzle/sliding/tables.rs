@@ -420,32 +420,26 @@ pub(super) fn vertical_moves(
     };
     let slides = std::array::from_fn(|blank| {
         let mut list = Vec::new();
+        let mut add = |dir: usize, lo: usize, from: usize, passed: usize, to: usize| {
+            debug_assert!(keeps_class(blank, to));
+            let (id, gain) = window(dir, lo, blank);
+            list.push(Slide {
+                id,
+                gain,
+                from,
+                passed,
+                to,
+            });
+        };
         if moves[blank] & UP != 0 {
             // The tile above drops into the blank: in the sequence it moves from
             // position blank-cols to blank-1, past the cols-1 tiles between.
-            let (lo, to) = (blank - cols, blank - cols);
-            debug_assert!(keeps_class(blank, to));
-            let (id, gain) = window(0, lo, blank);
-            list.push(Slide {
-                id,
-                gain,
-                from: lo,
-                passed: lo + 1,
-                to,
-            });
+            let lo = blank - cols;
+            add(0, lo, lo, lo + 1, lo);
         }
         if moves[blank] & DOWN != 0 {
             // The tile below rises: from position blank+cols-1 to blank.
-            let (lo, hi, to) = (blank, blank + cols - 1, blank + cols);
-            debug_assert!(keeps_class(blank, to));
-            let (id, gain) = window(1, lo, blank);
-            list.push(Slide {
-                id,
-                gain,
-                from: hi,
-                passed: lo,
-                to,
-            });
+            add(1, blank, blank + cols - 1, blank, blank + cols);
         }
         list
     });
