@@ -121,17 +121,17 @@ pub fn search_with_progress<H: Heuristic>(
 
 /// The moves of a board: the cells next to each cell.
 struct Geometry {
-    /// `neighbours[cell]`, padded with [`NO_CELL`].
+    /// `neighbours[cell]`, padded with [`NONE`].
     neighbours: Vec<[u8; 4]>,
 }
 
-const NO_CELL: u8 = u8::MAX;
+const NONE: u8 = u8::MAX;
 
 impl Geometry {
     fn new(rows: usize, cols: usize) -> Self {
         let neighbours = (0..rows * cols)
             .map(|cell| {
-                let mut list = [NO_CELL; 4];
+                let mut list = [NONE; 4];
                 for (slot, n) in list.iter_mut().zip(super::board::neighbours(rows, cols, cell)) {
                     *slot = n as u8;
                 }
@@ -168,7 +168,7 @@ fn iteration<H: Heuristic>(
         memo,
         h,
         path: Vec::new(),
-        previous: NO_CELL,
+        previous: NONE,
     }];
     let mut next_bound = u32::MAX;
     // Deepen the frontier until it is wide enough to share out.
@@ -182,7 +182,7 @@ fn iteration<H: Heuristic>(
             *nodes += 1;
             let blank = sub.node.cells[0];
             for &cell in &geometry.neighbours[usize::from(blank)] {
-                if cell == NO_CELL || cell == sub.previous {
+                if cell == NONE || cell == sub.previous {
                     continue;
                 }
                 let mut memo = sub.memo;
@@ -309,16 +309,16 @@ impl<H: Heuristic> Worker<'_, H> {
         // depend on each other, so the processor overlaps them instead of waiting for
         // each in turn.
         let blank = self.node.cells[0];
-        let mut children = [(NO_CELL, *memo, 0); 4];
+        let mut children = [(NONE, *memo, 0); 4];
         for (child, &cell) in children.iter_mut().zip(&self.geometry.neighbours[usize::from(blank)]) {
-            if cell == NO_CELL || cell == previous {
+            if cell == NONE || cell == previous {
                 continue;
             }
             child.0 = cell;
             child.2 = self.heuristic.update(&mut child.1, &self.node, cell);
         }
         for (cell, memo, h) in &children {
-            if *cell == NO_CELL {
+            if *cell == NONE {
                 continue;
             }
             let f = g + 1 + h;
