@@ -1,9 +1,10 @@
 //! Level-synchronous breadth-first search from the goals over every rank of a puzzle.
 //!
 //! Two bits per rank are all the memory it needs: each rank is unseen, in this level, in
-//! the next level, or done (see `planes::Planes`). Each level is expanded in parallel over fixed chunks of the
-//! frontier; the result depends only on the set of states at each level, never on the
-//! thread schedule.
+//! the next level, or done (see `planes::Planes`). Each level is expanded in parallel over
+//! fixed chunks of the frontier (`expand`); the result depends only on the set of states at
+//! each level, never on the thread schedule. This file holds the API types and the driver,
+//! which runs the levels, exchanges counts and ranks, checkpoints and reports.
 //!
 //! A search may be shared by several processes ([`super::search`] with an [`Exchange`]): each
 //! keeps the two bits of its own slice of the rank space only, marks the predecessors it

@@ -5,7 +5,7 @@ use super::bfs::EXAMPLES;
 use super::bitset::WORD_BITS;
 use crate::puzzle::SearchGraph;
 
-/// Per-chunk tallies, merged in chunk order so that examples come out sorted (also Dial's,
+/// The counts of a level, per chunk, merged in chunk order so that examples come out sorted (also Dial's,
 /// which leaves the exchange's fields at zero).
 #[derive(Default)]
 pub(super) struct LevelCounts {

@@ -1,5 +1,12 @@
 //! The expansion of one chunk of a level: count its ranks, retire them, and mark their
 //! unseen predecessors as the next level (or keep them for the processes that own them).
+//!
+//! Where the time goes, and the tricks against it: a run of words is read in three passes
+//! ([`Worker`]), so that the copy of the level is a loop without branches and the puzzle's
+//! word loop is set up once a run; predecessors one rank away are marked with word shifts
+//! ([`Shifts`]), in the same locked instruction that retires the word; far predecessors are
+//! gathered and prefetched before they are looked up, and the look-ups are issued before
+//! any locked write ([`Batch`]), so that their cache misses overlap.
 
 use super::bitset::{WORD_BITS, prefetch};
 use super::counts::LevelCounts;
