@@ -54,7 +54,7 @@ pub fn dequeued(estimates: &Estimates, kind: Kind, tiles: &[u8], budget: u64) ->
 /// value: a dequeued node carries all its expansion reads, no look-up into the nodes
 /// before it.
 #[derive(Clone, Copy)]
-struct Node {
+struct Queued {
     board: u64,
     previous: u64,
     moves: u32,
@@ -64,7 +64,7 @@ struct Node {
 
 /// The previous board of the start, which has none: no board packs to it (its cells
 /// would all hold tile 15).
-const NONE: u64 = u64::MAX;
+const NO_BOARD: u64 = u64::MAX;
 
 /// The A* of one thread: its buffers are kept from one search to the next.
 struct Search<'a> {
@@ -85,7 +85,7 @@ impl<'a> Search<'a> {
             estimates,
             lines,
             neighbours: (0..rows * cols)
-                .map(|cell| crate::solve::board::neighbours(rows, cols, cell).collect())
+                .map(|cell| crate::puzzle::sliding::neighbours(rows, cols, cell).collect())
                 .collect(),
             row: (0..rows * cols).map(|cell| cell / cols).collect(),
             queue: Queue::default(),
@@ -102,9 +102,9 @@ impl<'a> Search<'a> {
         let blank = tiles[..cells].iter().position(|&t| t == 0).unwrap_or(0);
         let h = self.estimates.value(kind, tiles);
         self.queue.clear();
-        self.queue.push(Node {
+        self.queue.push(Queued {
             board: start,
-            previous: NONE,
+            previous: NO_BOARD,
             moves: 0,
             h,
             blank: blank as u8,
@@ -127,7 +127,7 @@ impl<'a> Search<'a> {
                     continue;
                 }
                 let h = node.h + self.part(kind, next, blank, cell) - self.part(kind, node.board, cell, blank);
-                self.queue.push(Node {
+                self.queue.push(Queued {
                     board: next,
                     previous: node.board,
                     moves: node.moves + 1,
@@ -179,14 +179,14 @@ impl<'a> Search<'a> {
 #[derive(Default)]
 struct Queue {
     /// `buckets[priority][estimate]`: nodes in enqueue order.
-    buckets: Vec<Vec<VecDeque<Node>>>,
+    buckets: Vec<Vec<VecDeque<Queued>>>,
     /// No bucket before `(priority, estimate)` holds a node.
     first: (usize, usize),
     len: usize,
 }
 
 impl Queue {
-    fn push(&mut self, node: Node) {
+    fn push(&mut self, node: Queued) {
         let (p, h) = ((node.moves + node.h) as usize, node.h as usize);
         if self.buckets.len() <= p {
             self.buckets.resize_with(p + 1, Vec::new);
@@ -208,7 +208,7 @@ impl Queue {
         self.len = 0;
     }
 
-    fn pop(&mut self) -> Option<Node> {
+    fn pop(&mut self) -> Option<Queued> {
         if self.len == 0 {
             return None;
         }

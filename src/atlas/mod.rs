@@ -13,15 +13,11 @@ pub mod astar;
 use crate::engine::Level;
 use crate::engine::bfs::Frontier;
 use crate::heuristics::{Estimates, Kind, line_conflicts};
-use crate::puzzle::sliding::{self, Sliding, TailSequences, Unranked};
+use crate::puzzle::sliding::{self, BoardDecoder, Sliding};
 use crate::puzzle::{Notation, SearchGraph};
 use rayon::prelude::*;
-use std::borrow::Cow;
 use std::ops::Range;
 use thiserror::Error;
-
-/// Entries of [`Collector::steps`]: at least the most cells and a word's ranks.
-const STEPS: usize = 128;
 
 /// States [`Collector::scan`] decodes before it keys them (at least a word's 64).
 const SCAN_BATCH: usize = 256;
@@ -161,7 +157,7 @@ pub struct Inadmissible {
 /// linear-conflict estimate minus Manhattan) from `c_shift`. One increment a state then
 /// tallies all three; the three distributions are read off the tally once a level.
 #[derive(Debug, Clone, Copy)]
-struct Layout {
+struct KeyLayout {
     m_shift: u32,
     c_shift: u32,
     /// Keys are below `1 << bits`.
@@ -174,7 +170,7 @@ const HAMMING_BITS: u32 = 4;
 /// Keys of the largest layout (2x8 and 4x4: Hamming 4 bits, Manhattan 7, conflicts 6).
 const KEYS: usize = 1 << 17;
 
-impl Layout {
+impl KeyLayout {
     fn new(rows: usize, cols: usize) -> Self {
         let cells = rows * cols;
         let bits = |n: usize| usize::BITS - n.leading_zeros();
@@ -183,7 +179,7 @@ impl Layout {
         let m_bits = bits((cells - 1) * (rows + cols - 2)).max(LINE_C_SHIFT - HAMMING_BITS);
         let c_bits = bits(2 * (rows * (cols - 1) + cols * (rows - 1)));
         debug_assert!(HAMMING_BITS + m_bits + c_bits <= KEYS.trailing_zeros());
-        Layout {
+        KeyLayout {
             m_shift: HAMMING_BITS,
             c_shift: HAMMING_BITS + m_bits,
             bits: HAMMING_BITS + m_bits + c_bits,
@@ -206,7 +202,7 @@ impl Layout {
 /// What one part of a level tallies.
 #[derive(Clone)]
 struct Tally {
-    /// `counts[key]`: how many states have the estimates of `key` (see [`Layout`]), and the
+    /// `counts[key]`: how many states have the estimates of `key` (see [`KeyLayout`]), and the
     /// first of them as an offset from `start` (where the count is not 0). 32 bits each,
     /// so that the entries a level touches stay in the first-level cache (a part covers
     /// fewer than 2^32 ranks). The smallest estimates, the largest gaps and any estimate
@@ -214,7 +210,7 @@ struct Tally {
     /// increment. Room for the keys of any board, so that a key masked to [`KEYS`] needs no
     /// bounds check; only the first `keys` entries are used.
     counts: Box<[[u32; 2]; KEYS]>,
-    /// The board's keys: `1 << Layout::bits`.
+    /// The board's keys: `1 << KeyLayout::bits`.
     keys: usize,
     /// The part's first rank.
     start: u64,
@@ -226,7 +222,7 @@ struct Tally {
 }
 
 impl Tally {
-    fn new(layout: Layout) -> Self {
+    fn new(layout: KeyLayout) -> Self {
         Tally {
             counts: zeros(),
             keys: 1 << layout.bits,
@@ -294,7 +290,7 @@ impl LevelTally {
     /// For each estimate: its states above `distance` (how many, and the first with its
     /// value), and its smallest value with the first rank that has it.
     #[allow(clippy::type_complexity)]
-    fn extremes(&self, layout: Layout, distance: u32) -> [((u64, Option<(u64, u32)>), Option<(u32, u64)>); 3] {
+    fn extremes(&self, layout: KeyLayout, distance: u32) -> [((u64, Option<(u64, u32)>), Option<(u32, u64)>); 3] {
         let mut out = [((0, None), None); 3];
         for (key, &(n, first)) in self.counts.iter().enumerate() {
             if n == 0 {
@@ -339,15 +335,9 @@ pub struct Collector<'a> {
     /// The estimates line by line, on boards whose sides are at most [`LINE_TABLE_SIDE`]
     /// (and whose keys fit the tables' layout).
     lines: Option<LineTables>,
-    layout: Layout,
-    /// `steps[j]` for a rank `j` ranks past a word's first rank counted from that rank's
-    /// blank cell (`j < cells + 64`): how many pairs past the first rank's pair it is; and
-    /// for its blank cell `j % cells`, all ones if that cell has the odd sequence of a pair
-    /// (else 0), and the mask of the cells before it (they hold the sequence's first tiles,
-    /// the rest move up a cell). A word's ranks are split into pair and blank once.
-    steps: Box<[(u64, u64, u64); STEPS]>,
-    /// The tails of the board's pairs, by what a block's head leaves them.
-    tails: Cow<'a, TailSequences>,
+    layout: KeyLayout,
+    /// Level states to packed boards, in rank order.
+    decoder: BoardDecoder<'a>,
     /// `states[kind][distance][value]`.
     states: [Vec<Vec<u64>>; 3],
     worst: [Option<(u32, u64, u32, u32)>; 3],
@@ -362,18 +352,13 @@ impl<'a> Collector<'a> {
     pub fn new(puzzle: &'a Sliding) -> Self {
         let (rows, cols) = puzzle.shape();
         let estimates = Estimates::new(rows, cols);
-        let layout = Layout::new(rows, cols);
+        let layout = KeyLayout::new(rows, cols);
         let mut collector = Self {
             puzzle,
             lines: LineTables::new(&estimates).filter(|_| layout.c_shift == LINE_C_SHIFT),
             estimates,
             layout,
-            steps: Box::new(std::array::from_fn(|j| {
-                let (pairs, cell) = (j / (rows * cols), j % (rows * cols));
-                let odd = puzzle.sequence_parity(cell) as u64;
-                (pairs as u64, odd.wrapping_neg(), (1u64 << (4 * cell)) - 1)
-            })),
-            tails: puzzle.tails(),
+            decoder: BoardDecoder::new(puzzle),
             states: Default::default(),
             worst: [None; 3],
             samples: Vec::new(),
@@ -383,7 +368,7 @@ impl<'a> Collector<'a> {
         let mut tally = Tally::new(layout);
         tally.clear(goals.iter().copied().min().unwrap_or(0));
         for &goal in &goals {
-            let packed = puzzle.packed_board(&mut Unranked::default(), goal);
+            let packed = collector.decoder.packed_board(goal);
             tally.add(collector.key(packed), goal);
         }
         let level = LevelTally::new(std::slice::from_ref(&tally));
@@ -485,11 +470,7 @@ impl<'a> Collector<'a> {
     /// [`Collector::scan`] with `key` turning a packed board into its tally key.
     #[inline(always)]
     fn scan_with(&self, level: &Frontier, words: Range<usize>, tally: &mut Tally, key: impl Fn(u64) -> u32) {
-        let mut memo = Unranked::default();
-        let block_pairs = self.puzzle.block_pairs();
-        // The block of the last state: its first pair, head, head parity and tails. A state
-        // of another block is the one branch taken by surprise, about once a block.
-        let (mut first, mut head, mut head_odd, mut tails) = (0, 0, 0, &[][..]);
+        let mut cursor = self.decoder.cursor();
         // Boards decoded first and keyed after, a batch at a time: the table look-ups of
         // many states then run back to back and their cache misses overlap.
         let mut batch = [(0u64, 0u64); SCAN_BATCH];
@@ -509,7 +490,7 @@ impl<'a> Collector<'a> {
                 continue;
             }
             let base = level.start() + 64 * w as u64;
-            let (base_pair, base_blank) = self.puzzle.pair_and_blank(base);
+            cursor.start_word(base);
             if len + bits.count_ones() as usize > SCAN_BATCH {
                 flush(&batch[..len]);
                 len = 0;
@@ -518,19 +499,7 @@ impl<'a> Collector<'a> {
                 let offset = bits.trailing_zeros() as usize;
                 let rank = base + offset as u64;
                 bits &= bits - 1;
-                let (pairs, odd, low) = self.steps[(base_blank + offset) % STEPS];
-                let k = base_pair + pairs;
-                let [tail, swap] = match tails.get(k.wrapping_sub(first) as usize) {
-                    Some(&t) => t,
-                    None => {
-                        let block = k / block_pairs;
-                        first = block * block_pairs;
-                        (head, head_odd, tails) = self.puzzle.block_head(&mut memo, block, &self.tails);
-                        tails[(k - first) as usize]
-                    }
-                };
-                let seq = head | tail ^ (swap & (odd ^ head_odd));
-                batch[len] = ((seq & low) | ((seq & !low) << 4), rank);
+                batch[len] = (cursor.packed_board(offset), rank);
                 len += 1;
             }
         }
@@ -585,7 +554,7 @@ fn unpack(packed: u64) -> [u8; sliding::MAX_CELLS] {
 const LINE_TABLE_SIDE: usize = 4;
 
 /// Bit of a line-table entry where its conflicts start (Hamming in bits 0..4, Manhattan in
-/// 4..10): the entries of a board's lines add up to its tally key (see [`Layout`]).
+/// 4..10): the entries of a board's lines add up to its tally key (see [`KeyLayout`]).
 const LINE_C_SHIFT: u32 = 10;
 
 /// Bit of a row entry where its column codes start; below it are the row's own terms.
@@ -731,7 +700,7 @@ impl LineTables {
     }
 
     /// The sum of the entries of every line of a board packed 4 bits a cell: its tally key
-    /// where the three sums fit their fields (see [`Layout`]). `R x C` is the board's shape
+    /// where the three sums fit their fields (see [`KeyLayout`]). `R x C` is the board's shape
     /// when the caller knows it at compile time (the loops unrolled), `0 x 0` to read it from
     /// the tables.
     #[inline(always)]
@@ -801,7 +770,7 @@ mod tests {
         let (rows, cols) = (estimates.rows(), estimates.cols());
         let packed = pack(board);
         assert_eq!(lines.values(packed), estimates.all(board), "{board:?}");
-        let layout = Layout::new(rows, cols);
+        let layout = KeyLayout::new(rows, cols);
         if layout.c_shift == LINE_C_SHIFT {
             assert_eq!(
                 layout.values(lines.key::<0, 0>(packed)),

@@ -178,6 +178,36 @@ impl Saver {
         let dir = &self.config.dir;
         std::fs::create_dir_all(dir).map_err(|e| CheckpointError::io(dir, &e))?;
         self.remove_temporaries();
+        let intact = self.intact(notify)?;
+        let mine = intact.iter().map(|(level, _)| *level).collect();
+        let all = exchange.agree(mine)?;
+        let common = intact
+            .iter()
+            .filter(|(level, _)| all.iter().all(|theirs| theirs.contains(level)))
+            .max_by_key(|(level, _)| *level);
+        for (level, path) in &intact {
+            if common.is_none_or(|(c, _)| c < level) {
+                notify(&Note::Skipped {
+                    path: path.clone(),
+                    reason: format!("level {level} is not saved by every process"),
+                });
+            }
+        }
+        let Some((level, path)) = common else {
+            return Ok(None);
+        };
+        let run = self.load(path, words)?;
+        notify(&Note::Resumed {
+            level: *level as usize,
+            path: path.clone(),
+        });
+        self.last = Instant::now();
+        Ok(Some(run))
+    }
+
+    /// This process's checkpoints that are whole and belong to this search, as (level,
+    /// path); an error if one is another search's, or if every one there is damaged.
+    fn intact(&self, notify: &mut dyn FnMut(&Note)) -> Result<Vec<(u64, PathBuf)>, EngineError> {
         let mut intact = Vec::new();
         let mut damaged = None;
         for generation in 0..2 {
@@ -214,56 +244,34 @@ impl Saver {
             }
             .into());
         }
-        let mine = intact.iter().map(|(level, _)| *level).collect();
-        let all = exchange.agree(mine)?;
-        let common = intact
-            .iter()
-            .filter(|(level, _)| all.iter().all(|theirs| theirs.contains(level)))
-            .max_by_key(|(level, _)| *level);
-        for (level, path) in &intact {
-            if common.is_none_or(|(c, _)| c < level) {
-                notify(&Note::Skipped {
-                    path: path.clone(),
-                    reason: format!("level {level} is not saved by every process"),
-                });
-            }
-        }
-        let Some((level, path)) = common else {
-            return Ok(None);
-        };
-        let run = match read(path, Some(words)) {
+        Ok(intact)
+    }
+
+    /// Loads the checkpoint at `path` into `words` and returns the result it keeps.
+    fn load(&self, path: &Path, words: &[AtomicU64]) -> Result<Run, EngineError> {
+        match read(path, Some(words)) {
             Ok(Some((_, Some(run))))
                 if run.reached_by_class.len() != self.classes || run.watched.len() != self.watched =>
             {
-                return Err(CheckpointError::Mismatch {
+                Err(CheckpointError::Mismatch {
                     path: path.display().to_string(),
                     reason: "it was written with other options of this search".into(),
                 }
-                .into());
+                .into())
             }
-            Ok(Some((_, Some(run)))) => run,
-            Ok(_) => {
-                return Err(CheckpointError::Io {
-                    path: path.display().to_string(),
-                    message: "disappeared while resuming".into(),
-                }
-                .into());
+            Ok(Some((_, Some(run)))) => Ok(run),
+            Ok(_) => Err(CheckpointError::Io {
+                path: path.display().to_string(),
+                message: "disappeared while resuming".into(),
             }
-            Err(Problem::Io(e)) => return Err(CheckpointError::io(path, &e).into()),
-            Err(Problem::Damaged(reason) | Problem::Foreign(reason)) => {
-                return Err(CheckpointError::Damaged {
-                    path: path.display().to_string(),
-                    reason,
-                }
-                .into());
+            .into()),
+            Err(Problem::Io(e)) => Err(CheckpointError::io(path, &e).into()),
+            Err(Problem::Damaged(reason) | Problem::Foreign(reason)) => Err(CheckpointError::Damaged {
+                path: path.display().to_string(),
+                reason,
             }
-        };
-        notify(&Note::Resumed {
-            level: *level as usize,
-            path: path.clone(),
-        });
-        self.last = Instant::now();
-        Ok(Some(run))
+            .into()),
+        }
     }
 
     /// Prefix of this process's temporary files.
@@ -467,6 +475,39 @@ fn read(path: &Path, into: Option<&[AtomicU64]>) -> Result<Option<(Header, Optio
         inner: BufReader::new(file),
         crc: crc32fast::Hasher::new(),
     };
+    let header = read_header(&mut input)?;
+    let (start, end, level) = (header.slice.start, header.slice.end, header.level);
+    let levels = input.list(1 << 20)?;
+    let reached_by_class = input.list(1 << 20)?;
+    let antipodes = input.list(1 << 20)?;
+    let watched = input.list(1 << 20)?;
+    let words = input.u64()?;
+    if start > end || words != 2 * (end - start).div_ceil(64) || levels.len() as u64 != level + 1 {
+        return Err(Problem::Damaged("its header contradicts itself".into()));
+    }
+    if let Some(into) = into
+        && into.len() as u64 != words
+    {
+        return Err(Problem::Foreign(format!(
+            "it holds {words} words, this slice {}",
+            into.len()
+        )));
+    }
+    read_words(&mut input, words, into)?;
+    let run = into.map(|_| Run {
+        levels,
+        reached_by_class,
+        antipodes,
+        watched: watched
+            .into_iter()
+            .map(|d| usize::try_from(d).ok().filter(|_| d != u64::MAX))
+            .collect(),
+    });
+    Ok(Some((header, run)))
+}
+
+/// The header of a checkpoint file after its magic bytes and version, both checked.
+fn read_header<R: Read>(input: &mut Checked<R>) -> Result<Header, Problem> {
     let mut magic = [0; 8];
     input
         .take(&mut magic)
@@ -493,30 +534,19 @@ fn read(path: &Path, into: Option<&[AtomicU64]>) -> Result<Option<(Header, Optio
         *f = input.u64()?;
     }
     let [states, processes, index, start, end, level] = fields;
-    let header = Header {
+    Ok(Header {
         id,
         states,
         processes,
         index,
         slice: start..end,
         level,
-    };
-    let levels = input.list(1 << 20)?;
-    let reached_by_class = input.list(1 << 20)?;
-    let antipodes = input.list(1 << 20)?;
-    let watched = input.list(1 << 20)?;
-    let words = input.u64()?;
-    if start > end || words != 2 * (end - start).div_ceil(64) || levels.len() as u64 != level + 1 {
-        return Err(Problem::Damaged("its header contradicts itself".into()));
-    }
-    if let Some(into) = into
-        && into.len() as u64 != words
-    {
-        return Err(Problem::Foreign(format!(
-            "it holds {words} words, this slice {}",
-            into.len()
-        )));
-    }
+    })
+}
+
+/// Reads the `words` words of the planes (into `into`, if given) and checks the checksum
+/// and the end of the file.
+fn read_words<R: Read>(input: &mut Checked<R>, words: u64, into: Option<&[AtomicU64]>) -> Result<(), Problem> {
     let mut bytes = vec![0; 8 * BUFFER];
     let mut done = 0;
     while done < words {
@@ -538,14 +568,5 @@ fn read(path: &Path, into: Option<&[AtomicU64]>) -> Result<Option<(Header, Optio
     if input.inner.read(&mut [0; 1])? != 0 {
         return Err(Problem::Damaged("it has bytes after its checksum".into()));
     }
-    let run = into.map(|_| Run {
-        levels,
-        reached_by_class,
-        antipodes,
-        watched: watched
-            .into_iter()
-            .map(|d| usize::try_from(d).ok().filter(|_| d != u64::MAX))
-            .collect(),
-    });
-    Ok(Some((header, run)))
+    Ok(())
 }

@@ -9,8 +9,9 @@
 //! the visited set drops all but the cheapest (and any already settled) when its bucket
 //! comes up.
 
-use super::bfs::{EXAMPLES, EngineError, Frontier, Level, Search, Tally};
+use super::bfs::{Distances, EXAMPLES, EngineError, Frontier, Level};
 use super::bitset::{BitSet, WORD_BITS};
+use super::counts::LevelCounts;
 use crate::puzzle::SearchGraph;
 use rayon::prelude::*;
 use std::ops::ControlFlow;
@@ -32,7 +33,7 @@ pub(super) fn dial<P: SearchGraph>(
     puzzle: &P,
     watch: &[u64],
     mut observe: impl FnMut(&Level) -> ControlFlow<()>,
-) -> Result<Search, EngineError> {
+) -> Result<Distances, EngineError> {
     let states = puzzle.states();
     let classes = puzzle.class_count();
     let span = puzzle.max_move_cost().max(1) as usize + 1;
@@ -57,7 +58,7 @@ pub(super) fn dial<P: SearchGraph>(
             .par_chunks(CHUNK_WORDS)
             .enumerate()
             .map(|(i, chunk)| expand(puzzle, chunk, i * CHUNK_WORDS, depth, &buckets, &visited, classes))
-            .reduce(|| Tally::new(classes), Tally::merge);
+            .reduce(|| LevelCounts::new(classes), LevelCounts::merge);
         if tally.escapes > 0 {
             return Err(EngineError::InvariantViolated {
                 from: tally.escape_from,
@@ -89,7 +90,7 @@ pub(super) fn dial<P: SearchGraph>(
         // Nothing at the next cost: the search is over unless a dearer bucket still holds
         // a rank that no cheaper path has settled.
         if discovered == 0 && buckets.iter().all(|b| prune(b, &visited) == 0) {
-            return Ok(Search {
+            return Ok(Distances {
                 levels,
                 reached_by_class,
                 antipodes: tally.examples,
@@ -114,9 +115,9 @@ fn expand<P: SearchGraph>(
     buckets: &[BitSet],
     visited: &BitSet,
     classes: usize,
-) -> Tally {
+) -> LevelCounts {
     let states = puzzle.states();
-    let mut tally = Tally::new(classes);
+    let mut tally = LevelCounts::new(classes);
     let mut memo = P::Memo::default();
     let mut batch: Vec<(u64, u32)> = Vec::with_capacity(BATCH + 64);
     // The words of the bucket of each move cost, found once (not a division per rank).
@@ -184,40 +185,36 @@ fn expand<P: SearchGraph>(
 
 /// Keeps in `next` only the ranks not yet visited, marks them visited, and counts them.
 fn settle(next: &BitSet, visited: &BitSet) -> u64 {
-    next.words()
-        .par_chunks(CHUNK_WORDS)
-        .zip(visited.words().par_chunks(CHUNK_WORDS))
-        .map(|(next, seen)| {
-            let mut count = 0;
-            for (n, s) in next.iter().zip(seen) {
-                let bits = n.load(Relaxed);
-                if bits != 0 {
-                    let old = s.load(Relaxed);
-                    let new = bits & !old;
-                    n.store(new, Relaxed);
-                    s.store(old | new, Relaxed);
-                    count += u64::from(new.count_ones());
-                }
-            }
-            count
-        })
-        .sum()
+    sweep(next, visited, |n, s, bits| {
+        let old = s.load(Relaxed);
+        let new = bits & !old;
+        n.store(new, Relaxed);
+        s.store(old | new, Relaxed);
+        new
+    })
 }
 
 /// Drops the visited ranks from a pending bucket; counts those left.
 fn prune(bucket: &BitSet, visited: &BitSet) -> u64 {
-    bucket
-        .words()
+    sweep(bucket, visited, |p, s, bits| {
+        let left = bits & !s.load(Relaxed);
+        p.store(left, Relaxed);
+        left
+    })
+}
+
+/// Calls `keep(word, seen, bits)` in parallel on each word of `set` that is not empty (its
+/// `bits`) with the same word of `visited`; counts the ranks it returns.
+fn sweep(set: &BitSet, visited: &BitSet, keep: impl Fn(&AtomicU64, &AtomicU64, u64) -> u64 + Sync) -> u64 {
+    set.words()
         .par_chunks(CHUNK_WORDS)
         .zip(visited.words().par_chunks(CHUNK_WORDS))
-        .map(|(pending, seen)| {
+        .map(|(words, seen)| {
             let mut count = 0;
-            for (p, s) in pending.iter().zip(seen) {
-                let bits = p.load(Relaxed);
+            for (w, s) in words.iter().zip(seen) {
+                let bits = w.load(Relaxed);
                 if bits != 0 {
-                    let left = bits & !s.load(Relaxed);
-                    p.store(left, Relaxed);
-                    count += u64::from(left.count_ones());
+                    count += u64::from(keep(w, s, bits).count_ones());
                 }
             }
             count

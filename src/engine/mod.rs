@@ -4,10 +4,13 @@
 pub mod bfs;
 pub mod bitset;
 pub mod checkpoint;
+mod counts;
 pub mod dial;
 pub mod exchange;
+mod expand;
+mod planes;
 
-pub use bfs::{EngineError, Level, Options, Search};
+pub use bfs::{Distances, EngineError, Level, Options};
 
 use crate::puzzle::SearchGraph;
 use exchange::{Exchange, Local};
@@ -23,7 +26,7 @@ pub fn search<P: SearchGraph>(
     puzzle: &P,
     mut options: Options,
     observe: impl FnMut(&Level) -> ControlFlow<()>,
-) -> Result<Search, EngineError> {
+) -> Result<Distances, EngineError> {
     let mut alone;
     let exchange: &mut dyn Exchange = match options.exchange.take() {
         Some(exchange) => exchange,

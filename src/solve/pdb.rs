@@ -74,7 +74,7 @@ pub fn rank(board_cells: usize, cells: impl Iterator<Item = u8>) -> usize {
 impl PatternDb {
     /// Builds the table of `tiles` on a `rows x cols` board on the current rayon pool.
     pub fn build(rows: usize, cols: usize, tiles: &[u8]) -> Self {
-        let values = Builder::new(rows, cols, tiles).run();
+        let values = PdbBuilder::new(rows, cols, tiles).run();
         Self {
             rows,
             cols,
@@ -147,7 +147,7 @@ const REGION_BITS: u32 = MAX_PATTERN_CELLS as u32;
 /// lowest cell) and, above those, the depth at which the first one was. Keeping both in
 /// one word costs one cache miss per generated state, which is what the build spends
 /// its time on.
-struct Builder {
+struct PdbBuilder {
     cells: usize,
     cols: usize,
     tiles: usize,
@@ -169,7 +169,7 @@ struct Builder {
 /// Boards up to this many cells get the region table.
 const REGION_TABLE_CELLS: usize = 16;
 
-impl Builder {
+impl PdbBuilder {
     fn new(rows: usize, cols: usize, tiles: &[u8]) -> Self {
         let cells = rows * cols;
         let all = if cells == 64 { u64::MAX } else { (1u64 << cells) - 1 };

@@ -181,7 +181,7 @@ impl SplitDb {
         let homes: Vec<u8> = tiles.iter().map(|&t| home(t)).collect();
         let blank = home(0);
         let layout = Layout::new(cells, tiles.len());
-        let values = Builder::new(rows, cols, &layout).run(&homes, blank, progress)?;
+        let values = SplitBuilder::new(rows, cols, &layout).run(&homes, blank, progress)?;
         Ok(Self {
             rows,
             cols,
@@ -301,7 +301,7 @@ impl SplitDb {
 }
 
 /// The breadth-first search that fills one table.
-struct Builder<'a> {
+struct SplitBuilder<'a> {
     cells: usize,
     layout: &'a Layout,
     regions: Regions,
@@ -310,7 +310,7 @@ struct Builder<'a> {
     occupied: Vec<[u8; MAX_SPLIT_CELLS]>,
 }
 
-impl<'a> Builder<'a> {
+impl<'a> SplitBuilder<'a> {
     fn new(rows: usize, cols: usize, layout: &'a Layout) -> Self {
         let cells = rows * cols;
         Self {

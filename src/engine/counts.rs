@@ -1,0 +1,117 @@
+//! What a level's expansion counts, per chunk, per process and summed over processes,
+//! and the wire format in which processes exchange those counts.
+
+use super::bfs::EXAMPLES;
+use super::bitset::WORD_BITS;
+use crate::puzzle::SearchGraph;
+
+/// The counts of a level, per chunk, merged in chunk order so that examples come out sorted (also Dial's,
+/// which leaves the exchange's fields at zero).
+#[derive(Default)]
+pub(super) struct LevelCounts {
+    pub(super) states: u64,
+    pub(super) by_class: Vec<u64>,
+    pub(super) examples: Vec<u64>,
+    pub(super) escapes: u64,
+    pub(super) escape_from: Option<u64>,
+    pub(super) sent: u64,
+    pub(super) generated: u64,
+    /// Whether this process wants a checkpoint at the end of the level.
+    pub(super) save: bool,
+    /// Predecessors owned by other processes, by owner (empty for a single process).
+    pub(super) remote: Vec<Vec<u64>>,
+}
+
+impl LevelCounts {
+    pub(super) fn new(classes: usize) -> Self {
+        LevelCounts {
+            by_class: vec![0; classes],
+            ..LevelCounts::default()
+        }
+    }
+
+    pub(super) fn merge(mut self, other: LevelCounts) -> LevelCounts {
+        self.states += other.states;
+        for (a, b) in self.by_class.iter_mut().zip(&other.by_class) {
+            *a += b;
+        }
+        let room = EXAMPLES - self.examples.len();
+        self.examples.extend(other.examples.into_iter().take(room));
+        self.escapes += other.escapes;
+        self.escape_from = self.escape_from.or(other.escape_from);
+        self.sent += other.sent;
+        self.generated += other.generated;
+        self.save |= other.save;
+        self
+    }
+
+    /// Counts the ranks `first + b` for the bits `b` of `word` (a level's), keeping the first
+    /// as examples; a word at a time for a `uniform` puzzle.
+    #[inline(always)]
+    pub(super) fn count<P: SearchGraph>(&mut self, puzzle: &P, uniform: bool, first: u64, word: u64) {
+        let mut bits = word;
+        if uniform {
+            debug_assert!(
+                (0..WORD_BITS)
+                    .filter(|b| word >> b & 1 == 1)
+                    .all(|b| puzzle.multiplicity(first + b) == 1 && puzzle.class_of(first + b) == 0),
+                "a uniform puzzle's ranks each stand for one configuration of the first class"
+            );
+            let n = u64::from(word.count_ones());
+            self.states += n;
+            self.by_class[0] += n;
+            while bits != 0 && self.examples.len() < EXAMPLES {
+                self.examples.push(first + u64::from(bits.trailing_zeros()));
+                bits &= bits - 1;
+            }
+            return;
+        }
+        while bits != 0 {
+            let rank = first + u64::from(bits.trailing_zeros());
+            bits &= bits - 1;
+            let weight = puzzle.multiplicity(rank);
+            self.states += weight;
+            self.by_class[puzzle.class_of(rank)] += weight;
+            if self.examples.len() < EXAMPLES {
+                self.examples.push(rank);
+            }
+        }
+    }
+
+    /// The counts as the vector [`Exchange::end_level`](super::exchange::Exchange::end_level) gathers.
+    pub(super) fn encode(&self) -> Vec<u64> {
+        let mut v = vec![
+            self.states,
+            self.escapes,
+            self.escape_from.unwrap_or(u64::MAX),
+            self.sent,
+            self.generated,
+            u64::from(self.save),
+        ];
+        v.extend(&self.by_class);
+        v.extend(&self.examples);
+        v
+    }
+
+    /// The sum of every process's counts, examples in process (that is, rank) order.
+    pub(super) fn decode_sum(all: &[Vec<u64>], classes: usize) -> Option<LevelCounts> {
+        let mut total = LevelCounts::new(classes);
+        for v in all {
+            let (head, rest) = v.split_at_checked(6)?;
+            let (by_class, examples) = rest.split_at_checked(classes)?;
+            let one = LevelCounts {
+                states: head[0],
+                escapes: head[1],
+                escape_from: (head[2] != u64::MAX).then_some(head[2]),
+                sent: head[3],
+                generated: head[4],
+                save: head[5] != 0,
+                by_class: by_class.to_vec(),
+                examples: examples.to_vec(),
+                remote: Vec::new(),
+            };
+            total = total.merge(one);
+        }
+        Some(total)
+    }
+}

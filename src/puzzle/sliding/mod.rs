@@ -1,0 +1,589 @@
+//! Sliding-tile puzzles on an R x C board: the 8-puzzle and its generalisations.
+//!
+//! A configuration is ranked as `k * cells + blank`, where `blank` is the blank's cell and
+//! `k` numbers the tile sequence (tiles read row by row, blank skipped) among the
+//! `(cells-1)!/2` sequences of the parity the invariant demands for that blank cell.
+//! That gives exactly `cells!/2` ranks, the solvable half, and two useful facts:
+//! a horizontal move keeps the tile sequence, so its neighbour is simply `rank +- 1`;
+//! and lexicographic ranks `2k` and `2k+1` differ by swapping the last two tiles, so each
+//! pair holds one sequence of each parity and `k` ranks one parity class perfectly.
+//!
+//! The ranking covers the solvable half only, so a search over it cannot reach the other
+//! half: what a run checks is that it reaches all `cells!/2` ranks. That the ranked half is
+//! the half the textbook rule ([`check_solvable`]) calls solvable is what the parity table
+//! (`parity_table`) encodes; the tests compare both with a plain search over explicit boards.
+//!
+//! This file holds the puzzle type, its constructors, its trait implementations and its
+//! family descriptors; the rest is split by concern:
+//! - [`notation`]: tiles as text and grids, the solvability rule, the plain [`Board`];
+//! - `tables`: what the constructor precomputes for ranking and moves;
+//! - `rank`: ranking and unranking, with the memo ([`Unranked`]) that makes nearby ranks cheap;
+//! - `words`: one rank's moves, and the engine's loop over words of ranks;
+//! - `decoder`: consecutive ranks to packed boards ([`BoardDecoder`]), what the atlas reads.
+
+mod decoder;
+pub mod notation;
+mod rank;
+mod tables;
+mod words;
+
+pub use decoder::{BoardCursor, BoardDecoder};
+pub use notation::{Board, check_solvable, check_tiles, draw_tiles, join_tiles, neighbours, read_tiles};
+pub use rank::Unranked;
+
+use super::family::{Family, SizeArgs};
+use super::{Adjacent, ClassInfo, Invariant, Notation, ParseError, SearchGraph};
+use crate::util::factorial;
+use tables::{Divisor, OFFSETS, Packed, Slide, TABLE_CELLS, TAIL, Tail, TailSequences, Window, at};
+
+/// Largest board the ranking supports: tiles are packed as 4-bit values.
+pub const MAX_CELLS: usize = 16;
+
+/// Widest board the ranking supports (2 rows of 8).
+const MAX_COLS: usize = MAX_CELLS / 2;
+
+/// Most vertical moves a board has over all blank cells (`2 * (cells - cols)`, at most on
+/// 8 x 2): the length of [`Unranked::head_sums`].
+const MAX_SLIDES: usize = 2 * (MAX_CELLS - 2);
+
+/// An R x C sliding-tile puzzle, goal `1 2 ... n-1 0`.
+#[derive(Debug, Clone)]
+pub struct Sliding {
+    id: String,
+    rows: usize,
+    cols: usize,
+    cells: usize,
+    /// `weight[i]` is `(tiles-1-i)!/2`: the place value of Lehmer digit `i` in `k`
+    /// (zero for the last two digits, which only decide the parity).
+    weight: [u64; MAX_CELLS],
+    /// Division by `weight[i]`, for unranking.
+    by_weight: [Divisor; MAX_CELLS],
+    /// Division by the number of cells, to split a rank into pair and blank.
+    by_cells: Divisor,
+    /// Parity of the tile sequence the invariant demands for each blank cell.
+    parity: [u8; MAX_CELLS],
+    /// Tiles `1..cells` packed in increasing order: the pool unranking draws from.
+    identity: Packed,
+    /// `moves[cell]`: which moves the blank on `cell` has, as [`LEFT`] | [`RIGHT`] | [`UP`] |
+    /// [`DOWN`] (a table, because `cell % cols` is a hardware divide on the hot path).
+    moves: [u8; MAX_CELLS],
+    /// `slides[cell]`: the blank's vertical moves from `cell` (a table rather than two
+    /// branches on the blank's row, which the processor cannot predict).
+    slides: [Vec<Slide>; MAX_CELLS],
+    /// `windows[slide.id]`: the digits' part of each vertical move's closed form.
+    windows: Vec<Window>,
+    /// The tiles a vertical move passes, as a mask over packed positions.
+    passed_mask: Packed,
+    /// [`odd_shift`](tables::odd_shift) of the width, for [`greater`](tables::greater).
+    odd_shift: u32,
+    /// How many of the last positions are decoded by table look-up ([`TAIL`] or fewer).
+    tail: usize,
+    /// `tails[k % block]`: the arrangement of the last `tail` tiles of pair `k`.
+    tails: Vec<Tail>,
+    /// Division by `tails.len()`: pairs sharing `k / block` share all the other digits.
+    by_block: Divisor,
+    /// The gains of both directions' windows ([`Vertical::gain`](tables::Vertical::gain)), each [`Slide`] pointing at
+    /// its window's (each window is one slide's), as rank offsets ([`rank_gains`](tables::rank_gains)).
+    gains: Vec<u64>,
+    /// `window_sums[(hp * block + i) * windows.len() + s]`: the tail's part of window `s`'s
+    /// digit sum ([`Window`]) for tail `i` under a head of digit-sum parity `hp`, times
+    /// `cells`, plus `i * cells` (the pair's first rank within its block). With the head's
+    /// part and the block's first rank, kept per block in [`Unranked::head_sums`], a move's
+    /// new rank is two additions and a gain away. 2 x 360 x 16 entries on 3x4, 92 KB.
+    window_sums: Vec<u64>,
+    /// The tails of every tile set ([`Sliding::tail_sequences`]) on boards of at most
+    /// [`TABLE_CELLS`] cells, where unranking a pair reads its tail rather than gathering it.
+    tail_table: Option<TailSequences>,
+    /// `offsets[i]`: the pair and blank cell `i` ranks after a pair's first rank, and the
+    /// parity of the tile sequence on that cell.
+    offsets: [(u8, u8, u8); OFFSETS],
+    /// Another goal than `1 2 ... n-1 0`, if one was given (see [`Sliding::with_goal`]).
+    goal: Option<Goal>,
+}
+
+/// A goal with the blank anywhere, of either parity. Rather than a second ranking, the
+/// tiles are relabelled: the goal's tiles, read row by row, become `1 2 ... n-1` (the last
+/// two swapped if that is what puts the goal in the ranked class). Relabelling tiles maps
+/// moves to moves, so distances are unchanged; boards are relabelled on the way in and out.
+#[derive(Debug, Clone)]
+struct Goal {
+    /// The goal's rank (in the relabelled tiles).
+    rank: u64,
+    /// `inner[t]`: the ranking's label of the user's tile `t` (`inner[0] = 0`).
+    inner: [u8; MAX_CELLS],
+    /// `outer[t]`: the user's label of the ranking's tile `t`.
+    outer: [u8; MAX_CELLS],
+}
+
+/// The blank can move left (a tile slides right into it).
+const LEFT: u8 = 1;
+/// The blank can move right.
+const RIGHT: u8 = 2;
+/// The blank can move up.
+const UP: u8 = 4;
+/// The blank can move down.
+const DOWN: u8 = 8;
+
+impl Sliding {
+    /// The 8-puzzle: 3x3, id `eight`.
+    pub fn eight() -> Self {
+        Self::with_id("eight".into(), 3, 3)
+    }
+
+    /// Whether the goal is another than the usual one (see [`Sliding::with_goal`]).
+    pub fn has_custom_goal(&self) -> bool {
+        self.goal.is_some()
+    }
+
+    /// The same board with `goal` (cell by cell, 0 = blank) as its goal, in place of
+    /// `1 2 ... n-1 0`: any arrangement, the blank anywhere, either parity. The id gets the
+    /// suffix `-goal-` and the goal's tiles joined by `-`.
+    pub fn with_goal_tiles(mut self, goal: &[u8]) -> Result<Self, ParseError> {
+        check_tiles(self.rows, self.cols, goal)?;
+        self.goal = None;
+        let mut inner = [0u8; MAX_CELLS];
+        let mut outer = [0u8; MAX_CELLS];
+        let tiles: Vec<u8> = goal.iter().copied().filter(|&t| t != 0).collect();
+        for (i, &t) in tiles.iter().enumerate() {
+            inner[usize::from(t)] = i as u8 + 1;
+        }
+        let relabelled = |inner: &[u8; MAX_CELLS]| goal.iter().map(|&t| inner[usize::from(t)]).collect::<Vec<u8>>();
+        let rank = match self.rank_board(&relabelled(&inner)) {
+            Ok(rank) => rank,
+            Err(_) => {
+                // The other class: swapping two labels flips the parity of the inversions.
+                let (a, b) = (tiles[tiles.len() - 2], tiles[tiles.len() - 1]);
+                inner.swap(usize::from(a), usize::from(b));
+                self.rank_board(&relabelled(&inner))?
+            }
+        };
+        for t in 1..self.cells {
+            outer[usize::from(inner[t])] = t as u8;
+        }
+        self.id = format!(
+            "{}-goal-{}",
+            self.id,
+            goal.iter().map(u8::to_string).collect::<Vec<_>>().join("-")
+        );
+        self.goal = Some(Goal { rank, inner, outer });
+        Ok(self)
+    }
+
+    /// An R x C board, id `sliding-RxC`; `None` unless `2 <= R, C` and `R*C <= 16`.
+    pub fn new(rows: usize, cols: usize) -> Option<Self> {
+        (rows >= 2 && cols >= 2 && rows * cols <= MAX_CELLS)
+            .then(|| Self::with_id(format!("sliding-{rows}x{cols}"), rows, cols))
+    }
+
+    fn with_id(id: String, rows: usize, cols: usize) -> Self {
+        let cells = rows * cols;
+        let tiles = cells - 1;
+        let weight = place_values(tiles);
+        let parity = parity_table(rows, cols);
+        let pairs = factorial(tiles) / 2;
+        let by_weight = weight.map(|w| Divisor::new(w.max(1), pairs));
+        let by_cells = Divisor::new(cells as u64, pairs * cells as u64);
+        let identity = (0..tiles as u64).fold(0, |acc, t| acc | ((t + 1) << (4 * t)));
+        let moves = move_table(rows, cols);
+        let (vertical, slides, windows) = tables::vertical_moves(&weight, &parity, &moves, tiles, cols);
+        let tail = tiles.min(TAIL);
+        let tails = tables::tail_table(tail);
+        let window_sums = tables::window_sums(&windows, &tails, cells, tail, cols);
+        let gains = tables::rank_gains(&vertical, &slides, cells, cols);
+        let mut puzzle = Self {
+            id,
+            rows,
+            cols,
+            cells,
+            weight,
+            by_weight,
+            by_cells,
+            parity,
+            identity,
+            moves,
+            slides,
+            windows,
+            passed_mask: (1 << (4 * (cols - 1))) - 1,
+            odd_shift: tables::odd_shift(cols),
+            tail,
+            by_block: Divisor::new(tails.len() as u64, pairs),
+            tails,
+            gains,
+            window_sums,
+            offsets: std::array::from_fn(|i| ((i / cells) as u8, (i % cells) as u8, parity[i % cells])),
+            tail_table: None,
+            goal: None,
+        };
+        if cells <= TABLE_CELLS {
+            puzzle.tail_table = Some(puzzle.tail_sequences());
+        }
+        puzzle
+    }
+
+    fn tiles(&self) -> usize {
+        self.cells - 1
+    }
+
+    /// The board cell by cell, 0 for the blank (in the user's tiles, with a goal).
+    pub fn board(&self, rank: u64) -> Vec<u8> {
+        let (u, blank) = self.decode(rank);
+        let mut next = 0;
+        (0..self.cells)
+            .map(|cell| {
+                if cell == blank {
+                    0
+                } else {
+                    next += 1;
+                    let tile = at(u.seq, next - 1) as u8;
+                    self.goal.as_ref().map_or(tile, |g| g.outer[usize::from(tile)])
+                }
+            })
+            .collect()
+    }
+
+    /// Reads a board (cell by cell, 0 = blank) into a rank.
+    pub fn rank_board(&self, board: &[u8]) -> Result<u64, ParseError> {
+        let n = self.cells;
+        check_tiles(self.rows, self.cols, board)?;
+        // A custom goal is reached through tiles relabelled so that it becomes the usual
+        // goal; the textbook rule then decides on the relabelled board.
+        let relabelled: Vec<u8>;
+        let board = match &self.goal {
+            Some(g) => {
+                relabelled = board.iter().map(|&t| g.inner[usize::from(t)]).collect();
+                &relabelled
+            }
+            None => board,
+        };
+        check_solvable(self.rows, self.cols, board)?;
+        let blank = board.iter().position(|&t| t == 0).unwrap_or(0);
+        let seq = board
+            .iter()
+            .filter(|&&t| t != 0)
+            .enumerate()
+            .fold(0, |s, (i, &t)| s | (u64::from(t) << (4 * i)));
+        let (k, parity) = self.rank_tiles(seq);
+        debug_assert_eq!(parity, self.parity[blank], "the textbook rule and the ranking agree");
+        Ok(k * n as u64 + blank as u64)
+    }
+
+    /// The goal board with tiles 1 and 2 swapped: the standard unsolvable example.
+    fn swapped_goal(&self) -> String {
+        let mut board = self.board(self.goals()[0]);
+        let tiles: Vec<usize> = (0..self.cells).filter(|&c| board[c] != 0).take(2).collect();
+        board.swap(tiles[0], tiles[1]);
+        join_tiles(&board)
+    }
+}
+
+/// `weight[i]` of a board of `tiles` tiles: `(tiles-1-i)!/2`, the place value of Lehmer
+/// digit `i` in the pair index (zero for the last two digits, which only decide the parity).
+fn place_values(tiles: usize) -> [u64; MAX_CELLS] {
+    let mut weight = [0; MAX_CELLS];
+    for (i, w) in weight.iter_mut().enumerate().take(tiles.saturating_sub(2)) {
+        *w = factorial(tiles - 1 - i) / 2;
+    }
+    weight
+}
+
+/// The parity of the tile sequence the invariant demands for each blank cell.
+fn parity_table(rows: usize, cols: usize) -> [u8; MAX_CELLS] {
+    let mut parity = [0; MAX_CELLS];
+    if cols % 2 == 0 {
+        // Even width: a vertical move passes cols-1 (odd) tiles, flipping the parity
+        // while the blank changes row; the goal has parity 0 with the blank on row R-1.
+        for (cell, p) in parity.iter_mut().enumerate().take(rows * cols) {
+            *p = ((rows - 1 - cell / cols) % 2) as u8;
+        }
+    }
+    parity
+}
+
+/// `moves[cell]`: the moves of the blank on `cell`, as [`LEFT`] | [`RIGHT`] | [`UP`] | [`DOWN`].
+fn move_table(rows: usize, cols: usize) -> [u8; MAX_CELLS] {
+    let mut moves = [0; MAX_CELLS];
+    for (cell, m) in moves.iter_mut().enumerate().take(rows * cols) {
+        let (row, col) = (cell / cols, cell % cols);
+        for (legal, bit) in [
+            (col > 0, LEFT),
+            (col + 1 < cols, RIGHT),
+            (row > 0, UP),
+            (row + 1 < rows, DOWN),
+        ] {
+            if legal {
+                *m |= bit;
+            }
+        }
+    }
+    moves
+}
+
+impl Notation for Sliding {
+    fn tile_board(&self) -> Option<&Sliding> {
+        Some(self)
+    }
+
+    fn with_goal(self, goal: &str) -> Result<Self, ParseError> {
+        let tiles = read_tiles(goal, self.rows * self.cols)?;
+        self.with_goal_tiles(&tiles)
+    }
+
+    fn id(&self) -> String {
+        self.id.clone()
+    }
+
+    fn title(&self) -> String {
+        let title = if self.id.starts_with("eight") {
+            "8-puzzle (3x3 sliding tiles)".into()
+        } else {
+            format!(
+                "{}x{} sliding-tile puzzle ({} tiles)",
+                self.rows,
+                self.cols,
+                self.tiles()
+            )
+        };
+        match self.goal {
+            Some(_) => format!("{title}, goal {}", self.render(self.goals()[0])),
+            None => title,
+        }
+    }
+
+    fn rules(&self) -> String {
+        format!(
+            "Tiles 1 to {} and one blank on a {}x{} board. A move slides a tile next to the blank into it. Goal: {} (`{}`).",
+            self.tiles(),
+            self.rows,
+            self.cols,
+            if self.goal.is_some() {
+                "given on the command line; the classes below count inversions of the tiles relabelled so that the goal reads 1 2 3 ... in its cells, its class `even`"
+            } else {
+                "the tiles in row-major order with the blank last"
+            },
+            self.render(self.goals()[0])
+        )
+    }
+
+    fn shape(&self) -> (usize, usize) {
+        (self.rows, self.cols)
+    }
+
+    fn render(&self, rank: u64) -> String {
+        join_tiles(&self.board(rank))
+    }
+
+    fn draw(&self, rank: u64) -> String {
+        draw_tiles(&self.board(rank), self.cols)
+    }
+
+    fn parse(&self, text: &str) -> Result<u64, ParseError> {
+        self.rank_board(&read_tiles(text, self.cells)?)
+    }
+
+    fn describe_move(&self, from: u64, to: u64) -> String {
+        let blank_after = (to % self.cells as u64) as usize;
+        format!("tile {}", self.board(from)[blank_after])
+    }
+}
+
+impl SearchGraph for Sliding {
+    fn class_count(&self) -> usize {
+        self.classes().len()
+    }
+
+    fn states(&self) -> u64 {
+        factorial(self.cells) / 2
+    }
+
+    fn goals(&self) -> Vec<u64> {
+        // Tiles in order (k = 0, parity 0) with the blank in the last cell.
+        vec![self.goal.as_ref().map_or(self.cells as u64 - 1, |g| g.rank)]
+    }
+
+    type Memo = Unranked;
+
+    fn for_each_predecessor(&self, memo: &mut Unranked, rank: u64, f: impl FnMut(u64)) {
+        self.for_each_neighbour(memo, rank, f);
+    }
+
+    /// Horizontal moves: the blank's cell is `rank % cells` and the tile sequence stays.
+    fn adjacent_predecessors(&self) -> Option<Adjacent> {
+        let moves = &self.moves[..self.cells];
+        Some(Adjacent {
+            below: moves.iter().map(|m| m & LEFT != 0).collect(),
+            above: moves.iter().map(|m| m & RIGHT != 0).collect(),
+        })
+    }
+
+    /// The vertical moves of the words' ranks.
+    fn for_each_far_predecessor_in_words(
+        &self,
+        memo: &mut Unranked,
+        first: u64,
+        words: &[u64],
+        f: impl FnMut(u64, u64),
+    ) {
+        self.words_neighbours(memo, first, words, f);
+    }
+
+    fn uniform(&self) -> bool {
+        true
+    }
+
+    fn for_each_successor(&self, rank: u64, f: impl FnMut(u64)) {
+        self.for_each_neighbour(&mut Unranked::default(), rank, f);
+    }
+}
+
+impl Invariant for Sliding {
+    fn configurations(&self) -> (u64, String) {
+        (factorial(self.cells), format!("{}!", self.cells))
+    }
+
+    fn classes(&self) -> Vec<ClassInfo> {
+        let half = factorial(self.cells) / 2;
+        vec![
+            ClassInfo {
+                label: "even".into(),
+                configurations: half,
+                solvable: true,
+                example: self.render(self.goals()[0]),
+            },
+            ClassInfo {
+                label: "odd".into(),
+                configurations: half,
+                solvable: false,
+                example: self.swapped_goal(),
+            },
+        ]
+    }
+
+    fn invariant(&self) -> String {
+        if self.cols % 2 == 1 {
+            "The width is odd, so a move never changes the parity of the number of inversions of the tiles read row by row (blank skipped): `even` boards are solvable, `odd` ones are not.".into()
+        } else {
+            "The width is even, so a vertical move flips the parity of the inversion count while the blank changes row: the class is the parity of inversions + the blank's row distance from the bottom row; `even` boards are solvable, `odd` ones are not.".into()
+        }
+    }
+}
+
+/// `--puzzle eight`: the 8-puzzle, always 3x3.
+pub struct EightFamily;
+
+impl Family for EightFamily {
+    type Size = ();
+    type Puzzle = Sliding;
+
+    fn name(&self) -> &'static str {
+        "eight"
+    }
+
+    fn about(&self) -> Option<&'static str> {
+        Some("eight        the 8-puzzle: tiles 1-8 on 3x3, goal 1 2 3 / 4 5 6 / 7 8 _ (181,440 states)")
+    }
+
+    fn flags(&self) -> (&'static [&'static str], &'static str) {
+        (
+            &[],
+            " (it is always 3x3; use --puzzle sliding --rows R --cols C for other boards)",
+        )
+    }
+
+    fn choose(&self, _: &SizeArgs) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn all(&self) -> Vec<()> {
+        vec![()]
+    }
+
+    fn id(&self, _: &()) -> String {
+        "eight".into()
+    }
+
+    fn states(&self, _: &()) -> u128 {
+        SlidingFamily.states(&(3, 3))
+    }
+
+    fn build(&self, _: &()) -> Result<Sliding, String> {
+        Ok(Sliding::eight())
+    }
+
+    fn tiles(&self, _: &()) -> Option<(usize, usize)> {
+        Some((3, 3))
+    }
+}
+
+/// `--puzzle sliding --rows R --cols C`: sliding tiles on any board, enumerated up to
+/// [`MAX_CELLS`] cells and solved position by position beyond.
+pub struct SlidingFamily;
+
+impl Family for SlidingFamily {
+    type Size = (usize, usize);
+    type Puzzle = Sliding;
+
+    fn name(&self) -> &'static str {
+        "sliding"
+    }
+
+    fn about(&self) -> Option<&'static str> {
+        Some("sliding      sliding tiles on R x C, --rows R --cols C (2x2 up to 3x4 and 2x7 as memory allows)")
+    }
+
+    fn flags(&self) -> (&'static [&'static str], &'static str) {
+        (&["--rows", "--cols"], "")
+    }
+
+    fn choose(&self, args: &SizeArgs) -> Result<(usize, usize), String> {
+        args.board("--puzzle sliding", None)
+    }
+
+    fn all(&self) -> Vec<(usize, usize)> {
+        vec![(2, 3), (2, 4), (2, 5)]
+    }
+
+    fn id(&self, &(rows, cols): &(usize, usize)) -> String {
+        format!("sliding-{rows}x{cols}")
+    }
+
+    fn states(&self, &(rows, cols): &(usize, usize)) -> u128 {
+        (1..=(rows * cols) as u128)
+            .try_fold(1u128, |a, b| a.checked_mul(b))
+            .map_or(u128::MAX, |f| f / 2)
+    }
+
+    fn beyond(&self, &(rows, cols): &(usize, usize)) -> Option<String> {
+        (rows * cols > MAX_CELLS).then(|| {
+            format!(
+                "this tool enumerates sliding boards of up to {MAX_CELLS} cells in memory, and boards this large are searched on disk (Korf & Schultze 2005)"
+            )
+        })
+    }
+
+    fn build(&self, size: &(usize, usize)) -> Result<Sliding, String> {
+        Sliding::new(size.0, size.1).ok_or_else(|| self.beyond(size).unwrap_or_default())
+    }
+
+    fn tiles(&self, &board: &(usize, usize)) -> Option<(usize, usize)> {
+        Some(board)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The engine's loop divides by these two without the fallback: on every board the
+    /// multiply must be exact, which the constructor decides.
+    #[test]
+    fn block_and_cell_divisors_are_exact_on_every_board() {
+        for rows in 2..=8 {
+            for cols in 2..=8 {
+                if let Some(p) = Sliding::new(rows, cols) {
+                    assert_ne!(p.by_block.m, 0, "{rows}x{cols} pairs by block");
+                    assert_ne!(p.by_cells.m, 0, "{rows}x{cols} ranks by cells");
+                }
+            }
+        }
+    }
+}

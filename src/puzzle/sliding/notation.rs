@@ -1,0 +1,253 @@
+//! Sliding-tile notation at any size up to 64 cells, for the ranked puzzle and the solver
+//! alike: tiles read from text and written back (one line or a grid), the checks that a
+//! board holds each tile once and is solvable, and [`Board`], the one plain tile board of
+//! the crate (the ranked [`super::Sliding`] stops at 16 cells; the solver's heuristic
+//! search works on plain boards of any size).
+
+use crate::puzzle::{ParseError, quote};
+
+/// Checks that `tiles` holds each of `0..rows*cols` (0 the blank) exactly once, with a
+/// message naming what is wrong. Boards up to 64 cells.
+pub fn check_tiles(rows: usize, cols: usize, tiles: &[u8]) -> Result<(), ParseError> {
+    let n = rows * cols;
+    if tiles.len() != n {
+        return Err(ParseError::Malformed(format!(
+            "expected {n} tiles for a {rows}x{cols} board, found {}",
+            tiles.len()
+        )));
+    }
+    let mut seen = 0u64;
+    for &tile in tiles {
+        if usize::from(tile) >= n {
+            return Err(ParseError::Malformed(format!(
+                "tile {tile} is out of range: tiles are 0 (blank) to {}",
+                n - 1
+            )));
+        }
+        if seen & (1 << tile) != 0 {
+            return Err(ParseError::Malformed(format!("tile {tile} appears twice")));
+        }
+        seen |= 1 << tile;
+    }
+    Ok(())
+}
+
+/// A board (cell by cell, 0 = blank) as a grid: one line per row, tiles right-aligned,
+/// `.` for the blank.
+pub fn draw_tiles(board: &[u8], cols: usize) -> String {
+    let width = (board.len() - 1).to_string().len();
+    board
+        .chunks(cols)
+        .map(|row| {
+            let cells: Vec<String> = row
+                .iter()
+                .map(|&t| {
+                    if t == 0 {
+                        format!("{:>width$}", ".")
+                    } else {
+                        format!("{t:>width$}")
+                    }
+                })
+                .collect();
+            cells.join(" ")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Tiles on one line, e.g. `1 2 3 4 5 6 7 8 0`.
+pub fn join_tiles(tiles: &[u8]) -> String {
+    tiles.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
+}
+
+/// Reads tile numbers separated by spaces or commas (no check of the board: see
+/// [`check_tiles`]); `cells` is only for the message.
+pub fn read_tiles(text: &str, cells: usize) -> Result<Vec<u8>, ParseError> {
+    text.split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            s.parse::<u8>()
+                .map_err(|_| ParseError::Malformed(format!("{} is not a tile number (0 to {})", quote(s), cells - 1)))
+        })
+        .collect()
+}
+
+/// The textbook solvability rule, checked on the board itself (any size up to 64 cells),
+/// with a message saying why a board is unsolvable.
+///
+/// A move swaps the blank with a neighbour. A horizontal move keeps the order of the
+/// tiles read row by row; a vertical move carries a tile past `cols - 1` others,
+/// changing the number of inversions by `cols - 1` plus or minus an even number. So with
+/// an odd width the parity of the inversions never changes; with an even width the
+/// parity of inversions + blank row never changes. The goal has no inversions and the
+/// blank on the last row, and every configuration of the right parity is reachable.
+pub fn check_solvable(rows: usize, cols: usize, tiles: &[u8]) -> Result<(), ParseError> {
+    check_tiles(rows, cols, tiles)?;
+    let seq: Vec<u8> = tiles.iter().copied().filter(|&t| t != 0).collect();
+    let inversions: usize = (0..seq.len())
+        .map(|i| seq[i + 1..].iter().filter(|&&t| t < seq[i]).count())
+        .sum();
+    let plural = |n: usize| if n == 1 { "inversion" } else { "inversions" };
+    if cols % 2 == 1 {
+        if inversions % 2 == 1 {
+            return Err(ParseError::Unsolvable(format!(
+                "the tiles read row by row have {inversions} {} (an odd number); with an odd width every move keeps that parity, and the goal has none",
+                plural(inversions)
+            )));
+        }
+    } else {
+        let blank = tiles.iter().position(|&t| t == 0).unwrap_or(0);
+        let above = rows - 1 - blank / cols;
+        if (inversions + above) % 2 == 1 {
+            return Err(ParseError::Unsolvable(format!(
+                "the tiles read row by row have {inversions} {} and the blank is {above} {} above the bottom row: with an even width every move keeps the parity of their sum, which is odd here ({}) but even at the goal (0)",
+                plural(inversions),
+                if above == 1 { "row" } else { "rows" },
+                inversions + above
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// An R x C sliding-tile board, tiles cell by cell in row-major order, 0 for the blank.
+/// The goal is `1 2 ... n-1 0`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Board {
+    rows: usize,
+    cols: usize,
+    tiles: Vec<u8>,
+}
+
+impl Board {
+    /// The goal board: tiles in row-major order, the blank last.
+    pub fn goal(rows: usize, cols: usize) -> Self {
+        let cells = rows * cols;
+        Self {
+            rows,
+            cols,
+            tiles: (1..cells as u8).chain([0]).collect(),
+        }
+    }
+
+    /// A board from its tiles, checked to hold each of `0..rows*cols` exactly once.
+    pub fn new(rows: usize, cols: usize, tiles: Vec<u8>) -> Result<Self, ParseError> {
+        check_tiles(rows, cols, &tiles)?;
+        Ok(Self { rows, cols, tiles })
+    }
+
+    /// Reads tiles row by row separated by spaces or commas, e.g. `8 6 7 2 5 4 3 0 1`.
+    pub fn parse(rows: usize, cols: usize, text: &str) -> Result<Self, ParseError> {
+        Self::new(rows, cols, read_tiles(text, rows * cols)?)
+    }
+
+    /// Reads the assignment's data-file format: a first line `n` (or `rows cols`), then
+    /// one line of tiles per row, 0 for the blank. The board must be `rows x cols`.
+    pub fn parse_data_file(rows: usize, cols: usize, text: &str) -> Result<Self, ParseError> {
+        let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+        let header: Vec<&str> = lines.next().unwrap_or_default().split_whitespace().collect();
+        let size = |s: &str| {
+            s.parse::<usize>().map_err(|_| {
+                ParseError::Malformed(format!("the first line must give the board size, found {}", quote(s)))
+            })
+        };
+        let (file_rows, file_cols) = match header[..] {
+            [n] => (size(n)?, size(n)?),
+            [r, c] => (size(r)?, size(c)?),
+            _ => {
+                return Err(ParseError::Malformed(
+                    "the first line must give the board size `n` (or `rows cols`)".into(),
+                ));
+            }
+        };
+        if (file_rows, file_cols) != (rows, cols) {
+            return Err(ParseError::Malformed(format!(
+                "the file holds a {file_rows}x{file_cols} board but the puzzle is {rows}x{cols}"
+            )));
+        }
+        let mut tiles = Vec::with_capacity(rows * cols);
+        let mut row_count = 0;
+        for line in lines {
+            row_count += 1;
+            let row = read_tiles(line, rows * cols)?;
+            if row.len() != cols {
+                return Err(ParseError::Malformed(format!(
+                    "row {row_count} has {} {}, expected {cols}",
+                    row.len(),
+                    if row.len() == 1 { "tile" } else { "tiles" }
+                )));
+            }
+            tiles.extend(row);
+        }
+        if row_count != rows {
+            return Err(ParseError::Malformed(format!(
+                "expected {rows} rows of tiles, found {row_count}"
+            )));
+        }
+        Self::new(rows, cols, tiles)
+    }
+
+    /// Rows of the board.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Columns of the board.
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+
+    /// The tiles cell by cell, 0 for the blank.
+    pub fn tiles(&self) -> &[u8] {
+        &self.tiles
+    }
+
+    /// The blank's cell.
+    pub fn blank(&self) -> usize {
+        self.tiles.iter().position(|&t| t == 0).unwrap_or(0)
+    }
+
+    /// The cells next to `cell`: up, down, left, right, those that exist.
+    pub fn neighbours(&self, cell: usize) -> impl Iterator<Item = usize> + use<> {
+        neighbours(self.rows, self.cols, cell)
+    }
+
+    /// Slides the tile at `cell` into the blank; `None` unless `cell` is next to it.
+    pub fn slide(&self, cell: usize) -> Option<Board> {
+        let blank = self.blank();
+        self.neighbours(blank).any(|n| n == cell).then(|| {
+            let mut next = self.clone();
+            next.tiles.swap(blank, cell);
+            next
+        })
+    }
+
+    /// Checks the invariant that decides solvability, without any search (see
+    /// [`check_solvable`]).
+    pub fn check_solvable(&self) -> Result<(), ParseError> {
+        check_solvable(self.rows, self.cols, &self.tiles)
+    }
+
+    /// The board as a grid, one line per row, drawn like every sliding puzzle.
+    pub fn draw(&self) -> String {
+        draw_tiles(&self.tiles, self.cols)
+    }
+
+    /// The tiles on one line, e.g. `1 2 3 4 5 6 7 8 0`.
+    pub fn render(&self) -> String {
+        join_tiles(&self.tiles)
+    }
+}
+
+/// The cells next to `cell` on a `rows x cols` board: up, down, left, right.
+pub fn neighbours(rows: usize, cols: usize, cell: usize) -> impl Iterator<Item = usize> {
+    let (r, c) = (cell / cols, cell % cols);
+    [
+        (r > 0).then(|| cell - cols),
+        (r + 1 < rows).then(|| cell + cols),
+        (c > 0).then(|| cell - 1),
+        (c + 1 < cols).then(|| cell + 1),
+    ]
+    .into_iter()
+    .flatten()
+}
