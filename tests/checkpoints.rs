@@ -7,7 +7,7 @@ use crate::util::{
     Running, SLIDING_2X4, SLIDING_2X5, Sandbox, latest_saved_level, resumed_level, search_in_processes, sliding_board,
 };
 use analyze::engine::checkpoint::{CheckpointError, Config, Note};
-use analyze::engine::{EngineError, Options, Search};
+use analyze::engine::{Distances, EngineError, Options};
 use analyze::puzzle::prelude::*;
 use analyze::puzzle::sliding::Sliding;
 use std::ops::ControlFlow;
@@ -36,7 +36,7 @@ fn saving(dir: &Path, notes: &Notes, i: usize, id: String) -> Options<'static> {
 }
 
 /// Each process's result, the first level each observed, and the notes.
-type Outcome = (Vec<Result<Search, EngineError>>, Vec<usize>, Vec<(usize, Note)>);
+type Outcome = (Vec<Result<Distances, EngineError>>, Vec<usize>, Vec<(usize, Note)>);
 
 /// Runs `puzzle` in `processes` thread-processes saving in `dir`, stopping after level
 /// `stop` if given; returns each process's result, the first level each observed, and
@@ -110,7 +110,7 @@ fn checkpoints_of_another_puzzle_or_process_layout_are_refused() {
     let dir = sandbox.path("checkpoint");
     let (stopped, _, _) = run(&sliding_board(2, 5), 3, &dir, Some(4));
     assert!(stopped.iter().all(|r| *r == Err(EngineError::Interrupted)));
-    let refusal = |results: Vec<Result<Search, EngineError>>| -> Vec<String> {
+    let refusal = |results: Vec<Result<Distances, EngineError>>| -> Vec<String> {
         results
             .into_iter()
             .map(|r| match r {

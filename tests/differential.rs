@@ -14,6 +14,7 @@ use analyze::puzzle::flip_k::{FlipK, flip_k_brute};
 use analyze::puzzle::lights_out::lights_out;
 use analyze::puzzle::nine_tails::nine_tails;
 use analyze::puzzle::prelude::*;
+use analyze::puzzle::sliding::BoardDecoder;
 use analyze::puzzle::sliding::Sliding;
 use std::ops::ControlFlow;
 
@@ -274,29 +275,32 @@ fn flip_k_tables_match_the_reference_search_up_to_16_coins() {
 }
 
 #[test]
-fn sliding_block_heads_and_tail_tables_give_every_pairs_tiles() {
-    // The atlas reads a pair's tiles as its block's head plus an entry of the tail table of
-    // the tiles the head leaves: for every blank cell that must be the board's tile sequence
-    // (every pair of the small boards, a spread of the pairs of 3x4 and 4x4).
+fn the_board_cursor_decodes_every_rank_as_the_ranking_does() {
+    // The atlas reads a level's states through the cursor (a block's head plus an entry of
+    // the tail table): every rank of the small boards, and a spread of the words of 3x4 and
+    // 4x4, must give the board the ranking gives, packed 4 bits a cell.
     let boards = SMALL_BOARDS.iter().copied().chain([(3, 4), (4, 4)]);
     for (rows, cols) in boards {
         let puzzle = sliding_board(rows, cols);
-        let cells = (rows * cols) as u64;
-        let pairs = puzzle.states() / cells;
-        let tails = puzzle.tails();
-        let block_pairs = puzzle.block_pairs();
-        let mut memo = Default::default();
-        let step = (pairs / 20_000).max(1);
-        for k in (0..pairs).step_by(step as usize).chain([pairs - 1]) {
-            let (head, odd, list) = puzzle.block_head(&mut memo, k / block_pairs, &tails);
-            let [tail, swap] = list[(k % block_pairs) as usize];
-            for blank in 0..cells {
-                let parity = (puzzle.sequence_parity(blank as usize) as u64).wrapping_neg();
-                let seq = head | tail ^ (swap & (odd ^ parity));
-                let board = puzzle.board(k * cells + blank);
-                let tiles = board.iter().filter(|&&t| t != 0);
-                let expected = tiles.enumerate().fold(0, |s, (i, &t)| s | u64::from(t) << (4 * i));
-                assert_eq!(seq, expected, "{rows}x{cols} pair {k} blank {blank}");
+        let decoder = BoardDecoder::new(&puzzle);
+        let mut cursor = decoder.cursor();
+        let words = puzzle.states().div_ceil(64);
+        let step = (words / 20_000).max(1);
+        for word in (0..words).step_by(step as usize).chain([words - 1]) {
+            let base = word * 64;
+            cursor.start_word(base);
+            for offset in 0..64.min(puzzle.states() - base) {
+                let board = puzzle.board(base + offset);
+                let expected = board
+                    .iter()
+                    .enumerate()
+                    .fold(0, |s, (i, &t)| s | u64::from(t) << (4 * i));
+                assert_eq!(
+                    cursor.packed_board(offset as usize),
+                    expected,
+                    "{rows}x{cols} rank {}",
+                    base + offset
+                );
             }
         }
     }

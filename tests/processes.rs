@@ -3,7 +3,7 @@
 //! what a single process finds, on every small board, coin puzzle and flip-k.
 
 use crate::util::{bfs, boards_up_to, engine_distances, search_in_processes, sliding_board};
-use analyze::engine::{Options, Search};
+use analyze::engine::{Distances, Options};
 use analyze::puzzle::coin_lines::coin_lines;
 use analyze::puzzle::flip_k::FlipK;
 use analyze::puzzle::lights_out::lights_out;
@@ -13,7 +13,7 @@ use analyze::puzzle::sliding::Sliding;
 use std::ops::ControlFlow;
 
 /// A spread of ranks to watch: the goals, some of the antipodes, and ranks across the space.
-fn watch_list<P: Puzzle>(puzzle: &P, single: &Search) -> Vec<u64> {
+fn watch_list<P: Puzzle>(puzzle: &P, single: &Distances) -> Vec<u64> {
     let states = puzzle.states();
     let mut ranks = puzzle.goals();
     ranks.extend(single.antipodes.iter().take(3));

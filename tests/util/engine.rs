@@ -3,7 +3,7 @@
 
 use analyze::analysis::Analysis;
 use analyze::engine::exchange::{Exchange, ExchangeError, Partition};
-use analyze::engine::{EngineError, Level, Options, Search};
+use analyze::engine::{Distances, EngineError, Level, Options};
 use analyze::job::Job;
 use analyze::puzzle::family::SizeArgs;
 use analyze::puzzle::prelude::*;
@@ -47,7 +47,10 @@ pub fn analysis(job: Job) -> Analysis {
 }
 
 /// The engine's search of `puzzle` in this process alone, with `observe` after each level.
-pub fn bfs<P: SearchGraph>(puzzle: &P, observe: impl FnMut(&Level) -> ControlFlow<()>) -> Result<Search, EngineError> {
+pub fn bfs<P: SearchGraph>(
+    puzzle: &P,
+    observe: impl FnMut(&Level) -> ControlFlow<()>,
+) -> Result<Distances, EngineError> {
     analyze::engine::search(puzzle, Options::default(), observe)
 }
 
@@ -293,7 +296,7 @@ pub fn search_in_processes<P: Puzzle>(
     processes: usize,
     options: impl Fn(usize) -> Options<'static> + Sync,
     observe: impl Fn(usize, &Level) -> ControlFlow<()> + Sync,
-) -> Vec<(Result<Search, EngineError>, u64)> {
+) -> Vec<(Result<Distances, EngineError>, u64)> {
     std::thread::scope(|scope| {
         let handles: Vec<_> = Threads::group(puzzle.states(), processes)
             .into_iter()
