@@ -29,7 +29,7 @@ pub struct Cli {
     #[arg(long, value_parser = PossibleValuesParser::new(registry::names()))]
     pub puzzle: Option<String>,
     /// Board rows, for the puzzles on a board (--list says which take which size options).
-    /// Give --rows and --cols together, or neither for the puzzle's default board.
+    /// Give --rows and --cols together, or neither for the default board of the puzzle.
     #[arg(long, value_name = "R", value_parser = count)]
     pub rows: Option<u64>,
     /// Board columns; see --rows.

@@ -84,11 +84,13 @@ mod tests {
                 .as_os_str()
                 .to_string_lossy();
             let module = module.trim_end_matches(".rs");
-            if module == "lib" {
+            // Tests may reach up (a puzzle's tests run the engine); the code they test may not.
+            if module == "lib" || file.ends_with("tests.rs") {
                 continue;
             }
             let code = std::fs::read_to_string(file).expect("a source file");
-            for used in imports(&code) {
+            let code = code.split("#[cfg(test)]").next().unwrap_or("");
+            for used in imports(code) {
                 if used != module && layer(&used) >= layer(module) {
                     wrong.push(format!(
                         "{}: {module} (layer {}) uses {used} (layer {})",

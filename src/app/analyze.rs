@@ -35,8 +35,9 @@ pub struct Settings<'a> {
 
 /// Analyses each job, writes its report folder, and for `--all` the index.
 pub fn analyze_all(jobs: &[Job], index: bool, out: &Path, threads: usize, settings: &Settings) -> Result<()> {
-    // Ctrl-C or SIGTERM stops the search at the end of the current level; the staging
-    // folders are then dropped (deleted), so no partial report is left behind.
+    // Ctrl-C or SIGTERM stops the search within a chunk's time (a checkpoint keeps the last
+    // complete level); the staging folders are then dropped (deleted), so no partial report
+    // is left behind.
     ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed)).context("cannot install the Ctrl-C handler")?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     if let Some(cluster) = settings.cluster {
@@ -148,6 +149,7 @@ fn analyze(job: &Job, settings: &Settings, shared: Option<(&Cluster, TimelyExcha
         checkpoint: settings.checkpoint.cloned(),
         notify: Some(checkpoint_notes(job, &bar)),
         exchange: timely.as_mut().map(|t| t as &mut dyn Exchange),
+        stop: Some(&INTERRUPTED),
         ..Options::default()
     };
     let mut traffic = Traffic::default();
@@ -155,17 +157,16 @@ fn analyze(job: &Job, settings: &Settings, shared: Option<(&Cluster, TimelyExcha
         traffic.add(level);
         bar.set_message(level.depth.to_string());
         bar.set_position(level.reached);
-        if INTERRUPTED.load(Ordering::Relaxed) {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
+        // A signal stops the engine itself (`stop`), in a level's chunk and on every process.
+        ControlFlow::Continue(())
     });
     bar.finish_and_clear();
-    if let (Ok(_), Some(timely)) = (&analysis, timely) {
-        // Every process has the result: leave together, so none sees another vanish.
+    let interrupted = matches!(analysis, Err(AnalysisError::Engine(EngineError::Interrupted)));
+    if let (true, Some(timely)) = (analysis.is_ok() || interrupted, timely) {
+        // Every process has the result, or stopped at the same level: leave together, so
+        // none sees another vanish.
         timely.finish().with_context(|| format!("{job}: analysis failed"))?;
-        if let Some(cluster) = cluster.filter(|_| !settings.quiet) {
+        if let Some(cluster) = cluster.filter(|_| !settings.quiet && !interrupted) {
             note(traffic.describe(job, cluster.processes()));
         }
     }

@@ -64,6 +64,10 @@ pub struct Options<'a> {
     pub notify: Option<Notify>,
     /// The puzzle's id, which names the search in checkpoints.
     pub id: String,
+    /// Set (by a signal handler) to stop the search within a chunk's time: it then ends
+    /// with [`EngineError::Interrupted`], every process of a shared search alike, and a
+    /// checkpoint keeps the last complete level.
+    pub stop: Option<&'a AtomicBool>,
 }
 
 /// Progress reported after each level.
@@ -139,7 +143,11 @@ pub(super) fn bfs<P: SearchGraph>(
     };
     loop {
         let depth = driver.run.levels.len();
-        let mut total = driver.expand_level(exchange, depth, saver.as_ref())?;
+        let mut total = driver.expand_level(exchange, depth, saver.as_ref(), options.stop)?;
+        if total.stop {
+            // A level cut short: neither counted nor saved.
+            return Err(EngineError::Interrupted);
+        }
         if total.states == 0 && !driver.run.levels.is_empty() {
             // The previous level was the last; every process agrees on the distances of
             // the watched ranks, each known only to its owner.
@@ -278,7 +286,9 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
         exchange: &mut dyn Exchange,
         depth: usize,
         saver: Option<&Saver>,
+        stop: Option<&AtomicBool>,
     ) -> Result<LevelCounts, EngineError> {
+        let stopped = || stop.is_some_and(|s| s.load(Relaxed));
         let level = u32::try_from(depth).unwrap_or(u32::MAX);
         let planes = &self.planes;
         let mut misdelivered = 0u64;
@@ -298,7 +308,10 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
         for group in active.chunks(self.group.max(1)) {
             let tallies: Vec<LevelCounts> = group
                 .par_iter()
-                .map(|&c| expansion.expand(self.puzzle, c, depth, summary, record))
+                .map(|&c| match stopped() {
+                    true => LevelCounts::new(self.classes),
+                    false => expansion.expand(self.puzzle, c, depth, summary, record),
+                })
                 .collect();
             for mut t in tallies {
                 for (owner, ranks) in std::mem::take(&mut t.remote).into_iter().enumerate() {
@@ -311,6 +324,7 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
             }
         }
         tally.save = saver.is_some_and(Saver::due);
+        tally.stop = stopped();
         let all = exchange.end_level(level, tally.encode(), &mut deliver)?;
         self.sum_level(&all, misdelivered)
     }

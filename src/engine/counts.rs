@@ -18,6 +18,8 @@ pub(super) struct LevelCounts {
     pub(super) generated: u64,
     /// Whether this process wants a checkpoint at the end of the level.
     pub(super) save: bool,
+    /// Some process was told to stop during the level: the level is cut short everywhere.
+    pub(super) stop: bool,
     /// Predecessors owned by other processes, by owner (empty for a single process).
     pub(super) remote: Vec<Vec<u64>>,
 }
@@ -42,6 +44,7 @@ impl LevelCounts {
         self.sent += other.sent;
         self.generated += other.generated;
         self.save |= other.save;
+        self.stop |= other.stop;
         self
     }
 
@@ -86,7 +89,7 @@ impl LevelCounts {
             self.escape_from.unwrap_or(u64::MAX),
             self.sent,
             self.generated,
-            u64::from(self.save),
+            u64::from(self.save) | u64::from(self.stop) << 1,
         ];
         v.extend(&self.by_class);
         v.extend(&self.examples);
@@ -105,7 +108,8 @@ impl LevelCounts {
                 escape_from: (head[2] != u64::MAX).then_some(head[2]),
                 sent: head[3],
                 generated: head[4],
-                save: head[5] != 0,
+                save: head[5] & 1 != 0,
+                stop: head[5] & 2 != 0,
                 by_class: by_class.to_vec(),
                 examples: examples.to_vec(),
                 remote: Vec::new(),

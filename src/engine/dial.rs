@@ -15,7 +15,7 @@ use super::counts::LevelCounts;
 use crate::puzzle::SearchGraph;
 use rayon::prelude::*;
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 /// Words of a bucket one rayon task scans (256 Ki ranks), as in the BFS.
 const CHUNK_WORDS: usize = 4096;
@@ -32,6 +32,7 @@ const BATCH: usize = 512;
 pub(super) fn dial<P: SearchGraph>(
     puzzle: &P,
     watch: &[u64],
+    stop: Option<&AtomicBool>,
     mut observe: impl FnMut(&Level) -> ControlFlow<()>,
 ) -> Result<Distances, EngineError> {
     let states = puzzle.states();
@@ -57,8 +58,14 @@ pub(super) fn dial<P: SearchGraph>(
             .words()
             .par_chunks(CHUNK_WORDS)
             .enumerate()
-            .map(|(i, chunk)| expand(puzzle, chunk, i * CHUNK_WORDS, depth, &buckets, &visited, classes))
+            .map(|(i, chunk)| match stop.is_some_and(|s| s.load(Relaxed)) {
+                true => LevelCounts::new(classes),
+                false => expand(puzzle, chunk, i * CHUNK_WORDS, depth, &buckets, &visited, classes),
+            })
             .reduce(|| LevelCounts::new(classes), LevelCounts::merge);
+        if stop.is_some_and(|s| s.load(Relaxed)) {
+            return Err(EngineError::Interrupted);
+        }
         if tally.escapes > 0 {
             return Err(EngineError::InvariantViolated {
                 from: tally.escape_from,

@@ -47,7 +47,7 @@ pub fn search<P: SearchGraph>(
         if exchange.partition().processes() > 1 || options.checkpoint.is_some() {
             return Err(EngineError::Weighted);
         }
-        return dial::dial(puzzle, &options.watch, observe);
+        return dial::dial(puzzle, &options.watch, options.stop, observe);
     }
     bfs::bfs(puzzle, exchange, options, observe)
 }
