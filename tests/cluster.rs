@@ -519,3 +519,32 @@ fn without_a_secret_a_hostfile_naming_other_machines_is_warned_about() {
         ended.stderr
     );
 }
+
+#[test]
+fn a_signal_to_one_process_stops_every_process_with_130() {
+    let sandbox = Sandbox::new();
+    hostfile(&sandbox, "hosts", 2);
+    let children: Vec<Child> = (0..2)
+        .map(|i| {
+            let index = i.to_string();
+            let mut args = SLIDING_3X4.to_vec();
+            args.extend(["--out", "out", "--quiet", "--hosts", "hosts", "--process", &index]);
+            sandbox.spawn(&args)
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(2500));
+    signal(&children[1], "-INT");
+    let signalled = Instant::now();
+    let ended: Vec<Ended> = children.into_iter().map(|c| wait(c, LIMIT)).collect();
+    for e in &ended {
+        assert_eq!(e.code, Some(130), "{}", e.stderr);
+        assert!(e.stderr.contains("interrupted"), "{}", e.stderr);
+    }
+    // Process 0 stops at the level's barrier, where it learns of the stop.
+    assert!(
+        signalled.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        signalled.elapsed()
+    );
+    assert!(!sandbox.path("out/sliding-3x4").exists());
+}
