@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# bench-perm.sh - the whole `analyze` command (search, reports, charts) on permutation-puzzle
+# definition files, side by side with twsearch's God's algorithm (`twsearch -t 2 -g FILE`)
+# when TWSEARCH names its binary (built elsewhere: this repository ships none of it).
+# Runs alternate tool by tool, round by round; prints a markdown table of the best wall time
+# and its peak memory per tool, and the ratio analyze/twsearch.
+#
+# usage: scripts/bench-perm.sh [FILE.tws ...]   (default: the definitions in examples/)
+# environment:
+#   TWSEARCH=PATH          twsearch's binary, for the side-by-side runs
+#   BENCH_REPEATS=N        rounds (default 3)
+#   BENCH_RUST_BIN=PATH    the analyze binary (default target/release/analyze, built first)
+set -euo pipefail
+export LC_ALL=C
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+REPEATS=${BENCH_REPEATS:-3}
+BIN=${BENCH_RUST_BIN:-$ROOT/target/release/analyze}
+[ -n "${BENCH_RUST_BIN:-}" ] || (cd "$ROOT" && cargo build --release --quiet)
+FILES=("$@")
+[ ${#FILES[@]} -gt 0 ] || FILES=("$ROOT"/examples/*.tws)
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+
+# Runs a command under /usr/bin/time: "seconds peak-KiB", or "n/a n/a" if it failed.
+timed() {
+    /usr/bin/time -f "%e %M" -o "$OUT/time" "$@" > /dev/null 2>&1 && cat "$OUT/time" || echo "n/a n/a"
+}
+
+# The smaller of two times ("n/a" loses).
+best() {
+    awk -v a="$1" -v b="$2" 'BEGIN { if (a == "n/a") print b; else if (b == "n/a" || a + 0 <= b + 0) print a; else print b }'
+}
+
+echo "| file | analyze (s) | peak (MiB) | twsearch -t 2 -g (s) | peak (MiB) | ratio |"
+echo "|---|---:|---:|---:|---:|---:|"
+for file in "${FILES[@]}"; do
+    ours=n/a ours_kb=n/a theirs=n/a theirs_kb=n/a
+    for round in $(seq 1 "$REPEATS"); do
+        read -r s kb < <(timed "$BIN" --quiet --rules "$file" --out "$OUT/reports")
+        [ "$(best "$ours" "$s")" = "$s" ] && ours=$s ours_kb=$kb
+        if [ -n "${TWSEARCH:-}" ]; then
+            read -r s kb < <(timed "$TWSEARCH" -t 2 -g "$file")
+            [ "$(best "$theirs" "$s")" = "$s" ] && theirs=$s theirs_kb=$kb
+        fi
+        echo "$(basename "$file") round $round: analyze $ours s, twsearch $theirs s" >&2
+    done
+    mib() { [ "$1" = n/a ] && echo n/a || awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
+    ratio=$(awk -v a="$ours" -v b="$theirs" 'BEGIN { if (a == "n/a" || b == "n/a") print "n/a"; else printf "%.2f", a / b }')
+    echo "| $(basename "$file") | $ours | $(mib "$ours_kb") | $theirs | $(mib "$theirs_kb") | $ratio |"
+done
