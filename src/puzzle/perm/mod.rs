@@ -671,23 +671,6 @@ impl SearchGraph for PermPuzzle {
         self.neighbours(memo, rank, f);
     }
 
-    fn for_each_far_predecessor_in_words(
-        &self,
-        memo: &mut Memo,
-        first: u64,
-        words: &[u64],
-        mut f: impl FnMut(u64, u64),
-    ) {
-        for (first, &word) in (first..).step_by(WORD_BITS as usize).zip(words) {
-            let mut bits = word;
-            while bits != 0 {
-                let rank = first + u64::from(bits.trailing_zeros());
-                bits &= bits - 1;
-                self.neighbours(memo, rank, |pred| f(rank, pred));
-            }
-        }
-    }
-
     fn uniform(&self) -> bool {
         true
     }
