@@ -16,7 +16,6 @@ pub mod structure;
 mod tests;
 
 use super::{ClassInfo, Invariant, Notation, ParseError, SearchGraph};
-use crate::util::WORD_BITS;
 use coords::{Coords, Plan};
 pub use parse::{Definition, DefinitionError, parse_definition};
 use structure::Structure;
