@@ -552,6 +552,17 @@ fn every_file_input_is_a_bounded_regular_file() {
 }
 
 #[test]
+fn a_checkpoint_file_that_is_a_fifo_is_refused_at_once() {
+    let sandbox = Sandbox::new();
+    fs::create_dir(sandbox.path("ck")).expect("mkdir");
+    fifo(&sandbox, "ck/slice-0.a.ckpt");
+    let started = std::time::Instant::now();
+    let message = refusal_in(&sandbox, &["--puzzle", "eight", "--checkpoint", "ck", "--out", "out"]);
+    assert!(message.contains("it is not a regular file"), "{message}");
+    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+}
+
+#[test]
 fn a_report_id_too_long_for_a_folder_name_is_refused_before_the_search() {
     let sandbox = Sandbox::new();
     let rules = fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/nine-tails.toml")).expect("example");

@@ -463,14 +463,14 @@ impl<R: Read> Checked<R> {
 /// Reads and verifies the file at `path` (`None` if there is none). With `into`, loads
 /// its words there and returns the result so far; without, only checks the whole file.
 fn read(path: &Path, into: Option<&[AtomicU64]>) -> Result<Option<(Header, Option<Run>)>, Problem> {
-    let file = match File::open(path) {
-        Ok(file) => file,
+    // The type first, without opening: opening a FIFO would wait for a writer for ever.
+    match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => return Err(Problem::Foreign("it is not a regular file".into())),
+        Ok(_) => {}
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(Problem::Io(e)),
-    };
-    if !file.metadata()?.is_file() {
-        return Err(Problem::Foreign("it is not a regular file".into()));
     }
+    let file = File::open(path)?;
     let mut input = Checked {
         inner: BufReader::new(file),
         crc: crc32fast::Hasher::new(),
