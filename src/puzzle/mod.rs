@@ -19,7 +19,7 @@ use crate::util::WORD_BITS;
 pub use crate::util::quote;
 use thiserror::Error;
 
-/// Why a written configuration was rejected by [`Puzzle::parse`].
+/// Why a written configuration was rejected by [`Notation::parse`].
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum ParseError {
     /// The text is not a configuration of this puzzle at all.
