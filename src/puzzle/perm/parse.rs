@@ -197,67 +197,55 @@ impl BlockReader {
             return err(line, format!("wildcards `?` are not supported ({SUPPORTED})"));
         }
         if is_number(first) {
-            let Some(set) = self.current else {
-                return err(line, format!("numbers before a set name in {}", self.what()));
-            };
-            let def = &self.sets[set];
-            if tokens.len() != def.size {
+            self.take_numbers(line, tokens)?;
+        } else {
+            self.take_set_name(line, tokens)?;
+        }
+        Ok(false)
+    }
+
+    /// A line of numbers: the current set's pieces, then its orientations.
+    fn take_numbers(&mut self, line: usize, tokens: &[&str]) -> Result<(), DefinitionError> {
+        let Some(set) = self.current else {
+            return err(line, format!("numbers before a set name in {}", self.what()));
+        };
+        let def = &self.sets[set];
+        if tokens.len() != def.size {
+            return err(
+                line,
+                format!(
+                    "set {} has {} pieces, this line has {} numbers",
+                    def.name,
+                    def.size,
+                    tokens.len()
+                ),
+            );
+        }
+        let entry = self.lines[set].as_mut().map(|e| (e.1.is_empty(), e));
+        match entry {
+            Some((true, e)) => {
+                e.0 = line;
+                e.1 = pieces(line, tokens, self.block)?;
+            }
+            Some((false, e)) if e.2.is_none() => {
+                e.2 = Some(twists(line, tokens, def)?);
+            }
+            _ => {
                 return err(
                     line,
                     format!(
-                        "set {} has {} pieces, this line has {} numbers",
-                        def.name,
-                        def.size,
-                        tokens.len()
+                        "a third line of numbers for set {} (a set has a piece line and an optional orientation line)",
+                        def.name
                     ),
                 );
             }
-            let entry = self.lines[set].as_mut().map(|e| (e.1.is_empty(), e));
-            match entry {
-                Some((true, e)) => {
-                    let (min, max) = match self.block {
-                        Block::Solved { zero_based: true } => (0, MAX_PIECES - 1),
-                        _ => (1, MAX_PIECES),
-                    };
-                    e.0 = line;
-                    e.1 = tokens
-                        .iter()
-                        .map(|t| number(line, t, min, max, "piece"))
-                        .collect::<Result<_, _>>()?;
-                }
-                Some((false, e)) if e.2.is_none() => {
-                    let o = usize::from(def.orientations);
-                    let mut twists = Vec::with_capacity(def.size);
-                    for t in tokens {
-                        let v = number(line, t, 0, MAX_PIECES, "orientation")?;
-                        if v >= o {
-                            return err(
-                                line,
-                                format!(
-                                    "orientation {v} out of range: set {} has {o} orientation{} (0 to {})",
-                                    def.name,
-                                    if o == 1 { "" } else { "s" },
-                                    o - 1
-                                ),
-                            );
-                        }
-                        twists.push(v);
-                    }
-                    e.2 = Some(twists);
-                }
-                _ => {
-                    return err(
-                        line,
-                        format!(
-                            "a third line of numbers for set {} (a set has a piece line and an optional orientation line)",
-                            def.name
-                        ),
-                    );
-                }
-            }
-            return Ok(false);
         }
-        // A set name.
+        Ok(())
+    }
+
+    /// A line that is not numbers nor `End`: the name of the next set, alone.
+    fn take_set_name(&mut self, line: usize, tokens: &[&str]) -> Result<(), DefinitionError> {
+        let first = tokens[0];
         self.check_current_complete(line)?;
         if tokens.len() != 1 {
             return err(
@@ -281,7 +269,7 @@ impl BlockReader {
         }
         self.lines[set] = Some((line, Vec::new(), None));
         self.current = Some(set);
-        Ok(false)
+        Ok(())
     }
 
     fn check_current_complete(&self, line: usize) -> Result<(), DefinitionError> {
@@ -291,6 +279,189 @@ impl BlockReader {
             return err(line, format!("set {} has no line of pieces", self.sets[set].name));
         }
         Ok(())
+    }
+}
+
+/// A line of pieces: numbered from 1, or from 0 in a `StartState` block.
+fn pieces(line: usize, tokens: &[&str], block: Block) -> Result<Vec<usize>, DefinitionError> {
+    let (min, max) = match block {
+        Block::Solved { zero_based: true } => (0, MAX_PIECES - 1),
+        _ => (1, MAX_PIECES),
+    };
+    tokens.iter().map(|t| number(line, t, min, max, "piece")).collect()
+}
+
+/// A line of orientations, each below the set's orientations.
+fn twists(line: usize, tokens: &[&str], def: &SetDef) -> Result<Vec<usize>, DefinitionError> {
+    let o = usize::from(def.orientations);
+    let mut twists = Vec::with_capacity(def.size);
+    for t in tokens {
+        let v = number(line, t, 0, MAX_PIECES, "orientation")?;
+        if v >= o {
+            return err(
+                line,
+                format!(
+                    "orientation {v} out of range: set {} has {o} orientation{} (0 to {})",
+                    def.name,
+                    if o == 1 { "" } else { "s" },
+                    o - 1
+                ),
+            );
+        }
+        twists.push(v);
+    }
+    Ok(twists)
+}
+
+/// An open block: its reader and, for a `Move` block, the move's name and line.
+type OpenBlock = (BlockReader, Option<(String, usize)>);
+
+/// What the definition has given so far, outside the blocks being read.
+#[derive(Default)]
+struct Parts {
+    name: Option<String>,
+    sets: Vec<SetDef>,
+    solved: Option<State>,
+    moves: Vec<MoveDef>,
+}
+
+impl Parts {
+    /// A line outside the blocks, starting with a keyword; the block it opens, if any.
+    fn keyword(&mut self, line: usize, tokens: &[&str]) -> Result<Option<OpenBlock>, DefinitionError> {
+        match tokens[0] {
+            "Name" => self.name_line(line, tokens)?,
+            "Set" => self.set_line(line, tokens)?,
+            "Solved" | "StartState" => return self.solved_line(line, tokens).map(Some),
+            "Move" => return self.move_line(line, tokens).map(Some),
+            "End" => return err(line, "`End` without a `Solved` or `Move` block"),
+            other => {
+                return err(
+                    line,
+                    format!("`{}` is not supported ({SUPPORTED})", show(other).trim_matches('`')),
+                );
+            }
+        }
+        Ok(None)
+    }
+
+    /// `Name ...`.
+    fn name_line(&mut self, line: usize, tokens: &[&str]) -> Result<(), DefinitionError> {
+        if self.name.is_some() || !self.sets.is_empty() {
+            return err(line, "`Name` must come once, before the sets");
+        }
+        if tokens.len() < 2 {
+            return err(line, "`Name` needs a name after it");
+        }
+        self.name = Some(tokens[1..].join(" "));
+        Ok(())
+    }
+
+    /// `Set NAME PIECES ORIENTATIONS`.
+    fn set_line(&mut self, line: usize, tokens: &[&str]) -> Result<(), DefinitionError> {
+        if self.solved.is_some() || !self.moves.is_empty() {
+            return err(line, "`Set` must come before `Solved` and the moves");
+        }
+        if tokens.len() != 4 {
+            return err(
+                line,
+                "`Set` takes a name, a number of pieces and a number of orientations: `Set CORNER 8 3`",
+            );
+        }
+        let set_name = tokens[1];
+        if self.sets.iter().any(|s| s.name == set_name) {
+            return err(line, format!("set {} defined twice", show(set_name)));
+        }
+        if is_number(set_name) || set_name == "End" {
+            return err(line, format!("a set name cannot be {}", show(set_name)));
+        }
+        let size = number(line, tokens[2], 1, MAX_PIECES, "the number of pieces")?;
+        let orientations = number(line, tokens[3], 1, MAX_ORIENTATIONS, "the number of orientations")?;
+        self.sets.push(SetDef {
+            name: set_name.to_string(),
+            size,
+            orientations: orientations as u8,
+        });
+        Ok(())
+    }
+
+    /// `Solved` or `StartState`, opening the solved state's block.
+    fn solved_line(&self, line: usize, tokens: &[&str]) -> Result<OpenBlock, DefinitionError> {
+        let keyword = tokens[0];
+        if self.sets.is_empty() {
+            return err(line, format!("`{keyword}` before any `Set`"));
+        }
+        if self.solved.is_some() {
+            return err(line, "a second solved state");
+        }
+        if !self.moves.is_empty() {
+            return err(line, format!("`{keyword}` must come before the moves"));
+        }
+        if tokens.len() != 1 {
+            return err(line, format!("`{keyword}` stands alone on its line; its sets follow"));
+        }
+        let zero_based = keyword == "StartState";
+        Ok((BlockReader::new(&self.sets, Block::Solved { zero_based }, line), None))
+    }
+
+    /// `Move NAME`, opening the move's block.
+    fn move_line(&self, line: usize, tokens: &[&str]) -> Result<OpenBlock, DefinitionError> {
+        if self.sets.is_empty() {
+            return err(line, "`Move` before any `Set`");
+        }
+        if tokens.len() != 2 {
+            return err(line, "`Move` takes one name: `Move U`");
+        }
+        let move_name = tokens[1];
+        if self.moves.iter().any(|m| m.name == move_name) {
+            return err(line, format!("move {} defined twice", show(move_name)));
+        }
+        if move_name.contains(['/', ',']) || move_name.ends_with('\'') {
+            return err(
+                line,
+                format!(
+                    "a move name cannot be {} (no / or , and no ' at its end)",
+                    show(move_name)
+                ),
+            );
+        }
+        Ok((
+            BlockReader::new(&self.sets, Block::Move, line),
+            Some((move_name.to_string(), line)),
+        ))
+    }
+
+    /// A block read to its `End`: the solved state, or a move.
+    fn close(&mut self, block: &mut BlockReader, mv: Option<(String, usize)>) -> Result<(), DefinitionError> {
+        let lines = std::mem::take(&mut block.lines);
+        match mv {
+            None => {
+                let zero_based = matches!(block.block, Block::Solved { zero_based: true });
+                self.solved = Some(solved_state(&self.sets, lines, zero_based)?);
+            }
+            Some((name, at)) => self.moves.push(move_def(&self.sets, name, at, lines)?),
+        }
+        Ok(())
+    }
+
+    /// The definition, once every line is read; refuses one without sets or moves.
+    fn finish(self, last_line: usize) -> Result<Definition, DefinitionError> {
+        if self.sets.is_empty() {
+            return err(last_line, format!("no `Set` in the definition ({SUPPORTED})"));
+        }
+        if self.moves.is_empty() {
+            return err(last_line, "no `Move` in the definition");
+        }
+        let sets = self.sets;
+        let solved = self.solved.unwrap_or_else(|| State {
+            pieces: sets.iter().map(|s| (0..s.size as u8).collect()).collect(),
+            twists: sets.iter().map(|s| vec![0; s.size]).collect(),
+        });
+        Ok(Definition {
+            name: self.name.unwrap_or_else(|| "Unnamed".into()),
+            sets,
+            solved,
+            moves: self.moves,
+        })
     }
 }
 
@@ -307,113 +478,19 @@ pub fn parse_definition(text: &str) -> Result<Definition, DefinitionError> {
             ),
         );
     }
-    let mut name: Option<String> = None;
-    let mut sets: Vec<SetDef> = Vec::new();
-    let mut solved: Option<State> = None;
-    let mut moves: Vec<MoveDef> = Vec::new();
-    let mut reader: Option<(BlockReader, Option<(String, usize)>)> = None;
+    let mut parts = Parts::default();
+    let mut reader: Option<OpenBlock> = None;
     let mut last_line = 0;
     for (line, tokens) in token_lines(text) {
         last_line = line;
         if let Some((block, mv)) = reader.as_mut() {
             if block.take(line, &tokens)? {
-                let lines = std::mem::take(&mut block.lines);
-                match mv.take() {
-                    None => {
-                        let zero_based = matches!(block.block, Block::Solved { zero_based: true });
-                        solved = Some(solved_state(&sets, lines, zero_based)?);
-                    }
-                    Some((name, at)) => moves.push(move_def(&sets, name, at, lines)?),
-                }
+                parts.close(block, mv.take())?;
                 reader = None;
             }
             continue;
         }
-        let keyword = tokens[0];
-        match keyword {
-            "Name" => {
-                if name.is_some() || !sets.is_empty() {
-                    return err(line, "`Name` must come once, before the sets");
-                }
-                if tokens.len() < 2 {
-                    return err(line, "`Name` needs a name after it");
-                }
-                name = Some(tokens[1..].join(" "));
-            }
-            "Set" => {
-                if solved.is_some() || !moves.is_empty() {
-                    return err(line, "`Set` must come before `Solved` and the moves");
-                }
-                if tokens.len() != 4 {
-                    return err(
-                        line,
-                        "`Set` takes a name, a number of pieces and a number of orientations: `Set CORNER 8 3`",
-                    );
-                }
-                let set_name = tokens[1];
-                if sets.iter().any(|s| s.name == set_name) {
-                    return err(line, format!("set {} defined twice", show(set_name)));
-                }
-                if is_number(set_name) || set_name == "End" {
-                    return err(line, format!("a set name cannot be {}", show(set_name)));
-                }
-                let size = number(line, tokens[2], 1, MAX_PIECES, "the number of pieces")?;
-                let orientations = number(line, tokens[3], 1, MAX_ORIENTATIONS, "the number of orientations")?;
-                sets.push(SetDef {
-                    name: set_name.to_string(),
-                    size,
-                    orientations: orientations as u8,
-                });
-            }
-            "Solved" | "StartState" => {
-                if sets.is_empty() {
-                    return err(line, format!("`{keyword}` before any `Set`"));
-                }
-                if solved.is_some() {
-                    return err(line, "a second solved state");
-                }
-                if !moves.is_empty() {
-                    return err(line, format!("`{keyword}` must come before the moves"));
-                }
-                if tokens.len() != 1 {
-                    return err(line, format!("`{keyword}` stands alone on its line; its sets follow"));
-                }
-                let zero_based = keyword == "StartState";
-                reader = Some((BlockReader::new(&sets, Block::Solved { zero_based }, line), None));
-            }
-            "Move" => {
-                if sets.is_empty() {
-                    return err(line, "`Move` before any `Set`");
-                }
-                if tokens.len() != 2 {
-                    return err(line, "`Move` takes one name: `Move U`");
-                }
-                let move_name = tokens[1];
-                if moves.iter().any(|m| m.name == move_name) {
-                    return err(line, format!("move {} defined twice", show(move_name)));
-                }
-                if move_name.contains(['/', ',']) || move_name.ends_with('\'') {
-                    return err(
-                        line,
-                        format!(
-                            "a move name cannot be {} (no / or , and no ' at its end)",
-                            show(move_name)
-                        ),
-                    );
-                }
-                reader = Some((
-                    BlockReader::new(&sets, Block::Move, line),
-                    Some((move_name.to_string(), line)),
-                ));
-            }
-            "End" => return err(line, "`End` without a `Solved` or `Move` block"),
-            other => {
-                return err(
-                    line,
-                    format!("`{}` is not supported ({SUPPORTED})", show(other).trim_matches('`')),
-                );
-            }
-        }
+        reader = parts.keyword(line, &tokens)?;
     }
     if let Some((block, _)) = reader {
         return err(
@@ -421,22 +498,7 @@ pub fn parse_definition(text: &str) -> Result<Definition, DefinitionError> {
             format!("this block has no `End` (the file ends at line {last_line})"),
         );
     }
-    if sets.is_empty() {
-        return err(last_line, format!("no `Set` in the definition ({SUPPORTED})"));
-    }
-    if moves.is_empty() {
-        return err(last_line, "no `Move` in the definition");
-    }
-    let solved = solved.unwrap_or_else(|| State {
-        pieces: sets.iter().map(|s| (0..s.size as u8).collect()).collect(),
-        twists: sets.iter().map(|s| vec![0; s.size]).collect(),
-    });
-    Ok(Definition {
-        name: name.unwrap_or_else(|| "Unnamed".into()),
-        sets,
-        solved,
-        moves,
-    })
+    parts.finish(last_line)
 }
 
 /// Per set of a block: the line of its pieces, the pieces, and the optional twists.

@@ -319,6 +319,120 @@ fn orbits(n: usize, moves: &[Move]) -> Vec<usize> {
     (0..n).map(|i| root(&mut parent, i)).collect()
 }
 
+/// A component's piece labels coded: the sorted alphabet, `code[label]` (its index in the
+/// alphabet, `u8::MAX` for labels absent) and how many pieces carry each label.
+fn alphabet_of(labels: &[u8]) -> (Vec<u8>, Vec<u8>, Vec<usize>) {
+    let mut alphabet = labels.to_vec();
+    alphabet.sort_unstable();
+    alphabet.dedup();
+    let mut code = vec![u8::MAX; 256];
+    for (i, &a) in alphabet.iter().enumerate() {
+        code[usize::from(a)] = i as u8;
+    }
+    let mut counts = vec![0usize; alphabet.len()];
+    for &l in labels {
+        counts[usize::from(code[usize::from(l)])] += 1;
+    }
+    (alphabet, code, counts)
+}
+
+/// The goal and the moves, flattened, that the components are read from.
+struct Sources<'a> {
+    def: &'a Definition,
+    layout: &'a Layout,
+    moves: &'a [Move],
+    solved_pieces: &'a [u8],
+    solved_twists: &'a [u8],
+}
+
+impl Sources<'_> {
+    /// The component of the orbit `positions` (rooted at its first position), the `orbit`-th
+    /// of its set. Refuses an orbit too large to rank.
+    fn component(&self, positions: Vec<usize>, orbit: usize) -> Result<Component, DefinitionError> {
+        let r = positions[0];
+        let set = self.layout.set_of[r];
+        let labels: Vec<u8> = positions.iter().map(|&p| self.solved_pieces[p]).collect();
+        let (alphabet, code, counts) = alphabet_of(&labels);
+        let distinct = counts.iter().all(|&c| c == 1);
+        let k = positions.len();
+        if distinct && k > MAX_DISTINCT {
+            return fail(
+                0,
+                format!(
+                    "set {} has an orbit of {k} distinct pieces; at most {MAX_DISTINCT} can be ranked",
+                    self.def.sets[set].name
+                ),
+            );
+        }
+        let Some(arrangements) = multinomial(&counts) else {
+            return fail(
+                0,
+                format!(
+                    "set {}'s pieces have too many arrangements to rank in 64 bits",
+                    self.def.sets[set].name
+                ),
+            );
+        };
+        let orientations = self.layout.modulus[r];
+        let sum_of = |m: &Move| positions.iter().map(|&p| u32::from(m.twist[p])).sum::<u32>() % u32::from(orientations);
+        let fixed_sum = orientations > 1 && self.moves.iter().all(|m| sum_of(m) == 0);
+        let solved_code: Vec<u8> = labels.iter().map(|&l| code[usize::from(l)]).collect();
+        let solved_sum =
+            (positions.iter().map(|&p| u32::from(self.solved_twists[p])).sum::<u32>() % u32::from(orientations)) as u8;
+        Ok(Component {
+            set,
+            orbit,
+            positions,
+            code,
+            alphabet,
+            counts,
+            distinct,
+            orientations,
+            solved_code,
+            solved_sum,
+            fixed_sum,
+            follows: None,
+            parity: Parity::None,
+            arrangements,
+        })
+    }
+
+    /// The components: the orbits some move touches, in order of their first position.
+    fn components(&self, root: &[usize], touched: &[bool]) -> Result<Vec<Component>, DefinitionError> {
+        let n = root.len();
+        let mut components: Vec<Component> = Vec::new();
+        let mut orbit_of_set = vec![0usize; self.def.sets.len()];
+        for r in 0..n {
+            if root[r] != r || !touched[r] {
+                continue;
+            }
+            let positions: Vec<usize> = (r..n).filter(|&i| root[i] == r).collect();
+            let set = self.layout.set_of[r];
+            components.push(self.component(positions, orbit_of_set[set])?);
+            orbit_of_set[set] += 1;
+        }
+        Ok(components)
+    }
+}
+
+/// All assemblies of the pieces: every set's arrangements times its twists (`None`: past
+/// 64 bits).
+fn assemblies(def: &Definition) -> Option<u64> {
+    let mut assemblies: Option<u64> = Some(1);
+    for (s, set) in def.sets.iter().enumerate() {
+        let mut labels = def.solved.pieces[s].clone();
+        labels.sort_unstable();
+        let counts: Vec<usize> = labels.chunk_by(|a, b| a == b).map(<[u8]>::len).collect();
+        let twists = u64::from(set.orientations).checked_pow(set.size as u32);
+        assemblies = assemblies
+            .zip(multinomial(&counts))
+            .and_then(|(a, b)| a.checked_mul(b))
+            .zip(twists)
+            .and_then(|(a, b)| a.checked_mul(b));
+    }
+    assemblies
+}
+
 impl Structure {
     /// Finds the structure of `def` under `metric`.
     pub fn new(def: &Definition, metric: Metric) -> Result<Self, DefinitionError> {
@@ -331,85 +445,16 @@ impl Structure {
             .map(|i| moves.iter().any(|m| usize::from(m.from[i]) != i || m.twist[i] != 0))
             .collect();
         let still: Vec<usize> = (0..n).filter(|&i| !touched[i]).collect();
-        let mut components: Vec<Component> = Vec::new();
-        let mut orbit_of_set = vec![0usize; def.sets.len()];
-        for r in 0..n {
-            if root[r] != r || !touched[r] {
-                continue;
-            }
-            let positions: Vec<usize> = (r..n).filter(|&i| root[i] == r).collect();
-            let set = layout.set_of[r];
-            let labels: Vec<u8> = positions.iter().map(|&p| solved_pieces[p]).collect();
-            let mut alphabet = labels.clone();
-            alphabet.sort_unstable();
-            alphabet.dedup();
-            let mut code = vec![u8::MAX; 256];
-            for (i, &a) in alphabet.iter().enumerate() {
-                code[usize::from(a)] = i as u8;
-            }
-            let mut counts = vec![0usize; alphabet.len()];
-            for &l in &labels {
-                counts[usize::from(code[usize::from(l)])] += 1;
-            }
-            let distinct = counts.iter().all(|&c| c == 1);
-            let k = positions.len();
-            if distinct && k > MAX_DISTINCT {
-                return fail(
-                    0,
-                    format!(
-                        "set {} has an orbit of {k} distinct pieces; at most {MAX_DISTINCT} can be ranked",
-                        def.sets[set].name
-                    ),
-                );
-            }
-            let Some(arrangements) = multinomial(&counts) else {
-                return fail(
-                    0,
-                    format!(
-                        "set {}'s pieces have too many arrangements to rank in 64 bits",
-                        def.sets[set].name
-                    ),
-                );
-            };
-            let orientations = layout.modulus[r];
-            let sum_of =
-                |m: &Move| positions.iter().map(|&p| u32::from(m.twist[p])).sum::<u32>() % u32::from(orientations);
-            let fixed_sum = orientations > 1 && moves.iter().all(|m| sum_of(m) == 0);
-            let solved_code: Vec<u8> = labels.iter().map(|&l| code[usize::from(l)]).collect();
-            let solved_sum =
-                (positions.iter().map(|&p| u32::from(solved_twists[p])).sum::<u32>() % u32::from(orientations)) as u8;
-            components.push(Component {
-                set,
-                orbit: orbit_of_set[set],
-                positions,
-                code,
-                alphabet,
-                counts,
-                distinct,
-                orientations,
-                solved_code,
-                solved_sum,
-                fixed_sum,
-                follows: None,
-                parity: Parity::None,
-                arrangements,
-            });
-            orbit_of_set[set] += 1;
-        }
+        let sources = Sources {
+            def,
+            layout: &layout,
+            moves: &moves,
+            solved_pieces: &solved_pieces,
+            solved_twists: &solved_twists,
+        };
+        let mut components = sources.components(&root, &touched)?;
         follow(&mut components, &moves);
         parities(&mut components, &moves);
-        let mut assemblies: Option<u64> = Some(1);
-        for (s, set) in def.sets.iter().enumerate() {
-            let mut labels = def.solved.pieces[s].clone();
-            labels.sort_unstable();
-            let counts: Vec<usize> = labels.chunk_by(|a, b| a == b).map(<[u8]>::len).collect();
-            let twists = u64::from(set.orientations).checked_pow(set.size as u32);
-            assemblies = assemblies
-                .zip(multinomial(&counts))
-                .and_then(|(a, b)| a.checked_mul(b))
-                .zip(twists)
-                .and_then(|(a, b)| a.checked_mul(b));
-        }
         Ok(Structure {
             layout,
             moves,
@@ -417,7 +462,7 @@ impl Structure {
             solved_pieces,
             solved_twists,
             still,
-            assemblies,
+            assemblies: assemblies(def),
         })
     }
 
