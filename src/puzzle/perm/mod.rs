@@ -195,13 +195,13 @@ impl PermPuzzle {
             .filter(|t| !t.is_empty())
         {
             let Some(m) = self.notation.iter().find(|m| m.name == name) else {
-                let names: Vec<&str> = self.def.moves.iter().map(|m| m.name.as_str()).collect();
+                // Every power the notation has (`U U2 U'`; a move that is its own inverse, none).
+                let names: Vec<&str> = self.notation.iter().map(|m| m.name.as_str()).collect();
+                let more = if names.len() > 30 { " ..." } else { "" };
                 return Err(ParseError::Malformed(format!(
-                    "{} is not a move (the moves are {}, with their powers such as {}2 and {}')",
+                    "{} is not a move (the moves are {}{more})",
                     super::quote(name),
-                    names.join(" "),
-                    names[0],
-                    names[0]
+                    names[..names.len().min(30)].join(" "),
                 )));
             };
             self.apply(m, &p, &t, &mut p2, &mut t2);
