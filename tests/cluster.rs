@@ -4,8 +4,8 @@
 //! for with a time limit and killed past it, so no test can hang.
 
 use crate::util::{
-    Ended, Running, SLIDING_2X3, SLIDING_2X4, SLIDING_2X5, SLIDING_3X4, Sandbox, latest_saved_level, resumed_level,
-    signal, summary, wait,
+    EIGHT_AS_PROCESS_0, Ended, Running, SLIDING_2X3, SLIDING_2X4, SLIDING_2X5, SLIDING_3X4, Sandbox,
+    latest_saved_level, resumed_level, signal, summary, wait,
 };
 use std::net::TcpListener;
 use std::path::Path;
@@ -473,16 +473,7 @@ fn a_short_secret_file_is_refused() {
     let sandbox = Sandbox::new();
     let short = secret(&sandbox, "short", "tiny\n");
     hostfile(&sandbox, "hosts", 2);
-    let ended = sandbox.output(&[
-        "--puzzle",
-        "eight",
-        "--hosts",
-        "hosts",
-        "--process",
-        "0",
-        "--secret-file",
-        &short,
-    ]);
+    let ended = sandbox.output(&[&EIGHT_AS_PROCESS_0[..], &["--secret-file", &short]].concat());
     assert_eq!(ended.code, Some(2));
     assert!(
         ended.stderr.contains("--secret-file short holds 4 bytes"),
@@ -499,16 +490,7 @@ fn without_a_secret_a_hostfile_naming_other_machines_is_warned_about() {
     let addresses = hostfile(&sandbox, "hosts", 1);
     std::fs::write(sandbox.path("hosts"), format!("{}\n192.0.2.1:7000\n", addresses[0])).expect("written");
     let ended = wait(
-        sandbox.spawn(&[
-            "--puzzle",
-            "eight",
-            "--hosts",
-            "hosts",
-            "--process",
-            "0",
-            "--level-timeout",
-            "2",
-        ]),
+        sandbox.spawn(&[&EIGHT_AS_PROCESS_0[..], &["--level-timeout", "2"]].concat()),
         LIMIT,
     );
     assert!(

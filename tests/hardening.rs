@@ -3,7 +3,7 @@
 //! test runs the binary and checks its exit status (0 done, 1 run failure, 2 bad input,
 //! 130 interrupted), its output and the files it leaves.
 
-use crate::util::{SLIDING_2X3, SLIDING_3X4, SLIDING_4X4, Sandbox, report_files, signal, wait};
+use crate::util::{EIGHT_AS_PROCESS_0, SLIDING_2X3, SLIDING_3X4, SLIDING_4X4, Sandbox, report_files, signal, wait};
 use std::fs::{self, File};
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -513,29 +513,11 @@ fn every_file_input_is_a_bounded_regular_file() {
             "it is a FIFO",
         ),
         (
-            &[
-                "--puzzle",
-                "eight",
-                "--hosts",
-                "hosts",
-                "--process",
-                "0",
-                "--secret-file",
-                "/dev/zero",
-            ],
+            &[&EIGHT_AS_PROCESS_0[..], &["--secret-file", "/dev/zero"]].concat(),
             "it is a device",
         ),
         (
-            &[
-                "--puzzle",
-                "eight",
-                "--hosts",
-                "hosts",
-                "--process",
-                "0",
-                "--secret-file",
-                "huge.toml",
-            ],
+            &[&EIGHT_AS_PROCESS_0[..], &["--secret-file", "huge.toml"]].concat(),
             "it is over 1.0 MiB",
         ),
     ];

@@ -13,6 +13,8 @@ pub const SLIDING_2X4: [&str; 6] = ["--puzzle", "sliding", "--rows", "2", "--col
 pub const SLIDING_2X5: [&str; 6] = ["--puzzle", "sliding", "--rows", "2", "--cols", "5"];
 pub const SLIDING_3X4: [&str; 6] = ["--puzzle", "sliding", "--rows", "3", "--cols", "4"];
 pub const SLIDING_4X4: [&str; 6] = ["--puzzle", "sliding", "--rows", "4", "--cols", "4"];
+/// The 8-puzzle as process 0 of the sandbox's `hosts` file.
+pub const EIGHT_AS_PROCESS_0: [&str; 6] = ["--puzzle", "eight", "--hosts", "hosts", "--process", "0"];
 
 /// The cache folder the tests' runs share (under the build's temporary folder, kept
 /// between runs): tables the solver caches, the 4x4 pattern databases among them, are
