@@ -720,10 +720,11 @@ impl Invariant for PermPuzzle {
     fn invariant(&self) -> String {
         let mut facts = Vec::new();
         if !self.s.still.is_empty() {
-            facts.push(format!(
-                "{} positions no move touches keep their pieces",
-                self.s.still.len()
-            ));
+            let still = self.s.still.len();
+            facts.push(match still {
+                1 => "1 position no move touches keeps its piece".to_string(),
+                n => format!("{n} positions no move touches keep their pieces"),
+            });
         }
         for comp in &self.s.components {
             let name = comp.name(&self.def);
@@ -756,9 +757,9 @@ impl Invariant for PermPuzzle {
         format!(
             "Found from the moves: {}. So the {} assemblies split into {} classes of {} positions each{}; the moves may generate less than a class, which the search then shows.",
             facts.join("; "),
-            self.assemblies,
+            crate::util::thousands(self.assemblies),
             self.s.invariant_classes(),
-            self.coords.states,
+            crate::util::thousands(self.coords.states),
             if self.assemblies > self.coords.states * self.s.invariant_classes() {
                 " and the misplaced rest"
             } else {
