@@ -5,7 +5,8 @@
 # Runs alternate tool by tool, round by round; prints a markdown table of the best wall time
 # and its peak memory per tool, and the ratio analyze/twsearch.
 #
-# usage: scripts/bench-perm.sh [FILE.tws ...]   (default: the definitions in examples/)
+# usage: scripts/bench-perm.sh [FILE.tws | pancakes-N ...]   (default: the definitions in examples/)
+#   pancakes-N   a stack of N pancakes (flips of the top 2..N), written here as a definition
 # environment:
 #   TWSEARCH=PATH          twsearch's binary, for the side-by-side runs
 #   BENCH_REPEATS=N        rounds (default 3)
@@ -30,6 +31,31 @@ timed() {
 best() {
     awk -v a="$1" -v b="$2" 'BEGIN { if (a == "n/a") print b; else if (b == "n/a" || a + 0 <= b + 0) print a; else print b }'
 }
+
+# A stack of $1 pancakes as a definition: move fK reverses the top K.
+pancakes() {
+    local n=$1 k i
+    echo "Name Pancakes$n"
+    echo "Set STACK $n 1"
+    # twsearch wants the solved state spelled out.
+    printf 'Solved\nSTACK\n%s\nEnd\n' "$(seq -s ' ' 1 "$n")"
+    for k in $(seq 2 "$n"); do
+        echo "Move f$k"
+        echo "STACK"
+        for i in $(seq 1 "$n"); do
+            if [ "$i" -le "$k" ]; then printf '%s ' $((k + 1 - i)); else printf '%s ' "$i"; fi
+        done
+        echo
+        echo "End"
+    done
+}
+
+for i in "${!FILES[@]}"; do
+    if [[ ${FILES[$i]} =~ ^pancakes-([0-9]+)$ ]]; then
+        pancakes "${BASH_REMATCH[1]}" > "$OUT/${FILES[$i]}.tws"
+        FILES[i]="$OUT/${FILES[$i]}.tws"
+    fi
+done
 
 echo "| file | analyze (s) | peak (MiB) | twsearch -t 2 -g (s) | peak (MiB) | ratio |"
 echo "|---|---:|---:|---:|---:|---:|"

@@ -14,6 +14,8 @@
 #        weighted-nine-tails-5x5 (Dial's search; compare with nine-tails-5x5)
 #        sliding-3x4-heuristics (the full heuristic atlas: its runs alternate with
 #        plain sliding-3x4 runs, and a line under the table gives what the atlas adds)
+#        perm: permutation puzzles side by side with twsearch, the table of
+#        scripts/bench-perm.sh (alone: it takes TWSEARCH=PATH and its own arguments)
 #
 # environment:
 #   BENCH_REPEATS=N        runs per measurement, best wall time kept (default 3)
@@ -30,7 +32,7 @@ export LC_ALL=C
 ALL_CASES=(eight sliding-2x5 sliding-3x4 sliding-3x4-heuristics sliding-2x6 nine-tails-5x5 weighted-nine-tails-5x5 lights-out-5x5)
 
 usage() {
-    sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -56,6 +58,7 @@ for arg in "$@"; do
             exit 0
             ;;
         all) CASES=("${ALL_CASES[@]}") ;;
+        perm) exec "$ROOT/scripts/bench-perm.sh" "${@:2}" ;;
         eight | sliding-2x5 | sliding-3x4 | sliding-3x4-heuristics | sliding-2x6 | nine-tails-5x5 | weighted-nine-tails-5x5 | lights-out-5x5)
             CASES+=("$arg")
             ;;

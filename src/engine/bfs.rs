@@ -12,6 +12,7 @@
 //! the exchange, so every process returns the same [`Distances`].
 
 use super::bitset::{TooLarge, WORD_BITS};
+use super::bottom_up;
 use super::checkpoint::{CheckpointError, Config, Note, Saver, Snapshot};
 use super::counts::LevelCounts;
 use super::exchange::{Exchange, ExchangeError, Partition};
@@ -81,7 +82,8 @@ pub struct Level<'a> {
     pub reached: u64,
     /// Ranks sent between processes while expanding this level (all processes).
     pub sent: u64,
-    /// Predecessors generated while expanding this level, sent or not (all processes).
+    /// Predecessors generated while expanding this level, sent or not (all processes);
+    /// for a level whose successor was found bottom-up, the neighbours tested.
     pub generated: u64,
     /// This process's ranks at distance `depth + 1`, complete (empty after the last level).
     pub next: Frontier<'a>,
@@ -190,6 +192,9 @@ struct Driver<'p, P> {
     adjacent: Option<Shifts>,
     /// Chunks expanded together before their ranks for other processes are sent.
     group: usize,
+    /// Whether a dense level's successor may be found bottom-up: a symmetric puzzle whose
+    /// ranks are each one configuration, searched by this process alone (see [`bottom_up`]).
+    bottom_up: bool,
 }
 
 impl<'p, P: SearchGraph> Driver<'p, P> {
@@ -232,6 +237,7 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
             } else {
                 GROUP_PER_THREAD * rayon::current_num_threads()
             },
+            bottom_up: puzzle.symmetric() && puzzle.uniform() && partition.processes() == 1,
         };
         driver.seed_goals()?;
         Ok(driver)
@@ -295,6 +301,17 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
         let summary = planes.summary_of(depth);
         let record = planes.summary_for_next(depth, expected_share(&self.run.levels, self.share));
         let mut deliver = |ranks: &[u64]| misdelivered += planes.deliver(ranks, depth, record, &self.touched);
+        let active: Vec<usize> = (0..self.chunks).filter(|&c| self.frontier[c]).collect();
+        let mut tally = LevelCounts::new(self.classes);
+        let bottom_up = self.pays_bottom_up(&active, depth);
+        if bottom_up {
+            let adopt = |c| match stopped() {
+                true => LevelCounts::new(self.classes),
+                false => bottom_up::adopt_chunk(self.puzzle, planes, c, depth, &self.touched, record, self.classes),
+            };
+            let tallies: Vec<LevelCounts> = (0..self.chunks).into_par_iter().map(adopt).collect();
+            tally = tallies.into_iter().fold(tally, LevelCounts::merge);
+        }
         let expansion = Expansion {
             planes,
             touched: &self.touched,
@@ -302,9 +319,8 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
             partition: self.partition,
             me: self.me,
             classes: self.classes,
+            predecessors: !bottom_up,
         };
-        let active: Vec<usize> = (0..self.chunks).filter(|&c| self.frontier[c]).collect();
-        let mut tally = LevelCounts::new(self.classes);
         for group in active.chunks(self.group.max(1)) {
             let tallies: Vec<LevelCounts> = group
                 .par_iter()
@@ -327,6 +343,22 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
         tally.stop = stopped();
         let all = exchange.end_level(level, tally.encode(), &mut deliver)?;
         self.sum_level(&all, misdelivered)
+    }
+
+    /// Whether the successor of the level of depth `depth`, whose ranks lie in the chunks
+    /// `active`, is cheaper to find bottom-up. The level is counted for that only when it
+    /// may be dense: a level spread over fewer ranks than half of those left is not.
+    fn pays_bottom_up(&self, active: &[usize], depth: usize) -> bool {
+        if !self.bottom_up {
+            return false;
+        }
+        // The ranks of the level and the unseen ones (each rank is one configuration).
+        let left = self.puzzle.states().saturating_sub(self.run.levels.iter().sum());
+        if (active.len() as u64 * CHUNK_WORDS as u64 * WORD_BITS) < left / 2 {
+            return false;
+        }
+        let level: u64 = active.par_iter().map(|&c| self.planes.chunk_count(c, depth)).sum();
+        bottom_up::pays(level, left - level)
     }
 
     /// The counts of all processes, `all` as the exchange gathered them, checked: no rank

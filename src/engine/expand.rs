@@ -79,6 +79,9 @@ pub(super) struct Expansion<'a> {
     pub(super) partition: Partition,
     pub(super) me: usize,
     pub(super) classes: usize,
+    /// Whether the level's predecessors are marked; without, the level is only counted
+    /// and retired (its successor was found bottom-up).
+    pub(super) predecessors: bool,
 }
 
 impl Expansion<'_> {
@@ -159,6 +162,7 @@ struct Worker<'a, P> {
     record: Option<&'a [AtomicU64]>,
     partition: Partition,
     me: usize,
+    predecessors: bool,
 }
 
 /// What a worker changes as it goes: the predecessors gathered, the puzzle's memo, and
@@ -194,6 +198,7 @@ impl<'a, P: SearchGraph> Worker<'a, P> {
             record,
             partition: shared.partition,
             me: shared.me,
+            predecessors: shared.predecessors,
         }
     }
 
@@ -266,7 +271,9 @@ impl<'a, P: SearchGraph> Worker<'a, P> {
     fn expand_run(&self, run: Range<usize>, scratch: &mut Scratch<'a, P::Memo>, tally: &mut LevelCounts) {
         self.copy_level(run.clone(), scratch);
         self.retire(run.clone(), scratch, tally);
-        self.far_predecessors(run.start, scratch, tally);
+        if self.predecessors {
+            self.far_predecessors(run.start, scratch, tally);
+        }
     }
 
     /// The first pass of [`Worker::expand_run`]: the level's words of `run` and which are
@@ -283,7 +290,8 @@ impl<'a, P: SearchGraph> Worker<'a, P> {
     /// The second pass of [`Worker::expand_run`]: counts and retires the ranks of each word
     /// that is not empty, and marks their adjacent predecessors.
     fn retire(&self, run: Range<usize>, scratch: &Scratch<'a, P::Memo>, tally: &mut LevelCounts) {
-        let (adjacent, base, marks) = (self.adjacent, self.base, self.marks);
+        let adjacent = self.adjacent.filter(|_| self.predecessors);
+        let (base, marks) = (self.base, self.marks);
         let phase = adjacent.map_or(0, |a| a.phase(base + run.start));
         for (group, &mask) in scratch.occupied[..run.len().div_ceil(WORD_BITS as usize)]
             .iter()

@@ -3,6 +3,7 @@
 
 pub mod bfs;
 pub mod bitset;
+mod bottom_up;
 pub mod checkpoint;
 mod counts;
 pub mod dial;

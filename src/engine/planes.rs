@@ -322,6 +322,13 @@ impl Planes {
         foreign
     }
 
+    /// How many ranks of the level of depth `depth` chunk `c` holds.
+    pub(super) fn chunk_count(&self, c: usize, depth: usize) -> u64 {
+        (c * CHUNK_WORDS..self.words.min((c + 1) * CHUNK_WORDS))
+            .map(|w| u64::from(self.level_word(w, depth).count_ones()))
+            .sum()
+    }
+
     /// Whether chunk `c` holds ranks of the level of depth `depth` (after a resume).
     pub(super) fn chunk_has_current(&self, c: usize, depth: usize) -> bool {
         (c * CHUNK_WORDS..self.words.min((c + 1) * CHUNK_WORDS)).any(|w| self.level_word(w, depth) != 0)

@@ -78,6 +78,21 @@ pub trait SearchGraph: Sync {
     fn for_each_predecessor(&self, memo: &mut Self::Memo, rank: u64, f: impl FnMut(u64));
     /// Calls `f` with every rank one move *after* `rank`.
     fn for_each_successor(&self, rank: u64, f: impl FnMut(u64));
+    /// Whether every move is undone by a move, so that a rank's predecessors are also its
+    /// successors: the engine may then find a dense level's successor from the unseen
+    /// ranks' side, each looking for one neighbour in the level ([`SearchGraph::any_predecessor`]).
+    fn symmetric(&self) -> bool {
+        false
+    }
+    /// Whether `test` holds for some predecessor of `rank`, asked in the order of
+    /// [`SearchGraph::for_each_predecessor`] and stopping at the first that passes. The
+    /// default generates them all and only skips the tests after a pass; a puzzle whose
+    /// predecessors come one table look-up each can stop generating too.
+    fn any_predecessor(&self, memo: &mut Self::Memo, rank: u64, mut test: impl FnMut(u64) -> bool) -> bool {
+        let mut found = false;
+        self.for_each_predecessor(memo, rank, |pred| found = found || test(pred));
+        found
+    }
     /// How many configurations rank `rank` stands for (1 unless ranks are orbits).
     fn multiplicity(&self, _rank: u64) -> u64 {
         1

@@ -415,17 +415,21 @@ impl PermPuzzle {
     /// they are also its successors).
     #[inline(always)]
     fn neighbours(&self, memo: &mut Memo, rank: u64, mut f: impl FnMut(u64)) {
+        self.any_neighbour(memo, rank, |n| {
+            f(n);
+            false
+        });
+    }
+
+    /// Whether `test` holds for a neighbour of `rank`, generating them only until the first
+    /// that passes.
+    #[inline(always)]
+    fn any_neighbour(&self, memo: &mut Memo, rank: u64, mut test: impl FnMut(u64) -> bool) -> bool {
         let moves = self.s.moves.len();
         match &self.coords.plan {
             Plan::Split { low_coords, low, table } => {
-                if !(memo.first <= rank && rank < memo.end) {
-                    self.enter_split(memo, rank, *low_coords, *low);
-                }
-                let lo = (rank - memo.first) as usize;
-                let row = &table[lo * moves..][..moves];
-                for (&part, &r) in memo.parts.iter().zip(row) {
-                    f(part + u64::from(r));
-                }
+                let row = self.split_row(memo, rank, *low_coords, *low, table);
+                memo.parts.iter().zip(row).any(|(&part, &r)| test(part + u64::from(r)))
             }
             Plan::Big(big) => {
                 if !(memo.first <= rank && rank < memo.end) {
@@ -433,11 +437,11 @@ impl PermPuzzle {
                 }
                 let lo = rank - memo.first;
                 let row = &big.table[lo as usize * moves..][..moves];
-                for &m in &big.within {
-                    f(memo.first + u64::from(row[m]));
+                if big.within.iter().any(|&m| test(memo.first + u64::from(row[m]))) {
+                    return true;
                 }
                 if big.mixed.is_empty() {
-                    return;
+                    return false;
                 }
                 let (pattern, small) = if big.small == 1 {
                     (lo, 0)
@@ -450,7 +454,7 @@ impl PermPuzzle {
                     *c = memo.rest[usize::from(p)];
                 }
                 let small_row = &big.small_table[small as usize * moves..][..moves];
-                for mixed in &big.mixed {
+                big.mixed.iter().any(|mixed| {
                     // The digits from `reach` on stay; those below are re-ranked.
                     let mut seen = 0u32;
                     let mut low = 0;
@@ -460,8 +464,8 @@ impl PermPuzzle {
                         seen |= 1 << c;
                     }
                     let big_rank = memo.above[mixed.reach] + low;
-                    f(big_rank * big.small + u64::from(small_row[mixed.m]));
-                }
+                    test(big_rank * big.small + u64::from(small_row[mixed.m]))
+                })
             }
             Plan::Generic => {
                 let (mut p, mut t) = (std::mem::take(&mut memo.pieces), std::mem::take(&mut memo.twists));
@@ -470,13 +474,24 @@ impl PermPuzzle {
                     std::mem::take(&mut memo.moved_twists),
                 );
                 self.coords.unrank(&self.s, rank, &mut p, &mut t);
-                for m in &self.s.moves {
+                let found = self.s.moves.iter().any(|m| {
                     self.apply(m, &p, &t, &mut p2, &mut t2);
-                    f(self.coords.rank(&self.s, &p2, &t2, &mut memo.buf));
-                }
+                    test(self.coords.rank(&self.s, &p2, &t2, &mut memo.buf))
+                });
                 (memo.pieces, memo.twists, memo.moved_pieces, memo.moved_twists) = (p, t, p2, t2);
+                found
             }
         }
+    }
+
+    /// [`Plan::Split`]'s row of `rank`: each neighbour is `memo.parts[m] + row[m]`.
+    #[inline(always)]
+    fn split_row<'t>(&self, memo: &mut Memo, rank: u64, low_coords: usize, low: u64, table: &'t [u32]) -> &'t [u32] {
+        if !(memo.first <= rank && rank < memo.end) {
+            self.enter_split(memo, rank, low_coords, low);
+        }
+        let moves = self.s.moves.len();
+        &table[(rank - memo.first) as usize * moves..][..moves]
     }
 
     /// Computes the high part's moves for the run of ranks holding `rank`.
@@ -672,6 +687,16 @@ impl SearchGraph for PermPuzzle {
 
     fn uniform(&self) -> bool {
         true
+    }
+
+    /// Every power of a move is a move (`--metric face`), or a move and its inverse
+    /// (`--metric quarter`).
+    fn symmetric(&self) -> bool {
+        true
+    }
+
+    fn any_predecessor(&self, memo: &mut Memo, rank: u64, test: impl FnMut(u64) -> bool) -> bool {
+        self.any_neighbour(memo, rank, test)
     }
 
     fn for_each_successor(&self, rank: u64, f: impl FnMut(u64)) {

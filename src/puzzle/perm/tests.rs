@@ -333,6 +333,63 @@ fn every_small_example_equals_a_plain_search_over_explicit_states() {
     }
 }
 
+/// A puzzle as the engine sees it, but never searched bottom-up.
+struct TopDown<'a>(&'a PermPuzzle);
+
+impl SearchGraph for TopDown<'_> {
+    type Memo = Memo;
+    fn states(&self) -> u64 {
+        self.0.states()
+    }
+    fn goals(&self) -> Vec<u64> {
+        self.0.goals()
+    }
+    fn for_each_predecessor(&self, memo: &mut Memo, rank: u64, f: impl FnMut(u64)) {
+        self.0.for_each_predecessor(memo, rank, f);
+    }
+    fn for_each_successor(&self, rank: u64, f: impl FnMut(u64)) {
+        self.0.for_each_successor(rank, f);
+    }
+    fn class_count(&self) -> usize {
+        self.0.class_count()
+    }
+    fn uniform(&self) -> bool {
+        self.0.uniform()
+    }
+}
+
+/// Each level's ranks as the observer sees them, the result, and the predecessors generated.
+fn each_level<P: SearchGraph>(p: &P) -> (Vec<Vec<u64>>, crate::engine::Distances, u64) {
+    let (mut seen, mut generated) = (Vec::new(), 0);
+    let distances = search(p, Options::default(), |level| {
+        seen.push(level.next.iter().collect());
+        generated += level.generated;
+        ControlFlow::Continue(())
+    })
+    .expect("the search succeeds");
+    (seen, distances, generated)
+}
+
+#[test]
+fn dense_levels_searched_bottom_up_come_out_as_top_down() {
+    // One plan each: split tables (the pocket cube, over 14 work chunks), a big
+    // permutation (pancakes), unranking (tied parities).
+    for text in [POCKET_HELD.to_string(), pancakes(9, false), TIED_PARITIES.into()] {
+        for metric in [Metric::Face, Metric::Quarter] {
+            let p = puzzle(&text, metric);
+            let name = format!("{} {metric:?}", p.definition().name);
+            let (levels, distances, generated) = each_level(&p);
+            let (top_levels, top_distances, top_generated) = each_level(&TopDown(&p));
+            assert_eq!(levels, top_levels, "{name}");
+            assert_eq!(distances, top_distances, "{name}");
+            assert!(
+                generated < top_generated,
+                "{name}: {generated} predecessors bottom-up, {top_generated} top-down"
+            );
+        }
+    }
+}
+
 #[test]
 fn finds_the_invariants_from_the_moves() {
     let tied = puzzle(TIED_PARITIES, Metric::Face);

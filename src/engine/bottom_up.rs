@@ -1,0 +1,89 @@
+//! The bottom-up step of a dense level (the direction-optimising BFS of Beamer, Asanović
+//! and Patterson, 2012).
+//!
+//! Expanding a level generates every predecessor of its ranks, most of them already seen
+//! once the level holds a good part of the space: the pocket cube's two largest levels
+//! generate 1.1 billion predecessors to find 15 million new ranks. When the ranks not yet
+//! seen are fewer than the level's, it costs less to ask each of them whether one of its
+//! neighbours is in the level, and to stop at the first that is. This holds when a
+//! rank's predecessors are also its successors ([`SearchGraph::symmetric`]): one of them
+//! in level `d` puts the rank at `d + 1`. All neighbours must be in this process's bit
+//! planes, so a shared search never takes this step.
+//!
+//! The level's ranks stay as they are (one plane) until every unseen rank has looked: the
+//! ranks it finds get the other plane alone, which no test reads as the level. The driver
+//! then counts and retires the level as a top-down expansion would, so the planes come out
+//! exactly as they would have: checkpoints, observers and the next level see no difference.
+
+use super::bitset::WORD_BITS;
+use super::counts::LevelCounts;
+use super::planes::{CHUNK_WORDS, Planes, note, roles, touch};
+use crate::puzzle::SearchGraph;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+
+/// Whether the level after one of `frontier` configurations is cheaper to find bottom-up
+/// when `unseen` configurations are left: each unseen rank tests its neighbours until one
+/// is in the level, all of them only if none is, while each rank of the level generates all
+/// of its own. The counts are configurations, not ranks (the same for the puzzles that
+/// are symmetric and uniform), which only decides speed.
+pub(super) fn pays(frontier: u64, unseen: u64) -> bool {
+    unseen < frontier
+}
+
+/// Marks as the next level the unseen ranks of chunk `c` that have a neighbour in the
+/// level of depth `depth` (the planes hold every rank: one process); returns how many neighbours were tested and how many were
+/// past the rank space (escapes), in a tally without states (the level is counted
+/// when it is retired).
+pub(super) fn adopt_chunk<P: SearchGraph>(
+    puzzle: &P,
+    planes: &Planes,
+    c: usize,
+    depth: usize,
+    touched: &[AtomicBool],
+    record: Option<&[AtomicU64]>,
+    classes: usize,
+) -> LevelCounts {
+    debug_assert_eq!(planes.slice.start, 0, "one process holds every rank");
+    let (this, next) = roles(depth);
+    let pairs = planes.marks.words().as_chunks::<2>().0;
+    let states = puzzle.states();
+    let mut tally = LevelCounts::new(classes);
+    let mut memo = P::Memo::default();
+    let first = c * CHUNK_WORDS;
+    for w in first..planes.words.min(first + CHUNK_WORDS) {
+        let [a, b] = &pairs[w];
+        let valid = if w == planes.words - 1 {
+            planes.last_word
+        } else {
+            u64::MAX
+        };
+        let mut unseen = !(a.load(Relaxed) | b.load(Relaxed)) & valid;
+        let mut found = 0;
+        let base = planes.slice.start + w as u64 * WORD_BITS;
+        while unseen != 0 {
+            let bit = unseen.trailing_zeros();
+            unseen &= unseen - 1;
+            let in_level = puzzle.any_predecessor(&mut memo, base + u64::from(bit), |pred| {
+                tally.generated += 1;
+                if pred >= states {
+                    tally.escapes += 1;
+                    tally.escape_from.get_or_insert(base + u64::from(bit));
+                    return false;
+                }
+                let [p, q] = &pairs[(pred / WORD_BITS) as usize];
+                let mask = 1 << (pred % WORD_BITS);
+                // In the level: its plane alone. Found ranks get the other plane alone and
+                // the level is retired only after this pass, so the test holds throughout.
+                let (mine, other) = if this == 0 { (p, q) } else { (q, p) };
+                mine.load(Relaxed) & mask != 0 && other.load(Relaxed) & mask == 0
+            });
+            found |= u64::from(in_level) << bit;
+        }
+        if found != 0 {
+            pairs[w][next].fetch_or(found, Relaxed);
+            touch(touched, w / CHUNK_WORDS);
+            note(record, w);
+        }
+    }
+    tally
+}
