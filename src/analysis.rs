@@ -191,7 +191,8 @@ pub fn analyze<P: Puzzle>(
     if !first {
         return Ok(analysis);
     }
-    if !complete {
+    // A search resumed after its last level observes none.
+    if !complete || expected != analysis.levels.len() {
         collector = Collector::new(board);
         engine::search(board, Options::default(), |level| match collector.observe(level) {
             Ok(()) => ControlFlow::Continue(()),

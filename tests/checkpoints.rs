@@ -352,3 +352,20 @@ fn processes_resume_from_the_latest_level_all_of_them_saved() {
     assert!(notes.iter().any(|(i, n)| *i == 0
         && matches!(n, Note::Skipped { path, reason } if *path == file(&dir, "a") && reason.contains("level 10"))));
 }
+
+#[test]
+fn a_search_resumed_after_its_last_level_writes_the_whole_report_again() {
+    // The second run resumes after the last level and observes none: the heuristic
+    // atlas is then measured in a search of its own, not left empty.
+    let sandbox = Sandbox::new();
+    let args = |out| [&SLIDING_2X4[..], &["--checkpoint", "ck", "--quiet", "--out", out]].concat();
+    sandbox.run(&args("first")).success();
+    sandbox.run(&args("again")).success();
+    let files = sandbox.list("first/sliding-2x4");
+    assert!(files.iter().any(|f| f == "astar.csv"), "{files:?}");
+    assert_eq!(sandbox.list("again/sliding-2x4"), files);
+    for file in files.iter().filter(|f| *f != "run.json") {
+        let read = |out| std::fs::read(sandbox.path(&format!("{out}/sliding-2x4/{file}"))).expect("report file");
+        assert!(read("first") == read("again"), "{file} differs");
+    }
+}
