@@ -23,8 +23,8 @@ pub struct PermFamily;
 /// A definition read and checked, under the metric chosen.
 #[derive(Debug, Clone)]
 pub struct Definition {
-    /// The report id: the definition's `Name` in lower case, words joined by `-`, and
-    /// `-quarter` under the quarter metric.
+    /// The report id: the definition's `Name` (or the file's name, see [`label`]) in lower
+    /// case, words joined by `-`, and `-quarter` under the quarter metric.
     id: String,
     /// The file's text, read again to build the puzzle.
     text: Arc<str>,
@@ -40,8 +40,9 @@ impl PartialEq for Definition {
 }
 
 impl Definition {
-    /// Reads `text` under the metric `--metric` names (`None`: face).
-    fn read(text: &str, metric: Option<&str>) -> Result<Self, String> {
+    /// Reads `text`, from the file whose name without extension is `stem`, under the metric
+    /// `--metric` names (`None`: face).
+    fn read(text: &str, stem: Option<&str>, metric: Option<&str>) -> Result<Self, String> {
         let metric = match metric {
             None | Some("face") => Metric::Face,
             Some("quarter") => Metric::Quarter,
@@ -52,7 +53,7 @@ impl Definition {
             }
         };
         let name = super::parse_definition(text).map_err(located)?.name;
-        let mut id = kebab(&name);
+        let mut id = kebab(label(&name, stem));
         if metric == Metric::Quarter {
             id.push_str("-quarter");
         }
@@ -72,6 +73,16 @@ fn located(e: super::DefinitionError) -> String {
     match e.line {
         0 => format!(" {}", e.message),
         line => format!("{line}: {}", e.message),
+    }
+}
+
+/// What names a definition in reports: its `Name`, or the file's when it has none or the
+/// one twsearch's puzzle geometry gives every puzzle it writes (its samples' `2x2x2.tws`
+/// and `pyraminx.tws` would otherwise share one report folder).
+fn label<'a>(name: &'a str, stem: Option<&'a str>) -> &'a str {
+    match stem {
+        Some(stem) if matches!(name, "Unnamed" | "PuzzleGeometryPuzzle") => stem,
+        _ => name,
     }
 }
 
@@ -130,11 +141,12 @@ impl Family for PermFamily {
             .map(str::trim)
             .find(|l| !l.is_empty() && !l.starts_with('#'));
         let by_keyword = first.is_some_and(|l| FIRST_KEYWORDS.iter().any(|k| l.split_whitespace().next() == Some(k)));
-        (by_extension || by_keyword).then(|| Definition::read(text, args.metric.as_deref()))
+        let stem = path.file_stem().and_then(|s| s.to_str());
+        (by_extension || by_keyword).then(|| Definition::read(text, stem, args.metric.as_deref()))
     }
 
     fn all(&self) -> Vec<Definition> {
-        Definition::read(POCKET_CUBE.1, None).into_iter().collect()
+        Definition::read(POCKET_CUBE.1, None, None).into_iter().collect()
     }
 
     fn id(&self, definition: &Definition) -> String {
@@ -152,7 +164,7 @@ impl Family for PermFamily {
 
 #[cfg(test)]
 mod tests {
-    use super::kebab;
+    use super::{kebab, label};
 
     #[test]
     fn names_become_ids() {
@@ -162,5 +174,8 @@ mod tests {
         assert_eq!(kebab("BurntPancakes8"), "burnt-pancakes-8");
         assert_eq!(kebab("Top Spin (9)"), "top-spin-9");
         assert_eq!(kebab(""), "definition");
+        assert_eq!(label("PuzzleGeometryPuzzle", Some("2x2x2")), "2x2x2");
+        assert_eq!(label("Unnamed", Some("my-cube")), "my-cube");
+        assert_eq!(label("PocketCubeHeld", Some("cube")), "PocketCubeHeld");
     }
 }

@@ -570,7 +570,15 @@ impl Notation for PermPuzzle {
     }
 
     fn title(&self) -> String {
-        format!("{} ({} metric)", self.def.name, self.metric.name())
+        // The id's words: `pocket-cube-held` as "Pocket cube held".
+        let words = self.id.strip_suffix("-quarter").unwrap_or(&self.id).replace('-', " ");
+        let mut chars = words.chars();
+        let first = chars.next().map(|c| c.to_ascii_uppercase()).into_iter();
+        format!(
+            "{} ({} metric)",
+            first.chain(chars).collect::<String>(),
+            self.metric.name()
+        )
     }
 
     fn rules(&self) -> String {
