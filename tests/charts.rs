@@ -218,7 +218,7 @@ fn log_ticks_span_the_data_and_no_more() {
 }
 
 /// Every kind of element the charts draw, crossing band edges: text upright and turned (with
-/// accents and descenders), lines thin, thick and sloped, circles, a polygon, translucent
+/// accents and descenders), lines thin, thick and sloped, discs and thick rings, a polygon, translucent
 /// fills; with `noise`, a field of pseudo-random pixels that deflate cannot shrink.
 fn scene<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
@@ -232,6 +232,8 @@ fn scene<DB: DrawingBackend>(
         let line = RGBColor(200, 30, 30).stroke_width(1 + i as u32 % 4);
         root.draw(&PathElement::new(vec![(0, y), (1199, 699 - y)], line))?;
         root.draw(&Circle::new((600 + i * 7, y), i as u32 % 9 + 1, BLUE.mix(0.6).filled()))?;
+        let ring = BLACK.stroke_width(2 + i as u32 % 12);
+        root.draw(&Circle::new((900 + i * 5, y), i as u32 % 7 + 8, ring))?;
         root.draw(&Rectangle::new(
             [(i * 30, y), (i * 30 + 50, y + 70)],
             GREEN.mix(0.3).filled(),

@@ -1,6 +1,6 @@
 //! Charts drawn a band of rows at a time and streamed into their PNG file, so no bitmap of
-//! the whole chart is ever held: a 1200 x 700 bitmap is 2.5 MB, about a third of what a
-//! small analysis's whole process needs, and [`ROWS`] rows are 230 KB.
+//! the whole chart is ever held: a 1200 x 700 bitmap is 2.5 MB, more than a quarter of what
+//! a small analysis's whole process needed, and [`ROWS`] rows are 230 KB.
 //!
 //! [`render`] runs the chart's drawing code once per band on a [`Band`], a plotters backend
 //! that keeps the whole image's coordinates and size (so every layout and rasterising
@@ -174,8 +174,8 @@ impl DrawingBackend for Band<'_> {
     }
 
     fn draw_circle<S: BackendStyle>(&mut self, center: BackendCoord, radius: u32, style: &S, fill: bool) -> Drawn {
-        // Antialiasing reaches a pixel beyond the radius.
-        if !self.reaches(center.1, center.1, radius as i32 + 2) {
+        // A ring's stroke reaches half its width beyond the radius, antialiasing a pixel more.
+        if !self.reaches(center.1, center.1, (radius + style.stroke_width()) as i32 + 2) {
             return Ok(());
         }
         rasterizer::draw_circle(self, center, radius, style, fill)
@@ -214,8 +214,9 @@ impl DrawingBackend for Band<'_> {
             VPos::Bottom => -height,
         };
         let trans = style.transform();
-        // A glyph stays within the font's bounding box, about an em above and below the
-        // line; the layout box is 0.8 em high, so three times its height is room to spare.
+        // A glyph stays within the font's bounding box: DejaVu's reaches 1.1 times the font
+        // size above the line and 0.9 sideways. The layout box is 0.8 times the size high,
+        // so three times its height on every side is room to spare.
         let spare = 3 * height + 4;
         let corners = [
             (dx - spare, dy - spare),
