@@ -7,8 +7,12 @@
 
 use crate::util::{analysis, job};
 use analyze::analysis::Analysis;
-use analyze::report::chart;
-use image::RgbImage;
+use analyze::report::{bands, chart};
+use image::codecs::png::PngEncoder;
+use image::{ColorType, ImageEncoder, RgbImage};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use std::fs;
 use std::path::{Path, PathBuf};
 
 /// `base` with its level counts replaced: a synthetic table of any shape.
@@ -211,4 +215,84 @@ fn log_ticks_span_the_data_and_no_more() {
     assert_eq!(chart::log_ticks(0.5, 4.0), [0.5, 1.0, 2.0]);
     let many = chart::log_ticks(0.5, 2.3e18);
     assert!(many.len() <= 10 && many.first() == Some(&1.0), "{many:?}");
+}
+
+/// Every kind of element the charts draw, crossing band edges: text upright and turned (with
+/// accents and descenders), lines thin, thick and sloped, discs and thick rings, a polygon, translucent
+/// fills; with `noise`, a field of pseudo-random pixels that deflate cannot shrink.
+fn scene<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    noise: bool,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    root.fill(&WHITE)?;
+    for i in 0..40 {
+        let y = i * 17 + 3;
+        let font = ("sans-serif", 10 + i as u32).into_font().color(&BLACK);
+        root.draw(&Text::new(format!("band {i}: Ég jÅ"), (i * 23, y), font))?;
+        let line = RGBColor(200, 30, 30).stroke_width(1 + i as u32 % 4);
+        root.draw(&PathElement::new(vec![(0, y), (1199, 699 - y)], line))?;
+        root.draw(&Circle::new((600 + i * 7, y), i as u32 % 9 + 1, BLUE.mix(0.6).filled()))?;
+        let ring = BLACK.stroke_width(2 + i as u32 % 12);
+        root.draw(&Circle::new((900 + i * 5, y), i as u32 % 7 + 8, ring))?;
+        root.draw(&Rectangle::new(
+            [(i * 30, y), (i * 30 + 50, y + 70)],
+            GREEN.mix(0.3).filled(),
+        ))?;
+    }
+    root.draw(&Polygon::new(
+        vec![(100, 10), (1100, 300), (300, 690)],
+        RED.mix(0.4).filled(),
+    ))?;
+    let turned = ("sans-serif", 30)
+        .into_font()
+        .transform(FontTransform::Rotate270)
+        .color(&BLACK);
+    root.draw(&Text::new("turned text", (20, 350), turned))?;
+    if noise {
+        let mut seed = 12345u64;
+        for y in 0..700 {
+            for x in 0..1200 {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let [r, g, b, ..] = (seed >> 32).to_le_bytes();
+                root.draw_pixel((x, y), &RGBColor(r, g, b))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The PNG that `image`'s encoder writes for `scene` drawn on one whole bitmap, as plotters
+/// did before charts were drawn in bands.
+fn whole_bitmap_png(noise: bool) -> Vec<u8> {
+    let (w, h) = chart::SIZE;
+    let mut pixels = vec![0u8; (w * h * 3) as usize];
+    {
+        let root = BitMapBackend::with_buffer(&mut pixels, chart::SIZE).into_drawing_area();
+        scene(&root, noise).expect("the scene draws");
+    }
+    let mut png = Vec::new();
+    PngEncoder::new(&mut png)
+        .write_image(&pixels, w, h, ColorType::Rgb8)
+        .expect("the bitmap encodes");
+    png
+}
+
+#[test]
+fn charts_drawn_in_bands_are_the_bytes_of_a_whole_bitmap() {
+    // Registers the embedded font the scene's text uses.
+    chart::text_size("x", 10);
+    let temp = tempfile::tempdir().expect("a temporary folder");
+    for noise in [false, true] {
+        let path = temp.path().join("bands.png");
+        bands::render(&path, chart::SIZE, |root| Ok(scene(root, noise)?)).expect("the scene renders");
+        let png = fs::read(&path).expect("the PNG");
+        assert!(
+            png == whole_bitmap_png(noise),
+            "the banded PNG differs (noise: {noise})"
+        );
+        // Noise takes the encoder's other path: rows stored, unfiltered, when deflating them
+        // would only make them longer.
+        let raw = (chart::SIZE.0 * 3 + 1) * chart::SIZE.1;
+        assert_eq!(png.len() > raw as usize, noise);
+    }
 }

@@ -2,10 +2,10 @@
 //! `heuristics.png` (each estimate against the true distance) and `astar.png` (A*'s
 //! search effort by distance, log scale).
 
+use super::bands::Band;
 use super::chart::{self, SIZE, short_count};
 use crate::analysis::Analysis;
 use crate::atlas::Atlas;
-use plotters::coord::Shift;
 use plotters::coord::ranged1d::ValueFormatter;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
@@ -22,87 +22,83 @@ const COLORS: [RGBColor; 3] = [RGBColor(204, 0, 0), RGBColor(52, 101, 164), RGBC
 /// distance as a line and its min..max range as a light band; the diagonal is a perfect
 /// estimate, and admissibility keeps every band on or below it.
 pub fn heuristics(a: &Analysis, atlas: &Atlas, path: &Path) -> Result<()> {
-    let root = chart::canvas(path, SIZE)?;
-    root.fill(&WHITE)?;
-    let max_d = a.max_distance().max(1) as f64;
-    let mut chart = captioned(&root, format!("{}: estimates against the true distance", a.title), 80)
-        .build_cartesian_2d(0f64..max_d, 0f64..max_d)?;
-    let labels = (a.max_distance() + 1).min(30);
-    draw_mesh(&mut chart, labels, "estimate (moves)", Some(labels), &|y| {
-        format!("{y:.0}")
-    })?;
-    let diagonal = BLACK.stroke_width(2);
-    chart
-        .draw_series(DashedLineSeries::new([(0.0, 0.0), (max_d, max_d)], 10, 6, diagonal))?
-        .label("perfect estimate (estimate = distance)")
-        .legend(legend_line(diagonal));
-    for (joint, color) in atlas.joints.iter().zip(COLORS) {
-        let ranges: Vec<(f64, u32, u32)> = (0..joint.states.len())
-            .filter_map(|d| joint.range(d).map(|(lo, hi)| (d as f64, lo, hi)))
-            .collect();
-        let band: Vec<(f64, f64)> = ranges
-            .iter()
-            .map(|&(d, lo, _)| (d, f64::from(lo)))
-            .chain(ranges.iter().rev().map(|&(d, _, hi)| (d, f64::from(hi))))
-            .collect();
-        chart.draw_series([Polygon::new(band, color.mix(0.15).filled())])?;
-        let means: Vec<(f64, f64)> = (0..joint.states.len())
-            .filter_map(|d| joint.mean_at(d).map(|m| (d as f64, m)))
-            .collect();
-        let style = color.stroke_width(3);
+    chart::canvas(path, SIZE, |root| {
+        root.fill(&WHITE)?;
+        let max_d = a.max_distance().max(1) as f64;
+        let mut chart = captioned(root, format!("{}: estimates against the true distance", a.title), 80)
+            .build_cartesian_2d(0f64..max_d, 0f64..max_d)?;
+        let labels = (a.max_distance() + 1).min(30);
+        draw_mesh(&mut chart, labels, "estimate (moves)", Some(labels), &|y| {
+            format!("{y:.0}")
+        })?;
+        let diagonal = BLACK.stroke_width(2);
         chart
-            .draw_series(LineSeries::new(means, style))?
-            .label(format!("{} (mean, band: min..max)", joint.kind.name()))
-            .legend(legend_line(style));
-    }
-    draw_legend(&mut chart)?;
-    root.present()?;
-    Ok(())
+            .draw_series(DashedLineSeries::new([(0.0, 0.0), (max_d, max_d)], 10, 6, diagonal))?
+            .label("perfect estimate (estimate = distance)")
+            .legend(legend_line(diagonal));
+        for (joint, color) in atlas.joints.iter().zip(COLORS) {
+            let ranges: Vec<(f64, u32, u32)> = (0..joint.states.len())
+                .filter_map(|d| joint.range(d).map(|(lo, hi)| (d as f64, lo, hi)))
+                .collect();
+            let band: Vec<(f64, f64)> = ranges
+                .iter()
+                .map(|&(d, lo, _)| (d, f64::from(lo)))
+                .chain(ranges.iter().rev().map(|&(d, _, hi)| (d, f64::from(hi))))
+                .collect();
+            chart.draw_series([Polygon::new(band, color.mix(0.15).filled())])?;
+            let means: Vec<(f64, f64)> = (0..joint.states.len())
+                .filter_map(|d| joint.mean_at(d).map(|m| (d as f64, m)))
+                .collect();
+            let style = color.stroke_width(3);
+            chart
+                .draw_series(LineSeries::new(means, style))?
+                .label(format!("{} (mean, band: min..max)", joint.kind.name()))
+                .legend(legend_line(style));
+        }
+        draw_legend(&mut chart)?;
+        Ok(())
+    })
 }
 
 /// `astar.png`: mean search nodes A* dequeues by distance, log scale, one line per
 /// estimate; a line stops where a sampled search exceeded the budget.
 pub fn astar(a: &Analysis, atlas: &Atlas, path: &Path) -> Result<()> {
-    let root = chart::canvas(path, SIZE)?;
-    root.fill(&WHITE)?;
-    let rows = atlas.effort.as_ref().map_or(&[][..], |e| &e.rows[..]);
-    let top = rows
-        .iter()
-        .filter_map(|r| r.nodes.map(|(mean, _)| mean))
-        .fold(10.0f64, f64::max);
-    let top = 10f64.powf(top.log10().ceil());
-    let max_d = a.max_distance().max(1) as f64;
-    let mut chart = captioned(&root, format!("{}: A* search nodes by distance", a.title), 90)
-        .build_cartesian_2d(0f64..max_d, (1f64..top).log_scale())?;
-    let labels = (a.max_distance() + 1).min(30);
-    draw_mesh(&mut chart, labels, "mean nodes dequeued (log scale)", None, &|y| {
-        short_count(*y)
-    })?;
-    for (joint, color) in atlas.joints.iter().zip(COLORS) {
-        let points: Vec<(f64, f64)> = rows
+    chart::canvas(path, SIZE, |root| {
+        root.fill(&WHITE)?;
+        let rows = atlas.effort.as_ref().map_or(&[][..], |e| &e.rows[..]);
+        let top = rows
             .iter()
-            .filter(|r| r.kind == joint.kind)
-            .filter_map(|r| r.nodes.map(|(mean, _)| (r.distance as f64, mean)))
-            .collect();
-        let style = color.stroke_width(3);
-        chart.draw_series(points.iter().map(|&p| Circle::new(p, 4, color.filled())))?;
-        chart
-            .draw_series(LineSeries::new(points, style))?
-            .label(joint.kind.name())
-            .legend(legend_line(style));
-    }
-    draw_legend(&mut chart)?;
-    root.present()?;
-    Ok(())
+            .filter_map(|r| r.nodes.map(|(mean, _)| mean))
+            .fold(10.0f64, f64::max);
+        let top = 10f64.powf(top.log10().ceil());
+        let max_d = a.max_distance().max(1) as f64;
+        let mut chart = captioned(root, format!("{}: A* search nodes by distance", a.title), 90)
+            .build_cartesian_2d(0f64..max_d, (1f64..top).log_scale())?;
+        let labels = (a.max_distance() + 1).min(30);
+        draw_mesh(&mut chart, labels, "mean nodes dequeued (log scale)", None, &|y| {
+            short_count(*y)
+        })?;
+        for (joint, color) in atlas.joints.iter().zip(COLORS) {
+            let points: Vec<(f64, f64)> = rows
+                .iter()
+                .filter(|r| r.kind == joint.kind)
+                .filter_map(|r| r.nodes.map(|(mean, _)| (r.distance as f64, mean)))
+                .collect();
+            let style = color.stroke_width(3);
+            chart.draw_series(points.iter().map(|&p| Circle::new(p, 4, color.filled())))?;
+            chart
+                .draw_series(LineSeries::new(points, style))?
+                .label(joint.kind.name())
+                .legend(legend_line(style));
+        }
+        draw_legend(&mut chart)?;
+        Ok(())
+    })
 }
 
 /// A chart on `root` under the bold `caption`, with `y_area` pixels for the vertical
 /// axis's labels and title.
-fn captioned<'a, 'b>(
-    root: &'a DrawingArea<BitMapBackend<'b>, Shift>,
-    caption: String,
-    y_area: u32,
-) -> ChartBuilder<'a, 'static, BitMapBackend<'b>> {
+fn captioned<'a, 'b>(root: &'a chart::Area<'b>, caption: String, y_area: u32) -> ChartBuilder<'a, 'static, Band<'b>> {
     let mut builder = ChartBuilder::on(root);
     builder
         .caption(caption, (FONT, 30).into_font().style(FontStyle::Bold))
@@ -115,7 +111,7 @@ fn captioned<'a, 'b>(
 /// Draws `chart`'s grid and axes: the true distance across with about `x_labels` labels,
 /// `y` titled `y_desc`, labelled by `y_label` (about `y_labels` of them, when given).
 fn draw_mesh<'a, Y: Ranged<ValueType = f64> + ValueFormatter<f64>>(
-    chart: &mut ChartContext<'a, BitMapBackend<'a>, Cartesian2d<RangedCoordf64, Y>>,
+    chart: &mut ChartContext<'a, Band<'a>, Cartesian2d<RangedCoordf64, Y>>,
     x_labels: usize,
     y_desc: &str,
     y_labels: Option<usize>,
@@ -144,7 +140,7 @@ fn legend_line(style: ShapeStyle) -> impl Fn((i32, i32)) -> PathElement<(i32, i3
 }
 
 /// Draws the legend of `chart`'s labelled series in its upper left corner.
-fn draw_legend<'a, CT: CoordTranslate>(chart: &mut ChartContext<'a, BitMapBackend<'a>, CT>) -> Result<()> {
+fn draw_legend<'a, CT: CoordTranslate>(chart: &mut ChartContext<'a, Band<'a>, CT>) -> Result<()> {
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperLeft)

@@ -13,9 +13,8 @@
 //! tick labels from [`count_label`] or [`number_label`]; `tests/charts.rs` checks the
 //! pixels of the result.
 
-use super::thousands;
+use super::{bands, thousands};
 use crate::analysis::Analysis;
-use plotters::coord::Shift;
 use plotters::coord::ranged1d::{AsRangedCoord, DefaultFormatting, KeyPointHint, Ranged};
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
@@ -23,6 +22,8 @@ use plotters::style::FontStyle;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::ops::Range;
 use std::path::Path;
+
+pub use super::bands::Area;
 use std::sync::Once;
 
 /// Width and height of every chart but the overview, pixels.
@@ -68,13 +69,11 @@ fn register_font() {
     });
 }
 
-/// A white image of `size` at `path`, returned inside its [`MARGIN`]: draw there, then
-/// `present()` it.
-pub fn canvas(path: &Path, size: (u32, u32)) -> Result<DrawingArea<BitMapBackend<'_>, Shift>> {
+/// Draws the white image of `size` at `path` as a PNG: `draw` draws inside its [`MARGIN`],
+/// once per band of rows (see [`bands`](super::bands)), so it must draw the same each time.
+pub fn canvas(path: &Path, size: (u32, u32), draw: impl Fn(&Area<'_>) -> Result<()>) -> Result<()> {
     register_font();
-    let root = BitMapBackend::new(path, size).into_drawing_area();
-    root.fill(&WHITE)?;
-    Ok(root.margin(MARGIN, MARGIN, MARGIN, MARGIN))
+    bands::render(path, size, |root| draw(&root.margin(MARGIN, MARGIN, MARGIN, MARGIN)))
 }
 
 /// A count as people say it on a slide: `950`, `24k`, `1.2M`, `3.4G`.
@@ -242,16 +241,11 @@ pub fn label_area(labels: &[String], horizontal: bool) -> u32 {
     2 * TICK as u32 + extent + GAP + title + 4
 }
 
-/// A chart of `a` at `path`: the [`canvas`] and, below the [`header`] titled `a`'s title and
-/// `what`, with the [`headline`] statistics, the area left for the plot.
-fn headed<'a>(a: &Analysis, path: &'a Path, what: &str) -> Result<(Area<'a>, Area<'a>)> {
-    let root = canvas(path, SIZE)?;
-    let body = header(&root, &format!("{}: {what}", a.title), Some(&headline(a)))?;
-    Ok((root, body))
+/// Below the [`header`] on `root` titled `a`'s title and `what`, with the [`headline`]
+/// statistics, the area left for the plot.
+fn headed<'a>(root: &Area<'a>, a: &Analysis, what: &str) -> Result<Area<'a>> {
+    header(root, &format!("{}: {what}", a.title), Some(&headline(a)))
 }
-
-/// A chart's drawing area.
-type Area<'a> = DrawingArea<BitMapBackend<'a>, Shift>;
 
 /// The statistics line under a per-analysis chart's title.
 fn headline(a: &Analysis) -> String {
@@ -267,11 +261,7 @@ fn headline(a: &Analysis) -> String {
 
 /// Draws the title and, below it, one line of statistics (or nothing, to leave room for
 /// [`header_legend`]); returns the area left below for the chart.
-pub fn header<'a>(
-    root: &DrawingArea<BitMapBackend<'a>, Shift>,
-    title: &str,
-    line: Option<&str>,
-) -> Result<DrawingArea<BitMapBackend<'a>, Shift>> {
+pub fn header<'a>(root: &Area<'a>, title: &str, line: Option<&str>) -> Result<Area<'a>> {
     let (top, body) = root.split_vertically(HEADER);
     let centre = top.dim_in_pixel().0 as i32 / 2;
     let style = |size: u32| {
@@ -296,7 +286,7 @@ pub fn header<'a>(
 
 /// Draws a legend on one line, centred in the [`header`] strip below the title, where it
 /// can never cover the data.
-pub fn header_legend(root: &DrawingArea<BitMapBackend<'_>, Shift>, entries: &[(&str, RGBColor)]) -> Result<()> {
+pub fn header_legend(root: &Area<'_>, entries: &[(&str, RGBColor)]) -> Result<()> {
     const SAMPLE: i32 = 36;
     const SPACE: i32 = 40;
     let widths: Vec<i32> = entries
@@ -335,7 +325,7 @@ pub fn distance_axis(a: &Analysis) -> (Ticked<RangedCoordf64>, Vec<String>) {
 /// lines at the ticks (across as well when `x_grid`), `y` labelled by `y_label` and titled
 /// `y_desc`, the label areas sized to fit.
 fn distance_chart<'a, 'b, Y: Ranged<ValueType = f64>>(
-    body: &'a DrawingArea<BitMapBackend<'b>, Shift>,
+    body: &'a Area<'b>,
     a: &Analysis,
     y: Ticked<Y>,
     y_desc: &str,
@@ -365,85 +355,87 @@ fn distance_chart<'a, 'b, Y: Ranged<ValueType = f64>>(
 }
 
 /// What [`distance_chart`] returns: distances across, `Y` up.
-type DistanceChart<'a, 'b, Y> = ChartContext<'a, BitMapBackend<'b>, Cartesian2d<Ticked<RangedCoordf64>, Ticked<Y>>>;
+type DistanceChart<'a, 'b, Y> = ChartContext<'a, bands::Band<'b>, Cartesian2d<Ticked<RangedCoordf64>, Ticked<Y>>>;
 
 /// `distances.png`: configurations at each distance as bars, the antipodes marked.
 pub fn distances(a: &Analysis, path: &Path) -> Result<()> {
-    let (root, body) = headed(a, path, "configurations by distance to the goal")?;
-    let max_d = a.max_distance() as f64;
-    let peak = a.levels.iter().copied().max().unwrap_or(1) as f64;
-    let top = peak * 1.18;
-    // Whole configurations only, even when the largest level holds one.
-    let y_ticks: Vec<f64> = linear_ticks(top, 6).into_iter().filter(|t| t.fract() == 0.0).collect();
-    let mut chart = distance_chart(
-        &body,
-        a,
-        ticked(0f64..top, y_ticks),
-        "configurations",
-        &|y| count_label(y, peak),
-        false,
-    )?;
-    // Bars a little narrower than a level when they are wide enough to show a gap.
-    let plot_width = chart.plotting_area().dim_in_pixel().0 as f64;
-    let half = if plot_width / (max_d + 1.0) > 8.0 { 0.42 } else { 0.5 };
-    let bar = |d: f64, n: f64, color: RGBColor| Rectangle::new([(d - half, 0.0), (d + half, n)], color.filled());
-    chart.draw_series(a.levels.iter().enumerate().map(|(d, &n)| bar(d as f64, n as f64, BAR)))?;
-    // Mark the farthest level: its bar may be too small to see, so a red marker sits
-    // above it and a label near the top points down to it.
-    let last = a.antipodes() as f64;
-    chart.draw_series([bar(max_d, last, ACCENT)])?;
-    chart.draw_series([PathElement::new(
-        vec![(max_d, last + top * 0.03), (max_d, top * 0.90)],
-        ACCENT.stroke_width(1),
-    )])?;
-    chart.draw_series([TriangleMarker::new((max_d, last + top * 0.03), 7, ACCENT.filled())])?;
-    // The label reads towards the middle of the plot: leftwards from a bar on the right.
-    let anchor = if max_d >= 1.0 { HPos::Right } else { HPos::Left };
-    chart.draw_series([Text::new(
-        format!(
-            " max {}: {} antipode{} ",
-            a.max_distance(),
-            thousands(a.antipodes()),
-            if a.antipodes() == 1 { "" } else { "s" }
-        ),
-        (max_d, top * 0.94),
-        (FONT, TEXT_PX)
-            .into_font()
-            .color(&ACCENT)
-            .pos(Pos::new(anchor, VPos::Center)),
-    )])?;
-    root.present()?;
-    Ok(())
+    canvas(path, SIZE, |root| {
+        let body = headed(root, a, "configurations by distance to the goal")?;
+        let max_d = a.max_distance() as f64;
+        let peak = a.levels.iter().copied().max().unwrap_or(1) as f64;
+        let top = peak * 1.18;
+        // Whole configurations only, even when the largest level holds one.
+        let y_ticks: Vec<f64> = linear_ticks(top, 6).into_iter().filter(|t| t.fract() == 0.0).collect();
+        let mut chart = distance_chart(
+            &body,
+            a,
+            ticked(0f64..top, y_ticks),
+            "configurations",
+            &|y| count_label(y, peak),
+            false,
+        )?;
+        // Bars a little narrower than a level when they are wide enough to show a gap.
+        let plot_width = chart.plotting_area().dim_in_pixel().0 as f64;
+        let half = if plot_width / (max_d + 1.0) > 8.0 { 0.42 } else { 0.5 };
+        let bar = |d: f64, n: f64, color: RGBColor| Rectangle::new([(d - half, 0.0), (d + half, n)], color.filled());
+        chart.draw_series(a.levels.iter().enumerate().map(|(d, &n)| bar(d as f64, n as f64, BAR)))?;
+        // Mark the farthest level: its bar may be too small to see, so a red marker sits
+        // above it and a label near the top points down to it.
+        let last = a.antipodes() as f64;
+        chart.draw_series([bar(max_d, last, ACCENT)])?;
+        chart.draw_series([PathElement::new(
+            vec![(max_d, last + top * 0.03), (max_d, top * 0.90)],
+            ACCENT.stroke_width(1),
+        )])?;
+        chart.draw_series([TriangleMarker::new((max_d, last + top * 0.03), 7, ACCENT.filled())])?;
+        // The label reads towards the middle of the plot: leftwards from a bar on the right.
+        let anchor = if max_d >= 1.0 { HPos::Right } else { HPos::Left };
+        chart.draw_series([Text::new(
+            format!(
+                " max {}: {} antipode{} ",
+                a.max_distance(),
+                thousands(a.antipodes()),
+                if a.antipodes() == 1 { "" } else { "s" }
+            ),
+            (max_d, top * 0.94),
+            (FONT, TEXT_PX)
+                .into_font()
+                .color(&ACCENT)
+                .pos(Pos::new(anchor, VPos::Center)),
+        )])?;
+        Ok(())
+    })
 }
 
 /// `distances-log.png`: the same counts on a logarithmic axis, so the first and last
 /// levels (a handful of states) show beside the millions in the middle. The axis spans
 /// the data with a factor of two to spare at each end.
 pub fn distances_log(a: &Analysis, path: &Path) -> Result<()> {
-    let (root, body) = headed(a, path, "configurations by distance (log scale)")?;
-    let peak = a.levels.iter().copied().max().unwrap_or(1).max(1) as f64;
-    let least = a.levels.iter().copied().min().unwrap_or(1).max(1) as f64;
-    let (lo, hi) = (least / 2.0, peak * 2.0);
-    let y_ticks: Vec<f64> = log_ticks(lo, hi).into_iter().filter(|&t| t >= 1.0).collect();
-    let mut chart = distance_chart(
-        &body,
-        a,
-        ticked((lo..hi).log_scale(), y_ticks),
-        "configurations (log scale)",
-        &|y| count_label(y, hi),
-        true,
-    )?;
-    let points: Vec<(f64, f64)> = a
-        .levels
-        .iter()
-        .enumerate()
-        .map(|(d, &n)| (d as f64, n as f64))
-        .collect();
-    let radius = if points.len() > 60 { 3 } else { 5 };
-    chart.draw_series(LineSeries::new(points.clone(), BAR.stroke_width(3)))?;
-    chart.draw_series(points.iter().map(|&p| Circle::new(p, radius, BAR.filled())))?;
-    root.present()?;
-    Ok(())
+    canvas(path, SIZE, |root| {
+        let body = headed(root, a, "configurations by distance (log scale)")?;
+        let peak = a.levels.iter().copied().max().unwrap_or(1).max(1) as f64;
+        let least = a.levels.iter().copied().min().unwrap_or(1).max(1) as f64;
+        let (lo, hi) = (least / 2.0, peak * 2.0);
+        let y_ticks: Vec<f64> = log_ticks(lo, hi).into_iter().filter(|&t| t >= 1.0).collect();
+        let mut chart = distance_chart(
+            &body,
+            a,
+            ticked((lo..hi).log_scale(), y_ticks),
+            "configurations (log scale)",
+            &|y| count_label(y, hi),
+            true,
+        )?;
+        let points: Vec<(f64, f64)> = a
+            .levels
+            .iter()
+            .enumerate()
+            .map(|(d, &n)| (d as f64, n as f64))
+            .collect();
+        let radius = if points.len() > 60 { 3 } else { 5 };
+        chart.draw_series(LineSeries::new(points.clone(), BAR.stroke_width(3)))?;
+        chart.draw_series(points.iter().map(|&p| Circle::new(p, radius, BAR.filled())))?;
+        Ok(())
+    })
 }
 
 /// `growth.png`: how the search grew: the share of all reachable configurations found
@@ -451,65 +443,65 @@ pub fn distances_log(a: &Analysis, path: &Path) -> Result<()> {
 /// branching factor) on a logarithmic right-hand axis, where doubling and halving are
 /// the same distance from 1 and ratios of 10^17 still fit.
 pub fn growth(a: &Analysis, path: &Path) -> Result<()> {
-    let root = canvas(path, SIZE)?;
-    let body = header(&root, &format!("{}: how the search grew", a.title), None)?;
-    let share_label = "cumulative share reached (left axis)";
-    let ratio_label = "level size / previous level size (right axis)";
-    header_legend(&root, &[(share_label, BAR), (ratio_label, ACCENT)])?;
-    let share = cumulative_share(a);
-    let ratios = level_ratios(a);
-    let (r_lo, r_hi) = ratio_range(&ratios);
-    let r_ticks = log_ticks(r_lo, r_hi);
-    let r_labels: Vec<String> = r_ticks.iter().copied().map(number_label).collect();
-    let y_ticks = linear_ticks(100.0, 10);
-    let y_labels: Vec<String> = y_ticks.iter().map(|y| format!("{y:.0}%")).collect();
-    let (x_axis, x_labels) = distance_axis(a);
-    let (x_axis2, _) = distance_axis(a);
-    // plotters centres the right axis title on the area's outer edge: half of it needs
-    // room beyond the label area.
-    let mut chart = ChartBuilder::on(&body)
-        .margin_right(text_size("Ay", DESC_PX).1)
-        .x_label_area_size(label_area(&x_labels, true))
-        .y_label_area_size(label_area(&y_labels, false))
-        .right_y_label_area_size(label_area(&r_labels, false))
-        .build_cartesian_2d(x_axis, ticked(0f64..100.0, y_ticks))?
-        .set_secondary_coord(x_axis2, ticked((r_lo..r_hi).log_scale(), r_ticks));
-    chart
-        .configure_mesh()
-        .bold_line_style(GRID)
-        .set_all_tick_mark_size(TICK)
-        .x_desc(format!("distance to the goal ({})", a.metric))
-        .y_desc("reached within this distance (% of reachable)")
-        .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| format!("{y:.0}%"))
-        .label_style((FONT, LABEL_PX))
-        .axis_desc_style((FONT, DESC_PX))
-        .draw()?;
-    chart
-        .configure_secondary_axes()
-        .set_all_tick_mark_size(TICK)
-        .y_desc("level size / previous level size (log scale)")
-        .y_label_formatter(&|y| number_label(*y))
-        .label_style((FONT, LABEL_PX))
-        .axis_desc_style((FONT, DESC_PX))
-        .draw()?;
-    let radius = if share.len() > 60 { 2 } else { 4 };
-    chart.draw_secondary_series(DashedLineSeries::new(
-        [(-0.5, 1.0), (a.max_distance() as f64 + 0.5, 1.0)],
-        6,
-        6,
-        ACCENT.mix(0.5).stroke_width(1),
-    ))?;
-    chart.draw_series(LineSeries::new(share.clone(), BAR.stroke_width(3)))?;
-    chart.draw_series(share.iter().map(|&p| Circle::new(p, radius, BAR.filled())))?;
-    chart.draw_secondary_series(LineSeries::new(ratios.clone(), ACCENT.stroke_width(2)))?;
-    chart.draw_secondary_series(
-        ratios
-            .iter()
-            .map(|&p| TriangleMarker::new(p, radius + 1, ACCENT.filled())),
-    )?;
-    root.present()?;
-    Ok(())
+    canvas(path, SIZE, |root| {
+        let body = header(root, &format!("{}: how the search grew", a.title), None)?;
+        let share_label = "cumulative share reached (left axis)";
+        let ratio_label = "level size / previous level size (right axis)";
+        header_legend(root, &[(share_label, BAR), (ratio_label, ACCENT)])?;
+        let share = cumulative_share(a);
+        let ratios = level_ratios(a);
+        let (r_lo, r_hi) = ratio_range(&ratios);
+        let r_ticks = log_ticks(r_lo, r_hi);
+        let r_labels: Vec<String> = r_ticks.iter().copied().map(number_label).collect();
+        let y_ticks = linear_ticks(100.0, 10);
+        let y_labels: Vec<String> = y_ticks.iter().map(|y| format!("{y:.0}%")).collect();
+        let (x_axis, x_labels) = distance_axis(a);
+        let (x_axis2, _) = distance_axis(a);
+        // plotters centres the right axis title on the area's outer edge: half of it needs
+        // room beyond the label area.
+        let mut chart = ChartBuilder::on(&body)
+            .margin_right(text_size("Ay", DESC_PX).1)
+            .x_label_area_size(label_area(&x_labels, true))
+            .y_label_area_size(label_area(&y_labels, false))
+            .right_y_label_area_size(label_area(&r_labels, false))
+            .build_cartesian_2d(x_axis, ticked(0f64..100.0, y_ticks))?
+            .set_secondary_coord(x_axis2, ticked((r_lo..r_hi).log_scale(), r_ticks));
+        chart
+            .configure_mesh()
+            .bold_line_style(GRID)
+            .set_all_tick_mark_size(TICK)
+            .x_desc(format!("distance to the goal ({})", a.metric))
+            .y_desc("reached within this distance (% of reachable)")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:.0}%"))
+            .label_style((FONT, LABEL_PX))
+            .axis_desc_style((FONT, DESC_PX))
+            .draw()?;
+        chart
+            .configure_secondary_axes()
+            .set_all_tick_mark_size(TICK)
+            .y_desc("level size / previous level size (log scale)")
+            .y_label_formatter(&|y| number_label(*y))
+            .label_style((FONT, LABEL_PX))
+            .axis_desc_style((FONT, DESC_PX))
+            .draw()?;
+        let radius = if share.len() > 60 { 2 } else { 4 };
+        chart.draw_secondary_series(DashedLineSeries::new(
+            [(-0.5, 1.0), (a.max_distance() as f64 + 0.5, 1.0)],
+            6,
+            6,
+            ACCENT.mix(0.5).stroke_width(1),
+        ))?;
+        chart.draw_series(LineSeries::new(share.clone(), BAR.stroke_width(3)))?;
+        chart.draw_series(share.iter().map(|&p| Circle::new(p, radius, BAR.filled())))?;
+        chart.draw_secondary_series(LineSeries::new(ratios.clone(), ACCENT.stroke_width(2)))?;
+        chart.draw_secondary_series(
+            ratios
+                .iter()
+                .map(|&p| TriangleMarker::new(p, radius + 1, ACCENT.filled())),
+        )?;
+        Ok(())
+    })
 }
 
 /// `(distance, percentage)`: the share of all reachable configurations found within each
@@ -563,37 +555,37 @@ fn normalised(a: &Analysis) -> Vec<(f64, f64)> {
 /// per family, each size in its own colour, the other families in grey behind for
 /// comparison.
 pub fn overview(analyses: &[Analysis], path: &Path) -> Result<()> {
-    let root = canvas(path, OVERVIEW_SIZE)?;
-    let body = header(
-        &root,
-        "How fast each puzzle's states are reached",
-        Some("share of the reachable configurations within each fraction of the puzzle's maximum distance"),
-    )?;
-    let mut families: Vec<&str> = Vec::new();
-    for a in analyses {
-        if !families.contains(&a.family.as_str()) {
-            families.push(&a.family);
+    canvas(path, OVERVIEW_SIZE, |root| {
+        let body = header(
+            root,
+            "How fast each puzzle's states are reached",
+            Some("share of the reachable configurations within each fraction of the puzzle's maximum distance"),
+        )?;
+        let mut families: Vec<&str> = Vec::new();
+        for a in analyses {
+            if !families.contains(&a.family.as_str()) {
+                families.push(&a.family);
+            }
         }
-    }
-    let columns = families.len().clamp(1, 3);
-    let rows = families.len().div_ceil(columns).max(1);
-    let body = overview_titles(&body)?;
-    let most = families
-        .iter()
-        .map(|f| analyses.iter().filter(|a| a.family == *f).count())
-        .max()
-        .unwrap_or(1) as u32;
-    let legend_height = most * 24 + 8;
-    for (panel, family) in body.split_evenly((rows, columns)).iter().zip(&families) {
-        overview_panel(panel, family, analyses, legend_height)?;
-    }
-    root.present()?;
-    Ok(())
+        let columns = families.len().clamp(1, 3);
+        let rows = families.len().div_ceil(columns).max(1);
+        let body = overview_titles(&body)?;
+        let most = families
+            .iter()
+            .map(|f| analyses.iter().filter(|a| a.family == *f).count())
+            .max()
+            .unwrap_or(1) as u32;
+        let legend_height = most * 24 + 8;
+        for (panel, family) in body.split_evenly((rows, columns)).iter().zip(&families) {
+            overview_panel(panel, family, analyses, legend_height)?;
+        }
+        Ok(())
+    })
 }
 
 /// Draws the overview's axis titles, shared by all its small charts, along the bottom and
 /// left of `body`; returns the area left for the charts.
-fn overview_titles<'a>(body: &DrawingArea<BitMapBackend<'a>, Shift>) -> Result<DrawingArea<BitMapBackend<'a>, Shift>> {
+fn overview_titles<'a>(body: &Area<'a>) -> Result<Area<'a>> {
     let (body, x_title) = body.split_vertically(body.dim_in_pixel().1 - 34);
     x_title.draw(&Text::new(
         "distance / maximum distance of that puzzle",
@@ -618,12 +610,7 @@ fn overview_titles<'a>(body: &DrawingArea<BitMapBackend<'a>, Shift>) -> Result<D
 
 /// One small chart of the overview: `family`'s analyses in colour over the others in grey,
 /// and below it a legend `legend_height` pixels high.
-fn overview_panel(
-    panel: &DrawingArea<BitMapBackend<'_>, Shift>,
-    family: &str,
-    analyses: &[Analysis],
-    legend_height: u32,
-) -> Result<()> {
+fn overview_panel(panel: &Area<'_>, family: &str, analyses: &[Analysis], legend_height: u32) -> Result<()> {
     let y_labels: Vec<String> = ["0%", "50%", "100%"].map(String::from).to_vec();
     let x_labels: Vec<String> = ["0", "0.5", "1"].map(String::from).to_vec();
     let panel = panel.margin(4, 4, 10, 10);

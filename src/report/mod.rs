@@ -5,6 +5,7 @@
 
 pub mod atlas;
 pub mod atlas_chart;
+pub mod bands;
 pub mod chart;
 pub mod csv;
 pub mod index;

@@ -505,10 +505,7 @@ impl PermPuzzle {
         memo.parts.resize(moves, 0);
         for c in &self.coords.list[low_coords..] {
             let v = (rank / c.stride % c.size) as usize;
-            let row = &c.table[v * moves..][..moves];
-            for (part, &r) in memo.parts.iter_mut().zip(row) {
-                *part += u64::from(r) * c.stride;
-            }
+            c.add_moved(v, &mut memo.parts);
         }
     }
 
