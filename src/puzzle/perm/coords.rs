@@ -242,8 +242,12 @@ impl Coords {
             return Ok(coords);
         }
         let n = coords.list.len();
+        // A table no bigger than the bit planes (a u32 entry for every 16 ranks), so that a
+        // small space's tables never dominate its memory (nine pancakes: 11 MB of table
+        // for 89 KiB of planes); a small one always.
+        let most = TABLE_MAX.min((states / 16).max(LOW_MAX * moves));
         for i in 0..n {
-            if coords.list[i].size.saturating_mul(moves) <= TABLE_MAX {
+            if coords.list[i].size.saturating_mul(moves) <= most {
                 coords.list[i].table = coord_table(s, &coords.list[i]);
             }
         }

@@ -486,7 +486,7 @@ impl PermPuzzle {
 
     /// [`Plan::Split`]'s row of `rank`: each neighbour is `memo.parts[m] + row[m]`.
     #[inline(always)]
-    fn split_row<'t>(&self, memo: &mut Memo, rank: u64, low_coords: usize, low: u64, table: &'t [u32]) -> &'t [u32] {
+    fn split_row<'t>(&self, memo: &mut Memo, rank: u64, low_coords: usize, low: u64, table: &'t [u16]) -> &'t [u16] {
         if !(memo.first <= rank && rank < memo.end) {
             self.enter_split(memo, rank, low_coords, low);
         }
