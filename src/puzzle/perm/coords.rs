@@ -12,6 +12,7 @@
 //! unranked pieces ([`Plan::Big`]). What fits neither is unranked and re-ranked per rank
 //! ([`Plan::Generic`]).
 
+use super::parse::MAX_PIECES;
 use super::rank::{
     FACT, MAX_DISTINCT, rank_distinct, rank_half, rank_multiset, rank_twists, unrank_distinct, unrank_half,
     unrank_multiset, unrank_twists,
@@ -23,14 +24,20 @@ pub const LOW_MAX: u64 = 1 << 15;
 
 /// Most rows of [`Plan::Big`]'s low table. Its rows are read in rank order, a stream, so
 /// it may be larger than a cache; a longer head keeps more moves within it, and the
-/// moves past it land anywhere in the bit planes. It also stays within half the bytes of
-/// the bit planes (but may always have [`LOW_MAX`] rows), so the tables never dominate
-/// the memory a search takes.
-pub const BIG_LOW_MAX: u64 = 1 << 19;
+/// moves past it land anywhere in the bit planes. Its entries are below its rows, so in
+/// 16 bits: twelve pancakes take 0.9 MB of table at a head of 8, where a head of 9 took
+/// 16 MB (beside 114 MiB of planes) and saved one re-ranked flip in eleven. It also
+/// stays within half the bytes of the bit planes (but may always have [`LOW_MAX`] rows),
+/// so the tables never dominate the memory a search takes.
+pub const BIG_LOW_MAX: u64 = 1 << 16;
 
 /// Largest rank space the tables are built for: 2^40 ranks take 256 GiB of bit planes, so
 /// a bigger one is only ever refused or read, and building its tables would waste seconds.
 const PLANNED_MAX: u64 = 1 << 40;
+
+/// Fewest ranks in a run of [`Plan::Split`]'s low part for the high part's moves to be
+/// worked out once a run (about a hundred operations a move) rather than read from tables.
+const RUN_MIN: u64 = 1 << 10;
 
 /// Most entries (rows times moves) of one coordinate's move table: 64 MiB of `u32`.
 const TABLE_MAX: u64 = 1 << 24;
@@ -55,9 +62,11 @@ pub struct Coord {
     pub size: u64,
     /// Place value in the rank.
     pub stride: u64,
-    /// The value after each move, read by [`Coord::add_moved`] (empty: none built, or
-    /// no longer needed once the plan's own tables are built).
+    /// The value after each move, read by [`Coord::add_moved`] (empty: worked out there,
+    /// or not needed once the plan's own tables are built).
     pub table: Table,
+    /// [`local_moves`] of its component.
+    local: Vec<Vec<u8>>,
 }
 
 /// A coordinate's move table, `table[v * moves + m]`: the value after move `m`, in 16 bits
@@ -89,9 +98,18 @@ impl Table {
 
 impl Coord {
     /// Adds to each `parts[m]` the place value of the coordinate's value after move `m`
-    /// from value `v` (one entry per move).
-    pub fn add_moved(&self, v: usize, parts: &mut [u64]) {
+    /// from value `v` (one entry per move), from its table or, without one, worked out.
+    pub fn add_moved(&self, s: &Structure, v: usize, parts: &mut [u64]) {
         let moves = parts.len();
+        if self.table.is_empty() {
+            let comp = &s.components[self.comp];
+            let (mut cur, mut next) = ([0u8; MAX_PIECES], [0u8; MAX_PIECES]);
+            let buf = (&mut cur[..comp.len()], &mut next[..comp.len()]);
+            self.each_moved(s, v as u64, buf, |m, after| {
+                parts[m] += after * self.stride;
+            });
+            return;
+        }
         match &self.table {
             Table::Narrow(t) => {
                 for (part, &r) in parts.iter_mut().zip(&t[v * moves..][..moves]) {
@@ -141,7 +159,7 @@ pub struct Big {
     pub low: u64,
     /// `table[lo * moves + m]`: the low part after move `m`, for moves that keep the
     /// big permutation's positions from `head` on.
-    pub table: Vec<u32>,
+    pub table: Vec<u16>,
     /// `small_table[s * moves + m]`: the small coordinates after move `m`.
     pub small_table: Vec<u32>,
     /// Moves that touch its positions from `head` on.
@@ -204,6 +222,7 @@ impl Coords {
                     size: c.piece_size(),
                     stride: 0,
                     table: Table::Wide(Vec::new()),
+                    local: local_moves(s, c),
                 });
             }
             if c.twist_size() > 1 {
@@ -213,6 +232,7 @@ impl Coords {
                     size: c.twist_size(),
                     stride: 0,
                     table: Table::Wide(Vec::new()),
+                    local: local_moves(s, c),
                 });
             }
         }
@@ -246,34 +266,29 @@ impl Coords {
         // small space's tables never dominate its memory (nine pancakes: 11 MB of table
         // for 89 KiB of planes); a small one always.
         let most = TABLE_MAX.min((states / 16).max(LOW_MAX * moves));
-        for i in 0..n {
-            if coords.list[i].size.saturating_mul(moves) <= most {
-                coords.list[i].table = coord_table(s, &coords.list[i]);
-            }
-        }
-        let untabled: Vec<usize> = (0..n).filter(|&i| coords.list[i].table.is_empty()).collect();
+        let untabled: Vec<usize> = (0..n)
+            .filter(|&i| coords.list[i].size.saturating_mul(moves) > most)
+            .collect();
         coords.plan = match untabled[..] {
-            [] => split(&coords.list, moves),
+            [] => split(s, &mut coords.list, moves),
             [last] if last == n - 1 => {
                 let c = &coords.list[last];
                 let comp = &s.components[c.comp];
-                if c.kind == Kind::Pieces && comp.distinct && comp.parity == Parity::Free {
-                    Plan::Big(Box::new(big(s, &coords.list)))
+                // Its low table's entries are in 16 bits: the other coordinates' ranks at
+                // least must fit.
+                let small: u64 = coords.list[..last].iter().map(|c| c.size).product();
+                if c.kind == Kind::Pieces && comp.distinct && comp.parity == Parity::Free && small <= BIG_LOW_MAX {
+                    // The small coordinates' tables are combined into the plan's own.
+                    build_tables(s, &mut coords.list[..last]);
+                    let big = big(s, &coords.list);
+                    drop_tables(&mut coords.list[..last]);
+                    Plan::Big(Box::new(big))
                 } else {
                     Plan::Generic
                 }
             }
             _ => Plan::Generic,
         };
-        // The plan's tables now hold what the search needs of the coordinates' tables but
-        // the high part's (read once a run of ranks).
-        let keep = match coords.plan {
-            Plan::Split { low_coords, .. } => low_coords,
-            _ => n,
-        };
-        for c in &mut coords.list[..keep] {
-            c.table = Table::Wide(Vec::new());
-        }
         Ok(coords)
     }
 
@@ -376,6 +391,40 @@ fn piece_rank(comp: &Component, code: &[u8]) -> u64 {
     }
 }
 
+impl Coord {
+    /// Calls `f(m, after)` with the value after each move `m` from value `v`; `buf` is two
+    /// buffers of its component's length.
+    fn each_moved(&self, s: &Structure, v: u64, buf: (&mut [u8], &mut [u8]), mut f: impl FnMut(usize, u64)) {
+        let comp = &s.components[self.comp];
+        let (cur, next) = buf;
+        let parity = super::rank::parity(&comp.solved_code);
+        let fixed = comp.fixed_sum.then_some(comp.solved_sum);
+        match self.kind {
+            Kind::Pieces if !comp.distinct => unrank_multiset(v, &comp.counts, comp.arrangements, cur),
+            Kind::Pieces if matches!(comp.parity, Parity::Tied(_)) => unrank_half(v, parity, cur),
+            Kind::Pieces => unrank_distinct(v, cur),
+            Kind::Twists => unrank_twists(v, comp.orientations, fixed, cur),
+        }
+        for (m, from) in self.local.iter().enumerate() {
+            let mv = &s.moves[m];
+            for (j, slot) in next.iter_mut().enumerate() {
+                let f = usize::from(from[j]);
+                *slot = match self.kind {
+                    Kind::Pieces => cur[f],
+                    Kind::Twists => (cur[f] + mv.twist[comp.positions[j]]) % comp.orientations,
+                };
+            }
+            f(
+                m,
+                match self.kind {
+                    Kind::Pieces => piece_rank(comp, next),
+                    Kind::Twists => rank_twists(next, comp.orientations, comp.fixed_sum),
+                },
+            );
+        }
+    }
+}
+
 /// `value x moves -> value` for one coordinate whose parity, if tied, is fixed.
 fn coord_table(s: &Structure, c: &Coord) -> Table {
     // Built in its final width: a wide table freed after narrowing would stay resident
@@ -390,35 +439,11 @@ fn coord_table(s: &Structure, c: &Coord) -> Table {
 /// [`coord_table`]'s entries, each stored as `entry` makes it.
 fn fill_coord_table<T: Copy + Default>(s: &Structure, c: &Coord, entry: impl Fn(u64) -> T) -> Vec<T> {
     let comp = &s.components[c.comp];
-    let local = local_moves(s, comp);
-    let k = comp.len();
     let moves = s.moves.len();
     let mut table = vec![T::default(); c.size as usize * moves];
-    let (mut cur, mut next) = (vec![0u8; k], vec![0u8; k]);
-    let parity = super::rank::parity(&comp.solved_code);
-    let fixed = comp.fixed_sum.then_some(comp.solved_sum);
-    for v in 0..c.size {
-        match c.kind {
-            Kind::Pieces if !comp.distinct => unrank_multiset(v, &comp.counts, comp.arrangements, &mut cur),
-            Kind::Pieces if matches!(comp.parity, Parity::Tied(_)) => unrank_half(v, parity, &mut cur),
-            Kind::Pieces => unrank_distinct(v, &mut cur),
-            Kind::Twists => unrank_twists(v, comp.orientations, fixed, &mut cur),
-        }
-        for (m, from) in local.iter().enumerate() {
-            let mv = &s.moves[m];
-            for j in 0..k {
-                let f = usize::from(from[j]);
-                next[j] = match c.kind {
-                    Kind::Pieces => cur[f],
-                    Kind::Twists => (cur[f] + mv.twist[comp.positions[j]]) % comp.orientations,
-                };
-            }
-            let after = match c.kind {
-                Kind::Pieces => piece_rank(comp, &next),
-                Kind::Twists => rank_twists(&next, comp.orientations, comp.fixed_sum),
-            };
-            table[v as usize * moves + m] = entry(after);
-        }
+    let (mut cur, mut next) = (vec![0u8; comp.len()], vec![0u8; comp.len()]);
+    for (v, row) in table.chunks_mut(moves.max(1)).enumerate() {
+        c.each_moved(s, v as u64, (&mut cur, &mut next), |m, after| row[m] = entry(after));
     }
     table
 }
@@ -440,18 +465,35 @@ fn combined<T: Copy + Default>(list: &[Coord], n: usize, low: u64, moves: usize,
     table
 }
 
-fn split(list: &[Coord], moves: u64) -> Plan {
+/// [`Plan::Split`] of `list`, every coordinate's table small enough: the fastest ones
+/// combined into one table; the others' moves worked out once a run of ranks, or from
+/// tables of their own when the runs are short.
+fn split(s: &Structure, list: &mut [Coord], moves: u64) -> Plan {
     let mut low_coords = 0;
     let mut low = 1u64;
     while low_coords < list.len() && low * list[low_coords].size <= LOW_MAX {
         low *= list[low_coords].size;
         low_coords += 1;
     }
-    Plan::Split {
-        low_coords,
-        low,
-        // Values below `low`, at most `LOW_MAX` = 2^15.
-        table: combined(list, low_coords, low, moves as usize, |x| x as u16),
+    build_tables(s, &mut list[..low_coords]);
+    // Values below `low`, at most `LOW_MAX` = 2^15.
+    let table = combined(list, low_coords, low, moves as usize, |x| x as u16);
+    drop_tables(&mut list[..low_coords]);
+    if low < RUN_MIN {
+        build_tables(s, &mut list[low_coords..]);
+    }
+    Plan::Split { low_coords, low, table }
+}
+
+fn build_tables(s: &Structure, list: &mut [Coord]) {
+    for c in list {
+        c.table = coord_table(s, c);
+    }
+}
+
+fn drop_tables(list: &mut [Coord]) {
+    for c in list {
+        c.table = Table::Wide(Vec::new());
     }
 }
 
@@ -463,8 +505,8 @@ fn big(s: &Structure, list: &[Coord]) -> Big {
     let k = comp.len();
     let small: u64 = list[..n].iter().map(|c| c.size).product();
     let small_table = combined(list, n, small, moves, |x| x);
-    // Half the planes' bytes (states / 4), in table rows of `moves` 4-byte entries.
-    let rows = (last.size * small / 8 / (4 * moves as u64).max(1)).clamp(LOW_MAX, BIG_LOW_MAX);
+    // Half the planes' bytes (states / 4), in table rows of `moves` 2-byte entries.
+    let rows = (last.size * small / 8 / (2 * moves as u64).max(1)).clamp(LOW_MAX, BIG_LOW_MAX);
     let mut head = 1;
     while head < k && FACT[head + 1] * small <= rows {
         head += 1;
@@ -487,7 +529,7 @@ fn big(s: &Structure, list: &[Coord]) -> Big {
         unrank_distinct(p as u64, &mut out[..head]);
     }
     let low = FACT[head] * small;
-    let mut table = vec![0u32; low as usize * moves];
+    let mut table = vec![0u16; low as usize * moves];
     let mut next = vec![0u8; head];
     for p in 0..patterns_n {
         let pattern = &patterns[p * head..][..head];
@@ -499,7 +541,7 @@ fn big(s: &Structure, list: &[Coord]) -> Big {
             for sm in 0..small {
                 let lo = p as u64 * small + sm;
                 table[lo as usize * moves + m] =
-                    (after * small + u64::from(small_table[sm as usize * moves + m])) as u32;
+                    (after * small + u64::from(small_table[sm as usize * moves + m])) as u16;
             }
         }
     }

@@ -505,7 +505,7 @@ impl PermPuzzle {
         memo.parts.resize(moves, 0);
         for c in &self.coords.list[low_coords..] {
             let v = (rank / c.stride % c.size) as usize;
-            c.add_moved(v, &mut memo.parts);
+            c.add_moved(&self.s, v, &mut memo.parts);
         }
     }
 

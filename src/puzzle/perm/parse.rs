@@ -27,7 +27,7 @@ use std::fmt;
 pub const MAX_BYTES: usize = 1 << 20;
 
 /// Most pieces in a set, and most orientations: what twsearch accepts too.
-const MAX_PIECES: usize = 255;
+pub const MAX_PIECES: usize = 255;
 const MAX_ORIENTATIONS: usize = 127;
 
 /// What the reader understands, for error messages.

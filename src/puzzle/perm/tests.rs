@@ -501,6 +501,19 @@ fn pancake_numbers() {
 }
 
 #[test]
+fn a_big_permutation_beside_a_small_set_equals_a_plain_search() {
+    // Eight pancakes and a tag of three pieces that the two smallest flips turn: the
+    // big-permutation plan with another coordinate in its low table.
+    let mut text = pancakes(8, false);
+    text = text.replacen("Set STACK 8 1\n", "Set STACK 8 1\nSet TAG 3 1\n", 1);
+    text = text.replacen("Move f2\n", "Move f2\nTAG\n2 3 1\n", 1);
+    text = text.replacen("Move f3\n", "Move f3\nTAG\n2 1 3\n", 1);
+    let p = puzzle(&text, Metric::Face);
+    assert_eq!((p.plan(), p.states()), ("big", 40_320 * 6));
+    assert_eq!(levels(&p), plain_levels(&text, Metric::Face));
+}
+
+#[test]
 fn burnt_pancake_numbers() {
     // A078941 for 2..7 burnt pancakes, and the 3-stack's distances.
     for (n, max) in [(2, 4), (3, 6), (4, 8), (5, 10), (6, 12), (7, 14)] {
