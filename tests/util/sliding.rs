@@ -75,6 +75,14 @@ pub fn distances_to(goal: &[u8], rows: usize, cols: usize) -> HashMap<u64, usize
     distance
 }
 
+/// The boards of a [`distances_to`] table in key order, so that tests sampling every n-th
+/// check the same boards every run (a hash map's order changes from run to run).
+pub fn in_key_order(distances: &HashMap<u64, usize>) -> Vec<(u64, usize)> {
+    let mut boards: Vec<(u64, usize)> = distances.iter().map(|(&key, &d)| (key, d)).collect();
+    boards.sort_unstable();
+    boards
+}
+
 /// [`distances_to`] the usual goal ([`goal_board`]).
 pub fn sliding_distances(rows: usize, cols: usize) -> HashMap<u64, usize> {
     distances_to(&goal_board(rows, cols), rows, cols)
