@@ -31,9 +31,9 @@ pub(super) fn pays(frontier: u64, unseen: u64) -> bool {
 }
 
 /// Marks as the next level the unseen ranks of chunk `c` that have a neighbour in the
-/// level of depth `depth` (the planes hold every rank: one process); returns how many neighbours were tested and how many were
-/// past the rank space (escapes), in a tally without states (the level is counted
-/// when it is retired).
+/// level of depth `depth` (the planes hold every rank: one process). Returns how many
+/// neighbours were tested and how many were past the rank space (escapes), in a tally
+/// without states: the level is counted when it is retired.
 pub(super) fn adopt_chunk<P: SearchGraph>(
     puzzle: &P,
     planes: &Planes,
@@ -70,12 +70,11 @@ pub(super) fn adopt_chunk<P: SearchGraph>(
                     tally.escape_from.get_or_insert(base + u64::from(bit));
                     return false;
                 }
-                let [p, q] = &pairs[(pred / WORD_BITS) as usize];
+                let pair = &pairs[(pred / WORD_BITS) as usize];
                 let mask = 1 << (pred % WORD_BITS);
                 // In the level: its plane alone. Found ranks get the other plane alone and
                 // the level is retired only after this pass, so the test holds throughout.
-                let (mine, other) = if this == 0 { (p, q) } else { (q, p) };
-                mine.load(Relaxed) & mask != 0 && other.load(Relaxed) & mask == 0
+                pair[this].load(Relaxed) & mask != 0 && pair[next].load(Relaxed) & mask == 0
             });
             found |= u64::from(in_level) << bit;
         }

@@ -105,21 +105,10 @@ impl Coord {
             let comp = &s.components[self.comp];
             let (mut cur, mut next) = ([0u8; MAX_PIECES], [0u8; MAX_PIECES]);
             let buf = (&mut cur[..comp.len()], &mut next[..comp.len()]);
-            self.each_moved(s, v as u64, buf, |m, after| {
-                parts[m] += after * self.stride;
-            });
-            return;
-        }
-        match &self.table {
-            Table::Narrow(t) => {
-                for (part, &r) in parts.iter_mut().zip(&t[v * moves..][..moves]) {
-                    *part += u64::from(r) * self.stride;
-                }
-            }
-            Table::Wide(t) => {
-                for (part, &r) in parts.iter_mut().zip(&t[v * moves..][..moves]) {
-                    *part += u64::from(r) * self.stride;
-                }
+            self.each_moved(s, v as u64, buf, |m, after| parts[m] += after * self.stride);
+        } else {
+            for (m, part) in parts.iter_mut().enumerate() {
+                *part += u64::from(self.table.get(v * moves + m)) * self.stride;
             }
         }
     }

@@ -428,7 +428,10 @@ impl PermPuzzle {
         let moves = self.s.moves.len();
         match &self.coords.plan {
             Plan::Split { low_coords, low, table } => {
-                let row = self.split_row(memo, rank, *low_coords, *low, table);
+                if !(memo.first <= rank && rank < memo.end) {
+                    self.enter_split(memo, rank, *low_coords, *low);
+                }
+                let row = &table[(rank - memo.first) as usize * moves..][..moves];
                 memo.parts.iter().zip(row).any(|(&part, &r)| test(part + u64::from(r)))
             }
             Plan::Big(big) => {
@@ -482,16 +485,6 @@ impl PermPuzzle {
                 found
             }
         }
-    }
-
-    /// [`Plan::Split`]'s row of `rank`: each neighbour is `memo.parts[m] + row[m]`.
-    #[inline(always)]
-    fn split_row<'t>(&self, memo: &mut Memo, rank: u64, low_coords: usize, low: u64, table: &'t [u16]) -> &'t [u16] {
-        if !(memo.first <= rank && rank < memo.end) {
-            self.enter_split(memo, rank, low_coords, low);
-        }
-        let moves = self.s.moves.len();
-        &table[(rank - memo.first) as usize * moves..][..moves]
     }
 
     /// Computes the high part's moves for the run of ranks holding `rank`.
