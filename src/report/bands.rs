@@ -6,10 +6,8 @@
 //! that keeps the whole image's coordinates and size (so every layout and rasterising
 //! decision is the one a whole bitmap gets) and writes only the pixels of its rows. Each
 //! pixel therefore sees the same drawing operations in the same order as in a whole
-//! bitmap: the bands put together are that bitmap, pixel for pixel. The rows go through
-//! the PNG filters and the fast deflate that `image`'s PNG encoder uses for a whole bitmap
-//! (the `png` crate's `Compression::Fast` and adaptive filter), so the file is the same,
-//! byte for byte.
+//! bitmap: the bands put together are that bitmap, pixel for pixel. The rows are streamed
+//! into the `png` crate's encoder as they are drawn.
 //!
 //! Drawing is repeated per band; what cannot touch a band (text, polygons, circles outside
 //! its rows) is skipped before it is rasterised, so a chart costs little more than once.
@@ -21,7 +19,7 @@ use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind, rasterizer,
 };
 use std::fs::File;
-use std::io::{self, BufWriter, Cursor};
+use std::io::{BufWriter, Write};
 use std::path::Path;
 
 type Result<T> = std::result::Result<T, Box<dyn std::error::Error + Send + Sync>>;
@@ -33,50 +31,22 @@ type BitMapError = <BitMapBackend<'static> as DrawingBackend>::ErrorType;
 pub const ROWS: u32 = 64;
 /// Bytes per pixel (RGB).
 const PIXEL: usize = 3;
-/// Bytes filtered at a time, in vector instructions.
-const CHUNK: usize = 32;
 
 /// A chart's drawing area: the whole image, of which one band of rows is kept.
 pub type Area<'a> = DrawingArea<Band<'a>, Shift>;
 
 /// Draws the image of `size` pixels at `path` as a PNG: `draw` runs once per band of
-/// [`ROWS`] rows, on the whole image's area filled white.
+/// [`ROWS`] rows, on the whole image's area filled white, and the band's rows go to the
+/// `png` crate's stream writer (adaptive filters, fast deflate).
 pub fn render(path: &Path, size: (u32, u32), draw: impl Fn(&Area<'_>) -> Result<()>) -> Result<()> {
     let width = size.0 as usize * PIXEL;
     let mut encoder = png::Encoder::new(BufWriter::new(File::create(path)?), size.0, size.1);
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Fast);
+    encoder.set_adaptive_filter(png::AdaptiveFilterType::Adaptive);
     let mut writer = encoder.write_header()?;
-
-    // As `png`'s `Writer::write_image_data` with `Compression::Fast`: filtered and deflated,
-    // unless that is larger than the raw rows stored, which are then stored unfiltered.
-    let mut filter = Filter::new(width);
-    let mut compressor = fdeflate::Compressor::new(Cursor::new(Vec::new()))?;
-    rows(size, &draw, |row| compressor.write_data(filter.apply(row)))?;
-    let mut deflated = compressor.finish()?.into_inner();
-    let raw = (width + 1) * size.1 as usize;
-    if deflated.len() > fdeflate::StoredOnlyCompressor::<()>::compressed_size(raw) {
-        let mut stored = fdeflate::StoredOnlyCompressor::new(Cursor::new(Vec::new()))?;
-        rows(size, &draw, |row| {
-            stored.write_data(&[0])?;
-            stored.write_data(row)
-        })?;
-        deflated = stored.finish()?.into_inner();
-    }
-    for chunk in deflated.chunks(i32::MAX as usize) {
-        writer.write_chunk(png::chunk::IDAT, chunk)?;
-    }
-    writer.finish()?;
-    Ok(())
-}
-
-/// Draws the image band by band and hands `row` each row of pixels, top to bottom.
-fn rows(
-    size: (u32, u32),
-    draw: &impl Fn(&Area<'_>) -> Result<()>,
-    mut row: impl FnMut(&[u8]) -> io::Result<()>,
-) -> Result<()> {
-    let width = size.0 as usize * PIXEL;
+    let mut stream = writer.stream_writer()?;
     let mut buffer = vec![0u8; width * ROWS.min(size.1) as usize];
     for top in (0..size.1).step_by(ROWS as usize) {
         let rows = ROWS.min(size.1 - top);
@@ -86,10 +56,9 @@ fn rows(
             root.fill(&WHITE)?;
             draw(&root)?;
         }
-        for line in pixels.chunks(width) {
-            row(line)?;
-        }
+        stream.write_all(pixels)?;
     }
+    stream.finish()?;
     Ok(())
 }
 
@@ -245,108 +214,5 @@ impl DrawingBackend for Band<'_> {
             Ok(drawn) => drawn,
             Err(e) => Err(DrawingErrorKind::FontError(Box::new(e))),
         }
-    }
-}
-
-/// The PNG filters chosen row by row as the `png` crate's adaptive filter chooses them:
-/// of Sub, Up, Average and Paeth (as the PNG specification defines them for 3 bytes a
-/// pixel), the last with the least sum of bytes read as signed.
-struct Filter {
-    previous: Vec<u8>,
-    /// Per filter type, its byte and the row filtered with it.
-    trials: [Vec<u8>; 4],
-}
-
-impl Filter {
-    fn new(width: usize) -> Self {
-        Filter {
-            previous: vec![0; width],
-            trials: [1, 2, 3, 4].map(|kind| {
-                let mut trial = vec![0; width + 1];
-                trial[0] = kind;
-                trial
-            }),
-        }
-    }
-
-    /// `row` filtered, after its filter type byte; remembers `row` for the next.
-    fn apply(&mut self, row: &[u8]) -> &[u8] {
-        let up = &self.previous[..];
-        let [sub_out, up_out, average_out, paeth_out] = &mut self.trials;
-        let (first, rest) = row.split_at(PIXEL);
-        // The first pixel has nothing on its left: zeros.
-        for i in 0..PIXEL {
-            sub_out[1 + i] = first[i];
-            average_out[1 + i] = first[i].wrapping_sub(up[i] / 2);
-            paeth_out[1 + i] = first[i].wrapping_sub(paeth(0, up[i], 0));
-        }
-        for (out, (&x, &left)) in sub_out[1 + PIXEL..].iter_mut().zip(rest.iter().zip(row)) {
-            *out = x.wrapping_sub(left);
-        }
-        for (out, (&x, &above)) in up_out[1..].iter_mut().zip(row.iter().zip(up)) {
-            *out = x.wrapping_sub(above);
-        }
-        for (out, ((&x, &above), &left)) in average_out[1 + PIXEL..]
-            .iter_mut()
-            .zip(rest.iter().zip(&up[PIXEL..]).zip(row))
-        {
-            *out = x.wrapping_sub(((u16::from(left) + u16::from(above)) / 2) as u8);
-        }
-        let mut out = paeth_out[1 + PIXEL..].chunks_exact_mut(CHUNK);
-        let mut x = rest.chunks_exact(CHUNK);
-        let mut left = row.chunks_exact(CHUNK);
-        let mut above = up[PIXEL..].chunks_exact(CHUNK);
-        let mut above_left = up.chunks_exact(CHUNK);
-        for ((((out, x), a), b), c) in (&mut out)
-            .zip(&mut x)
-            .zip(&mut left)
-            .zip(&mut above)
-            .zip(&mut above_left)
-        {
-            for i in 0..CHUNK {
-                out[i] = x[i].wrapping_sub(paeth(a[i], b[i], c[i]));
-            }
-        }
-        let (a, b, c) = (left.remainder(), above.remainder(), above_left.remainder());
-        for (i, (out, &x)) in out.into_remainder().iter_mut().zip(x.remainder()).enumerate() {
-            *out = x.wrapping_sub(paeth(a[i], b[i], c[i]));
-        }
-        self.previous.copy_from_slice(row);
-        let mut best = 0;
-        let mut least = u64::MAX;
-        for (kind, trial) in self.trials.iter().enumerate() {
-            let sum: u64 = trial[1..]
-                .chunks(CHUNK)
-                // At most 32 * 128 a chunk: summed in 16 bits, which vectorises.
-                .map(|chunk| u64::from(chunk.iter().map(|&b| u16::from((b as i8).unsigned_abs())).sum::<u16>()))
-                .sum();
-            if sum <= least {
-                (best, least) = (kind, sum);
-            }
-        }
-        &self.trials[best]
-    }
-}
-
-/// The Paeth predictor: of left, up and upper left, the nearest to `left + up - up_left`,
-/// ties in that order. Computed on bytes only (Luca Versari's formulation for fpnge, as
-/// `png` has it), so that it vectorises.
-fn paeth(left: u8, up: u8, up_left: u8) -> u8 {
-    let (a, b, c) = (left, up, up_left);
-    // |p - a| = |b - c| and |p - b| = |a - c|; |p - c| = |(b - c) + (a - c)| matters only
-    // when c lies between a and b, where it is the difference of the other two.
-    let pa = b.max(c) - c.min(b);
-    let pb = a.max(c) - c.min(a);
-    let pc = if (a < c) == (c < b) {
-        pa.max(pb) - pa.min(pb)
-    } else {
-        255
-    };
-    if pa <= pb && pa <= pc {
-        a
-    } else if pb <= pc {
-        b
-    } else {
-        c
     }
 }
