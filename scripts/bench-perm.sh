@@ -3,7 +3,11 @@
 # definition files, side by side with twsearch's God's algorithm (`twsearch -t 2 -g FILE`)
 # when TWSEARCH names its binary (built elsewhere: this repository ships none of it).
 # Runs alternate tool by tool, round by round; prints a markdown table of the best wall time
-# and its peak memory per tool, and the ratio analyze/twsearch.
+# and its peak memory per tool, and the ratio analyze/twsearch. The peak (resident set, as
+# /usr/bin/time reports it) counts the pages of the binary and its libraries mapped in, the
+# same few MiB however large the search; a last, untimed run of each tool also records its
+# private peak (anonymous pages: the bit planes, tables, heap and stacks), polled from
+# /proc every 5 ms, which is the memory that grows with the puzzle.
 #
 # usage: scripts/bench-perm.sh [FILE.tws | pancakes-N ...]   (default: the definitions in examples/)
 #   pancakes-N   a stack of N pancakes (flips of the top 2..N), written here as a definition
@@ -25,6 +29,19 @@ trap 'rm -rf "$OUT"' EXIT
 # Runs a command under /usr/bin/time: "seconds peak-KiB", or "n/a n/a" if it failed.
 timed() {
     /usr/bin/time -f "%e %M" -o "$OUT/time" "$@" > /dev/null 2>&1 && cat "$OUT/time" || echo "n/a n/a"
+}
+
+# The largest anonymous (private) resident set of a command, in KiB, polled from
+# /proc/PID/smaps_rollup every 5 ms (a zombie's reads empty, which ends the loop).
+private_peak() {
+    local pid peak=0 kb
+    "$@" > /dev/null 2>&1 &
+    pid=$!
+    while kb=$(awk '/^Anonymous:/ { print $2 }' "/proc/$pid/smaps_rollup" 2> /dev/null) && [ -n "$kb" ]; do
+        [ "$kb" -gt "$peak" ] && peak=$kb
+        sleep 0.005
+    done
+    wait "$pid" && echo "$peak" || echo n/a
 }
 
 # The smaller of two times ("n/a" loses).
@@ -57,8 +74,8 @@ for i in "${!FILES[@]}"; do
     fi
 done
 
-echo "| file | analyze (s) | peak (MiB) | twsearch -t 2 -g (s) | peak (MiB) | ratio |"
-echo "|---|---:|---:|---:|---:|---:|"
+echo "| file | analyze (s) | peak (MiB) | private (MiB) | twsearch -t 2 -g (s) | peak (MiB) | private (MiB) | ratio |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 for file in "${FILES[@]}"; do
     ours=n/a ours_kb=n/a theirs=n/a theirs_kb=n/a
     for round in $(seq 1 "$REPEATS"); do
@@ -70,7 +87,10 @@ for file in "${FILES[@]}"; do
         fi
         echo "$(basename "$file") round $round: analyze $ours s, twsearch $theirs s" >&2
     done
+    ours_private=$(private_peak "$BIN" --quiet --rules "$file" --out "$OUT/reports")
+    theirs_private=n/a
+    [ -z "${TWSEARCH:-}" ] || theirs_private=$(private_peak "$TWSEARCH" -t 2 -g "$file")
     mib() { [ "$1" = n/a ] && echo n/a || awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
     ratio=$(awk -v a="$ours" -v b="$theirs" 'BEGIN { if (a == "n/a" || b == "n/a") print "n/a"; else printf "%.2f", a / b }')
-    echo "| $(basename "$file") | $ours | $(mib "$ours_kb") | $theirs | $(mib "$theirs_kb") | $ratio |"
+    echo "| $(basename "$file") | $ours | $(mib "$ours_kb") | $(mib "$ours_private") | $theirs | $(mib "$theirs_kb") | $(mib "$theirs_private") | $ratio |"
 done
