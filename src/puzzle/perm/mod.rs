@@ -75,13 +75,14 @@ impl PermPuzzle {
         } else {
             Structure::new(&def, Metric::Face)?.moves
         };
-        let coords = Coords::new(&s).map_err(|message| DefinitionError { line: 0, message })?;
+        // Refused before the coordinates are sized: their sizes are factors of this count.
         let Some(assemblies) = s.assemblies else {
             return Err(DefinitionError {
                 line: 0,
                 message: "the sets have too many assemblies to count in 64 bits".into(),
             });
         };
+        let coords = Coords::new(&s).map_err(|message| DefinitionError { line: 0, message })?;
         let mut buf = Vec::new();
         let goal = coords.rank(&s, &s.solved_pieces, &s.solved_twists, &mut buf);
         let mut puzzle = PermPuzzle {
