@@ -57,18 +57,21 @@ fn the_pocket_cube_with_a_corner_held_equals_a079761_and_a079762() {
 #[test]
 fn pancakes_reach_the_pancake_numbers() {
     let sandbox = Sandbox::new();
-    sandbox
-        .run(&["--rules", &example("pancakes-10.tws"), "--quiet", "--out", "out"])
-        .success();
-    let summary = sandbox.read("out/pancakes-10/summary.json");
-    assert!(summary.contains("\"max_distance\": 11"), "A058986(10) = 11: {summary}");
-    assert!(summary.contains("\"reachable\": 3628800"), "{summary}");
-    sandbox
-        .run(&["--rules", &example("burnt-pancakes-8.tws"), "--quiet", "--out", "out"])
-        .success();
-    let summary = sandbox.read("out/burnt-pancakes-8/summary.json");
-    assert!(summary.contains("\"max_distance\": 15"), "A078941(8) = 15: {summary}");
-    assert!(summary.contains("\"reachable\": 10321920"), "8! x 2^8: {summary}");
+    // A058986(10) = 11 of 10!; A078941(8) = 15 of 8! x 2^8.
+    for (name, max, reachable) in [("pancakes-10", 11, 3_628_800), ("burnt-pancakes-8", 15, 10_321_920)] {
+        sandbox
+            .run(&["--rules", &example(&format!("{name}.tws")), "--quiet", "--out", "out"])
+            .success();
+        let summary = sandbox.read(&format!("out/{name}/summary.json"));
+        assert!(
+            summary.contains(&format!("\"max_distance\": {max}")),
+            "{name}: {summary}"
+        );
+        assert!(
+            summary.contains(&format!("\"reachable\": {reachable}")),
+            "{name}: {summary}"
+        );
+    }
 }
 
 #[test]

@@ -248,6 +248,16 @@ fn refuses_what_the_reader_does_not_support() {
             "line 3: numbers before a set name in the move",
         ),
         ("x".repeat(MAX_BYTES_PLUS_ONE), "more than the 1048576 accepted"),
+        // 65 identical pieces, each twisted by the move: 2^65 twists, past any count.
+        (
+            format!(
+                "Set X 65 2\nSolved\nX\n{}\nEnd\nMove A\nX\n{}\n{}\nEnd\n",
+                "1 ".repeat(65),
+                (1..=65).map(|i| i.to_string()).collect::<Vec<_>>().join(" "),
+                "1 ".repeat(65)
+            ),
+            "too many assemblies to count in 64 bits",
+        ),
     ];
     for (text, want) in cases {
         let got = PermPuzzle::from_text(text, "t", Metric::Face)
@@ -481,16 +491,18 @@ fn pocket_cube_with_six_faces_starts_as_twsearch_counts() {
     assert_eq!(seen, [1, 18, 243, 2874, 28000, 205416]);
 }
 
+/// Asserts the greatest distance of stacks of `n` (burnt) pancakes, for each `(n, max)`.
+fn assert_diameters(burnt: bool, known: &[(usize, usize)]) {
+    for &(n, max) in known {
+        let diameter = levels(&puzzle(&pancakes(n, burnt), Metric::Face)).len() - 1;
+        assert_eq!(diameter, max, "{n} pancakes, burnt: {burnt}");
+    }
+}
+
 #[test]
 fn pancake_numbers() {
     // A058986 for 4..9 pancakes; the 6-stack's distances; the 10-stack's (big plan).
-    for (n, max) in [(4, 4), (5, 5), (6, 7), (7, 8), (8, 9), (9, 10)] {
-        assert_eq!(
-            levels(&puzzle(&pancakes(n, false), Metric::Face)).len() - 1,
-            max,
-            "{n} pancakes"
-        );
-    }
+    assert_diameters(false, &[(4, 4), (5, 5), (6, 7), (7, 8), (8, 9), (9, 10)]);
     assert_eq!(
         levels(&puzzle(&pancakes(6, false), Metric::Face)),
         [1, 5, 20, 79, 199, 281, 133, 2]
@@ -516,13 +528,7 @@ fn a_big_permutation_beside_a_small_set_equals_a_plain_search() {
 #[test]
 fn burnt_pancake_numbers() {
     // A078941 for 2..7 burnt pancakes, and the 3-stack's distances.
-    for (n, max) in [(2, 4), (3, 6), (4, 8), (5, 10), (6, 12), (7, 14)] {
-        assert_eq!(
-            levels(&puzzle(&pancakes(n, true), Metric::Face)).len() - 1,
-            max,
-            "{n} burnt pancakes"
-        );
-    }
+    assert_diameters(true, &[(2, 4), (3, 6), (4, 8), (5, 10), (6, 12), (7, 14)]);
     assert_eq!(
         levels(&puzzle(&pancakes(3, true), Metric::Face)),
         [1, 3, 6, 12, 18, 6, 2]
