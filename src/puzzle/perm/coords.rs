@@ -309,11 +309,11 @@ impl Coords {
             .sum()
     }
 
-    /// The flattened state of `rank` into `pieces` and `twists`.
-    pub fn unrank(&self, s: &Structure, rank: u64, pieces: &mut Vec<u8>, twists: &mut Vec<u8>) {
+    /// The flattened state of `rank` into `pieces` and `twists`; `buf` is scratch space,
+    /// kept by the caller so that a search's every rank does not allocate.
+    pub fn unrank(&self, s: &Structure, rank: u64, pieces: &mut Vec<u8>, twists: &mut Vec<u8>, buf: &mut Vec<u8>) {
         pieces.clone_from(&s.solved_pieces);
         twists.clone_from(&s.solved_twists);
-        let mut buf = Vec::new();
         let value = |c: &Coord| rank / c.stride % c.size;
         let piece_coord = |i: usize| self.list.iter().find(|c| c.comp == i && c.kind == Kind::Pieces);
         // Twists, and the permutations whose parity is free (their parities decide the rest).
@@ -322,16 +322,16 @@ impl Coords {
             buf.resize(comp.len(), 0);
             if c.kind == Kind::Twists {
                 let fixed = comp.fixed_sum.then_some(comp.solved_sum);
-                unrank_twists(value(c), comp.orientations, fixed, &mut buf);
+                unrank_twists(value(c), comp.orientations, fixed, buf);
                 for (&b, &p) in buf.iter().zip(&comp.positions) {
                     twists[p] = b;
                 }
             } else if !matches!(comp.parity, Parity::Tied(_)) {
                 let v = value(c);
                 if comp.distinct {
-                    unrank_distinct(v, &mut buf);
+                    unrank_distinct(v, buf);
                 } else {
-                    unrank_multiset(v, &comp.counts, comp.arrangements, &mut buf);
+                    unrank_multiset(v, &comp.counts, comp.arrangements, buf);
                 }
                 write_codes(comp, &buf, pieces);
             }
@@ -344,11 +344,11 @@ impl Coords {
                 for &j in on {
                     let other = &s.components[j];
                     buf.resize(other.len(), 0);
-                    other.codes(pieces, &mut buf);
-                    wanted ^= super::rank::parity(&buf) ^ super::rank::parity(&other.solved_code);
+                    other.codes(pieces, buf);
+                    wanted ^= super::rank::parity(buf) ^ super::rank::parity(&other.solved_code);
                 }
                 buf.resize(comp.len(), 0);
-                unrank_half(piece_coord(i).map_or(0, value), wanted, &mut buf);
+                unrank_half(piece_coord(i).map_or(0, value), wanted, buf);
                 write_codes(comp, &buf, pieces);
             }
         }

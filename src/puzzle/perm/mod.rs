@@ -127,7 +127,7 @@ impl PermPuzzle {
     /// The flattened pieces and twists of `rank`.
     pub fn state(&self, rank: u64) -> (Vec<u8>, Vec<u8>) {
         let (mut p, mut t) = (Vec::new(), Vec::new());
-        self.coords.unrank(&self.s, rank, &mut p, &mut t);
+        self.coords.unrank(&self.s, rank, &mut p, &mut t, &mut Vec::new());
         (p, t)
     }
 
@@ -477,7 +477,7 @@ impl PermPuzzle {
                     std::mem::take(&mut memo.moved_pieces),
                     std::mem::take(&mut memo.moved_twists),
                 );
-                self.coords.unrank(&self.s, rank, &mut p, &mut t);
+                self.coords.unrank(&self.s, rank, &mut p, &mut t, &mut memo.buf);
                 let found = self.s.moves.iter().any(|m| {
                     self.apply(m, &p, &t, &mut p2, &mut t2);
                     test(self.coords.rank(&self.s, &p2, &t2, &mut memo.buf))
