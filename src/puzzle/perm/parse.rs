@@ -124,12 +124,18 @@ pub(crate) fn show(text: &str) -> String {
     }
 }
 
-/// The lines that carry tokens, numbered from 1: blank lines and `#` comment lines dropped.
+/// The lines that carry tokens, numbered from 1: a `#` starts a comment to the end of its
+/// line (twsearch takes whole comment lines only), and lines left blank are dropped.
 fn token_lines(text: &str) -> impl Iterator<Item = (usize, Vec<&str>)> {
     text.lines()
         .enumerate()
-        .map(|(i, l)| (i + 1, l.split_whitespace().collect::<Vec<_>>()))
-        .filter(|(_, t)| t.first().is_some_and(|t| !t.starts_with('#')))
+        .map(|(i, l)| {
+            (
+                i + 1,
+                l.split('#').next().unwrap_or("").split_whitespace().collect::<Vec<_>>(),
+            )
+        })
+        .filter(|(_, t)| !t.is_empty())
 }
 
 /// Reads a number in `min..=max`.

@@ -281,8 +281,9 @@ const MAX_BYTES_PLUS_ONE: usize = parse::MAX_BYTES + 1;
 #[test]
 fn reads_the_format_as_twsearch_does() {
     // Comments, blank lines, a Name with the first keyword, a set left out of a move (it
-    // stays), an orientation line left out (no twist), StartState counting from 0.
-    let text = "# a comment\n\nName Two\nSet A 3 1\nSet B 2 2\nStartState\nA\n0 1 2\nEnd\nMove M\nA\n2 3 1\nEnd\nMove N\nB\n2 1\n1 0\nEnd\n";
+    // stays), an orientation line left out (no twist), StartState counting from 0, and a
+    // comment after a line's tokens.
+    let text = "# a comment\n\nName Two\nSet A 3 1\nSet B 2 2 # two coins\nStartState\nA\n0 1 2\nEnd\nMove M\nA\n2 3 1\nEnd\nMove N\nB\n2 1\n1 0\nEnd\n";
     let def = parse_definition(text).expect("valid");
     assert_eq!(def.name, "Two");
     assert_eq!(def.solved.pieces, vec![vec![0, 1, 2], vec![0, 1]]);
