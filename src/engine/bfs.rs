@@ -26,8 +26,7 @@ use thiserror::Error;
 
 pub use super::planes::Frontier;
 
-/// How many ranks of the last level are kept as examples.
-pub const EXAMPLES: usize = 20;
+pub use super::counts::EXAMPLES;
 
 /// Chunks expanded per worker thread before the ranks they found for other processes
 /// are sent: this bounds what the engine holds for sending to `GROUP_PER_THREAD x

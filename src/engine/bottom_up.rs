@@ -44,7 +44,7 @@ pub(super) fn adopt_chunk<P: SearchGraph>(
     classes: usize,
 ) -> LevelCounts {
     debug_assert_eq!(planes.slice.start, 0, "one process holds every rank");
-    let (this, next) = roles(depth);
+    let next = roles(depth).1;
     let pairs = planes.marks.words().as_chunks::<2>().0;
     let states = puzzle.states();
     let mut tally = LevelCounts::new(classes);
@@ -70,11 +70,9 @@ pub(super) fn adopt_chunk<P: SearchGraph>(
                     tally.escape_from.get_or_insert(base + u64::from(bit));
                     return false;
                 }
-                let pair = &pairs[(pred / WORD_BITS) as usize];
-                let mask = 1 << (pred % WORD_BITS);
                 // In the level: its plane alone. Found ranks get the other plane alone and
                 // the level is retired only after this pass, so the test holds throughout.
-                pair[this].load(Relaxed) & mask != 0 && pair[next].load(Relaxed) & mask == 0
+                planes.is_current(pred, depth)
             });
             found |= u64::from(in_level) << bit;
         }

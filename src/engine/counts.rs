@@ -1,9 +1,11 @@
 //! What a level's expansion counts, per chunk, per process and summed over processes,
 //! and the wire format in which processes exchange those counts.
 
-use super::bfs::EXAMPLES;
 use super::bitset::WORD_BITS;
 use crate::puzzle::SearchGraph;
+
+/// How many ranks of the last level are kept as examples.
+pub const EXAMPLES: usize = 20;
 
 /// The counts of a level, per chunk, merged in chunk order so that examples come out sorted (also Dial's,
 /// which leaves the exchange's fields at zero).

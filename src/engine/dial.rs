@@ -9,19 +9,15 @@
 //! the visited set drops all but the cheapest (and any already settled) when its bucket
 //! comes up.
 
-use super::bfs::{Distances, EXAMPLES, EngineError, Frontier, Level};
+use super::bfs::{Distances, EngineError, Frontier, Level};
 use super::bitset::{BitSet, WORD_BITS};
-use super::counts::LevelCounts;
+use super::counts::{EXAMPLES, LevelCounts};
+use super::expand::BATCH;
+use super::planes::CHUNK_WORDS;
 use crate::puzzle::SearchGraph;
 use rayon::prelude::*;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-
-/// Words of a bucket one rayon task scans (256 Ki ranks), as in the BFS.
-const CHUNK_WORDS: usize = 4096;
-
-/// Predecessors gathered before they are looked up, as in the BFS.
-const BATCH: usize = 512;
 
 /// Enumerates every configuration reachable from the goals and counts them by least
 /// total cost (`levels[c]`: configurations at cost `c`; some costs may have none).

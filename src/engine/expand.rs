@@ -68,7 +68,7 @@ fn gcd(a: u64, b: u64) -> u64 {
 /// Predecessors gathered before they are looked up: each is prefetched as it is gathered
 /// ([`prefetch`]), so its cache miss overlaps the ranking arithmetic of the states after
 /// it, and by the flush most look-ups hit the cache.
-const BATCH: usize = 512;
+pub(super) const BATCH: usize = 512;
 
 /// What every worker of a level shares.
 pub(super) struct Expansion<'a> {
