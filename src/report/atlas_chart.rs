@@ -23,7 +23,6 @@ const COLORS: [RGBColor; 3] = [RGBColor(204, 0, 0), RGBColor(52, 101, 164), RGBC
 /// estimate, and admissibility keeps every band on or below it.
 pub fn heuristics(a: &Analysis, atlas: &Atlas, path: &Path) -> Result<()> {
     chart::canvas(path, SIZE, |root| {
-        root.fill(&WHITE)?;
         let max_d = a.max_distance().max(1) as f64;
         let mut chart = captioned(root, format!("{}: estimates against the true distance", a.title), 80)
             .build_cartesian_2d(0f64..max_d, 0f64..max_d)?;
@@ -64,7 +63,6 @@ pub fn heuristics(a: &Analysis, atlas: &Atlas, path: &Path) -> Result<()> {
 /// estimate; a line stops where a sampled search exceeded the budget.
 pub fn astar(a: &Analysis, atlas: &Atlas, path: &Path) -> Result<()> {
     chart::canvas(path, SIZE, |root| {
-        root.fill(&WHITE)?;
         let rows = atlas.effort.as_ref().map_or(&[][..], |e| &e.rows[..]);
         let top = rows
             .iter()

@@ -124,6 +124,10 @@ impl DrawingBackend for Band<'_> {
         if (from.0 == to.0 || from.1 == to.1) && style.stroke_width() == 1 {
             return self.inner.draw_line(self.shift(from), self.shift(to), style);
         }
+        // Half the width on either side, antialiasing a pixel more.
+        if !self.reaches(from.1, to.1, style.stroke_width() as i32 + 2) {
+            return Ok(());
+        }
         rasterizer::draw_line(self, from, to, style)
     }
 
