@@ -21,6 +21,7 @@
 //! to a state `(s, o)` gives `s'[i] = s[p[i]]` and `o'[i] = o[p[i]] + w[p[i]]` modulo the
 //! set's orientations. Sets a move does not name stay still.
 
+use crate::util::quote;
 use std::fmt;
 
 /// Largest definition read: the biggest community files are a few hundred kilobytes.
@@ -66,6 +67,14 @@ pub struct SetDef {
     pub orientations: u8,
 }
 
+impl SetDef {
+    /// The set's pieces in place and untwisted: a set a block leaves out, or the goal
+    /// without a `Solved` block.
+    fn identity(&self) -> (Vec<u8>, Vec<u8>) {
+        ((0..self.size as u8).collect(), vec![0; self.size])
+    }
+}
+
 /// A position: for each set, the piece at each position and its orientation.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct State {
@@ -102,26 +111,12 @@ pub struct Definition {
     pub moves: Vec<MoveDef>,
 }
 
-fn err<T>(line: usize, message: impl Into<String>) -> Result<T, DefinitionError> {
+/// A definition error at `line` (0: the file as a whole).
+pub(super) fn err<T>(line: usize, message: impl Into<String>) -> Result<T, DefinitionError> {
     Err(DefinitionError {
         line,
         message: message.into(),
     })
-}
-
-/// `text` cut to a short printable token for messages.
-pub(crate) fn show(text: &str) -> String {
-    const MAX: usize = 24;
-    let clean: String = text
-        .chars()
-        .take(MAX)
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    if text.chars().count() > MAX {
-        format!("`{clean}...`")
-    } else {
-        format!("`{clean}`")
-    }
 }
 
 /// The lines that carry tokens, numbered from 1: a `#` starts a comment to the end of its
@@ -145,8 +140,8 @@ fn number(line: usize, token: &str, min: usize, max: usize, what: &str) -> Resul
     }
     match token.parse::<usize>() {
         Ok(n) if (min..=max).contains(&n) => Ok(n),
-        Ok(_) => err(line, format!("{what} {} is out of range {min} to {max}", show(token))),
-        Err(_) => err(line, format!("{what} {} is not a number", show(token))),
+        Ok(_) => err(line, format!("{what} {} is out of range {min} to {max}", quote(token))),
+        Err(_) => err(line, format!("{what} {} is not a number", quote(token))),
     }
 }
 
@@ -194,7 +189,10 @@ impl BlockReader {
         let first = tokens[0];
         if first == "End" {
             if tokens.len() > 1 {
-                return err(line, format!("`End` takes nothing after it, found {}", show(tokens[1])));
+                return err(
+                    line,
+                    format!("`End` takes nothing after it, found {}", quote(tokens[1])),
+                );
             }
             self.check_current_complete(line)?;
             return Ok(true);
@@ -267,7 +265,7 @@ impl BlockReader {
             let names: Vec<&str> = self.sets.iter().map(|s| s.name.as_str()).collect();
             return err(
                 line,
-                format!("unknown set {} (the sets are {})", show(first), names.join(", ")),
+                format!("unknown set {} (the sets are {})", quote(first), names.join(", ")),
             );
         };
         if self.lines[set].is_some() {
@@ -341,10 +339,7 @@ impl Parts {
             "Move" => return self.move_line(line, tokens).map(Some),
             "End" => return err(line, "`End` without a `Solved` or `Move` block"),
             other => {
-                return err(
-                    line,
-                    format!("`{}` is not supported ({SUPPORTED})", show(other).trim_matches('`')),
-                );
+                return err(line, format!("{} is not supported ({SUPPORTED})", quote(other)));
             }
         }
         Ok(None)
@@ -375,10 +370,10 @@ impl Parts {
         }
         let set_name = tokens[1];
         if self.sets.iter().any(|s| s.name == set_name) {
-            return err(line, format!("set {} defined twice", show(set_name)));
+            return err(line, format!("set {} defined twice", quote(set_name)));
         }
         if is_number(set_name) || set_name == "End" {
-            return err(line, format!("a set name cannot be {}", show(set_name)));
+            return err(line, format!("a set name cannot be {}", quote(set_name)));
         }
         let size = number(line, tokens[2], 1, MAX_PIECES, "the number of pieces")?;
         let orientations = number(line, tokens[3], 1, MAX_ORIENTATIONS, "the number of orientations")?;
@@ -419,14 +414,14 @@ impl Parts {
         }
         let move_name = tokens[1];
         if self.moves.iter().any(|m| m.name == move_name) {
-            return err(line, format!("move {} defined twice", show(move_name)));
+            return err(line, format!("move {} defined twice", quote(move_name)));
         }
         if move_name.contains(['/', ',']) || move_name.ends_with('\'') {
             return err(
                 line,
                 format!(
                     "a move name cannot be {} (no / or , and no ' at its end)",
-                    show(move_name)
+                    quote(move_name)
                 ),
             );
         }
@@ -442,7 +437,7 @@ impl Parts {
         match mv {
             None => {
                 let zero_based = matches!(block.block, Block::Solved { zero_based: true });
-                self.solved = Some(solved_state(&self.sets, lines, zero_based)?);
+                self.solved = Some(solved_state(&self.sets, lines, zero_based));
             }
             Some((name, at)) => self.moves.push(move_def(&self.sets, name, at, lines)?),
         }
@@ -458,9 +453,9 @@ impl Parts {
             return err(last_line, "no `Move` in the definition");
         }
         let sets = self.sets;
-        let solved = self.solved.unwrap_or_else(|| State {
-            pieces: sets.iter().map(|s| (0..s.size as u8).collect()).collect(),
-            twists: sets.iter().map(|s| vec![0; s.size]).collect(),
+        let solved = self.solved.unwrap_or_else(|| {
+            let (pieces, twists) = sets.iter().map(SetDef::identity).unzip();
+            State { pieces, twists }
         });
         Ok(Definition {
             name: self.name.unwrap_or_else(|| "Unnamed".into()),
@@ -510,7 +505,7 @@ pub fn parse_definition(text: &str) -> Result<Definition, DefinitionError> {
 /// Per set of a block: the line of its pieces, the pieces, and the optional twists.
 type Lines = Vec<Option<(usize, Vec<usize>, Option<Vec<usize>>)>>;
 
-fn solved_state(sets: &[SetDef], lines: Lines, zero_based: bool) -> Result<State, DefinitionError> {
+fn solved_state(sets: &[SetDef], lines: Lines, zero_based: bool) -> State {
     let mut state = State {
         pieces: Vec::new(),
         twists: Vec::new(),
@@ -518,8 +513,9 @@ fn solved_state(sets: &[SetDef], lines: Lines, zero_based: bool) -> Result<State
     for (set, entry) in sets.iter().zip(lines) {
         match entry {
             None => {
-                state.pieces.push((0..set.size as u8).collect());
-                state.twists.push(vec![0; set.size]);
+                let (pieces, twists) = set.identity();
+                state.pieces.push(pieces);
+                state.twists.push(twists);
             }
             Some((_, pieces, twists)) => {
                 let shift = usize::from(!zero_based);
@@ -530,7 +526,7 @@ fn solved_state(sets: &[SetDef], lines: Lines, zero_based: bool) -> Result<State
             }
         }
     }
-    Ok(state)
+    state
 }
 
 fn move_def(sets: &[SetDef], name: String, at: usize, lines: Lines) -> Result<MoveDef, DefinitionError> {
@@ -543,8 +539,9 @@ fn move_def(sets: &[SetDef], name: String, at: usize, lines: Lines) -> Result<Mo
     for (set, entry) in sets.iter().zip(lines) {
         match entry {
             None => {
-                mv.from.push((0..set.size as u8).collect());
-                mv.twist.push(vec![0; set.size]);
+                let (from, twist) = set.identity();
+                mv.from.push(from);
+                mv.twist.push(twist);
             }
             Some((line, pieces, twists)) => {
                 let mut seen = vec![false; set.size];

@@ -3,7 +3,7 @@
 //! in step, twist sums every move keeps, and permutation parities the moves tie together.
 //! The ranking covers the goal's class of these invariants only.
 
-use super::parse::{Definition, DefinitionError, State};
+use super::parse::{Definition, DefinitionError, State, err};
 use super::rank::{MAX_DISTINCT, multinomial, parity};
 
 /// Most moves after expanding powers.
@@ -229,10 +229,6 @@ pub struct Structure {
     pub assemblies: Option<u64>,
 }
 
-fn fail<T>(line: usize, message: String) -> Result<T, DefinitionError> {
-    Err(DefinitionError { line, message })
-}
-
 /// The moves with their powers: `U`, `U2`, `U'` for a move of order 4 (twsearch's names).
 fn expand(def: &Definition, layout: &Layout, metric: Metric) -> Result<Vec<Move>, DefinitionError> {
     let mut moves = Vec::new();
@@ -254,7 +250,7 @@ fn expand(def: &Definition, layout: &Layout, metric: Metric) -> Result<Vec<Move>
                 break;
             }
             if powers.len() >= MAX_MOVES {
-                return fail(m.line, format!("move {} has an order above {MAX_MOVES}", m.name));
+                return err(m.line, format!("move {} has an order above {MAX_MOVES}", m.name));
             }
             powers.push(next);
         }
@@ -277,7 +273,7 @@ fn expand(def: &Definition, layout: &Layout, metric: Metric) -> Result<Vec<Move>
             }
         }
         if moves.len() > MAX_MOVES {
-            return fail(
+            return err(
                 m.line,
                 format!("more than {MAX_MOVES} moves once their powers are counted"),
             );
@@ -286,7 +282,7 @@ fn expand(def: &Definition, layout: &Layout, metric: Metric) -> Result<Vec<Move>
     for (i, m) in moves.iter().enumerate() {
         if let Some(other) = moves[..i].iter().find(|o| o.name == m.name) {
             let line = def.moves[other.base].line.max(def.moves[m.base].line);
-            return fail(
+            return err(
                 line,
                 format!(
                     "the move name {} is used twice (a power of one move is named like another)",
@@ -356,7 +352,7 @@ impl Sources<'_> {
         let distinct = counts.iter().all(|&c| c == 1);
         let k = positions.len();
         if distinct && k > MAX_DISTINCT {
-            return fail(
+            return err(
                 0,
                 format!(
                     "set {} has an orbit of {k} distinct pieces; at most {MAX_DISTINCT} can be ranked",
@@ -365,7 +361,7 @@ impl Sources<'_> {
             );
         }
         let Some(arrangements) = multinomial(&counts) else {
-            return fail(
+            return err(
                 0,
                 format!(
                     "set {}'s pieces have too many arrangements to rank in 64 bits",
