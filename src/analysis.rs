@@ -207,7 +207,7 @@ pub fn analyze<P: Puzzle>(
     }
     let (rows, cols) = board.shape();
     let effort = astar::effort(&Estimates::new(rows, cols), &collector.samples());
-    analysis.atlas = Some(collector.finish(Some(effort)));
+    analysis.atlas = Some(collector.finish(effort));
     Ok(analysis)
 }
 

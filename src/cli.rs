@@ -93,8 +93,8 @@ pub struct Cli {
     /// index README.md and overview.png in the output folder.
     #[arg(long, conflicts_with_all = ["puzzle", "solve"])]
     pub all: bool,
-    /// Sliding boards: measure the heuristic atlas beyond 10 cells too (3x4, 2x6, 2x7) and
-    /// add the A* effort table (both are always in --all).
+    /// Sliding boards: measure the heuristic atlas, with its A* effort table, beyond 10
+    /// cells too (3x4, 2x6, 2x7).
     #[arg(long, conflicts_with_all = ["solve", "list"])]
     pub heuristics: bool,
     /// Output options.

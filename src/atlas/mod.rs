@@ -130,8 +130,8 @@ impl Joint {
 pub struct Atlas {
     /// One joint distribution per estimate, in the order of [`Kind::ALL`].
     pub joints: Vec<Joint>,
-    /// The A* effort table, when it was asked for.
-    pub effort: Option<astar::Effort>,
+    /// The A* effort table.
+    pub effort: astar::Effort,
 }
 
 /// Why the atlas failed: an estimate is not a lower bound.
@@ -523,7 +523,7 @@ impl<'a> Collector<'a> {
     }
 
     /// The joint distributions.
-    pub fn finish(&self, effort: Option<astar::Effort>) -> Atlas {
+    pub fn finish(&self, effort: astar::Effort) -> Atlas {
         let joints = Kind::ALL
             .into_iter()
             .enumerate()

@@ -63,7 +63,7 @@ pub fn heuristics(a: &Analysis, atlas: &Atlas, path: &Path) -> Result<()> {
 /// estimate; a line stops where a sampled search exceeded the budget.
 pub fn astar(a: &Analysis, atlas: &Atlas, path: &Path) -> Result<()> {
     chart::canvas(path, SIZE, |root| {
-        let rows = atlas.effort.as_ref().map_or(&[][..], |e| &e.rows[..]);
+        let rows = &atlas.effort.rows[..];
         let top = rows
             .iter()
             .filter_map(|r| r.nodes.map(|(mean, _)| mean))

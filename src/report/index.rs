@@ -45,8 +45,7 @@ pub fn write_index(analyses: &[Analysis], mut w: impl Write) -> io::Result<()> {
 /// A link to the *Heuristics* section of a report that has one.
 fn atlas_link(a: &Analysis) -> String {
     match &a.atlas {
-        Some(atlas) if atlas.effort.is_some() => format!("[estimates, A*]({}/report.md#heuristics)", a.id),
-        Some(_) => format!("[estimates]({}/report.md#heuristics)", a.id),
+        Some(_) => format!("[estimates, A*]({}/report.md#heuristics)", a.id),
         None => String::new(),
     }
 }

@@ -47,10 +47,8 @@ pub fn write_all(analysis: &Analysis, dir: &Path) -> Result<()> {
     if let Some(atlas) = &analysis.atlas {
         write_file(dir, "heuristics.csv", |w| Ok(atlas::write_heuristics(atlas, w)?))?;
         draw(dir, "heuristics.png", |p| atlas_chart::heuristics(analysis, atlas, p))?;
-        if atlas.effort.is_some() {
-            write_file(dir, "astar.csv", |w| Ok(atlas::write_astar(atlas, w)?))?;
-            draw(dir, "astar.png", |p| atlas_chart::astar(analysis, atlas, p))?;
-        }
+        write_file(dir, "astar.csv", |w| Ok(atlas::write_astar(atlas, w)?))?;
+        draw(dir, "astar.png", |p| atlas_chart::astar(analysis, atlas, p))?;
     }
     write_file(dir, "report.md", |w| Ok(markdown::write_report(analysis, w)?))?;
     Ok(())
