@@ -50,8 +50,9 @@ pub(super) fn adopt_chunk<P: SearchGraph>(
     let mut tally = LevelCounts::new(classes);
     let mut memo = P::Memo::default();
     let first = c * CHUNK_WORDS;
-    for w in first..planes.words.min(first + CHUNK_WORDS) {
-        let [a, b] = &pairs[w];
+    let end = planes.words.min(first + CHUNK_WORDS);
+    for (w, pair) in pairs.iter().enumerate().take(end).skip(first) {
+        let [a, b] = pair;
         let valid = if w == planes.words - 1 {
             planes.last_word
         } else {
@@ -77,7 +78,7 @@ pub(super) fn adopt_chunk<P: SearchGraph>(
             found |= u64::from(in_level) << bit;
         }
         if found != 0 {
-            pairs[w][next].fetch_or(found, Relaxed);
+            pair[next].fetch_or(found, Relaxed);
             touch(touched, w / CHUNK_WORDS);
             note(record, w);
         }

@@ -333,7 +333,7 @@ impl Coords {
                 } else {
                     unrank_multiset(v, &comp.counts, comp.arrangements, buf);
                 }
-                write_codes(comp, &buf, pieces);
+                write_codes(comp, buf, pieces);
             }
         }
         for (i, comp) in s.components.iter().enumerate() {
@@ -349,7 +349,7 @@ impl Coords {
                 }
                 buf.resize(comp.len(), 0);
                 unrank_half(piece_coord(i).map_or(0, value), wanted, buf);
-                write_codes(comp, &buf, pieces);
+                write_codes(comp, buf, pieces);
             }
         }
         for comp in &s.components {
