@@ -99,7 +99,7 @@ pub fn astar(a: &Analysis, atlas: &Atlas, path: &Path) -> Result<()> {
 fn captioned<'a, 'b>(root: &'a chart::Area<'b>, caption: String, y_area: u32) -> ChartBuilder<'a, 'static, Band<'b>> {
     let mut builder = ChartBuilder::on(root);
     builder
-        .caption(caption, (FONT, 30).into_font().style(FontStyle::Bold))
+        .caption(caption, (FONT, 30, FontStyle::Bold))
         .margin(20)
         .x_label_area_size(60)
         .y_label_area_size(y_area);
@@ -142,6 +142,8 @@ fn draw_legend<'a, CT: CoordTranslate>(chart: &mut ChartContext<'a, Band<'a>, CT
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperLeft)
+        // Room for the 30-pixel sample and a gap before the label.
+        .legend_area_size(40)
         .label_font((FONT, 18))
         .background_style(WHITE.mix(0.9))
         .border_style(BLACK)

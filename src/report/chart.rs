@@ -616,7 +616,7 @@ fn overview_panel(panel: &Area<'_>, family: &str, analyses: &[Analysis], legend_
     let panel = panel.margin(4, 4, 10, 10);
     let (plot, legend) = panel.split_vertically(panel.dim_in_pixel().1 - legend_height);
     let mut chart = ChartBuilder::on(&plot)
-        .caption(family, (FONT, TEXT_PX).into_font().style(FontStyle::Bold))
+        .caption(family, (FONT, TEXT_PX, FontStyle::Bold))
         .x_label_area_size(2 * TICK as u32 + text_size("0", LABEL_PX).1 + 6)
         .y_label_area_size(2 * TICK as u32 + y_labels.iter().map(|l| text_size(l, LABEL_PX).0).max().unwrap_or(0) + 4)
         .build_cartesian_2d(
