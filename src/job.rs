@@ -307,7 +307,7 @@ impl fmt::Display for Job {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.choice.id())?;
         match &self.goal {
-            Some(goal) => write!(f, "-goal-{}", crate::util::slug(goal)),
+            Some(goal) => f.write_str(&crate::util::goal_suffix(goal)),
             None => Ok(()),
         }
     }

@@ -61,6 +61,12 @@ pub fn slug(text: &str) -> String {
         .join("-")
 }
 
+/// What a report id gets for a goal other than the puzzle's own: `-goal-` and the goal as
+/// written, made a [`slug`] (`1 2 3 0` -> `-goal-1-2-3-0`).
+pub fn goal_suffix(goal: &str) -> String {
+    format!("-goal-{}", slug(goal))
+}
+
 /// `n!`, exact for `n <= 20` (the callers stay at or below 16).
 pub fn factorial(n: usize) -> u64 {
     (1..=n as u64).product()

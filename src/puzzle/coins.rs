@@ -90,7 +90,7 @@ impl Coins {
         let rank = self.read_rank(goal)?;
         self.goals = vec![rank];
         let text = self.render(rank);
-        self.id = format!("{}-goal-{text}", self.id);
+        self.id.push_str(&crate::util::goal_suffix(&text));
         self.title = format!("{}, goal {text}", self.title);
         self.rules = format!("{} Here the goal is {text} instead.", self.rules);
         Ok(self)

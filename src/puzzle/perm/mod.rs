@@ -648,7 +648,7 @@ impl Notation for PermPuzzle {
     /// Any position of the goal's class, written as [`Notation::parse`] reads it.
     fn with_goal(mut self, goal: &str) -> Result<Self, ParseError> {
         self.goal = self.parse(goal)?;
-        self.id = format!("{}-goal-{}", self.id, crate::util::slug(&self.render(self.goal)));
+        self.id.push_str(&crate::util::goal_suffix(&self.render(self.goal)));
         Ok(self)
     }
 

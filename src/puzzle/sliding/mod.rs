@@ -160,11 +160,8 @@ impl Sliding {
         for t in 1..self.cells {
             outer[usize::from(inner[t])] = t as u8;
         }
-        self.id = format!(
-            "{}-goal-{}",
-            self.id,
-            goal.iter().map(u8::to_string).collect::<Vec<_>>().join("-")
-        );
+        let tiles: Vec<String> = goal.iter().map(u8::to_string).collect();
+        self.id.push_str(&crate::util::goal_suffix(&tiles.join(" ")));
         self.goal = Some(Goal { rank, inner, outer });
         Ok(self)
     }
