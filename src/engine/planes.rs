@@ -315,7 +315,7 @@ impl Planes {
             let (w, bit) = ((i / WORD_BITS) as usize, 1 << (i % WORD_BITS));
             if (marks[2 * w].load(Relaxed) | marks[2 * w + 1].load(Relaxed)) & bit == 0 {
                 marks[2 * w + next].fetch_or(bit, Relaxed);
-                touched[w / CHUNK_WORDS].store(true, Relaxed);
+                touch(touched, w / CHUNK_WORDS);
                 note(record, w);
             }
         }
