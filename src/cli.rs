@@ -421,17 +421,16 @@ impl Cli {
         let shown = path.display();
         let text = read(path).map_err(|e| UsageError(format!("cannot read the rules file {shown}: {e}")))?;
         let args = self.size_args();
-        let Some((family, job)) = registry::FAMILIES
-            .iter()
-            .find_map(|family| family.read(path, &text, &args).map(|job| (family, job)))
-        else {
+        let Some(family) = registry::for_file(path, &text) else {
             return usage(format!(
                 "{shown}: not a rules file: give a coin puzzle's TOML rules (FILE.toml) or a permutation puzzle's definition (FILE.tws), see the README"
             ));
         };
         let (flags, hint) = family.flags();
         self.allow_only(&format!("--rules {shown}"), flags, hint)?;
-        job.map_err(|e| UsageError(format!("{shown}:{e}")))
+        family
+            .read(path, &text, &args)
+            .map_err(|e| UsageError(format!("{shown}:{e}")))
     }
 
     fn reject_size_options(&self, what: &str) -> Result<(), UsageError> {

@@ -35,8 +35,12 @@ pub trait AnyFamily: Sync {
     fn flags(&self) -> (&'static [&'static str], &'static str);
     /// The job `--puzzle NAME` with these size flags asks for.
     fn choose(&'static self, args: &SizeArgs) -> Result<Job, String>;
-    /// The job a `--rules` file describes, if it is of this family's kind.
-    fn read(&'static self, path: &Path, text: &str, args: &SizeArgs) -> Option<Result<Job, String>>;
+    /// See [`Family::extensions`].
+    fn extensions(&self) -> &'static [&'static str];
+    /// See [`Family::recognises`].
+    fn recognises(&self, first_line: &str) -> bool;
+    /// The job a `--rules` file of this family's kind describes.
+    fn read(&'static self, path: &Path, text: &str, args: &SizeArgs) -> Result<Job, String>;
     /// The jobs `--all` runs.
     fn all(&'static self) -> Vec<Job>;
 }
@@ -58,8 +62,16 @@ impl<F: Family> AnyFamily for F {
         Family::choose(self, args).map(|size| Job::new(self, size))
     }
 
-    fn read(&'static self, path: &Path, text: &str, args: &SizeArgs) -> Option<Result<Job, String>> {
-        Family::read(self, path, text, args).map(|r| r.map(|size| Job::new(self, size)))
+    fn extensions(&self) -> &'static [&'static str] {
+        Family::extensions(self)
+    }
+
+    fn recognises(&self, first_line: &str) -> bool {
+        Family::recognises(self, first_line)
+    }
+
+    fn read(&'static self, path: &Path, text: &str, args: &SizeArgs) -> Result<Job, String> {
+        Family::read(self, path, text, args).map(|size| Job::new(self, size))
     }
 
     fn all(&'static self) -> Vec<Job> {

@@ -18,6 +18,18 @@ pub static FAMILIES: &[&dyn AnyFamily] = &[
     &perm::family::PermFamily,
 ];
 
+/// The family whose kind of file `path` is: the one claiming its extension, else the first
+/// that recognises its first line (see [`Family::recognises`](crate::puzzle::family::Family)).
+pub fn for_file(path: &std::path::Path, text: &str) -> Option<&'static dyn AnyFamily> {
+    let extension = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    let first = crate::puzzle::family::first_line(text);
+    FAMILIES
+        .iter()
+        .find(|f| extension.as_deref().is_some_and(|e| f.extensions().contains(&e)))
+        .or_else(|| FAMILIES.iter().find(|f| first.is_some_and(|l| f.recognises(l))))
+        .copied()
+}
+
 /// The families `--puzzle` takes, by name.
 pub fn names() -> Vec<&'static str> {
     FAMILIES

@@ -130,3 +130,24 @@ fn bad_definitions_are_refused_with_their_line() {
     );
     assert!(!sandbox.path("out").exists());
 }
+
+#[test]
+fn a_file_is_read_by_its_extension_first_then_by_its_first_line() {
+    let sandbox = Sandbox::new();
+    let definition = "Set A 3 1\nMove M\nA\n2 3 1\nEnd\n";
+    // A definition whose first line would pass for TOML (`=`) is still one by its extension.
+    std::fs::write(sandbox.path("eq.tws"), format!("Name A = B\n{definition}")).expect("written");
+    // Without a known extension, the first line decides: `Set`, or TOML's `key = value`.
+    std::fs::write(sandbox.path("def.txt"), definition).expect("written");
+    let toml = std::fs::read_to_string(example("nine-tails.toml")).expect("example");
+    std::fs::write(sandbox.path("rules.txt"), toml).expect("written");
+    for (file, report) in [("eq.tws", "a-b"), ("def.txt", "def"), ("rules.txt", "nine-tails")] {
+        sandbox.run(&["--rules", file, "--quiet", "--out", "out"]).success();
+        assert!(sandbox.path(&format!("out/{report}/summary.json")).exists(), "{file}");
+    }
+    let neither = sandbox.path("neither.txt");
+    std::fs::write(&neither, "hello\n").expect("written");
+    let ended = sandbox.output(&["--rules", "neither.txt", "--out", "out2"]);
+    assert_eq!(ended.code, Some(2));
+    assert!(ended.stderr.contains("not a rules file"), "{}", ended.stderr);
+}

@@ -69,6 +69,14 @@ pub fn dimension(flag: &str, value: u64) -> Result<usize, String> {
     }
 }
 
+/// A file's first line that is neither blank nor a `#` comment, trimmed: what
+/// [`Family::recognises`] reads.
+pub fn first_line(text: &str) -> Option<&str> {
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))
+}
+
 /// One puzzle family, described once.
 pub trait Family: Sync + 'static {
     /// A validated size (or, for families read from a file, the file's contents).
@@ -89,12 +97,23 @@ pub trait Family: Sync + 'static {
         let _ = args;
         Err(format!("{} is read from a file: give --rules FILE", self.name()))
     }
-    /// Reads a file given to `--rules`, if it is of this family's kind (by its extension
-    /// or its first keyword), with the size flags given (only those of [`Family::flags`]
-    /// are accepted); the error is one line, without the file's name.
-    fn read(&self, path: &Path, text: &str, args: &SizeArgs) -> Option<Result<Self::Size, String>> {
+    /// Extensions (lower case, without the dot) of the files `--rules` reads as this
+    /// family's. A file's extension decides first; see [`Family::recognises`].
+    fn extensions(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// Whether a file whose extension no family claims is of this family's kind, from its
+    /// first line that is neither blank nor a `#` comment ([`first_line`]).
+    fn recognises(&self, first_line: &str) -> bool {
+        let _ = first_line;
+        false
+    }
+    /// Reads a file given to `--rules` that is of this family's kind, with the size flags
+    /// given (only those of [`Family::flags`] are accepted); the error is one line, without
+    /// the file's name.
+    fn read(&self, path: &Path, text: &str, args: &SizeArgs) -> Result<Self::Size, String> {
         let _ = (path, text, args);
-        None
+        Err(format!("{} is not read from a file", self.name()))
     }
     /// The sizes `--all` analyses.
     fn all(&self) -> Vec<Self::Size> {

@@ -407,25 +407,19 @@ impl Family for RulesFamily {
         None
     }
 
-    /// Takes a `.toml` file, or one of another extension whose first line that is not a
-    /// comment is TOML (`key = value` or a `[table]`).
-    fn read(&self, path: &Path, text: &str, _: &SizeArgs) -> Option<Result<Arc<Coins>, String>> {
-        let toml_like = || {
-            let first = text
-                .lines()
-                .map(str::trim)
-                .find(|l| !l.is_empty() && !l.starts_with('#'));
-            first.is_some_and(|l| l.starts_with('[') || l.contains('='))
-        };
-        let toml = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| e.eq_ignore_ascii_case("toml"));
-        (toml || toml_like()).then(|| {
-            parse_rules(text)
-                .map(Arc::new)
-                .map_err(|e| format!("{}{e}", if e.at.is_some() { "" } else { " " }))
-        })
+    fn extensions(&self) -> &'static [&'static str] {
+        &["toml"]
+    }
+
+    /// TOML: `key = value` or a `[table]`.
+    fn recognises(&self, first_line: &str) -> bool {
+        first_line.starts_with('[') || first_line.contains('=')
+    }
+
+    fn read(&self, _: &Path, text: &str, _: &SizeArgs) -> Result<Arc<Coins>, String> {
+        parse_rules(text)
+            .map(Arc::new)
+            .map_err(|e| format!("{}{e}", if e.at.is_some() { "" } else { " " }))
     }
 
     fn id(&self, coins: &Arc<Coins>) -> String {

@@ -129,20 +129,18 @@ impl Family for PermFamily {
         (&["--metric"], " (a definition file takes --metric face|quarter)")
     }
 
-    /// Takes a `.tws` or `.ksolve` file, or one whose first keyword (comments aside) is
-    /// `Name` or `Set`.
-    fn read(&self, path: &Path, text: &str, args: &SizeArgs) -> Option<Result<Definition, String>> {
-        let by_extension = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| e.eq_ignore_ascii_case("tws") || e.eq_ignore_ascii_case("ksolve"));
-        let first = text
-            .lines()
-            .map(str::trim)
-            .find(|l| !l.is_empty() && !l.starts_with('#'));
-        let by_keyword = first.is_some_and(|l| FIRST_KEYWORDS.iter().any(|k| l.split_whitespace().next() == Some(k)));
+    fn extensions(&self) -> &'static [&'static str] {
+        &["tws", "ksolve"]
+    }
+
+    /// A definition starts with `Name` or `Set`.
+    fn recognises(&self, first_line: &str) -> bool {
+        FIRST_KEYWORDS.contains(&first_line.split_whitespace().next().unwrap_or(""))
+    }
+
+    fn read(&self, path: &Path, text: &str, args: &SizeArgs) -> Result<Definition, String> {
         let stem = path.file_stem().and_then(|s| s.to_str());
-        (by_extension || by_keyword).then(|| Definition::read(text, stem, args.metric.as_deref()))
+        Definition::read(text, stem, args.metric.as_deref())
     }
 
     fn all(&self) -> Vec<Definition> {
