@@ -202,29 +202,28 @@ fn local_moves(s: &Structure, c: &Component) -> Vec<Vec<u8>> {
 }
 
 impl Coords {
-    /// Lays out the coordinates of `s` and builds the tables its plan needs.
-    pub fn new(s: &Structure) -> Result<Self, String> {
+    /// Chooses the plan of the laid out coordinates of `s` and builds the tables it needs.
+    pub fn plan(&mut self, s: &Structure) {
+        self.plan = self.choose_plan(s);
+    }
+
+    /// Lays out the coordinates of `s` (their sizes and strides: the rank space), without
+    /// tables, under [`Plan::Generic`].
+    pub fn layout(s: &Structure) -> Result<Self, String> {
         let mut list = Vec::new();
         for (i, c) in s.components.iter().enumerate() {
-            if c.piece_size() > 1 {
-                list.push(Coord {
-                    comp: i,
-                    kind: Kind::Pieces,
-                    size: c.piece_size(),
-                    stride: 0,
-                    table: Table::Wide(Vec::new()),
-                    local: local_moves(s, c),
-                });
-            }
-            if c.twist_size() > 1 {
-                list.push(Coord {
-                    comp: i,
-                    kind: Kind::Twists,
-                    size: c.twist_size(),
-                    stride: 0,
-                    table: Table::Wide(Vec::new()),
-                    local: local_moves(s, c),
-                });
+            let local = local_moves(s, c);
+            for (kind, size) in [(Kind::Pieces, c.piece_size()), (Kind::Twists, c.twist_size())] {
+                if size > 1 {
+                    list.push(Coord {
+                        comp: i,
+                        kind,
+                        size,
+                        stride: 0,
+                        table: Table::Wide(Vec::new()),
+                        local: local.clone(),
+                    });
+                }
             }
         }
         list.sort_by_key(|c| c.size);
@@ -239,48 +238,52 @@ impl Coords {
             };
             states = next;
         }
+        Ok(Coords {
+            list,
+            states,
+            plan: Plan::Generic,
+        })
+    }
+
+    /// The plan of the laid out coordinates, with the tables it needs built.
+    fn choose_plan(&mut self, s: &Structure) -> Plan {
+        let states = self.states;
         let moves = s.moves.len() as u64;
         let cross = s
             .components
             .iter()
             .any(|c| matches!(&c.parity, Parity::Tied(on) if !on.is_empty()));
-        let mut coords = Coords {
-            list,
-            states,
-            plan: Plan::Generic,
-        };
         if cross || states > PLANNED_MAX {
-            return Ok(coords);
+            return Plan::Generic;
         }
-        let n = coords.list.len();
+        let n = self.list.len();
         // A table no bigger than the bit planes (a u32 entry for every 16 ranks), so that a
         // small space's tables never dominate its memory (nine pancakes: 11 MB of table
         // for 89 KiB of planes); a small one always.
         let most = TABLE_MAX.min((states / 16).max(LOW_MAX * moves));
         let untabled: Vec<usize> = (0..n)
-            .filter(|&i| coords.list[i].size.saturating_mul(moves) > most)
+            .filter(|&i| self.list[i].size.saturating_mul(moves) > most)
             .collect();
-        coords.plan = match untabled[..] {
-            [] => split(s, &mut coords.list, moves),
+        match untabled[..] {
+            [] => split(s, &mut self.list, moves),
             [last] if last == n - 1 => {
-                let c = &coords.list[last];
+                let c = &self.list[last];
                 let comp = &s.components[c.comp];
                 // Its low table's entries are in 16 bits: the other coordinates' ranks at
                 // least must fit.
-                let small: u64 = coords.list[..last].iter().map(|c| c.size).product();
+                let small: u64 = self.list[..last].iter().map(|c| c.size).product();
                 if c.kind == Kind::Pieces && comp.distinct && comp.parity == Parity::Free && small <= BIG_LOW_MAX {
                     // The small coordinates' tables are combined into the plan's own.
-                    build_tables(s, &mut coords.list[..last]);
-                    let big = big(s, &coords.list);
-                    drop_tables(&mut coords.list[..last]);
+                    build_tables(s, &mut self.list[..last]);
+                    let big = big(s, &self.list);
+                    drop_tables(&mut self.list[..last]);
                     Plan::Big(Box::new(big))
                 } else {
                     Plan::Generic
                 }
             }
             _ => Plan::Generic,
-        };
-        Ok(coords)
+        }
     }
 
     /// The coordinate's value in a flattened state.

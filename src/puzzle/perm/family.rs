@@ -3,7 +3,6 @@
 //! (shipped in `examples/`) joins `--all`.
 
 use super::{Metric, PermPuzzle};
-use crate::puzzle::SearchGraph;
 use crate::puzzle::family::{Family, SizeArgs};
 use std::path::Path;
 use std::sync::Arc;
@@ -26,8 +25,8 @@ pub struct Definition {
     /// The report id: the definition's `Name` (or the file's name, see [`label`]) in lower
     /// case, words joined by `-`, and `-quarter` under the quarter metric.
     id: String,
-    /// The file's text, read again to build the puzzle.
-    text: Arc<str>,
+    /// The definition parsed, built into the puzzle when the job runs.
+    def: Arc<super::Definition>,
     metric: Metric,
     /// Ranks the search covers.
     states: u64,
@@ -35,7 +34,7 @@ pub struct Definition {
 
 impl PartialEq for Definition {
     fn eq(&self, other: &Self) -> bool {
-        (&self.id, &self.text, self.metric) == (&other.id, &other.text, other.metric)
+        (&self.id, &self.def, self.metric) == (&other.id, &other.def, other.metric)
     }
 }
 
@@ -52,17 +51,17 @@ impl Definition {
                 ));
             }
         };
-        let name = super::parse_definition(text).map_err(located)?.name;
-        let mut id = kebab(label(&name, stem));
+        let def = super::parse_definition(text).map_err(located)?;
+        let mut id = kebab(label(&def.name, stem));
         if metric == Metric::Quarter {
             id.push_str("-quarter");
         }
-        let puzzle = PermPuzzle::from_text(text, &id, metric).map_err(located)?;
+        let states = PermPuzzle::rank_space(&def, metric).map_err(located)?;
         Ok(Definition {
             id,
-            text: text.into(),
+            def: Arc::new(def),
             metric,
-            states: puzzle.states(),
+            states,
         })
     }
 }
@@ -156,7 +155,7 @@ impl Family for PermFamily {
     }
 
     fn build(&self, definition: &Definition) -> Result<PermPuzzle, String> {
-        PermPuzzle::from_text(&definition.text, &definition.id, definition.metric).map_err(|e| e.to_string())
+        PermPuzzle::new((*definition.def).clone(), &definition.id, definition.metric).map_err(|e| e.to_string())
     }
 }
 

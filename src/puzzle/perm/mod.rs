@@ -67,6 +67,26 @@ impl PermPuzzle {
         Self::new(parse_definition(text)?, id, metric)
     }
 
+    /// The ranks a search of `def` under `metric` covers, or why it cannot be built: what
+    /// [`PermPuzzle::new`] checks, without building its tables.
+    pub fn rank_space(def: &Definition, metric: Metric) -> Result<u64, DefinitionError> {
+        let s = Structure::new(def, metric)?;
+        Ok(Self::layout(&s)?.1.states)
+    }
+
+    /// The count of all assemblies and the coordinates laid out, or why they overflow.
+    fn layout(s: &Structure) -> Result<(u64, Coords), DefinitionError> {
+        // Refused before the coordinates are sized: their sizes are factors of this count.
+        let Some(assemblies) = s.assemblies else {
+            return Err(DefinitionError {
+                line: 0,
+                message: "the sets have too many assemblies to count in 64 bits".into(),
+            });
+        };
+        let coords = Coords::layout(s).map_err(|message| DefinitionError { line: 0, message })?;
+        Ok((assemblies, coords))
+    }
+
     /// Builds the puzzle of a definition under `metric`.
     pub fn new(def: Definition, id: &str, metric: Metric) -> Result<Self, DefinitionError> {
         let s = Structure::new(&def, metric)?;
@@ -75,14 +95,8 @@ impl PermPuzzle {
         } else {
             Structure::new(&def, Metric::Face)?.moves
         };
-        // Refused before the coordinates are sized: their sizes are factors of this count.
-        let Some(assemblies) = s.assemblies else {
-            return Err(DefinitionError {
-                line: 0,
-                message: "the sets have too many assemblies to count in 64 bits".into(),
-            });
-        };
-        let coords = Coords::new(&s).map_err(|message| DefinitionError { line: 0, message })?;
+        let (assemblies, mut coords) = Self::layout(&s)?;
+        coords.plan(&s);
         let mut buf = Vec::new();
         let goal = coords.rank(&s, &s.solved_pieces, &s.solved_twists, &mut buf);
         let mut puzzle = PermPuzzle {

@@ -536,3 +536,24 @@ fn burnt_pancake_numbers() {
     );
     assert_eq!(puzzle(BURNT_8, Metric::Face).states(), 40_320 * 256);
 }
+
+#[test]
+fn the_rank_space_is_known_before_the_tables_are_built() {
+    for text in [
+        POCKET_HELD,
+        POCKET,
+        TOP_SPIN,
+        BURNT_8,
+        PANCAKES_10,
+        PYRAMINX,
+        TIED_PARITIES,
+        IN_STEP,
+        MULTISET,
+    ] {
+        for metric in [Metric::Face, Metric::Quarter] {
+            let def = parse_definition(text).expect("valid");
+            let states = PermPuzzle::rank_space(&def, metric).expect("fits");
+            assert_eq!(states, puzzle(text, metric).states(), "{}", def.name);
+        }
+    }
+}
