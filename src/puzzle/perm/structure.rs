@@ -81,6 +81,8 @@ pub struct Layout {
     pub modulus: Vec<u8>,
     /// The set of each position.
     pub set_of: Vec<usize>,
+    /// The sets' names, for messages.
+    pub names: Vec<String>,
 }
 
 impl Layout {
@@ -96,6 +98,7 @@ impl Layout {
             offset,
             modulus,
             set_of,
+            names: def.sets.iter().map(|set| set.name.clone()).collect(),
         }
     }
 
@@ -484,9 +487,11 @@ impl Structure {
     pub fn class_of(&self, pieces: &[u8], twists: &[u8]) -> Result<u64, String> {
         for &p in &self.still {
             if pieces[p] != self.solved_pieces[p] || twists[p] != self.solved_twists[p] {
+                let set = self.layout.set_of[p];
                 return Err(format!(
-                    "position {} of a set is never moved, so it must hold its solved piece",
-                    p
+                    "position {} of set {} is never moved, so it must hold its solved piece",
+                    p - self.layout.offset[set] + 1,
+                    self.layout.names[set]
                 ));
             }
         }
@@ -513,8 +518,8 @@ impl Structure {
                     let from = lead.solved_code.iter().position(|&s| s == code).unwrap_or(0);
                     if codes[i][j] != c.solved_code[from] {
                         return Err(format!(
-                            "set {} moves in step with another set and is out of step",
-                            c.set
+                            "set {} moves in step with set {} and is out of step",
+                            self.layout.names[c.set], self.layout.names[lead.set]
                         ));
                     }
                 }

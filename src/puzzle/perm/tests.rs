@@ -557,3 +557,23 @@ fn the_rank_space_is_known_before_the_tables_are_built() {
         }
     }
 }
+
+#[test]
+fn positions_outside_every_class_are_named_by_set() {
+    // The pocket cube held keeps its 7th corner; the pieces are flattened in set order.
+    let held = puzzle(POCKET_HELD, Metric::Face);
+    let moved = held.rank_of(&[0, 1, 2, 3, 4, 5, 7, 6], &[0; 8]);
+    let want = "position 7 of set CORNERS is never moved";
+    assert!(
+        matches!(&moved, Err(ParseError::Unsolvable(m)) if m.contains(want)),
+        "{moved:?}"
+    );
+    // A and B move in step: swapping two of A's pieces alone puts one out of step.
+    let in_step = puzzle(IN_STEP, Metric::Face);
+    let apart = in_step.rank_of(&[1, 0, 2, 0, 1, 2], &[0; 6]);
+    let want = "moves in step with set";
+    assert!(
+        matches!(&apart, Err(ParseError::Unsolvable(m)) if m.contains(want)),
+        "{apart:?}"
+    );
+}
