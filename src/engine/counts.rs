@@ -76,7 +76,13 @@ impl LevelCounts {
             bits &= bits - 1;
             let weight = puzzle.multiplicity(rank);
             self.states += weight;
-            self.by_class[puzzle.class_of(rank)] += weight;
+            // One class needs no look-up.
+            let class = if self.by_class.len() > 1 {
+                puzzle.class_of(rank)
+            } else {
+                0
+            };
+            self.by_class[class] += weight;
             if self.examples.len() < EXAMPLES {
                 self.examples.push(rank);
             }

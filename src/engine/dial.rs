@@ -11,7 +11,7 @@
 
 use super::bfs::{Distances, EngineError, Frontier, Level};
 use super::bitset::{BitSet, WORD_BITS};
-use super::counts::{EXAMPLES, LevelCounts};
+use super::counts::LevelCounts;
 use super::expand::BATCH;
 use super::planes::CHUNK_WORDS;
 use crate::puzzle::SearchGraph;
@@ -119,7 +119,7 @@ fn expand<P: SearchGraph>(
     visited: &BitSet,
     classes: usize,
 ) -> LevelCounts {
-    let states = puzzle.states();
+    let (states, uniform) = (puzzle.states(), puzzle.uniform());
     let mut tally = LevelCounts::new(classes);
     let mut memo = P::Memo::default();
     let mut batch: Vec<(u64, u32)> = Vec::with_capacity(BATCH + 64);
@@ -160,15 +160,10 @@ fn expand<P: SearchGraph>(
             continue;
         }
         cell.store(0, Relaxed);
+        tally.count(puzzle, uniform, w as u64 * WORD_BITS, word);
         while word != 0 {
             let rank = w as u64 * WORD_BITS + u64::from(word.trailing_zeros());
             word &= word - 1;
-            let weight = puzzle.multiplicity(rank);
-            tally.states += weight;
-            tally.by_class[if classes > 1 { puzzle.class_of(rank) } else { 0 }] += weight;
-            if tally.examples.len() < EXAMPLES {
-                tally.examples.push(rank);
-            }
             puzzle.for_each_weighted_predecessor(&mut memo, rank, |pred, cost| {
                 if pred < states {
                     batch.push((pred, cost));
