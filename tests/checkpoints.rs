@@ -369,3 +369,15 @@ fn a_search_resumed_after_its_last_level_writes_the_whole_report_again() {
         assert!(read("first") == read("again"), "{file} differs");
     }
 }
+
+#[test]
+fn a_saved_search_without_a_puzzle_id_is_refused_before_it_starts() {
+    let sandbox = Sandbox::new();
+    let notes: Notes = Arc::default();
+    let puzzle = sliding_board(2, 3);
+    let result = analyze::engine::search(&puzzle, saving(&sandbox.path("cp"), &notes, 0, String::new()), |_| {
+        ControlFlow::Continue(())
+    });
+    assert!(matches!(result, Err(EngineError::Unnamed)), "{result:?}");
+    assert!(!sandbox.path("cp").exists(), "nothing written");
+}

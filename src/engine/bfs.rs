@@ -117,6 +117,10 @@ pub enum EngineError {
     /// Moves of several costs are searched by Dial's buckets, in one process, unsaved.
     #[error("moves of different costs are searched in one process without checkpoints")]
     Weighted,
+    /// A search to be saved was given no puzzle id (a bug in the caller): the header names
+    /// the puzzle, so that another's checkpoint is never resumed.
+    #[error("a saved search needs its puzzle's id (Options::id)")]
+    Unnamed,
 }
 
 /// The breadth-first search over this process's slice of the rank space, the other

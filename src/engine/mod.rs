@@ -36,13 +36,8 @@ pub fn search<P: SearchGraph>(
             &mut alone
         }
     };
-    if let Some(config) = options.checkpoint.as_ref().filter(|_| options.id.is_empty()) {
-        // The header names the puzzle, so that another's checkpoint is never resumed.
-        return Err(checkpoint::CheckpointError::Io {
-            path: config.dir.display().to_string(),
-            message: "a saved search needs its puzzle's id (Options::id)".into(),
-        }
-        .into());
+    if options.checkpoint.is_some() && options.id.is_empty() {
+        return Err(EngineError::Unnamed);
     }
     if puzzle.max_move_cost() > 1 {
         if exchange.partition().processes() > 1 || options.checkpoint.is_some() {
