@@ -8,6 +8,7 @@
 use crate::analysis::{self, ATLAS_CELLS, Analysis, AnalysisError};
 use crate::engine::exchange::Partition;
 use crate::engine::{Level, Options};
+use crate::identity::Identity;
 use crate::puzzle::family::{Family, SizeArgs};
 use crate::puzzle::{Notation, Puzzle};
 use crate::solve::table::TableRoute;
@@ -91,6 +92,7 @@ pub struct Job {
 trait Choice: Send + Sync {
     fn family(&self) -> &'static str;
     fn id(&self) -> String;
+    fn canonical(&self) -> Vec<(&'static str, String)>;
     fn parameters(&self) -> Vec<(String, u64)>;
     fn states(&self) -> u128;
     fn max_move_cost(&self) -> u32;
@@ -111,6 +113,10 @@ impl<F: Family> Choice for Chosen<F> {
 
     fn id(&self) -> String {
         self.family.id(&self.size)
+    }
+
+    fn canonical(&self) -> Vec<(&'static str, String)> {
+        self.family.canonical(&self.size)
     }
 
     fn parameters(&self) -> Vec<(String, u64)> {
@@ -154,6 +160,16 @@ impl Job {
     /// The family's name, e.g. `sliding`.
     pub fn family(&self) -> &'static str {
         self.choice.family()
+    }
+
+    /// What decides this puzzle's search and report, hashed (see [`Identity`]): the family,
+    /// the report id, the family's canonical description of the size (a rules or definition
+    /// file's content), and the goal. The one place an identity is made; callers add the
+    /// options that change their output ([`Identity::with`]).
+    pub fn identity(&self) -> Identity {
+        let head = [("family", self.family().to_string()), ("id", self.choice.id())];
+        let goal = ("goal", self.goal.clone().unwrap_or_default());
+        Identity::new(head.into_iter().chain(self.choice.canonical()).chain([goal]))
     }
 
     /// The goal given with `--goal`, if any, as the puzzle writes it.
@@ -290,11 +306,11 @@ impl Job {
         match self.tiles() {
             Some((rows, cols)) => {
                 let puzzle = self.build().ok().and_then(|built| built.sliding());
-                Solver::sliding(rows, cols, self.goal(), puzzle)
+                Ok(Solver::sliding(rows, cols, self.goal(), puzzle)?.with_identity(self.identity()))
             }
             None => {
                 let built = self.build().map_err(|e| anyhow::anyhow!("{self}: {e}"))?;
-                Ok(Solver::table(built.route()))
+                Ok(Solver::table(built.route()).with_identity(self.identity()))
             }
         }
     }

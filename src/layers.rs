@@ -5,6 +5,7 @@
 /// modules of one layer do not import each other.
 pub const LAYERS: &[(&str, u8)] = &[
     ("util", 0),
+    ("identity", 0),
     ("puzzle", 1),
     ("heuristics", 1),
     ("engine", 2),

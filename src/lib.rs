@@ -3,7 +3,8 @@
 //! results as CSV tables, PNG charts and short reports.
 //!
 //! Read it in this order; each layer uses only those above it ([`layers`] tests that):
-//! 1. [`util`]: formatting and exact counting, used everywhere.
+//! 1. [`util`]: formatting and exact counting, used everywhere; [`identity`]: the hash of
+//!    everything that decides a search, which processes, checkpoints and caches compare.
 //! 2. [`puzzle`]: a puzzle as three small traits, split by who calls them
 //!    ([`puzzle::SearchGraph`] for the engine, [`puzzle::Invariant`] for the analysis,
 //!    [`puzzle::Notation`] for people), and one file per family, each with its
@@ -35,6 +36,7 @@ pub mod cli;
 pub mod engine;
 pub mod heuristics;
 pub mod hosts;
+pub mod identity;
 pub mod job;
 pub mod layers;
 pub mod puzzle;

@@ -23,6 +23,7 @@ type Notes = Arc<Mutex<Vec<(usize, Note)>>>;
 fn saving(dir: &Path, notes: &Notes, i: usize, id: String) -> Options<'static> {
     let notes = Arc::clone(notes);
     Options {
+        identity: Some(analyze::identity::Identity::new([("id", id.as_str())])),
         id,
         checkpoint: Some(Config {
             dir: dir.to_path_buf(),

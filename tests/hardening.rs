@@ -361,7 +361,11 @@ fn one_board_side_alone_is_refused_for_every_board_puzzle() {
 /// Solves a position with `make` having put something odd where the table's cache file goes.
 fn solve_with_cache_entry(make: impl FnOnce(&Path)) {
     let sandbox = Sandbox::with_own_cache();
-    make(&sandbox.cache().join("eight.dist"));
+    make(
+        &sandbox
+            .cache()
+            .join(crate::util::cache_name(&["--puzzle", "eight"], "dist")),
+    );
     let child = sandbox.spawn(&["--puzzle", "eight", "--solve", "1 2 3 4 5 6 7 0 8"]);
     let ended = wait(child, Duration::from_secs(60));
     assert_eq!(ended.code, Some(0), "{}", ended.stderr);

@@ -5,6 +5,7 @@
 //! as 3x4, with the size threshold lowered.
 
 use crate::util::{board_text, distances_to, in_key_order, pack, slides, tiles, unpack};
+use analyze::identity::Identity;
 use analyze::puzzle::prelude::*;
 use analyze::puzzle::sliding::Sliding;
 use analyze::solve::mod3::DistanceMod3;
@@ -112,14 +113,28 @@ impl Notes {
 }
 
 fn prepare(puzzle: &Sliding, dir: Option<&Path>, needed: bool, notes: &Notes) -> Option<DistanceMod3> {
-    DistanceMod3::prepare(puzzle, dir, needed, &notes.note()).expect("the search runs")
+    DistanceMod3::prepare(puzzle, &identity(puzzle), dir, needed, &notes.note()).expect("the search runs")
+}
+
+/// The identity the solver keys a board's table by when given none: its id.
+fn identity(puzzle: &Sliding) -> Identity {
+    Identity::new([("id", puzzle.id())])
+}
+
+/// Where the cache keeps `puzzle`'s table in `dir`.
+fn cache_file(dir: &Path, puzzle: &Sliding) -> std::path::PathBuf {
+    dir.join(analyze::solve::cache::file_name(
+        &puzzle.id(),
+        &identity(puzzle),
+        "dist3",
+    ))
 }
 
 #[test]
 fn the_cache_file_is_reused_and_rebuilt_when_damaged_or_for_another_goal() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let puzzle = puzzle(3, 3, Some("1 2 3 4 0 5 6 7 8"));
-    let file = dir.path().join(format!("{}.dist3", puzzle.id()));
+    let file = cache_file(dir.path(), &puzzle);
     let notes = Notes::new();
     let built = prepare(&puzzle, Some(dir.path()), false, &notes).expect("built");
     let said = notes.take();
@@ -156,7 +171,7 @@ fn the_cache_file_is_reused_and_rebuilt_when_damaged_or_for_another_goal() {
     let other = self::puzzle(3, 3, Some("0 1 2 3 4 5 6 7 8"));
     prepare(&other, Some(dir.path()), false, &notes).expect("built");
     notes.take();
-    let other_file = dir.path().join(format!("{}.dist3", other.id()));
+    let other_file = cache_file(dir.path(), &other);
     damaged(
         std::fs::read(other_file).expect("the other file"),
         "written for another table",

@@ -11,6 +11,7 @@ use analyze::engine::exchange::Exchange;
 use analyze::engine::exchange::Partition;
 use analyze::engine::{EngineError, Level, Options};
 use analyze::hosts::Cluster;
+use analyze::identity::Identity;
 use analyze::job::{BITS_PER_STATE, IN_FLIGHT_BYTES, Job};
 use analyze::report;
 use analyze::util::{human_bytes, thousands};
@@ -89,7 +90,11 @@ fn analyze_shared(job: &Job, out: &Path, settings: &Settings, cluster: &Cluster)
             cluster.hostfile.display()
         ));
     }
-    let description = format!("analyze {} {job}", env!("CARGO_PKG_VERSION"));
+    let description = format!(
+        "analyze {} {job} identity {}",
+        env!("CARGO_PKG_VERSION"),
+        identity(job, settings).encode()
+    );
     let timely = TimelyExchange::start(cluster, states, &description).map_err(|e| match e {
         SetupError::Address(m) => anyhow::Error::new(BadInput(m)),
         SetupError::Peers(m) => anyhow::anyhow!(m),
@@ -146,6 +151,7 @@ fn analyze(job: &Job, settings: &Settings, shared: Option<(&Cluster, TimelyExcha
     }
     let bar = progress_bar(job, settings.quiet, built.expected_reachable())?;
     let options = Options {
+        identity: Some(identity(job, settings)),
         checkpoint: settings.checkpoint.cloned(),
         notify: Some(checkpoint_notes(job, &bar)),
         exchange: timely.as_mut().map(|t| t as &mut dyn Exchange),
@@ -175,6 +181,13 @@ fn analyze(job: &Job, settings: &Settings, shared: Option<(&Cluster, TimelyExcha
         Err(AnalysisError::Engine(EngineError::Checkpoint(e))) if e.is_refusal() => Err(BadInput(e.to_string()).into()),
         other => other.map(Some).with_context(|| format!("{job}: analysis failed")),
     }
+}
+
+/// Everything that decides the result of `job`'s analysis: the puzzle's identity and the
+/// options that change the report (the heuristic atlas).
+pub fn identity(job: &Job, settings: &Settings) -> Identity {
+    job.identity()
+        .with("heuristics", if settings.heuristics { "on" } else { "off" })
 }
 
 /// The bar of one search: levels, states reached of those the invariant expects, rate.

@@ -17,6 +17,7 @@
 use super::note;
 use super::timely::SetupError;
 use analyze::hosts::Cluster;
+use analyze::identity::Identity;
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 use std::io::{Read, Write};
@@ -315,6 +316,13 @@ fn check(theirs: &Greeting, ours: &Greeting, peer: usize, cluster: &Cluster) -> 
             ),
         ));
     }
+    if let Some(differences) = identity_differences(&theirs.job, &ours.job) {
+        return Err(SetupError::Address(format!(
+            "process {peer} ({}) runs another search: it differs from this one in {} (give every process the same command and the same files, except --process)",
+            cluster.addresses[peer],
+            analyze::identity::describe(&differences)
+        )));
+    }
     if theirs.job != ours.job {
         return Err(SetupError::Address(format!(
             "process {peer} ({}) runs another search: `{}` there, `{}` here (give every process the same command and hostfile, except --process)",
@@ -322,6 +330,17 @@ fn check(theirs: &Greeting, ours: &Greeting, peer: usize, cluster: &Cluster) -> 
         )));
     }
     Ok(())
+}
+
+/// The parts of the search identities in two greetings' descriptions that differ (see
+/// `analyze::identity`); `None` if they agree, or either has none to compare.
+fn identity_differences(theirs: &str, ours: &str) -> Option<Vec<String>> {
+    let identity = |job: &str| {
+        let word = job.split(" identity ").nth(1)?.split(' ').next()?;
+        Identity::decode(word).ok()
+    };
+    let differences = identity(theirs)?.differences(&identity(ours)?);
+    (!differences.is_empty()).then_some(differences)
 }
 
 fn mismatch(cluster: &Cluster, what: &str) -> SetupError {

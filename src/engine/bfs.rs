@@ -18,6 +18,7 @@ use super::counts::LevelCounts;
 use super::exchange::{Exchange, ExchangeError, Partition};
 use super::expand::{Expansion, Shifts};
 use super::planes::{CHUNK_WORDS, Planes};
+use crate::identity::Identity;
 use crate::puzzle::SearchGraph;
 use rayon::prelude::*;
 use std::ops::ControlFlow;
@@ -62,8 +63,11 @@ pub struct Options<'a> {
     pub checkpoint: Option<Config>,
     /// Told about checkpoints resumed, skipped or written (the library does not print).
     pub notify: Option<Notify>,
-    /// The puzzle's id, which names the search in checkpoints.
+    /// The puzzle's id, which names the search in checkpoints' messages.
     pub id: String,
+    /// Everything that decides the search's result, hashed: a checkpoint carries it, and
+    /// one of another identity is never resumed (required with [`Options::checkpoint`]).
+    pub identity: Option<Identity>,
     /// Set (by a signal handler) to stop the search within a chunk's time: it then ends
     /// with [`EngineError::Interrupted`], every process of a shared search alike, and a
     /// checkpoint keeps the last complete level.
@@ -117,9 +121,10 @@ pub enum EngineError {
     /// Moves of several costs are searched by Dial's buckets, in one process, unsaved.
     #[error("moves of different costs are searched in one process without checkpoints")]
     Weighted,
-    /// A search to be saved was given no puzzle id (a bug in the caller): the header names
-    /// the puzzle, so that another's checkpoint is never resumed.
-    #[error("a saved search needs its puzzle's id (Options::id)")]
+    /// A search to be saved was given no puzzle id or identity (a bug in the caller): the
+    /// header names the puzzle and carries its identity, so that another's checkpoint is
+    /// never resumed.
+    #[error("a saved search needs its puzzle's id and identity (Options::id, Options::identity)")]
     Unnamed,
 }
 
@@ -143,7 +148,15 @@ pub(super) fn bfs<P: SearchGraph>(
         }
     };
     let mut saver = match options.checkpoint.take() {
-        Some(config) => Some(driver.resume(config, std::mem::take(&mut options.id), exchange, &mut notify)?),
+        Some(config) => {
+            let identity = options.identity.take().ok_or(EngineError::Unnamed)?;
+            Some(driver.resume(
+                config,
+                (std::mem::take(&mut options.id), identity),
+                exchange,
+                &mut notify,
+            )?)
+        }
         None => None,
     };
     loop {
@@ -271,7 +284,7 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
     fn resume(
         &mut self,
         config: Config,
-        id: String,
+        id: (String, Identity),
         exchange: &mut dyn Exchange,
         notify: &mut dyn FnMut(&Note),
     ) -> Result<Saver, EngineError> {

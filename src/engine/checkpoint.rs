@@ -6,17 +6,22 @@
 //! A file is written to a temporary name, synced, and renamed over the old generation.
 //!
 //! Format (little-endian): the magic `ANLZCKPT`, the format version, then a header that
-//! identifies the search (puzzle id, states, process count, process index, slice), the
+//! identifies the search (puzzle id, its [`Identity`] with every part's hash, states,
+//! process count, process index, slice), the
 //! level saved, the result so far (levels, reached by class, antipodes, watched
 //! distances), the slice's words, and a CRC-32 of everything before it.
 //!
 //! On resume every process reports the levels of its intact files through
 //! [`Exchange::agree`]; all load the latest level every process has. A file of another
-//! search (puzzle, size, process layout, format) is refused with the reason.
+//! search (puzzle, its rules or definition edited, size, process layout, format) is
+//! refused with the reason. A file too short to hold even its magic, or whose first bytes
+//! are zero (what a crash can leave of a file being written), counts as damaged, so the
+//! other generation is used.
 
 use super::EngineError;
 use super::bfs::Run;
 use super::exchange::{Exchange, Partition};
+use crate::identity::Identity;
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::ops::Range;
@@ -28,8 +33,8 @@ use thiserror::Error;
 /// Identifies a checkpoint file.
 const MAGIC: &[u8; 8] = b"ANLZCKPT";
 /// Bumped whenever the layout below, or the meaning of the planes' bits, changes
-/// (2: the planes swap roles every level).
-const VERSION: u32 = 2;
+/// (2: the planes swap roles every level; 3: the header carries the search's identity).
+const VERSION: u32 = 3;
 /// Words read or written per block (256 KiB): the planes are copied through one block.
 const BUFFER: usize = 1 << 15;
 
@@ -118,6 +123,7 @@ impl CheckpointError {
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Header {
     id: String,
+    identity: Identity,
     states: u64,
     processes: u64,
     index: u64,
@@ -142,9 +148,16 @@ pub(crate) struct Saver {
 }
 
 impl Saver {
-    pub(crate) fn new(config: Config, id: String, partition: Partition, index: usize, shape: (usize, usize)) -> Self {
+    pub(crate) fn new(
+        config: Config,
+        (id, identity): (String, Identity),
+        partition: Partition,
+        index: usize,
+        shape: (usize, usize),
+    ) -> Self {
         let expected = Header {
             id,
+            identity,
             states: partition.states(),
             processes: partition.processes() as u64,
             index: index as u64,
@@ -297,8 +310,15 @@ impl Saver {
     /// Refuses a file of another search.
     fn check(&self, path: &Path, found: &Header) -> Result<(), CheckpointError> {
         let want = &self.expected;
+        let differences = found.identity.differences(&want.identity);
         let reason = if found.id != want.id {
             format!("it is a search of {}, not {}", found.id, want.id)
+        } else if !differences.is_empty() {
+            format!(
+                "it is a search of another {} (differs in: {}): was its rules or definition file edited, or another option given?",
+                want.id,
+                differences.join(", ")
+            )
         } else if found.states != want.states {
             format!("it covers {} ranks, this search {}", found.states, want.states)
         } else if found.processes != want.processes {
@@ -385,6 +405,7 @@ fn write(file: &File, header: &Header, snapshot: &Snapshot) -> io::Result<()> {
     out.put(MAGIC)?;
     out.put(&VERSION.to_le_bytes())?;
     out.list(header.id.bytes().map(u64::from))?;
+    out.list(header.identity.to_bytes().into_iter().map(u64::from))?;
     for v in [
         header.states,
         header.processes,
@@ -509,10 +530,24 @@ fn read(path: &Path, into: Option<&[AtomicU64]>) -> Result<Option<(Header, Optio
 /// The header of a checkpoint file after its magic bytes and version, both checked.
 fn read_header<R: Read>(input: &mut Checked<R>) -> Result<Header, Problem> {
     let mut magic = [0; 8];
-    input
-        .take(&mut magic)
-        .map_err(|_| Problem::Foreign("it is not a checkpoint file".into()))?;
-    if &magic != MAGIC {
+    // An empty file named as ours, or zeros where the magic goes, is what a crash or a
+    // failing disk can leave of a save: damaged (the other generation is used), not
+    // another program's file.
+    let mut got = 0;
+    while got < magic.len() {
+        match input.inner.read(&mut magic[got..])? {
+            0 => break,
+            n => got += n,
+        }
+    }
+    input.crc.update(&magic[..got]);
+    if got == 0 {
+        return Err(Problem::Damaged("it is empty".into()));
+    }
+    if got == magic.len() && magic == [0; 8] {
+        return Err(Problem::Damaged("it holds zeros where a checkpoint starts".into()));
+    }
+    if got < magic.len() || &magic != MAGIC {
         return Err(Problem::Foreign("it is not a checkpoint file".into()));
     }
     let mut version = [0; 4];
@@ -529,6 +564,12 @@ fn read_header<R: Read>(input: &mut Checked<R>) -> Result<Header, Problem> {
         .filter_map(|b| u8::try_from(b).ok())
         .map(char::from)
         .collect();
+    let identity = input.list(4096)?;
+    let bytes: Vec<u8> = identity.into_iter().filter_map(|b| u8::try_from(b).ok()).collect();
+    let identity = match Identity::from_bytes(&bytes) {
+        Ok((identity, used)) if used == bytes.len() => identity,
+        _ => return Err(Problem::Damaged("its search identity is unreadable".into())),
+    };
     let mut fields = [0; 6];
     for f in &mut fields {
         *f = input.u64()?;
@@ -536,6 +577,7 @@ fn read_header<R: Read>(input: &mut Checked<R>) -> Result<Header, Problem> {
     let [states, processes, index, start, end, level] = fields;
     Ok(Header {
         id,
+        identity,
         states,
         processes,
         index,

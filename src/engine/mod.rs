@@ -36,7 +36,7 @@ pub fn search<P: SearchGraph>(
             &mut alone
         }
     };
-    if options.checkpoint.is_some() && options.id.is_empty() {
+    if options.checkpoint.is_some() && (options.id.is_empty() || options.identity.is_none()) {
         return Err(EngineError::Unnamed);
     }
     if puzzle.max_move_cost() > 1 {

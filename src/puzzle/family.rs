@@ -121,6 +121,14 @@ pub trait Family: Sync + 'static {
     }
     /// The report id of a size, e.g. `sliding-2x5`.
     fn id(&self, size: &Self::Size) -> String;
+    /// What decides a size's search and report, as named parts of a canonical text (see
+    /// `crate::identity`): by default the size as debugged, which is the whole of a
+    /// built-in's size. Families read from files name the file's content part by part
+    /// (`moves`, `goals`, ...), leaving out what does not matter (comments, line numbers),
+    /// so a mismatch can say what differs.
+    fn canonical(&self, size: &Self::Size) -> Vec<(&'static str, String)> {
+        vec![("size", format!("{size:?}"))]
+    }
     /// Size parameters the summary lists beyond the board's shape, in order.
     fn parameters(&self, size: &Self::Size) -> Vec<(String, u64)> {
         let _ = size;

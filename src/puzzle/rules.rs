@@ -426,6 +426,24 @@ impl Family for RulesFamily {
         coins.id.clone()
     }
 
+    /// The rules as read: the board, the moves (names, masks, conditions, costs), the
+    /// goals, what distances count, and the title and rules text the report prints.
+    fn canonical(&self, coins: &Arc<Coins>) -> Vec<(&'static str, String)> {
+        let moves = coins
+            .moves
+            .iter()
+            .map(|m| format!("{} {:#x} {:?} {}", m.name, m.mask, m.needs_heads, m.cost))
+            .collect::<Vec<_>>()
+            .join("\n");
+        vec![
+            ("board", format!("{}x{}", coins.rows, coins.cols)),
+            ("moves", moves),
+            ("goals", format!("{:?}", coins.goals)),
+            ("metric", coins.metric.clone()),
+            ("text", format!("{}\n{}", coins.title, coins.rules)),
+        ]
+    }
+
     fn states(&self, coins: &Arc<Coins>) -> u128 {
         1u128 << coins.coins()
     }

@@ -21,6 +21,13 @@ pub const MAGIC: &str = "analyze ";
 /// interrupted run leaves one behind.
 pub const TEMP_PREFIX: &str = ".analyze-partial-";
 
+/// The name of the cache file of the puzzle `id` whose search is `identity`, with the
+/// extension `kind`: `eight.0123456789ab.dist`. The hash's start keeps puzzles of one id
+/// apart (a rules file named like a built-in, an edited file); the header holds the rest.
+pub fn file_name(id: &str, identity: &crate::identity::Identity, kind: &str) -> String {
+    format!("{id}.{}.{kind}", identity.short())
+}
+
 /// Reads `path` if it holds exactly `len` bytes described by `header`; otherwise says why not.
 /// The type and size are checked before anything is read, so an entry that is a FIFO,
 /// a device (a link to `/dev/zero`) or a huge file is rejected at once.

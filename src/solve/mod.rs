@@ -26,6 +26,7 @@ pub mod split;
 pub mod table;
 
 use crate::heuristics::PositionFacts;
+use crate::identity::Identity;
 use crate::puzzle::sliding::Sliding;
 use crate::puzzle::{Notation, ParseError, Puzzle, SearchGraph, quote};
 use crate::util::thousands;
@@ -117,10 +118,13 @@ impl Position {
 pub trait Route: Send {
     /// The board's rows and columns.
     fn shape(&self) -> (usize, usize);
+    /// The puzzle's report id.
+    fn id(&self) -> String;
     /// Reads one position; see [`Solver::read`].
     fn read(&self, text: &str) -> Result<Position>;
     /// Builds or loads what solving needs; see [`Solver::prepare`].
-    fn prepare(&mut self, cache: Option<&Path>, note: &dyn Fn(&str)) -> Result<()>;
+    /// What it keeps in the cache is keyed by `identity`, the search's.
+    fn prepare(&mut self, cache: Option<&Path>, identity: &Identity, note: &dyn Fn(&str)) -> Result<()>;
     /// What [`Route::prepare`] made, for a note.
     fn prepared_what(&self) -> Option<String>;
     /// Solves one position read by [`Route::read`], preparing first if need be.
@@ -133,6 +137,8 @@ pub struct Solver {
     game: Game,
     /// `--pdb`: the pattern databases chosen for 4x4 (`None`: 7-8 if cached, else 6-6-3).
     pdb: Option<Pdb>,
+    /// The search whose distances the cached tables hold (see [`Solver::with_identity`]).
+    identity: Option<Identity>,
 }
 
 /// The pattern databases IDA* uses on the 4x4 board (`--pdb`).
@@ -209,7 +215,16 @@ impl Solver {
         Self {
             game: Game::Table(route),
             pdb: None,
+            identity: None,
         }
+    }
+
+    /// The same solver, its cached distance tables keyed by `identity`, the search's (see
+    /// [`crate::identity`]): a table is only ever read back by the same search. Without
+    /// it, the key is the puzzle's id alone, which is enough for built-in puzzles only.
+    pub fn with_identity(mut self, identity: Identity) -> Self {
+        self.identity = Some(identity);
+        self
     }
 
     /// The solver of a `rows x cols` sliding board measured to `goal` (`None`: the usual
@@ -235,11 +250,16 @@ impl Solver {
                 table: None,
                 search,
             };
-            return Ok(Self { game, pdb: None });
+            return Ok(Self {
+                game,
+                pdb: None,
+                identity: None,
+            });
         }
         Ok(Self {
             game: Self::sliding_game(rows, cols, goal, puzzle)?,
             pdb: None,
+            identity: None,
         })
     }
 
@@ -394,13 +414,15 @@ impl Solver {
         progress: &(dyn Fn(u64, u64) + Sync),
     ) -> Result<()> {
         let pdb = self.pdb;
+        let given = self.identity.clone();
+        let identity = |id: String| given.clone().unwrap_or_else(|| Identity::new([("id", id)]));
         if let Game::SlidingMod3 {
             puzzle,
             table: table @ None,
             search,
         } = &mut self.game
         {
-            let built = DistanceMod3::prepare(puzzle, cache, search.is_none(), note)
+            let built = DistanceMod3::prepare(puzzle, &identity(puzzle.id()), cache, search.is_none(), note)
                 .with_context(|| format!("{}: cannot build the distance table", puzzle.id()))?;
             match (built, search.take()) {
                 (Some(built), _) => *table = Some(built),
@@ -409,8 +431,11 @@ impl Solver {
             }
         }
         match &mut self.game {
-            Game::Table(route) => route.prepare(cache, note),
-            Game::SlidingTable { puzzle, table } => prepare_table(puzzle, table, cache, note),
+            Game::Table(route) => {
+                let id = route.id();
+                route.prepare(cache, &identity(id), note)
+            }
+            Game::SlidingTable { puzzle, table } => prepare_table(puzzle, table, &identity(puzzle.id()), cache, note),
             Game::SlidingSearch {
                 rows,
                 cols,
@@ -608,11 +633,12 @@ impl Estimate {
 fn prepare_table<P: Puzzle>(
     puzzle: &P,
     table: &mut Option<DistanceTable>,
+    identity: &Identity,
     cache: Option<&Path>,
     note: &dyn Fn(&str),
 ) -> Result<()> {
     if table.is_none() {
-        let built = DistanceTable::load_or_build(puzzle, cache, note);
+        let built = DistanceTable::load_or_build(puzzle, identity, cache, note);
         *table = Some(built.with_context(|| format!("{}: cannot build the distance table", puzzle.id()))?);
     }
     Ok(())

@@ -12,6 +12,7 @@
 use super::cache;
 use super::table::fingerprint;
 use crate::engine::{self, EngineError, Options};
+use crate::identity::Identity;
 use crate::puzzle::sliding::Sliding;
 use crate::puzzle::{Notation, SearchGraph};
 use crate::util::thousands;
@@ -87,14 +88,15 @@ impl DistanceMod3 {
     /// the size and time estimate before a build.
     pub fn prepare(
         puzzle: &Sliding,
+        identity: &Identity,
         dir: Option<&Path>,
         needed: bool,
         note: &dyn Fn(&str),
     ) -> Result<Option<Self>, EngineError> {
         let id = puzzle.id();
         let states = puzzle.states();
-        let header = header(puzzle);
-        let path = dir.map(|dir| dir.join(format!("{id}.dist3")));
+        let header = header(puzzle, identity);
+        let path = dir.map(|dir| dir.join(cache::file_name(&id, identity, "dist3")));
         if let Some(path) = &path {
             match cache::load(path, &header, bytes_for(states)) {
                 Ok(codes) => return Ok(Some(Self { codes, states })),
@@ -189,10 +191,10 @@ fn build_time(states: u64) -> String {
 }
 
 /// The cache file's first line: the format, the board with its goal (the id), the size,
-/// and the ranking's fingerprint (which covers the goal too).
-fn header(puzzle: &Sliding) -> String {
+/// the search's identity, and the ranking's fingerprint (which covers the goal too).
+fn header(puzzle: &Sliding, identity: &Identity) -> String {
     format!(
-        "analyze distance mod 3 table v1: {}, {} ranks, 2 bits a rank, ranking fingerprint {:016x}",
+        "analyze distance mod 3 table v2: {}, {} ranks, 2 bits a rank, identity {identity}, ranking fingerprint {:016x}",
         puzzle.id(),
         puzzle.states(),
         fingerprint(puzzle)

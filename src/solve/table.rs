@@ -4,6 +4,7 @@
 
 use super::{Outcome, Position, Route, Solution, State, cache, unreached, unsolvable};
 use crate::engine::{self, EngineError, Options};
+use crate::identity::Identity;
 use crate::puzzle::Puzzle;
 use crate::util::thousands;
 use anyhow::{Context, Result};
@@ -79,17 +80,24 @@ impl DistanceTable {
     /// Loads the table from the cache folder `dir`, or builds and stores it there. Tables
     /// under [`CACHED_RANKS`] ranks are always built: that takes less than reading a file.
     ///
-    /// The file's header carries a fingerprint of the puzzle's ranking (a sample of ranks
-    /// with their renderings and successors), so a table written under another ranking
-    /// is rebuilt rather than trusted.
-    pub fn load_or_build<P: Puzzle>(puzzle: &P, dir: Option<&Path>, note: &dyn Fn(&str)) -> Result<Self, TableError> {
+    /// The file is keyed by `identity`, the search's (see [`crate::identity`]): its name
+    /// carries the start of the hash and its header the whole, so a rules file named like a
+    /// built-in, or an edited one, never reads another's table. The header also carries a
+    /// fingerprint of the ranking (a sample of ranks with their renderings and successors),
+    /// so a table written by a program that ranked otherwise is rebuilt rather than trusted.
+    pub fn load_or_build<P: Puzzle>(
+        puzzle: &P,
+        identity: &Identity,
+        dir: Option<&Path>,
+        note: &dyn Fn(&str),
+    ) -> Result<Self, TableError> {
         let states = puzzle.states();
         let Some(dir) = dir.filter(|_| (CACHED_RANKS..=MAX_TABLE_RANKS).contains(&states)) else {
             return Self::build(puzzle);
         };
-        let path = dir.join(format!("{}.dist", puzzle.id()));
+        let path = dir.join(cache::file_name(&puzzle.id(), identity, "dist"));
         let header = format!(
-            "analyze distance table v1: {}, {states} ranks, ranking fingerprint {:016x}",
+            "analyze distance table v2: {}, {states} ranks, identity {identity}, ranking fingerprint {:016x}",
             puzzle.id(),
             fingerprint(puzzle)
         );
@@ -186,6 +194,10 @@ impl<P: Puzzle + Send> Route for TableRoute<P> {
         self.puzzle.shape()
     }
 
+    fn id(&self) -> String {
+        self.puzzle.id()
+    }
+
     fn read(&self, text: &str) -> Result<Position> {
         let state = match self.puzzle.parse(text) {
             Ok(rank) => State::Rank(rank),
@@ -198,9 +210,9 @@ impl<P: Puzzle + Send> Route for TableRoute<P> {
         })
     }
 
-    fn prepare(&mut self, cache: Option<&Path>, note: &dyn Fn(&str)) -> Result<()> {
+    fn prepare(&mut self, cache: Option<&Path>, identity: &Identity, note: &dyn Fn(&str)) -> Result<()> {
         if self.table.is_none() {
-            let built = DistanceTable::load_or_build(&self.puzzle, cache, note);
+            let built = DistanceTable::load_or_build(&self.puzzle, identity, cache, note);
             self.table = Some(built.with_context(|| format!("{}: cannot build the distance table", self.puzzle.id()))?);
         }
         Ok(())
@@ -214,7 +226,7 @@ impl<P: Puzzle + Send> Route for TableRoute<P> {
     }
 
     fn solve(&mut self, position: &Position) -> Result<Outcome> {
-        self.prepare(None, &|_| {})?;
+        self.prepare(None, &Identity::new([("id", self.puzzle.id())]), &|_| {})?;
         let (Some(table), State::Rank(rank)) = (&self.table, &position.state) else {
             anyhow::bail!("{}: this position does not belong to this puzzle", position.label);
         };

@@ -246,8 +246,8 @@ pub fn resumed_level(stderr: &str) -> usize {
 }
 
 /// The level saved in the checkpoint file at `path`, read from its header as the format
-/// documents it (magic, version, puzzle id as a length and one u64 a byte, five u64s, the
-/// level); `None` while the file does not exist or is not a checkpoint. Files are renamed
+/// documents it (magic, version, puzzle id and search identity each as a length and one u64
+/// a byte, five u64s, the level); `None` while the file does not exist or is not a checkpoint. Files are renamed
 /// into place whole, so a file that exists is complete.
 pub fn saved_level(path: &Path) -> Option<u64> {
     let bytes = std::fs::read(path).ok()?;
@@ -259,7 +259,9 @@ pub fn saved_level(path: &Path) -> Option<u64> {
         return None;
     }
     let id_len = usize::try_from(u64_at(12)?).ok()?;
-    u64_at(20 + 8 * id_len + 5 * 8)
+    let identity_at = 20 + 8 * id_len;
+    let identity_len = usize::try_from(u64_at(identity_at)?).ok()?;
+    u64_at(identity_at + 8 + 8 * identity_len + 5 * 8)
 }
 
 /// The latest level process `index` saved in the checkpoint folder `dir` (either generation).
@@ -268,4 +270,48 @@ pub fn latest_saved_level(dir: &Path, index: usize) -> Option<u64> {
         .iter()
         .filter_map(|g| saved_level(&dir.join(format!("slice-{index}.{g}.ckpt"))))
         .max()
+}
+
+/// A cache file's name without the search identity it carries:
+/// `eight.0123456789ab.dist` is `eight.dist`; other names are unchanged.
+pub fn unhashed(name: &str) -> String {
+    let parts: Vec<&str> = name.split('.').collect();
+    match parts.as_slice() {
+        [stem @ .., hash, kind]
+            if !stem.is_empty() && hash.len() == 12 && hash.bytes().all(|b| b.is_ascii_hexdigit()) =>
+        {
+            format!("{}.{kind}", stem.join("."))
+        }
+        _ => name.to_string(),
+    }
+}
+
+/// The cache file in `dir` whose name is `name` once [`unhashed`]; panics unless there is
+/// exactly one.
+pub fn cached(dir: &Path, name: &str) -> PathBuf {
+    let found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("the cache folder exists")
+        .map(|e| e.expect("a readable entry").path())
+        .filter(|p| p.file_name().is_some_and(|n| unhashed(&n.to_string_lossy()) == name))
+        .collect();
+    match found.as_slice() {
+        [one] => one.clone(),
+        _ => panic!("{} files named {name} in {}: {found:?}", found.len(), dir.display()),
+    }
+}
+
+/// The name of the cache file of kind `kind` (`dist`, `dist3`) for the puzzle that `args`
+/// (`--puzzle NAME` and its size options) choose: the id and the search identity's start.
+pub fn cache_name(args: &[&str], kind: &str) -> String {
+    use clap::Parser;
+    let cli = analyze::cli::Cli::try_parse_from([&["analyze"], args].concat()).expect("a puzzle's arguments");
+    let command = cli
+        .into_command(None, &|path| std::fs::read_to_string(path))
+        .expect("a valid command");
+    match command {
+        analyze::cli::Command::Analyze { jobs, .. } => {
+            analyze::solve::cache::file_name(&jobs[0].to_string(), &jobs[0].identity(), kind)
+        }
+        _ => panic!("{args:?} is not an analysis"),
+    }
 }

@@ -150,6 +150,25 @@ impl Family for PermFamily {
         definition.id.clone()
     }
 
+    /// The definition as read, without its comments, layout or line numbers: its name, the
+    /// sets, the solved state, every move (name, permutation, twists) and the metric.
+    fn canonical(&self, definition: &Definition) -> Vec<(&'static str, String)> {
+        let def = &definition.def;
+        let moves = def
+            .moves
+            .iter()
+            .map(|m| format!("{} {:?} {:?}", m.name, m.from, m.twist))
+            .collect::<Vec<_>>()
+            .join("\n");
+        vec![
+            ("name", def.name.clone()),
+            ("sets", format!("{:?}", def.sets)),
+            ("solved", format!("{:?}", def.solved)),
+            ("moves", moves),
+            ("metric", format!("{:?}", definition.metric)),
+        ]
+    }
+
     fn states(&self, definition: &Definition) -> u128 {
         u128::from(definition.states)
     }
