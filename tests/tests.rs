@@ -18,6 +18,7 @@ mod differential;
 mod flip_k;
 mod goal;
 mod hardening;
+mod identity;
 mod mod3;
 mod parse;
 mod perm;
