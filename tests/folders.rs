@@ -1,0 +1,128 @@
+//! The output and checkpoint folders shared with the user's own files and with other runs:
+//! only analyze's own leftovers are tidied, a locked output folder is waited for with a
+//! line and Ctrl-C stops the wait, one run at a time uses a checkpoint folder, and folders
+//! named by dangling symbolic links are refused before any search.
+
+use crate::util::{Running, SLIDING_2X3, Sandbox, dead_pid, marked, report_files, signal};
+use analyze::report::{MARKER, REPORT};
+use std::fs::{self, File};
+use std::io::{BufRead, BufReader};
+use std::process::Stdio;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Writes `file` holding "mine" in the new folder `relative` of the sandbox.
+fn user_folder(sandbox: &Sandbox, relative: &str) {
+    fs::create_dir(sandbox.path(relative)).expect("mkdir");
+    fs::write(sandbox.path(&format!("{relative}/file")), "mine").expect("write");
+}
+
+#[test]
+fn user_folders_with_look_alike_names_survive_and_marked_leftovers_are_tidied() {
+    let sandbox = Sandbox::new();
+    sandbox.run(&["--puzzle", "eight", "--out", "out", "--quiet"]).success();
+    let before = fs::read(sandbox.path("out/eight/distances.csv")).expect("written");
+    // The user's own folders, named as analyze names its leftovers, without its marker
+    // (one with a marker file of other text).
+    let dead = dead_pid();
+    fs::create_dir(sandbox.path("out/notes")).expect("mkdir");
+    let mine = [
+        ".notes.old-2019".to_string(),
+        ".photos.partial-99999-summer".to_string(),
+        ".thesis.old-draft".to_string(),
+        format!(".eight.partial-{dead}-mine"),
+        ".eight.old-fake".to_string(),
+    ];
+    for name in &mine {
+        user_folder(&sandbox, &format!("out/{name}"));
+    }
+    fs::write(
+        sandbox.path(&format!("out/.eight.old-fake/{MARKER}")),
+        "not analyze's\npid 1\n",
+    )
+    .expect("write");
+    // analyze's own leftovers of a killed run: the report moved aside, the new one staged.
+    let aside = marked(&sandbox, &format!("out/.eight.old-{dead}-abc"), dead);
+    fs::rename(sandbox.path("out/eight"), aside.join(REPORT)).expect("rename");
+    let staged = marked(&sandbox, &format!("out/.eight.partial-{dead}-def"), dead);
+    fs::create_dir(staged.join(REPORT)).expect("mkdir");
+    fs::write(staged.join(REPORT).join("distances.csv"), "half").expect("write");
+
+    sandbox
+        .run(&[&SLIDING_2X3[..], &["--out", "out", "--quiet"]].concat())
+        .success();
+    let mut expected: Vec<String> = mine.to_vec();
+    expected.extend(["eight", "notes", "sliding-2x3"].map(String::from));
+    expected.sort();
+    assert_eq!(sandbox.list("out"), expected);
+    for name in &mine {
+        assert_eq!(sandbox.read(&format!("out/{name}/file")), "mine", "{name}");
+    }
+    assert_eq!(sandbox.list("out/.thesis.old-draft"), ["file"]);
+    // The report put back whole, and neither report holds the marker.
+    assert_eq!(
+        fs::read(sandbox.path("out/eight/distances.csv")).expect("restored"),
+        before
+    );
+    assert_eq!(sandbox.list("out/eight"), report_files("eight"));
+    assert_eq!(sandbox.list("out/sliding-2x3"), report_files("sliding-2x3"));
+}
+
+/// Lines of `stderr` as they come, through a channel.
+fn lines(stderr: impl std::io::Read + Send + 'static) -> mpsc::Receiver<String> {
+    let (send, receive) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    receive
+}
+
+#[test]
+fn a_locked_output_folder_is_waited_for_with_a_line_and_a_signal_stops_the_wait() {
+    for name in ["-TERM", "-INT"] {
+        let sandbox = Sandbox::new();
+        fs::create_dir(sandbox.path("out")).expect("mkdir");
+        // Another run holds the output folder.
+        let folder = File::open(sandbox.path("out")).expect("the folder opens");
+        folder.lock().expect("the folder can be locked");
+        let mut run = Running(Some(
+            sandbox
+                .command(&["--puzzle", "eight", "--out", "out"])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("analyze starts"),
+        ));
+        let stderr = lines(run.child().stderr.take().expect("piped"));
+        let line = stderr
+            .recv_timeout(Duration::from_secs(10))
+            .expect("a line while waiting");
+        assert_eq!(
+            line,
+            "the output folder out is locked by another analyze run: waiting until it is done (Ctrl-C stops waiting)"
+        );
+        signal(run.child(), name);
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = run.child().try_wait().expect("wait") {
+                break status;
+            }
+            assert!(start.elapsed() < Duration::from_secs(5), "{name}: still waiting");
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        assert_eq!(status.code(), Some(130), "{name}");
+        let rest: Vec<String> = stderr.iter().collect();
+        assert_eq!(
+            rest,
+            ["error: interrupted: no report was written (the previous versions, if any, are untouched)"],
+            "{name}"
+        );
+        assert!(sandbox.list("out").is_empty(), "{name}: {:?}", sandbox.list("out"));
+        drop(folder);
+    }
+}
