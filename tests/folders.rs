@@ -3,7 +3,9 @@
 //! line and Ctrl-C stops the wait, one run at a time uses a checkpoint folder, and folders
 //! named by dangling symbolic links are refused before any search.
 
-use crate::util::{Running, SLIDING_2X3, Sandbox, dead_pid, marked, report_files, signal};
+use crate::util::{
+    Running, SLIDING_2X3, SLIDING_2X5, Sandbox, dead_pid, latest_saved_level, marked, report_files, signal, wait,
+};
 use analyze::report::{MARKER, REPORT};
 use std::fs::{self, File};
 use std::io::{BufRead, BufReader};
@@ -125,4 +127,40 @@ fn a_locked_output_folder_is_waited_for_with_a_line_and_a_signal_stops_the_wait(
         assert!(sandbox.list("out").is_empty(), "{name}: {:?}", sandbox.list("out"));
         drop(folder);
     }
+}
+
+#[test]
+fn a_second_run_on_a_checkpoint_folder_in_use_is_refused_at_once_and_the_first_finishes() {
+    let sandbox = Sandbox::new();
+    let args = |out| {
+        [
+            &SLIDING_2X5[..],
+            &["--threads", "1", "--checkpoint", "ck", "--quiet", "--out", out],
+        ]
+        .concat()
+    };
+    let mut first = Running(Some(sandbox.spawn(&args("first"))));
+    // Once it saved a level it holds the folder; stopped there, it is surely still running.
+    let start = Instant::now();
+    while latest_saved_level(&sandbox.path("ck"), 0).is_none() {
+        assert!(
+            first.child().try_wait().expect("wait").is_none(),
+            "the first run ended early"
+        );
+        assert!(start.elapsed() < Duration::from_secs(30), "no level saved within 30 s");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    signal(first.child(), "-STOP");
+    let second = sandbox.output(&args("second"));
+    signal(first.child(), "-CONT");
+    assert_eq!(second.code, Some(2), "{}", second.stderr);
+    assert_eq!(
+        second.stderr,
+        "error: checkpoint folder ck is in use by another analyze run (process 0): wait for it to end or use another --checkpoint folder\n"
+    );
+    assert!(second.took < Duration::from_secs(5), "{:?}", second.took);
+    assert!(!sandbox.path("second/sliding-2x5").exists());
+    let ended = wait(first.take(), Duration::from_secs(60));
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    assert_eq!(sandbox.list("first/sliding-2x5"), report_files("sliding-2x5"));
 }
