@@ -164,3 +164,26 @@ fn a_second_run_on_a_checkpoint_folder_in_use_is_refused_at_once_and_the_first_f
     assert_eq!(ended.code, Some(0), "{}", ended.stderr);
     assert_eq!(sandbox.list("first/sliding-2x5"), report_files("sliding-2x5"));
 }
+
+#[test]
+fn out_or_checkpoint_on_a_dangling_symbolic_link_is_refused_before_the_search() {
+    let sandbox = Sandbox::new();
+    std::os::unix::fs::symlink("missing", sandbox.path("gone")).expect("a link can be made");
+    let refusal = |flag: &str, under: &str| {
+        format!(
+            "error: {flag}: gone{under} is a symbolic link to missing, which does not exist: create the folder it points to or give another path\n"
+        )
+    };
+    for (args, expected) in [
+        (["--out", "gone"], refusal("--out", "")),
+        (["--out", "gone/reports"], refusal("--out", " (in gone/reports)")),
+        (["--checkpoint", "gone"], refusal("--checkpoint", "")),
+    ] {
+        let ended = sandbox.output(&[&SLIDING_2X5[..], &args].concat());
+        assert_eq!(ended.code, Some(2), "{args:?}: {}", ended.stderr);
+        assert_eq!(ended.stderr, expected, "{args:?}");
+        assert!(ended.stdout.is_empty(), "{args:?}");
+        // Refused before anything was created or searched.
+        assert_eq!(sandbox.list("."), ["gone"], "{args:?}");
+    }
+}
