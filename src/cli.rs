@@ -10,7 +10,7 @@ use crate::solve::Pdb;
 use crate::util::{human_bytes, thousands};
 use clap::builder::PossibleValuesParser;
 use clap::{Args, Parser};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 use thiserror::Error;
 
@@ -356,6 +356,7 @@ impl Cli {
             // The atlas reads every level whole; a shared search's processes hold a slice each.
             return usage("--heuristics on a board of more than 10 cells runs in one process: leave out --hosts");
         }
+        no_dangling_link("--out", &self.output.out)?;
         for job in &jobs {
             check_id(job)?;
             match &cluster {
@@ -383,6 +384,7 @@ impl Cli {
         if jobs != 1 {
             return usage("--checkpoint saves one search: give one --puzzle, not --all");
         }
+        no_dangling_link("--checkpoint", dir)?;
         if dir.exists() && !dir.is_dir() {
             return usage(format!(
                 "--checkpoint {}: not a folder (give a folder to keep the checkpoint files in)",
@@ -552,6 +554,32 @@ fn with_goal(job: Job, goal: Option<&str>) -> Result<Job, UsageError> {
 /// Longest report id: the report folder's name, and its staging folder's with about 40
 /// bytes more, must fit the 255 bytes a file name has on common file systems.
 pub const MAX_ID_BYTES: usize = 200;
+
+/// Refuses a folder given to `flag` that is, or lies under, a symbolic link whose target
+/// is missing: creating it would fail ("File exists"), and not before the search.
+fn no_dangling_link(flag: &str, path: &Path) -> Result<(), UsageError> {
+    for link in path.ancestors().filter(|a| !a.as_os_str().is_empty()) {
+        if !std::fs::symlink_metadata(link).is_ok_and(|m| m.is_symlink()) {
+            continue;
+        }
+        let why = match std::fs::metadata(link) {
+            Ok(_) => continue,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => "which does not exist".to_string(),
+            Err(e) => format!("which cannot be followed ({e})"),
+        };
+        let target = std::fs::read_link(link).map_or_else(|_| "?".into(), |t| t.display().to_string());
+        let under = if link == path {
+            String::new()
+        } else {
+            format!(" (in {})", path.display())
+        };
+        return usage(format!(
+            "{flag}: {}{under} is a symbolic link to {target}, {why}: create the folder it points to or give another path",
+            link.display()
+        ));
+    }
+    Ok(())
+}
 
 /// Refuses a job whose report folder could not be named (a rules file's long name).
 fn check_id(job: &Job) -> Result<(), UsageError> {

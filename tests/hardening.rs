@@ -3,7 +3,10 @@
 //! test runs the binary and checks its exit status (0 done, 1 run failure, 2 bad input,
 //! 130 interrupted), its output and the files it leaves.
 
-use crate::util::{EIGHT_AS_PROCESS_0, SLIDING_2X3, SLIDING_3X4, SLIDING_4X4, Sandbox, report_files, signal, wait};
+use crate::util::{
+    EIGHT_AS_PROCESS_0, SLIDING_2X3, SLIDING_3X4, SLIDING_4X4, Sandbox, dead_pid, marked, report_files, signal, wait,
+};
+use analyze::report::REPORT;
 use std::fs::{self, File};
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -15,14 +18,6 @@ fn dev_full() -> File {
         .write(true)
         .open("/dev/full")
         .expect("/dev/full exists on Linux")
-}
-
-/// A process id that belongs to no running process: one that has just exited.
-fn dead_pid() -> u32 {
-    let mut child = Command::new("true").spawn().expect("true runs");
-    let pid = child.id();
-    child.wait().expect("true exits");
-    pid
 }
 
 // 1. stderr and stdout that cannot be written -----------------------------------------
@@ -143,14 +138,13 @@ fn a_report_moved_aside_by_a_killed_run_is_put_back() {
         .expect("runs");
     assert!(status.success());
     let before = fs::read(sandbox.path("out/eight/distances.csv")).expect("written");
-    // What a SIGKILL between the renames leaves: the report aside, the new one staged.
+    // What a SIGKILL between the renames leaves: the report aside, the new one staged,
+    // both in folders analyze marked as its own.
     let pid = dead_pid();
-    fs::rename(
-        sandbox.path("out/eight"),
-        sandbox.path(&format!("out/.eight.old-{pid}-abc")),
-    )
-    .expect("rename");
-    fs::create_dir(sandbox.path(&format!("out/.eight.partial-{pid}-def"))).expect("mkdir");
+    let aside = marked(&sandbox, &format!("out/.eight.old-{pid}-abc"), pid);
+    fs::rename(sandbox.path("out/eight"), aside.join(REPORT)).expect("rename");
+    let staged = marked(&sandbox, &format!("out/.eight.partial-{pid}-def"), pid);
+    fs::create_dir(staged.join(REPORT)).expect("mkdir");
     // Any later run into the folder, even of another puzzle, restores it.
     let status = sandbox
         .command(&[&SLIDING_2X3[..], &["--out", "out", "--quiet"]].concat())

@@ -72,6 +72,28 @@ fn several_files_get_an_index() {
 }
 
 #[test]
+fn a_name_with_html_and_markdown_is_shown_as_written_in_the_index_and_the_report() {
+    let sandbox = Sandbox::new();
+    let name = "A <script>alert(1)</script> | **bold**";
+    std::fs::write(
+        sandbox.path("odd.toml"),
+        file_with(&[("name = \"Test\"", &format!("name = \"{name}\""))]),
+    )
+    .unwrap();
+    std::fs::write(sandbox.path("plain.toml"), file_with(&[])).unwrap();
+    sandbox.run(&["--quiet", "--rules", "odd.toml", "plain.toml"]).success();
+    let escaped = "A &lt;script&gt;alert(1)&lt;/script&gt; \\| \\*\\*bold\\*\\*";
+    let index = sandbox.read("reports/README.md");
+    let row = format!("| [{escaped}](a-script-alert-1-script-bold/report.md) | 512 |");
+    assert!(index.contains(&row), "{index}");
+    let report = sandbox.read("reports/a-script-alert-1-script-bold/report.md");
+    assert!(report.starts_with(&format!("# {escaped}\n")), "{report}");
+    for text in [&index, &report] {
+        assert!(!text.contains("<script>") && !text.contains("**bold"), "{text}");
+    }
+}
+
+#[test]
 fn built_in_puzzles_written_as_files_give_byte_identical_tables() {
     for (file, args, built_in, id) in [
         (

@@ -16,6 +16,7 @@ mod cluster;
 mod committed_reports;
 mod differential;
 mod flip_k;
+mod folders;
 mod goal;
 mod hardening;
 mod identity;

@@ -48,36 +48,74 @@ pub fn analyze_all(jobs: &[Job], index: bool, out: &Path, threads: usize, settin
                 .try_for_each(|job| analyze_shared(job, out, settings, cluster))
         });
     }
-    // Create every output folder before the first search, so a bad --out fails at once.
-    let index_stage = index.then(|| report::stage(out, "index")).transpose()?;
-    let staged = jobs
-        .iter()
-        .map(|job| report::stage(out, &job.to_string()))
-        .collect::<Result<Vec<_>>>()?;
-    let mut analyses = Vec::new();
     let interrupted = |written: usize| Interrupted {
         written: jobs[..written].iter().map(Job::to_string).collect(),
         not_written: jobs[written..].iter().map(Job::to_string).collect(),
         index,
     };
+    let on_wait = waiting_note(settings.quiet);
+    let waiting = waiting(&on_wait);
+    // Create every output folder before the first search, so a bad --out fails at once.
+    let index_stage = index
+        .then(|| report::stage(out, "index", &waiting))
+        .transpose()
+        .map_err(|e| stopped(e, || interrupted(0)))?;
+    let staged = jobs
+        .iter()
+        .map(|job| report::stage(out, &job.to_string(), &waiting))
+        .collect::<Result<Vec<_>>>()
+        .map_err(|e| stopped(e, || interrupted(0)))?;
+    let mut analyses = Vec::new();
     for (job, stage) in jobs.iter().zip(staged) {
         let Some(analysis) = pool.install(|| analyze(job, settings, None))? else {
             return Err(interrupted(analyses.len()).into());
         };
-        report::write_all(&analysis, stage.path())?;
+        report::write_all(&analysis, &stage.path())?;
         if INTERRUPTED.load(Ordering::Relaxed) {
             return Err(interrupted(analyses.len()).into());
         }
-        let path = stage.commit()?;
+        let path = stage
+            .commit(&waiting)
+            .map_err(|e| stopped(e, || interrupted(analyses.len())))?;
         let mut stdout = std::io::stdout().lock();
         writeln!(stdout, "{}  ->  {}", one_line_summary(&analysis), path.display()).context(STDOUT)?;
         stdout.flush().context(STDOUT)?;
         analyses.push(analysis);
     }
     if let Some(stage) = index_stage {
-        write_index(&analyses, stage.path(), out)?;
+        write_index(&analyses, &stage.path(), out)?;
     }
     Ok(())
+}
+
+/// The note printed once when another run holds the output folder's lock (not with
+/// `--quiet`).
+fn waiting_note(quiet: bool) -> impl Fn(&Path) {
+    move |dir: &Path| {
+        if !quiet {
+            note(format_args!(
+                "the output folder {} is locked by another analyze run: waiting until it is done (Ctrl-C stops waiting)",
+                dir.display()
+            ));
+        }
+    }
+}
+
+/// Waiting for the output folder's lock with `on_wait`, stopped by Ctrl-C or SIGTERM.
+fn waiting(on_wait: &dyn Fn(&Path)) -> report::Waiting<'_> {
+    report::Waiting {
+        on_wait,
+        stop: &INTERRUPTED,
+    }
+}
+
+/// A wait for the output folder's lock stopped by a signal, as the interruption it is.
+fn stopped(e: anyhow::Error, interrupted: impl FnOnce() -> Interrupted) -> anyhow::Error {
+    if e.is::<report::Stopped>() {
+        interrupted().into()
+    } else {
+        e
+    }
 }
 
 /// One process's part of a `--hosts` run: connects to the others first (a launch gone wrong
@@ -115,10 +153,12 @@ fn analyze_shared(job: &Job, out: &Path, settings: &Settings, cluster: &Cluster)
         )?;
         return Ok(());
     }
-    let stage = report::stage(out, &job.to_string())?;
+    let on_wait = waiting_note(settings.quiet);
+    let waiting = waiting(&on_wait);
+    let stage = report::stage(out, &job.to_string(), &waiting).map_err(|e| stopped(e, interrupted))?;
     let analysis = analyze(job, settings, Some((cluster, timely)))?.ok_or_else(interrupted)?;
-    report::write_all(&analysis, stage.path())?;
-    let path = stage.commit()?;
+    report::write_all(&analysis, &stage.path())?;
+    let path = stage.commit(&waiting).map_err(|e| stopped(e, interrupted))?;
     writeln!(
         std::io::stdout(),
         "{}  ->  {}",

@@ -94,6 +94,16 @@ pub enum CheckpointError {
         /// What is wrong with it.
         reason: String,
     },
+    /// Another run holds this process's lock in the folder: one run at a time resumes it.
+    #[error(
+        "checkpoint folder {path} is in use by another analyze run (process {index}): wait for it to end or use another --checkpoint folder"
+    )]
+    InUse {
+        /// The folder.
+        path: String,
+        /// The process index whose files the other run holds.
+        index: u64,
+    },
     /// Reading or writing failed.
     #[error("checkpoint {path}: {message}")]
     Io {
@@ -145,6 +155,8 @@ pub(crate) struct Saver {
     classes: usize,
     watched: usize,
     last: Instant,
+    /// This process's lock file in the folder, held for the whole search (see `lock`).
+    lock: Option<File>,
 }
 
 impl Saver {
@@ -170,6 +182,33 @@ impl Saver {
             classes: shape.0,
             watched: shape.1,
             last: Instant::now(),
+            lock: None,
+        }
+    }
+
+    /// Takes the lock file `slice-<index>.lock` in the folder, or refuses at once if
+    /// another run holds it: two runs resuming one folder would overwrite each other's
+    /// files. One lock per process index, as the processes of a `--hosts` run on one
+    /// machine may share a folder. The system releases it when the process ends, however.
+    fn lock(&mut self) -> Result<(), CheckpointError> {
+        let index = self.expected.index;
+        let path = self.config.dir.join(format!("slice-{index}.lock"));
+        let file = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| CheckpointError::io(&path, &e))?;
+        match file.try_lock() {
+            Ok(()) => {
+                self.lock = Some(file);
+                Ok(())
+            }
+            Err(std::fs::TryLockError::WouldBlock) => Err(CheckpointError::InUse {
+                path: self.config.dir.display().to_string(),
+                index,
+            }),
+            Err(std::fs::TryLockError::Error(e)) => Err(CheckpointError::io(&path, &e)),
         }
     }
 
@@ -190,6 +229,7 @@ impl Saver {
     ) -> Result<Option<Run>, EngineError> {
         let dir = &self.config.dir;
         std::fs::create_dir_all(dir).map_err(|e| CheckpointError::io(dir, &e))?;
+        self.lock()?;
         self.remove_temporaries();
         let intact = self.intact(notify)?;
         let mine = intact.iter().map(|(level, _)| *level).collect();

@@ -20,7 +20,7 @@ pub fn write_index(analyses: &[Analysis], mut w: impl Write) -> io::Result<()> {
         writeln!(
             w,
             "| [{}]({}/report.md) | {} | {} | {} | {} | {} | {:.4} | {} |",
-            a.title,
+            super::markdown::escape(&a.title),
             a.id,
             thousands(a.configurations),
             thousands(a.reachable()),

@@ -31,9 +31,30 @@ fn with_formula(formula: Option<String>, n: u64) -> String {
     }
 }
 
+/// `text` from a user's file (a rules file's `name`) as Markdown that shows it as written:
+/// HTML's `<`, `>` and `&` as entities, Markdown's marks after a backslash (`|` too, so it
+/// stays in its table cell), and line breaks as spaces, so it stays on its line.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '\\' | '*' | '_' | '`' | '[' | ']' | '#' | '|' | '~' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' | '\r' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// Writes the page.
 pub fn write_report(a: &Analysis, mut w: impl Write) -> io::Result<()> {
-    writeln!(w, "# {}\n", a.title)?;
+    writeln!(w, "# {}\n", escape(&a.title))?;
     writeln!(w, "{}\n", a.rules)?;
     write_totals(a, &mut w)?;
     write_farthest(a, &mut w)?;
@@ -211,4 +232,19 @@ pub fn side_by_side(boards: &[String]) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape;
+
+    #[test]
+    fn escape_shows_html_and_markdown_marks_as_written() {
+        assert_eq!(
+            escape("a <b> & c | **d** _e_ `f` [g](h) #i ~j\\\nk"),
+            "a &lt;b&gt; &amp; c \\| \\*\\*d\\*\\* \\_e\\_ \\`f\\` \\[g\\](h) \\#i \\~j\\\\ k"
+        );
+        // The built-in titles are unchanged.
+        assert_eq!(escape("8-puzzle (3x3 sliding tiles)"), "8-puzzle (3x3 sliding tiles)");
+    }
 }

@@ -14,9 +14,11 @@ pub mod markdown;
 
 use crate::analysis::Analysis;
 use anyhow::{Context, Result};
-use std::fs::{self, File};
+use std::fs::{self, File, TryLockError};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 use tempfile::TempDir;
 
 /// The files of every analysis, in the order they are written (sliding boards with the
@@ -77,27 +79,82 @@ pub fn draw(
 }
 
 /// A report folder being written: hidden until [`Staged::commit`] renames it into place.
+/// The hidden folder holds the [`MARKER`] and the report's files in [`REPORT`], so the
+/// marker never reaches the committed report.
 pub struct Staged {
     dir: TempDir,
     out: PathBuf,
     name: String,
 }
 
+/// The file that marks a hidden folder in an output folder as analyze's own: a staging
+/// folder `.X.partial-PID-*` or a previous report moved aside `.X.old-*`. It is written
+/// the moment the folder is created, and only folders holding it are ever removed or put
+/// back, so a user's `.notes.old-2019/` in `--out` is never touched.
+pub const MARKER: &str = ".analyze-staging";
+/// The first line of a [`MARKER`] file; the second is `pid N`, the process that wrote it.
+pub const MARKER_MAGIC: &str = "analyze: a report being written or moved aside; a later run removes it or puts it back";
+/// The subfolder of a marked folder that holds the report's files.
+pub const REPORT: &str = "report";
+
+/// The text of the [`MARKER`] written by process `pid`.
+pub fn marker_text(pid: u32) -> String {
+    format!("{MARKER_MAGIC}\npid {pid}\n")
+}
+
+/// The process named by the [`MARKER`] in `dir`, if `dir` is a folder analyze marked.
+fn marker_pid(dir: &Path) -> Option<u32> {
+    let path = dir.join(MARKER);
+    let meta = fs::symlink_metadata(&path).ok()?;
+    if !meta.is_file() || meta.len() > 1024 {
+        return None;
+    }
+    let text = fs::read_to_string(&path).ok()?;
+    let mut lines = text.lines();
+    if lines.next()? != MARKER_MAGIC {
+        return None;
+    }
+    lines.next()?.strip_prefix("pid ")?.parse().ok()
+}
+
+/// A new hidden folder `out/{prefix}*`, marked as analyze's own before anything else is
+/// done with it (a folder killed before the marker is written stays, empty and untouched).
+fn marked_folder(out: &Path, prefix: &str) -> std::io::Result<TempDir> {
+    let dir = tempfile::Builder::new().prefix(prefix).tempdir_in(out)?;
+    fs::write(dir.path().join(MARKER), marker_text(std::process::id()))?;
+    Ok(dir)
+}
+
+/// How a run waits while another holds the lock on its output folder.
+pub struct Waiting<'a> {
+    /// Called once, with the folder, when the lock is found taken.
+    pub on_wait: &'a dyn Fn(&Path),
+    /// Waiting ends with [`Stopped`] once this is set (Ctrl-C, SIGTERM).
+    pub stop: &'a AtomicBool,
+}
+
+/// Waiting for the lock on the output folder was stopped: nothing was written.
+#[derive(Debug, thiserror::Error)]
+#[error("stopped while waiting for the output folder {0}, locked by another analyze run")]
+pub struct Stopped(pub PathBuf);
+
+/// How often a locked output folder is tried again.
+const LOCK_RETRY: Duration = Duration::from_millis(100);
+
 /// Starts the folder `out/name`, creating `out` if needed. Fails now, before any long
 /// search, if `out` cannot be written or `out/name` exists and is not a folder. First
 /// tidies `out` after runs that were killed outright (SIGKILL, power loss): see `tidy`.
-pub fn stage(out: &Path, name: &str) -> Result<Staged> {
+pub fn stage(out: &Path, name: &str, waiting: &Waiting) -> Result<Staged> {
     if out.exists() && !out.is_dir() {
         anyhow::bail!("--out {} is a file, not a folder", out.display());
     }
     fs::create_dir_all(out).with_context(|| format!("cannot create the output folder {}", out.display()))?;
-    if let Some(_lock) = lock(out)? {
+    if let Some(_lock) = lock(out, waiting)? {
         tidy(out);
     }
     check_target(&out.join(name))?;
-    let dir = tempfile::Builder::new()
-        .prefix(&format!(".{name}.partial-{}-", std::process::id()))
-        .tempdir_in(out)
+    let dir = marked_folder(out, &format!(".{name}.partial-{}-", std::process::id()))
+        .and_then(|dir| fs::create_dir(dir.path().join(REPORT)).map(|()| dir))
         .with_context(|| format!("cannot write in the output folder {}", out.display()))?;
     Ok(Staged {
         dir,
@@ -134,96 +191,124 @@ fn check_target(target: &Path) -> Result<()> {
 
 /// An exclusive lock on the folder `out`, held while report folders are swapped, so
 /// that concurrent runs writing the same `out` commit one after the other. The system
-/// releases it when the process dies, however it dies. Where a folder cannot be opened
-/// as a file (not on Linux or macOS), runs are not serialised and nothing is tidied.
-fn lock(out: &Path) -> Result<Option<File>> {
+/// releases it when the process dies, however it dies. Taken without blocking, tried again
+/// every 100 ms: `waiting` is told once that another run holds it, and its flag stops the
+/// wait. Where a folder cannot be opened as a file (not on Linux or macOS), runs are not
+/// serialised and nothing is tidied.
+fn lock(out: &Path, waiting: &Waiting) -> Result<Option<File>> {
     let Ok(folder) = File::open(out) else {
         return Ok(None);
     };
-    folder
-        .lock()
-        .with_context(|| format!("cannot lock the output folder {}", out.display()))?;
-    Ok(Some(folder))
+    let mut told = false;
+    loop {
+        match folder.try_lock() {
+            Ok(()) => return Ok(Some(folder)),
+            Err(TryLockError::WouldBlock) => {
+                if !told {
+                    (waiting.on_wait)(out);
+                    told = true;
+                }
+                if waiting.stop.load(Ordering::Relaxed) {
+                    return Err(Stopped(out.to_path_buf()).into());
+                }
+                std::thread::sleep(LOCK_RETRY);
+            }
+            Err(TryLockError::Error(e)) => {
+                return Err(e).with_context(|| format!("cannot lock the output folder {}", out.display()));
+            }
+        }
+    }
 }
 
-/// Cleans up after runs killed outright; called with the lock held. A commit moves the
-/// previous report `X` aside to `.X.old-*` and the new one into `X` under the lock, so
-/// under the lock an `.X.old-*` folder is always a leftover: if `X` is missing, the
-/// run died between the two renames and the old folder is the report, so it is put
-/// back; otherwise it is removed. A staging folder `.X.partial-PID-*` is removed once
-/// process PID is gone (where `/proc` shows processes). Best effort: a leftover that
-/// cannot be removed is harmless, being hidden and named as incomplete.
+/// Cleans up after runs killed outright; called with the lock held. Only hidden folders
+/// holding analyze's [`MARKER`] are touched: a user's folder of a look-alike name never
+/// is. A commit moves the previous report `X` aside into `.X.old-*/report` and the new one
+/// into `X` under the lock, so under the lock a marked `.X.old-*` folder is always a
+/// leftover: if `X` is missing, the run died between the two renames and the folder
+/// holds the report, so it is put back; then the folder is removed. A marked staging
+/// folder `.X.partial-*` is removed once the process its marker names is gone (where
+/// `/proc` shows processes). Best effort: a leftover that cannot be removed is harmless,
+/// being hidden and named as incomplete.
 fn tidy(out: &Path) {
-    let own_processes = Path::new("/proc/self").exists();
+    let processes = Path::new("/proc/self").exists();
     for entry in fs::read_dir(out).into_iter().flatten().flatten() {
+        if !entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+            continue;
+        }
         let file_name = entry.file_name();
         let Some(hidden) = file_name.to_str().and_then(|n| n.strip_prefix('.')) else {
             continue;
         };
+        let folder = entry.path();
+        let Some(owner) = marker_pid(&folder) else {
+            continue;
+        };
         if let Some((name, _)) = hidden.split_once(".old-") {
             let report = out.join(name);
-            if fs::symlink_metadata(&report).is_err() {
-                let _ = fs::rename(entry.path(), report);
-            } else {
-                let _ = fs::remove_dir_all(entry.path());
+            let kept = folder.join(REPORT);
+            if fs::symlink_metadata(&report).is_err()
+                && fs::symlink_metadata(&kept).is_ok_and(|m| m.is_dir())
+                && fs::rename(&kept, &report).is_err()
+            {
+                continue;
             }
-        } else if let Some((_, rest)) = hidden.split_once(".partial-") {
-            let owner = rest.split('-').next().unwrap_or_default();
-            if own_processes && !Path::new("/proc").join(owner).exists() {
-                let _ = fs::remove_dir_all(entry.path());
-            }
+            let _ = fs::remove_dir_all(&folder);
+        } else if hidden.contains(".partial-") && processes && !Path::new("/proc").join(owner.to_string()).exists() {
+            let _ = fs::remove_dir_all(&folder);
         }
     }
 }
 
 impl Staged {
     /// Where the files go until the commit.
-    pub fn path(&self) -> &Path {
-        self.dir.path()
+    pub fn path(&self) -> PathBuf {
+        self.dir.path().join(REPORT)
     }
 
-    /// Replaces `out/name` with the staged folder; returns the final path. Under the
-    /// folder lock, the two folders are exchanged in one step where the system can; else
-    /// the swap is two renames, and a run killed between them leaves the previous report
-    /// in `.name.old-*`, which the next run puts back (see `tidy`).
-    pub fn commit(self) -> Result<PathBuf> {
+    /// Replaces `out/name` with the staged report; returns the final path. Under the
+    /// folder lock (waited for as `waiting` says), the two folders are exchanged in one
+    /// step where the system can; else the swap is two renames, and a run killed between
+    /// them leaves the previous report in a marked `.name.old-*` folder, which the next
+    /// run puts back (see `tidy`).
+    pub fn commit(self, waiting: &Waiting) -> Result<PathBuf> {
         let target = self.out.join(&self.name);
         let fail = |e: std::io::Error| anyhow::anyhow!("cannot move the report into {}: {e}", target.display());
-        let _lock = lock(&self.out)?;
+        let _lock = lock(&self.out, waiting)?;
         check_target(&target)?;
+        let report = self.path();
         let exists = fs::symlink_metadata(&target).is_ok();
-        if exists && exchange(self.dir.path(), &target) {
+        if exists && exchange(&report, &target) {
             // The staging folder now holds the previous report: dropping it deletes it.
             return Ok(target);
         }
         let old = if exists {
             // A folder cannot be renamed over a non-empty one: move the previous report
-            // aside (over an empty folder of a unique name) first.
-            let aside = tempfile::Builder::new()
-                .prefix(&format!(".{}.old-{}-", self.name, std::process::id()))
-                .tempdir_in(&self.out)
+            // aside (into a marked folder of a unique name) first.
+            let aside = marked_folder(&self.out, &format!(".{}.old-{}-", self.name, std::process::id()))
                 .map_err(fail)?
                 .keep();
-            if let Err(e) = fs::rename(&target, &aside) {
-                let _ = fs::remove_dir(&aside);
+            if let Err(e) = fs::rename(&target, aside.join(REPORT)) {
+                let _ = fs::remove_dir_all(&aside);
                 return Err(fail(e));
             }
             Some(aside)
         } else {
             None
         };
-        let staged = self.dir.keep();
-        if let Err(e) = fs::rename(&staged, &target) {
-            if let Some(old) = &old {
-                let _ = fs::rename(old, &target);
+        if let Err(e) = fs::rename(&report, &target) {
+            // Put the previous report back; if that fails too, the next run does.
+            if let Some(old) = &old
+                && fs::rename(old.join(REPORT), &target).is_ok()
+            {
+                let _ = fs::remove_dir_all(old);
             }
-            let _ = fs::remove_dir_all(&staged);
             return Err(fail(e));
         }
         if let Some(old) = old {
             // The new report is in place; a copy left here is removed by the next run.
             let _ = fs::remove_dir_all(&old);
         }
+        // Dropping the staging folder removes what is left of it: the marker.
         Ok(target)
     }
 }

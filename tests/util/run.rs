@@ -188,6 +188,24 @@ pub fn signal(child: &Child, name: &str) {
     assert!(status.success());
 }
 
+/// A process id that belongs to no running process: one that has just exited.
+pub fn dead_pid() -> u32 {
+    let mut child = Command::new("true").spawn().expect("true runs");
+    let pid = child.id();
+    child.wait().expect("true exits");
+    pid
+}
+
+/// The folder `relative` of the sandbox, created holding the marker that process `pid`
+/// writes in its staging and moved-aside folders in `--out`.
+pub fn marked(sandbox: &Sandbox, relative: &str, pid: u32) -> PathBuf {
+    let dir = sandbox.path(relative);
+    std::fs::create_dir(&dir).expect("the folder can be created");
+    std::fs::write(dir.join(analyze::report::MARKER), analyze::report::marker_text(pid))
+        .expect("the marker is written");
+    dir
+}
+
 /// The text of the file at `path`.
 pub fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
