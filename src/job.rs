@@ -10,7 +10,7 @@ use crate::engine::exchange::Partition;
 use crate::engine::{Level, Options};
 use crate::identity::Identity;
 use crate::puzzle::family::{Family, SizeArgs};
-use crate::puzzle::{Notation, Puzzle};
+use crate::puzzle::{Notation, Puzzle, SearchGraph};
 use crate::solve::table::TableRoute;
 use crate::solve::{Route, Solver};
 use std::fmt;
@@ -343,8 +343,12 @@ impl fmt::Display for Job {
 
 /// A built puzzle with its type erased; its methods run the engine specialised for it.
 pub trait Built: Send + Sync {
+    /// The puzzle's own report id (the job's, [`Job`]'s `Display`, names its folder).
+    fn id(&self) -> String;
     /// Ranks the search covers.
     fn ranks(&self) -> u64;
+    /// Largest cost of one move.
+    fn max_move_cost(&self) -> u32;
     /// Configurations the invariant expects the search to reach (for progress bars).
     fn expected_reachable(&self) -> u64;
     /// The goal in the puzzle's notation (its first goal).
@@ -363,8 +367,16 @@ pub trait Built: Send + Sync {
 }
 
 impl<P: Puzzle + Send + Sync + 'static> Built for P {
+    fn id(&self) -> String {
+        Notation::id(self)
+    }
+
     fn ranks(&self) -> u64 {
         self.states()
+    }
+
+    fn max_move_cost(&self) -> u32 {
+        SearchGraph::max_move_cost(self)
     }
 
     fn expected_reachable(&self) -> u64 {
@@ -394,5 +406,29 @@ impl<P: Puzzle + Send + Sync + 'static> Built for P {
 
     fn route(self: Box<Self>) -> Box<dyn Route> {
         Box::new(TableRoute::new(*self))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::puzzle::family::SizeArgs;
+    use crate::registry::FAMILIES;
+
+    /// A family describes a size's id, state count and largest move cost without building
+    /// it (the report folder is named from the descriptor, the summary from the puzzle):
+    /// every size `--all` runs, and every family's default size, must agree with the
+    /// puzzle built.
+    #[test]
+    fn every_built_puzzle_agrees_with_its_descriptor() {
+        let defaults = FAMILIES.iter().filter_map(|f| f.choose(&SizeArgs::default()).ok());
+        let jobs: Vec<_> = FAMILIES.iter().flat_map(|f| f.all()).chain(defaults).collect();
+        assert!(jobs.len() >= FAMILIES.len(), "{jobs:?}");
+        for job in jobs {
+            let built = job.build().expect("a size --all runs builds");
+            assert_eq!(built.id(), job.to_string(), "{job}");
+            assert_eq!(u128::from(built.ranks()), job.states(), "{job}");
+            assert_eq!(built.max_move_cost() > 1, job.weighted(), "{job}");
+            assert_eq!(built.max_move_cost(), job.choice.max_move_cost(), "{job}");
+        }
     }
 }

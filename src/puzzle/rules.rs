@@ -73,15 +73,7 @@ struct Move {
 /// The report id derived from a puzzle's name: lowercase letters and digits, every other
 /// run of characters a single dash (`Merlin's magic square` -> `merlin-s-magic-square`).
 pub fn id_from_name(name: &str) -> String {
-    let mut id = String::new();
-    for c in name.chars().flat_map(char::to_lowercase) {
-        if c.is_ascii_alphanumeric() {
-            id.push(c);
-        } else if !id.is_empty() && !id.ends_with('-') {
-            id.push('-');
-        }
-    }
-    id.trim_end_matches('-').to_string()
+    crate::util::slug(&name.to_lowercase())
 }
 
 /// Reads a rules file's text into a coin puzzle.
