@@ -6,7 +6,7 @@
 //! [`Built::analyze`], still runs specialised for the puzzle's own type.
 
 use crate::analysis::{self, ATLAS_CELLS, Analysis, AnalysisError};
-use crate::engine::exchange::Partition;
+use crate::engine::memory;
 use crate::engine::{Level, Options};
 use crate::identity::Identity;
 use crate::puzzle::family::{Family, SizeArgs};
@@ -17,14 +17,6 @@ use std::fmt;
 use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::Arc;
-
-/// Bits the engine keeps per rank (two planes: unseen, this level, next level, done).
-pub const BITS_PER_STATE: u128 = 2;
-
-/// Bytes of ranks one process may have sent that their owners have not yet taken (the
-/// exchange blocks the sender beyond it); a process of N holds at most N times this in
-/// exchange buffers: what it sent, and what each other process sent to it.
-pub const IN_FLIGHT_BYTES: u64 = 8 << 20;
 
 /// A [`Family`] with its size type erased, as the registry lists it.
 pub trait AnyFamily: Sync {
@@ -219,59 +211,25 @@ impl Job {
         self.goal.is_none() && self.tiles().is_some_and(|(rows, cols)| rows * cols <= ATLAS_CELLS)
     }
 
-    /// Bit sets the search keeps per rank: 2 for the BFS (plus its occupancy summaries,
-    /// see [`Job::memory`]), the largest move cost + 2 for Dial's search (a bucket per
-    /// pending cost, and the visited set).
+    /// Bit sets the search keeps per rank (see [`memory::bits_per_state`]).
     pub fn bits_per_state(&self) -> u128 {
-        match self.choice.max_move_cost() {
-            1 => BITS_PER_STATE,
-            cost => u128::from(cost) + 2,
-        }
+        memory::bits_per_state(self.choice.max_move_cost())
     }
 
-    /// Bytes the search allocates: each bit set is whole 64-bit words; the BFS adds two
-    /// occupancy summaries of a bit per 256 ranks (0.4% more).
+    /// Bytes the search allocates (see [`memory::memory`]).
     pub fn memory(&self) -> u128 {
-        let sets = self.states().div_ceil(64).saturating_mul(self.bits_per_state() * 8);
-        let summaries = if self.weighted() {
-            0
-        } else {
-            2 * self.states().div_ceil(256 * 64) * 8
-        };
-        sets.saturating_add(summaries)
+        memory::memory(self.states(), self.choice.max_move_cost())
     }
 
-    /// Bytes each of `processes` processes allocates: its slice of the rank space (the first
-    /// slice, the largest) at the same bits a state, plus the exchange's bounded buffers.
+    /// Bytes each of `processes` processes allocates (see [`memory::memory_per_process`]).
     pub fn memory_per_process(&self, processes: usize) -> u128 {
-        if processes <= 1 {
-            return self.memory();
-        }
-        let states = self.states();
-        let slice = match u64::try_from(states) {
-            Ok(states) => u128::from(Partition::new(states, processes).slice(0).end),
-            Err(_) => states / processes as u128,
-        };
-        slice.saturating_mul(BITS_PER_STATE) / 8
-            + 2 * slice.div_ceil(256 * 64) * 8
-            + u128::from(IN_FLIGHT_BYTES) * processes as u128
+        memory::memory_per_process(self.states(), processes)
     }
 
-    /// The fewest processes, one a machine of `machine` bytes, whose shares each fit in 90% of
-    /// it (as the memory guard asks); `None` if no number of them would do.
+    /// The fewest processes, one a machine of `machine` bytes, whose shares each fit (see
+    /// [`memory::machines`]).
     pub fn machines(&self, machine: u64) -> Option<usize> {
-        let fits = |k: usize| self.memory_per_process(k) <= u128::from(machine) * 9 / 10;
-        let mut k = 1;
-        while !fits(k) {
-            k = k.checked_mul(2).filter(|&k| k <= 1 << 24)?;
-        }
-        // The smallest k between k/2 (too few, unless k is 1) and k that fits.
-        let (mut low, mut high) = (k / 2, k);
-        while high - low > 1 {
-            let mid = (low + high) / 2;
-            if fits(mid) { high = mid } else { low = mid }
-        }
-        Some(high)
+        memory::machines(self.states(), machine)
     }
 
     /// Builds the puzzle to enumerate or solve; fails (one line) where it cannot be.

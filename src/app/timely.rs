@@ -18,8 +18,8 @@
 //! first may send them before a slower one has left it.
 
 use analyze::engine::exchange::{Exchange, ExchangeError, Partition};
+use analyze::engine::memory::IN_FLIGHT_BYTES;
 use analyze::hosts::Cluster;
-use analyze::job::IN_FLIGHT_BYTES;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;

@@ -9,6 +9,7 @@ mod counts;
 pub mod dial;
 pub mod exchange;
 mod expand;
+pub mod memory;
 mod planes;
 
 pub use bfs::{Distances, EngineError, Level, Options};
