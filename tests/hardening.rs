@@ -302,11 +302,7 @@ fn refusal_in(sandbox: &Sandbox, args: &[&str]) -> String {
 fn a_negative_or_non_numeric_count_says_what_is_accepted() {
     for (args, shown) in [
         (
-            &["--puzzle", "eight", "--threads", "-1"][..],
-            "'-1' for '--threads <N>'",
-        ),
-        (
-            &["--puzzle", "sliding", "--rows", "-2", "--cols", "3"],
+            &["--puzzle", "sliding", "--rows", "-2", "--cols", "3"][..],
             "'-2' for '--rows <R>'",
         ),
         (&["--puzzle", "flip-k", "--coins", "seven"], "'seven' for '--coins <N>'"),
@@ -324,6 +320,20 @@ fn a_negative_or_non_numeric_count_says_what_is_accepted() {
     }
     let stderr = refusal(&["--puzzle", "flip-k", "--coins", "123456789012345678901234567890"]);
     assert!(stderr.contains("too large"), "{stderr}");
+}
+
+#[test]
+fn every_refused_thread_count_gets_the_same_range() {
+    for value in ["-1", "0", "1025", "many", "123456789012345678901234567890"] {
+        let stderr = refusal(&["--puzzle", "eight", "--threads", value]);
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains(&format!("'{value}' for '--threads <N>'"))
+                && stderr.contains("use a whole number of threads, 1 to 1024"),
+            "{value}: {stderr}"
+        );
+        assert!(!stderr.contains("0 or more"), "{value}: {stderr}");
+    }
 }
 
 #[test]
