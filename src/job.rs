@@ -172,7 +172,7 @@ impl Job {
         let built = self
             .choice
             .build(Some(goal))
-            .map_err(|e| format!("--goal `{goal}` is not a goal of {self}: {e}"))?;
+            .map_err(|e| format!("--goal {} is not a goal of {self}: {e}", crate::util::quote(goal)))?;
         self.goal = Some(built.goal_text());
         Ok(self)
     }

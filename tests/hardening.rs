@@ -419,6 +419,27 @@ fn errors_quote_only_the_start_of_a_huge_input() {
     assert!(stderr.len() < 400, "{} bytes", stderr.len());
 }
 
+#[test]
+fn a_huge_goal_or_metric_is_quoted_by_its_start() {
+    let sandbox = Sandbox::new();
+    let cube = format!("{}/examples/pocket-cube-held.tws", env!("CARGO_MANIFEST_DIR"));
+    let ones = "1".repeat(120_000);
+    let heads = "H".repeat(120_000);
+    let cases: [&[&str]; 5] = [
+        &["--puzzle", "eight", "--goal", &ones],
+        &["--puzzle", "nine-tails", "--goal", &heads],
+        &["--puzzle", "coin-lines", "--goal", &ones],
+        &["--rules", &cube, "--goal", &ones],
+        &["--rules", &cube, "--metric", &ones],
+    ];
+    for args in cases {
+        let stderr = refusal_in(&sandbox, args);
+        assert_eq!(stderr.lines().count(), 1, "{args:.40?}");
+        assert!(stderr.len() < 400, "{} bytes: {}", stderr.len(), &stderr[..200]);
+        assert!(stderr.contains("(120,000 characters)"), "{stderr}");
+    }
+}
+
 // 12. wording ----------------------------------------------------------------------------
 
 #[test]
