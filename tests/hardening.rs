@@ -269,6 +269,35 @@ fn a_position_with_letters_or_signs_gets_the_position_error() {
     }
 }
 
+#[test]
+fn a_position_path_that_is_no_regular_file_is_named_at_once() {
+    let sandbox = Sandbox::new();
+    let pipe = fifo(&sandbox, "pipe");
+    fs::create_dir(sandbox.path("folder")).expect("mkdir");
+    fs::write(sandbox.path("empty"), "").expect("written");
+    for (position, expected) in [
+        ("folder", "`folder`: it is a folder, not a regular file"),
+        (pipe.as_str(), "`pipe`: it is a FIFO, not a regular file"),
+        ("/dev/null", "`/dev/null`: it is a device, not a regular file"),
+        ("empty", "empty is an empty file"),
+    ] {
+        let started = std::time::Instant::now();
+        let stderr = refusal_in(&sandbox, &["--puzzle", "eight", "--solve", position]);
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(expected), "{position}: {stderr}");
+        assert!(!stderr.contains("tile number"), "{position}: {stderr}");
+        assert!(
+            stderr.contains("row by row"),
+            "{position}: says what is accepted: {stderr}"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{position}: {:?}",
+            started.elapsed()
+        );
+    }
+}
+
 // 7. contradictory options ------------------------------------------------------------
 
 #[test]

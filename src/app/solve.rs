@@ -182,25 +182,44 @@ fn moves(n: usize) -> String {
 
 /// A position as typed, or for sliding boards the path of an existing data file. Text
 /// that is neither gets the position's error, which says what is accepted.
+/// An existing path that is not a regular file (a folder, a FIFO, `/dev/null`) is named
+/// as such, without opening it (a FIFO would block), once it is not a position either.
 fn read_position(solver: &Solver, text: &str) -> Result<Position> {
     let path = Path::new(text);
-    if solver.reads_data_files() && path.is_file() {
-        solver.read_data_file(text, &read_data_file(path)?)
-    } else {
-        solver.read(text)
+    if !solver.reads_data_files() {
+        return solver.read(text);
     }
+    if path.is_file() {
+        return solver.read_data_file(text, &read_data_file(path)?);
+    }
+    solver.read(text).map_err(|e| match std::fs::metadata(path) {
+        Ok(meta) => anyhow::anyhow!(
+            "cannot read the position {}: it is {}, not a regular file; {}",
+            ::analyze::util::quote(text),
+            super::file_kind(&meta.file_type()),
+            solver.accepted()
+        ),
+        Err(_) => e,
+    })
 }
 
 /// Reads a data file, refusing anything larger than a board could be (checked on the
 /// open file, so a file that grows meanwhile is still cut off).
 fn read_data_file(path: &Path) -> Result<String> {
-    super::read_text(path, MAX_DATA_FILE).map_err(|e| match e.kind() {
+    let text = super::read_text(path, MAX_DATA_FILE).map_err(|e| match e.kind() {
         std::io::ErrorKind::Other => anyhow::anyhow!(
             "{} is not a position data file: {e} (a board takes a few lines)",
             path.display()
         ),
         _ => anyhow::Error::new(e).context(format!("cannot read the position file {}", path.display())),
-    })
+    })?;
+    if text.trim().is_empty() {
+        anyhow::bail!(
+            "{} is an empty file: a position data file gives the board size (`n`, or `rows cols`) on its first line, then the tiles row by row, 0 for the blank",
+            path.display()
+        );
+    }
+    Ok(text)
 }
 
 /// Writes `N moves`, a sliding board's facts (estimates, parity rule), the start, then
