@@ -251,6 +251,77 @@ fn an_interrupted_search_exits_130_and_writes_nothing() {
     assert!(sandbox.list("out").is_empty(), "{:?}", sandbox.list("out"));
 }
 
+/// A 6x6 board the blank has wandered 400 moves from the goal on (a fixed walk): solvable,
+/// and far beyond what IDA* with Manhattan distance solves in a test's time.
+fn wandered_6x6() -> String {
+    let mut tiles: Vec<u32> = (1..36).chain([0]).collect();
+    let (mut blank, mut last, mut seed) = (35usize, usize::MAX, 12345u64);
+    for _ in 0..400 {
+        let (r, c) = (blank / 6, blank % 6);
+        let next: Vec<usize> = [
+            (r > 0, blank.wrapping_sub(6)),
+            (r < 5, blank + 6),
+            (c > 0, blank.wrapping_sub(1)),
+            (c < 5, blank + 1),
+        ]
+        .into_iter()
+        .filter(|&(ok, cell)| ok && cell != last)
+        .map(|(_, cell)| cell)
+        .collect();
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let cell = next[(seed >> 33) as usize % next.len()];
+        tiles.swap(blank, cell);
+        (last, blank) = (blank, cell);
+    }
+    tiles.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")
+}
+
+/// Starts `args` (a long `--solve`), sends `signal_name` after `after`, and checks that it
+/// ends within a few seconds with exit status 130, one line on stderr and nothing on stdout.
+fn solve_stops_on(sandbox: &Sandbox, args: &[&str], signal_name: &str, after: Duration) {
+    let child = sandbox.spawn(args);
+    std::thread::sleep(after);
+    signal(&child, signal_name);
+    let signalled = std::time::Instant::now();
+    let ended = wait(child, Duration::from_secs(60));
+    assert_eq!(ended.code, Some(130), "{signal_name}: {}", ended.stderr);
+    assert!(
+        signalled.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        signalled.elapsed()
+    );
+    assert!(ended.stderr.contains("interrupted"), "{}", ended.stderr);
+    assert!(ended.stdout.is_empty(), "{}", ended.stdout);
+}
+
+#[test]
+fn a_long_solve_ends_with_130_on_sigterm_and_sigint() {
+    let sandbox = Sandbox::new();
+    let position = wandered_6x6();
+    let args = [
+        "--puzzle", "sliding", "--rows", "6", "--cols", "6", "--quiet", "--solve", &position,
+    ];
+    for signal_name in ["-TERM", "-INT"] {
+        solve_stops_on(&sandbox, &args, signal_name, Duration::from_millis(500));
+    }
+}
+
+#[test]
+fn a_table_build_stopped_by_sigterm_leaves_nothing_in_the_cache() {
+    let sandbox = Sandbox::with_own_cache();
+    let args = [
+        &SLIDING_3X4[..],
+        &["--threads", "1", "--solve", "1 2 3 4 5 6 7 8 9 10 0 11"],
+    ]
+    .concat();
+    solve_stops_on(&sandbox, &args, "-TERM", Duration::from_millis(1500));
+    let left: Vec<_> = fs::read_dir(sandbox.cache())
+        .expect("the cache folder exists")
+        .map(|e| e.expect("an entry").file_name())
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
 // 6. sliding positions that are neither tiles nor a file ------------------------------
 
 #[test]
