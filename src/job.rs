@@ -294,6 +294,9 @@ impl Job {
             }
             None => {
                 let built = self.build().map_err(|e| anyhow::anyhow!("{self}: {e}"))?;
+                if let Some(why) = built.route_refusal() {
+                    anyhow::bail!(why);
+                }
                 Ok(Solver::table(built.route()))
             }
         }
@@ -344,6 +347,8 @@ pub trait Built: Send + Sync {
     ) -> Result<Analysis, AnalysisError>;
     /// Solving positions by the distance table of the whole space.
     fn route(self: Box<Self>) -> Box<dyn Route>;
+    /// Why [`Built::route`] could not solve it (too many ranks for any table), if so.
+    fn route_refusal(&self) -> Option<String>;
 }
 
 impl<P: Puzzle + Send + Sync + 'static> Built for P {
@@ -378,5 +383,9 @@ impl<P: Puzzle + Send + Sync + 'static> Built for P {
 
     fn route(self: Box<Self>) -> Box<dyn Route> {
         Box::new(TableRoute::new(*self))
+    }
+
+    fn route_refusal(&self) -> Option<String> {
+        crate::solve::table::refusal(self)
     }
 }
