@@ -131,8 +131,8 @@ pub struct OutputArgs {
     /// Folder for the reports; each puzzle gets a subfolder named by its id.
     #[arg(long, value_name = "DIR", default_value = "reports")]
     pub out: PathBuf,
-    /// Worker threads (default: one per core).
-    #[arg(long, value_name = "N", value_parser = count)]
+    /// Worker threads, 1 to 1024 (default: one per core).
+    #[arg(long, value_name = "N", value_parser = threads)]
     pub threads: Option<u64>,
     /// No progress bar or memory note on stderr.
     #[arg(long)]
@@ -157,6 +157,17 @@ fn count(text: &str) -> Result<u64, String> {
             "use a whole number, 0 or more".to_string()
         }
     })
+}
+
+/// Reads `--threads`: 1 to [`MAX_THREADS`], one message for every value refused (a
+/// negative number, 0, too many, not a number), so that what is accepted is said once.
+fn threads(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "use a whole number of threads, 1 to {MAX_THREADS} (leave out --threads for one per core)"
+        )),
+    }
 }
 
 /// A validated request.
@@ -254,7 +265,11 @@ impl Cli {
         let threads = match self.output.threads {
             None => std::thread::available_parallelism().map_or(1, usize::from),
             Some(n) if (1..=MAX_THREADS).contains(&n) => n as usize,
-            Some(n) => return usage(format!("--threads {n} is out of range: use 1 to {MAX_THREADS}")),
+            Some(n) => {
+                return usage(format!(
+                    "--threads {n} is out of range: use a whole number of threads, 1 to {MAX_THREADS} (leave out --threads for one per core)"
+                ));
+            }
         };
         let solving = !self.solve.is_empty();
         if let Some(pdb) = &self.pdb {

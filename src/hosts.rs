@@ -94,10 +94,12 @@ pub fn parse_hosts(text: &str) -> Result<Vec<String>, String> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        check_address(line).map_err(|why| format!("line {number}: `{line}` is not host:port ({why})"))?;
+        check_address(line)
+            .map_err(|why| format!("line {number}: {} is not host:port ({why})", crate::util::quote(line)))?;
         if let Some((first, _)) = addresses.iter().find(|(_, a)| a == line) {
             return Err(format!(
-                "line {number} repeats `{line}` from line {first}: each process needs its own host:port"
+                "line {number} repeats {} from line {first}: each process needs its own host:port",
+                crate::util::quote(line)
             ));
         }
         addresses.push((number, line.to_string()));

@@ -180,7 +180,7 @@ impl Job {
         let built = self
             .choice
             .build(Some(goal))
-            .map_err(|e| format!("--goal `{goal}` is not a goal of {self}: {e}"))?;
+            .map_err(|e| format!("--goal {} is not a goal of {self}: {e}", crate::util::quote(goal)))?;
         self.goal = Some(built.goal_text());
         Ok(self)
     }
@@ -268,6 +268,9 @@ impl Job {
             }
             None => {
                 let built = self.build().map_err(|e| anyhow::anyhow!("{self}: {e}"))?;
+                if let Some(why) = built.route_refusal() {
+                    anyhow::bail!(why);
+                }
                 Ok(Solver::table(built.route()).with_identity(self.identity()))
             }
         }
@@ -322,6 +325,8 @@ pub trait Built: Send + Sync {
     ) -> Result<Analysis, AnalysisError>;
     /// Solving positions by the distance table of the whole space.
     fn route(self: Box<Self>) -> Box<dyn Route>;
+    /// Why [`Built::route`] could not solve it (too many ranks for any table), if so.
+    fn route_refusal(&self) -> Option<String>;
 }
 
 impl<P: Puzzle + Send + Sync + 'static> Built for P {
@@ -364,6 +369,10 @@ impl<P: Puzzle + Send + Sync + 'static> Built for P {
 
     fn route(self: Box<Self>) -> Box<dyn Route> {
         Box::new(TableRoute::new(*self))
+    }
+
+    fn route_refusal(&self) -> Option<String> {
+        crate::solve::table::refusal(self)
     }
 }
 

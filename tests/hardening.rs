@@ -245,6 +245,77 @@ fn an_interrupted_search_exits_130_and_writes_nothing() {
     assert!(sandbox.list("out").is_empty(), "{:?}", sandbox.list("out"));
 }
 
+/// A 6x6 board the blank has wandered 400 moves from the goal on (a fixed walk): solvable,
+/// and far beyond what IDA* with Manhattan distance solves in a test's time.
+fn wandered_6x6() -> String {
+    let mut tiles: Vec<u32> = (1..36).chain([0]).collect();
+    let (mut blank, mut last, mut seed) = (35usize, usize::MAX, 12345u64);
+    for _ in 0..400 {
+        let (r, c) = (blank / 6, blank % 6);
+        let next: Vec<usize> = [
+            (r > 0, blank.wrapping_sub(6)),
+            (r < 5, blank + 6),
+            (c > 0, blank.wrapping_sub(1)),
+            (c < 5, blank + 1),
+        ]
+        .into_iter()
+        .filter(|&(ok, cell)| ok && cell != last)
+        .map(|(_, cell)| cell)
+        .collect();
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let cell = next[(seed >> 33) as usize % next.len()];
+        tiles.swap(blank, cell);
+        (last, blank) = (blank, cell);
+    }
+    tiles.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")
+}
+
+/// Starts `args` (a long `--solve`), sends `signal_name` after `after`, and checks that it
+/// ends within a few seconds with exit status 130, one line on stderr and nothing on stdout.
+fn solve_stops_on(sandbox: &Sandbox, args: &[&str], signal_name: &str, after: Duration) {
+    let child = sandbox.spawn(args);
+    std::thread::sleep(after);
+    signal(&child, signal_name);
+    let signalled = std::time::Instant::now();
+    let ended = wait(child, Duration::from_secs(60));
+    assert_eq!(ended.code, Some(130), "{signal_name}: {}", ended.stderr);
+    assert!(
+        signalled.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        signalled.elapsed()
+    );
+    assert!(ended.stderr.contains("interrupted"), "{}", ended.stderr);
+    assert!(ended.stdout.is_empty(), "{}", ended.stdout);
+}
+
+#[test]
+fn a_long_solve_ends_with_130_on_sigterm_and_sigint() {
+    let sandbox = Sandbox::new();
+    let position = wandered_6x6();
+    let args = [
+        "--puzzle", "sliding", "--rows", "6", "--cols", "6", "--quiet", "--solve", &position,
+    ];
+    for signal_name in ["-TERM", "-INT"] {
+        solve_stops_on(&sandbox, &args, signal_name, Duration::from_millis(500));
+    }
+}
+
+#[test]
+fn a_table_build_stopped_by_sigterm_leaves_nothing_in_the_cache() {
+    let sandbox = Sandbox::with_own_cache();
+    let args = [
+        &SLIDING_3X4[..],
+        &["--threads", "1", "--solve", "1 2 3 4 5 6 7 8 9 10 0 11"],
+    ]
+    .concat();
+    solve_stops_on(&sandbox, &args, "-TERM", Duration::from_millis(1500));
+    let left: Vec<_> = fs::read_dir(sandbox.cache())
+        .expect("the cache folder exists")
+        .map(|e| e.expect("an entry").file_name())
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
 // 6. sliding positions that are neither tiles nor a file ------------------------------
 
 #[test]
@@ -260,6 +331,35 @@ fn a_position_with_letters_or_signs_gets_the_position_error() {
             "{stderr}"
         );
         assert!(!stderr.contains("No such file"), "{stderr}");
+    }
+}
+
+#[test]
+fn a_position_path_that_is_no_regular_file_is_named_at_once() {
+    let sandbox = Sandbox::new();
+    let pipe = fifo(&sandbox, "pipe");
+    fs::create_dir(sandbox.path("folder")).expect("mkdir");
+    fs::write(sandbox.path("empty"), "").expect("written");
+    for (position, expected) in [
+        ("folder", "`folder`: it is a folder, not a regular file"),
+        (pipe.as_str(), "`pipe`: it is a FIFO, not a regular file"),
+        ("/dev/null", "`/dev/null`: it is a device, not a regular file"),
+        ("empty", "empty is an empty file"),
+    ] {
+        let started = std::time::Instant::now();
+        let stderr = refusal_in(&sandbox, &["--puzzle", "eight", "--solve", position]);
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(expected), "{position}: {stderr}");
+        assert!(!stderr.contains("tile number"), "{position}: {stderr}");
+        assert!(
+            stderr.contains("row by row"),
+            "{position}: says what is accepted: {stderr}"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{position}: {:?}",
+            started.elapsed()
+        );
     }
 }
 
@@ -296,11 +396,7 @@ fn refusal_in(sandbox: &Sandbox, args: &[&str]) -> String {
 fn a_negative_or_non_numeric_count_says_what_is_accepted() {
     for (args, shown) in [
         (
-            &["--puzzle", "eight", "--threads", "-1"][..],
-            "'-1' for '--threads <N>'",
-        ),
-        (
-            &["--puzzle", "sliding", "--rows", "-2", "--cols", "3"],
+            &["--puzzle", "sliding", "--rows", "-2", "--cols", "3"][..],
             "'-2' for '--rows <R>'",
         ),
         (&["--puzzle", "flip-k", "--coins", "seven"], "'seven' for '--coins <N>'"),
@@ -318,6 +414,20 @@ fn a_negative_or_non_numeric_count_says_what_is_accepted() {
     }
     let stderr = refusal(&["--puzzle", "flip-k", "--coins", "123456789012345678901234567890"]);
     assert!(stderr.contains("too large"), "{stderr}");
+}
+
+#[test]
+fn every_refused_thread_count_gets_the_same_range() {
+    for value in ["-1", "0", "1025", "many", "123456789012345678901234567890"] {
+        let stderr = refusal(&["--puzzle", "eight", "--threads", value]);
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains(&format!("'{value}' for '--threads <N>'"))
+                && stderr.contains("use a whole number of threads, 1 to 1024"),
+            "{value}: {stderr}"
+        );
+        assert!(!stderr.contains("0 or more"), "{value}: {stderr}");
+    }
 }
 
 #[test]
@@ -405,6 +515,27 @@ fn errors_quote_only_the_start_of_a_huge_input() {
     let long_token = "7".repeat(10_000);
     let stderr = refusal(&["--puzzle", "eight", "--solve", &long_token]);
     assert!(stderr.len() < 400, "{} bytes", stderr.len());
+}
+
+#[test]
+fn a_huge_goal_or_metric_is_quoted_by_its_start() {
+    let sandbox = Sandbox::new();
+    let cube = format!("{}/examples/pocket-cube-held.tws", env!("CARGO_MANIFEST_DIR"));
+    let ones = "1".repeat(120_000);
+    let heads = "H".repeat(120_000);
+    let cases: [&[&str]; 5] = [
+        &["--puzzle", "eight", "--goal", &ones],
+        &["--puzzle", "nine-tails", "--goal", &heads],
+        &["--puzzle", "coin-lines", "--goal", &ones],
+        &["--rules", &cube, "--goal", &ones],
+        &["--rules", &cube, "--metric", &ones],
+    ];
+    for args in cases {
+        let stderr = refusal_in(&sandbox, args);
+        assert_eq!(stderr.lines().count(), 1, "{args:.40?}");
+        assert!(stderr.len() < 400, "{} bytes: {}", stderr.len(), &stderr[..200]);
+        assert!(stderr.contains("(120,000 characters)"), "{stderr}");
+    }
 }
 
 // 12. wording ----------------------------------------------------------------------------

@@ -151,3 +151,111 @@ fn a_file_is_read_by_its_extension_first_then_by_its_first_line() {
     assert_eq!(ended.code, Some(2));
     assert!(ended.stderr.contains("not a rules file"), "{}", ended.stderr);
 }
+
+/// The pocket cube with all six faces turning and no corner held: 8! x 3^7 = 88,179,840
+/// ranks, above the byte-a-rank table's 2^26, so `--solve` walks its distance modulo 3.
+const POCKET_CUBE_SIX_FACES: &str = "Name SixFaces
+
+Set CORNERS 8 3
+
+Solved
+CORNERS
+1 2 3 4 5 6 7 8
+0 0 0 0 0 0 0 0
+End
+
+Move U
+CORNERS
+4 1 2 3 5 6 7 8
+End
+
+Move D
+CORNERS
+1 2 3 4 6 7 8 5
+End
+
+Move R
+CORNERS
+5 2 3 1 8 6 7 4
+1 0 0 2 2 0 0 1
+End
+
+Move L
+CORNERS
+1 3 7 4 5 2 6 8
+0 2 1 0 0 1 2 0
+End
+
+Move F
+CORNERS
+2 6 3 4 1 5 7 8
+2 1 0 0 1 2 0 0
+End
+
+Move B
+CORNERS
+1 2 4 8 5 6 3 7
+0 0 2 1 0 0 1 2
+End
+";
+
+#[test]
+fn solves_a_definition_above_2_to_the_26_ranks_by_its_distance_mod_3() {
+    let sandbox = Sandbox::with_own_cache();
+    std::fs::write(sandbox.path("six.tws"), POCKET_CUBE_SIX_FACES).expect("written");
+    let scrambles = ["R", "R U", "R U F", "R U R' U'", "F2 L' D B"];
+    let mut args = vec!["--rules", "six.tws", "--json", "--solve"];
+    args.extend(scrambles);
+    let ended = sandbox.output(&args);
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    assert!(ended.stderr.contains("mod 3"), "{}", ended.stderr);
+    let solutions: Vec<serde_json::Value> = ended
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(solutions.len(), scrambles.len());
+    // Each scramble of n face turns is at most n moves away, these exactly n (no two of
+    // their turns cancel or commute into fewer).
+    let mut undone = Vec::new();
+    for (scramble, solution) in scrambles.iter().zip(&solutions) {
+        let turns = scramble.split_whitespace().count() as u64;
+        assert_eq!(solution["length"], turns, "{scramble}: {solution}");
+        let path = solution["path"].as_array().expect("a path");
+        assert_eq!(
+            path.last(),
+            Some(&serde_json::json!("1 2 3 4 5 6 7 8, 0 0 0 0 0 0 0 0"))
+        );
+        let moves: Vec<&str> = solution["moves"]
+            .as_array()
+            .expect("moves")
+            .iter()
+            .map(|m| m.as_str().expect("a move name"))
+            .collect();
+        undone.push(format!("{scramble} {}", moves.join(" ")));
+    }
+    // The scramble followed by its solution is the solved cube (the table now cached).
+    let mut args = vec!["--rules", "six.tws", "--json", "--solve"];
+    args.extend(undone.iter().map(String::as_str));
+    let again = sandbox.output(&args);
+    assert_eq!(again.code, Some(0), "{}", again.stderr);
+    assert!(!again.stderr.contains("building"), "{}", again.stderr);
+    for line in again.stdout.lines() {
+        assert!(line.contains("\"length\":0"), "{line}");
+    }
+}
+
+#[test]
+fn a_definition_beyond_any_table_is_refused_with_the_memory_it_would_take() {
+    let sandbox = Sandbox::new();
+    let thirteen = "Name Big\nSet A 13 1\nMove M\nA\n2 3 4 5 6 7 8 9 10 11 12 13 1\nEnd\nMove S\nA\n2 1 3 4 5 6 7 8 9 10 11 12 13\nEnd\n";
+    std::fs::write(sandbox.path("big.tws"), thirteen).expect("written");
+    let ended = sandbox.output(&["--rules", "big.tws", "--solve", "M"]);
+    assert_eq!(ended.code, Some(2), "{}", ended.stderr);
+    assert_eq!(ended.stderr.lines().count(), 1, "{}", ended.stderr);
+    assert!(
+        ended.stderr.contains("6,227,020,800 ranks") && ended.stderr.contains("1.4 GiB"),
+        "{}",
+        ended.stderr
+    );
+}

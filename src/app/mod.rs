@@ -32,18 +32,10 @@ pub const MAX_INPUT: u64 = 1 << 20;
 pub fn read_text(path: &Path, limit: u64) -> std::io::Result<String> {
     let kind = std::fs::metadata(path)?.file_type();
     if !kind.is_file() {
-        let what = if kind.is_dir() {
-            "a folder"
-        } else if kind.is_fifo() {
-            "a FIFO"
-        } else if kind.is_socket() {
-            "a socket"
-        } else if kind.is_block_device() || kind.is_char_device() {
-            "a device"
-        } else {
-            "not a file"
-        };
-        return Err(std::io::Error::other(format!("it is {what}, not a regular file")));
+        return Err(std::io::Error::other(format!(
+            "it is {}, not a regular file",
+            file_kind(&kind)
+        )));
     }
     let mut text = String::new();
     std::fs::File::open(path)?.take(limit + 1).read_to_string(&mut text)?;
@@ -54,6 +46,23 @@ pub fn read_text(path: &Path, limit: u64) -> std::io::Result<String> {
         )));
     }
     Ok(text)
+}
+
+/// What a path that is not a regular file is, for messages: `a folder`, `a FIFO`, ...
+pub fn file_kind(kind: &std::fs::FileType) -> &'static str {
+    if kind.is_file() {
+        "a regular file"
+    } else if kind.is_dir() {
+        "a folder"
+    } else if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_block_device() || kind.is_char_device() {
+        "a device"
+    } else {
+        "something else"
+    }
 }
 
 /// MemAvailable from /proc/meminfo, if the system reports it.

@@ -3,7 +3,7 @@
 //! returns values.
 
 use super::cache::cache_dir;
-use super::{BadInput, STDOUT, note};
+use super::{BadInput, INTERRUPTED, STDOUT, note};
 use analyze::heuristics::PositionFacts;
 use analyze::job::Job;
 use analyze::solve::{Outcome, Pdb, Position, Solution, Solver};
@@ -11,6 +11,7 @@ use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
 use std::path::Path;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 /// Largest position data file read: a 64-cell board takes a few hundred bytes.
@@ -20,6 +21,7 @@ const MAX_DATA_FILE: u64 = 64 * 1024;
 /// with `json` one JSON object per line for each. Every position is read and checked
 /// before any search, so a typo in the last one fails (exit 2) before a long search.
 pub fn run(spec: &Job, states: &[String], threads: usize, quiet: bool, pdb: Option<Pdb>, json: bool) -> Result<()> {
+    stop_on_signal()?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     let say = |message: &str| {
         if !quiet {
@@ -35,7 +37,6 @@ pub fn run(spec: &Job, states: &[String], threads: usize, quiet: bool, pdb: Opti
     if positions.iter().any(Position::needs_solver) {
         prepare(spec, &mut solver, &pool, quiet)?;
     }
-    let mut out = std::io::stdout().lock();
     let mut summary = Vec::new();
     for (i, position) in positions.iter().enumerate() {
         let start = Instant::now();
@@ -51,6 +52,8 @@ pub fn run(spec: &Job, states: &[String], threads: usize, quiet: bool, pdb: Opti
         };
         let outcome = pool.install(|| solver.solve_with_progress(position, &mut progress))?;
         let seconds = start.elapsed().as_secs_f64();
+        // Held for this position's block only: a signal waits for a block to be whole.
+        let mut out = std::io::stdout().lock();
         if let Outcome::Solved(Solution { nodes: Some(nodes), .. }) = &outcome {
             say(&format!(
                 "{}: {}, {nodes} positions searched, {seconds:.3} s",
@@ -69,11 +72,29 @@ pub fn run(spec: &Job, states: &[String], threads: usize, quiet: bool, pdb: Opti
         }
         out.flush().context(STDOUT)?;
     }
+    let mut out = std::io::stdout().lock();
     if summary.len() > 1 {
         writeln!(out).context(STDOUT)?;
         write_summary(&summary, &mut out).context(STDOUT)?;
     }
     out.flush().context(STDOUT)
+}
+
+/// Ends the run on Ctrl-C or SIGTERM with exit status 130, as the analysis does. Solving
+/// has nothing to save and its searches (a table build, IDA*) could not stop at a level's
+/// end, so the handler ends the process itself, at once: after any cache file being
+/// written is complete (no temporary file is left) and any solution being printed is
+/// whole (stdout's lock).
+fn stop_on_signal() -> Result<()> {
+    ctrlc::set_handler(|| {
+        INTERRUPTED.store(true, Ordering::Relaxed);
+        let writes = analyze::solve::cache::hold_writes();
+        let out = std::io::stdout().lock();
+        note("error: interrupted: the search stopped (the cache holds only complete files)");
+        drop((out, writes));
+        std::process::exit(130);
+    })
+    .context("cannot install the Ctrl-C handler")
 }
 
 /// The number of moves of a solved outcome (0 otherwise).
@@ -182,25 +203,44 @@ fn moves(n: usize) -> String {
 
 /// A position as typed, or for sliding boards the path of an existing data file. Text
 /// that is neither gets the position's error, which says what is accepted.
+/// An existing path that is not a regular file (a folder, a FIFO, `/dev/null`) is named
+/// as such, without opening it (a FIFO would block), once it is not a position either.
 fn read_position(solver: &Solver, text: &str) -> Result<Position> {
     let path = Path::new(text);
-    if solver.reads_data_files() && path.is_file() {
-        solver.read_data_file(text, &read_data_file(path)?)
-    } else {
-        solver.read(text)
+    if !solver.reads_data_files() {
+        return solver.read(text);
     }
+    if path.is_file() {
+        return solver.read_data_file(text, &read_data_file(path)?);
+    }
+    solver.read(text).map_err(|e| match std::fs::metadata(path) {
+        Ok(meta) => anyhow::anyhow!(
+            "cannot read the position {}: it is {}, not a regular file; {}",
+            ::analyze::util::quote(text),
+            super::file_kind(&meta.file_type()),
+            solver.accepted()
+        ),
+        Err(_) => e,
+    })
 }
 
 /// Reads a data file, refusing anything larger than a board could be (checked on the
 /// open file, so a file that grows meanwhile is still cut off).
 fn read_data_file(path: &Path) -> Result<String> {
-    super::read_text(path, MAX_DATA_FILE).map_err(|e| match e.kind() {
+    let text = super::read_text(path, MAX_DATA_FILE).map_err(|e| match e.kind() {
         std::io::ErrorKind::Other => anyhow::anyhow!(
             "{} is not a position data file: {e} (a board takes a few lines)",
             path.display()
         ),
         _ => anyhow::Error::new(e).context(format!("cannot read the position file {}", path.display())),
-    })
+    })?;
+    if text.trim().is_empty() {
+        anyhow::bail!(
+            "{} is an empty file: a position data file gives the board size (`n`, or `rows cols`) on its first line, then the tiles row by row, 0 for the blank",
+            path.display()
+        );
+    }
+    Ok(text)
 }
 
 /// Writes `N moves`, a sliding board's facts (estimates, parity rule), the start, then

@@ -77,6 +77,17 @@ pub fn load(path: &Path, header: &str, len: usize) -> Result<Vec<u8>, String> {
     Ok(data)
 }
 
+/// Held by [`store`] from creating its temporary file to renaming it.
+static WRITES: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Waits for a [`store`] under way in this process to finish and keeps any other from
+/// starting while the guard lives: the binary holds it to end a run on a signal without
+/// leaving a temporary file behind.
+pub fn hold_writes() -> std::sync::MutexGuard<'static, ()> {
+    // A store that panicked left no file to finish: the lock is still good.
+    WRITES.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// Stores a freshly built table as `name` in the cache folder `dir`, if there is one, and
 /// says where it went (or why not) as the end of the "built in" line.
 pub fn store_in(dir: Option<&Path>, name: &str, header: &str, data: &[u8]) -> String {
@@ -95,6 +106,7 @@ pub fn store_in(dir: Option<&Path>, name: &str, header: &str, data: &[u8]) -> St
 /// Writes `data` under `header` to `path`, creating the folder; atomically replaces any
 /// existing file.
 pub fn store(path: &Path, header: &str, data: &[u8]) -> std::io::Result<()> {
+    let _writing = hold_writes();
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
     let mut file = tempfile::Builder::new().prefix(TEMP_PREFIX).tempfile_in(dir)?;

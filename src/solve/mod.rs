@@ -324,19 +324,24 @@ impl Solver {
             return route.read(text);
         }
         let (rows, cols) = self.shape();
-        let board = Board::parse(rows, cols, text).map_err(|e| {
-            anyhow::anyhow!(
-                "{}; a position is the {} tiles row by row, 0 for the blank (e.g. `{}`), or the path of a data file",
-                malformed(text, &e),
-                rows * cols,
-                Board::goal(rows, cols).render()
-            )
-        })?;
+        let board = Board::parse(rows, cols, text)
+            .map_err(|e| anyhow::anyhow!("{}; {}", malformed(text, &e), self.accepted()))?;
         Ok(Position {
             label: text.to_string(),
             facts: self.facts(&board),
             state: self.checked(board, text)?,
         })
+    }
+
+    /// What a sliding board's position may be, for messages: `a position is the 9 tiles
+    /// row by row, 0 for the blank (e.g. ...), or the path of a data file`.
+    pub fn accepted(&self) -> String {
+        let (rows, cols) = self.shape();
+        format!(
+            "a position is the {} tiles row by row, 0 for the blank (e.g. `{}`), or the path of a data file",
+            rows * cols,
+            Board::goal(rows, cols).render()
+        )
     }
 
     /// Whether positions may also be given as data files (sliding boards).

@@ -1,20 +1,20 @@
-//! Solving 3x4 and 2x6 by table: their 239,500,800 ranks are too many for a byte each
-//! (the [`table`](super::table) route), but 2 bits a rank (60 MB) are enough.
+//! Solving by each rank's distance modulo 3, 2 bits a rank, where a byte a rank (the
+//! [`table`](super::table) route) is too much: 3x4 and 2x6 (239,500,800 ranks, 60 MB), and
+//! any puzzle above [`MAX_TABLE_RANKS`](super::table::MAX_TABLE_RANKS) ranks whose moves
+//! can all be undone and all cost 1 (the pocket cube's 88,179,840, 22 MB).
 //!
-//! Every move of a sliding board changes the distance to the goal by exactly one: by at
-//! most one since moves can be undone, and not by zero since a move takes the blank to a
-//! cell of the other colour of a chessboard, so neighbours' distances differ in parity.
-//! Knowing each rank's distance modulo 3 then finds a move one closer: from distance `d`,
-//! the neighbours lie at `d - 1` or `d + 1`, which differ modulo 3, so the neighbour whose
-//! code is `d - 1` (mod 3) is closer. Walking such moves reaches the goal along a shortest
-//! path; its length is the distance.
+//! Every move of such a puzzle changes the distance to the goal by at most one, since it
+//! can be undone: from distance `d` the neighbours lie at `d - 1`, `d` or `d + 1`, three
+//! values distinct modulo 3, so the neighbour whose code is `d - 1` (mod 3) is closer.
+//! (On a sliding board never `d`, as a move takes the blank to a cell of the other colour
+//! of a chessboard.) Walking such moves reaches the goal along a shortest path; its length
+//! is the distance.
 
 use super::cache;
 use super::table::fingerprint;
 use crate::engine::{self, EngineError, Options};
 use crate::identity::Identity;
-use crate::puzzle::sliding::Sliding;
-use crate::puzzle::{Notation, SearchGraph};
+use crate::puzzle::Puzzle;
 use crate::util::thousands;
 use rayon::prelude::*;
 use std::ops::{ControlFlow, RangeInclusive};
@@ -24,6 +24,16 @@ use std::path::Path;
 /// ([`super::table::MAX_TABLE_RANKS`]), up to the 12-cell boards (3x4 and 2x6, 12!/2 ranks).
 /// The next board, 2x7, has 182 times as many.
 pub const MOD3_RANKS: RangeInclusive<u64> = (super::table::MAX_TABLE_RANKS + 1)..=(1 << 28);
+
+/// Largest rank space this table takes: 1 GiB of codes (2^32 ranks).
+pub const MAX_MOD3_RANKS: u64 = 1 << 32;
+
+/// Whether `puzzle` can be solved by its distance modulo 3: every move undone by a move
+/// ([`SearchGraph::symmetric`](crate::puzzle::SearchGraph::symmetric)), every move costing
+/// 1, and at most [`MAX_MOD3_RANKS`] ranks.
+pub fn applies<P: Puzzle>(puzzle: &P) -> bool {
+    puzzle.symmetric() && puzzle.max_move_cost() == 1 && puzzle.states() <= MAX_MOD3_RANKS
+}
 
 /// The code of a rank the search from the goal never reached.
 const UNREACHED: u8 = 3;
@@ -45,7 +55,7 @@ pub struct DistanceMod3 {
 impl DistanceMod3 {
     /// Runs the engine's breadth-first search from the goal (on the current rayon pool),
     /// recording each level's ranks as it completes, word by word in parallel.
-    pub fn build(puzzle: &Sliding) -> Result<Self, EngineError> {
+    pub fn build<P: Puzzle>(puzzle: &P) -> Result<Self, EngineError> {
         let states = puzzle.states();
         let mut codes = vec![u8::MAX; bytes_for(states)];
         for goal in puzzle.goals() {
@@ -86,8 +96,8 @@ impl DistanceMod3 {
     /// With no folder, or one that cannot be written, `None` (the caller takes another
     /// route) unless `needed`: then the table is built in memory. `note` hears why, and
     /// the size and time estimate before a build.
-    pub fn prepare(
-        puzzle: &Sliding,
+    pub fn prepare<P: Puzzle>(
+        puzzle: &P,
         identity: &Identity,
         dir: Option<&Path>,
         needed: bool,
@@ -152,7 +162,7 @@ impl DistanceMod3 {
     /// A shortest path from `rank` to the goal, both ends included; `None` if there is
     /// none. Each step takes the first move (in the puzzle's move order) to a rank coded
     /// one less modulo 3, which is one move closer (see the module's note).
-    pub fn path(&self, puzzle: &Sliding, rank: u64) -> Option<Vec<u64>> {
+    pub fn path<P: Puzzle>(&self, puzzle: &P, rank: u64) -> Option<Vec<u64>> {
         let goals = puzzle.goals();
         let mut code = self.code(rank)?;
         let mut path = vec![rank];
@@ -190,9 +200,9 @@ fn build_time(states: u64) -> String {
     format!("{seconds} s on {threads} thread{}", if threads == 1 { "" } else { "s" })
 }
 
-/// The cache file's first line: the format, the board with its goal (the id), the size,
+/// The cache file's first line: the format, the puzzle with its goal (the id), the size,
 /// the search's identity, and the ranking's fingerprint (which covers the goal too).
-fn header(puzzle: &Sliding, identity: &Identity) -> String {
+fn header<P: Puzzle>(puzzle: &P, identity: &Identity) -> String {
     format!(
         "analyze distance mod 3 table v2: {}, {} ranks, 2 bits a rank, identity {identity}, ranking fingerprint {:016x}",
         puzzle.id(),

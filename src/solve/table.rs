@@ -2,6 +2,7 @@
 //! from the goals gives every configuration's distance, and a shortest solution is a walk
 //! that always steps to a successor one move closer. No search per position.
 
+use super::mod3::{self, DistanceMod3, MAX_MOD3_RANKS};
 use super::{Outcome, Position, Route, Solution, State, cache, unreached, unsolvable};
 use crate::engine::{self, EngineError, Options};
 use crate::identity::Identity;
@@ -164,11 +165,47 @@ pub(crate) fn fingerprint<P: Puzzle>(puzzle: &P) -> u64 {
     cache::checksum(text.as_bytes())
 }
 
-/// Solving any puzzle whose rank space fits a [`DistanceTable`]: positions in the
+/// Solving any puzzle whose rank space fits a [`DistanceTable`], or above
+/// [`MAX_TABLE_RANKS`] a [`DistanceMod3`] where [`mod3::applies`]: positions in the
 /// puzzle's notation, solutions walked down the table.
 pub struct TableRoute<P> {
     puzzle: P,
-    table: Option<DistanceTable>,
+    table: Option<Table>,
+}
+
+/// The table a [`TableRoute`] walks.
+enum Table {
+    /// A byte a rank: each distance.
+    Bytes(DistanceTable),
+    /// 2 bits a rank: each distance modulo 3.
+    Mod3(DistanceMod3),
+}
+
+/// Why `puzzle` cannot be solved by a table, in one line naming the limit and the memory;
+/// `None` if it can.
+pub fn refusal<P: Puzzle>(puzzle: &P) -> Option<String> {
+    let states = puzzle.states();
+    if states <= MAX_TABLE_RANKS || mod3::applies(puzzle) {
+        return None;
+    }
+    let why = if states > MAX_MOD3_RANKS {
+        format!(
+            "its distance modulo 3 would take {} (2 bits a rank), over the {} the solver allows",
+            crate::util::human_bytes(u128::from(states.div_ceil(4))),
+            crate::util::human_bytes(u128::from(MAX_MOD3_RANKS / 4))
+        )
+    } else if puzzle.max_move_cost() != 1 {
+        "its moves have different costs, so only a byte a rank would do".to_string()
+    } else {
+        "some move cannot be undone, so only a byte a rank would do".to_string()
+    };
+    Some(format!(
+        "{}: --solve cannot solve it: it has {} ranks, over the {} of a distance table of a byte a rank ({}), and {why}",
+        puzzle.id(),
+        thousands(states),
+        thousands(MAX_TABLE_RANKS),
+        crate::util::human_bytes(u128::from(MAX_TABLE_RANKS))
+    ))
 }
 
 impl<P: Puzzle> TableRoute<P> {
@@ -211,18 +248,35 @@ impl<P: Puzzle + Send> Route for TableRoute<P> {
     }
 
     fn prepare(&mut self, cache: Option<&Path>, identity: &Identity, note: &dyn Fn(&str)) -> Result<()> {
-        if self.table.is_none() {
-            let built = DistanceTable::load_or_build(&self.puzzle, identity, cache, note);
-            self.table = Some(built.with_context(|| format!("{}: cannot build the distance table", self.puzzle.id()))?);
+        if self.table.is_some() {
+            return Ok(());
         }
+        let id = self.puzzle.id();
+        if let Some(why) = refusal(&self.puzzle) {
+            anyhow::bail!(why);
+        }
+        let table = if self.puzzle.states() > MAX_TABLE_RANKS {
+            let built = DistanceMod3::prepare(&self.puzzle, identity, cache, true, note)
+                .with_context(|| format!("{id}: cannot build the distance table"))?;
+            Table::Mod3(built.with_context(|| format!("{id}: no distance table was built"))?)
+        } else {
+            let built = DistanceTable::load_or_build(&self.puzzle, identity, cache, note);
+            Table::Bytes(built.with_context(|| format!("{id}: cannot build the distance table"))?)
+        };
+        self.table = Some(table);
         Ok(())
     }
 
     fn prepared_what(&self) -> Option<String> {
         let states = self.puzzle.states();
-        self.table
-            .as_ref()
-            .map(|_| format!("distance table of {} ranks", thousands(states)))
+        self.table.as_ref().map(|table| match table {
+            Table::Bytes(_) => format!("distance table of {} ranks", thousands(states)),
+            Table::Mod3(_) => format!(
+                "distance table (mod 3, {}) of {} ranks",
+                mod3::megabytes(states),
+                thousands(states)
+            ),
+        })
     }
 
     fn solve(&mut self, position: &Position) -> Result<Outcome> {
@@ -230,7 +284,11 @@ impl<P: Puzzle + Send> Route for TableRoute<P> {
         let (Some(table), State::Rank(rank)) = (&self.table, &position.state) else {
             anyhow::bail!("{}: this position does not belong to this puzzle", position.label);
         };
-        let Some(path) = table.path(&self.puzzle, *rank) else {
+        let path = match table {
+            Table::Bytes(table) => table.path(&self.puzzle, *rank),
+            Table::Mod3(table) => table.path(&self.puzzle, *rank),
+        };
+        let Some(path) = path else {
             return Ok(unreached());
         };
         let walk = self

@@ -47,7 +47,8 @@ impl Definition {
             Some("quarter") => Metric::Quarter,
             Some(other) => {
                 return Err(format!(
-                    " --metric {other} is not a metric of definition files: use face (each power of a move is one move, the default) or quarter (only a move and its inverse)"
+                    " --metric {} is not a metric of definition files: use face (each power of a move is one move, the default) or quarter (only a move and its inverse)",
+                    crate::util::quote(other)
                 ));
             }
         };

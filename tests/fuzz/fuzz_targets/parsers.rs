@@ -1,37 +1,59 @@
-//! Every parser that reads user input must return a value or an error, never panic:
-//! the command line, and each puzzle's notation for `--solve`.
+//! Every parser that reads user input must return a value or an error, never panic: the
+//! command line, rules and definition files as the registry reads them, `--goal`, and each
+//! puzzle's notation for `--solve`.
 #![no_main]
 
 use analyze::cli::Cli;
-use analyze::job::Spec;
-use analyze::puzzle::Puzzle;
+use analyze::puzzle::coin_lines::coin_lines;
+use analyze::puzzle::family::SizeArgs;
+use analyze::puzzle::flip_k::FlipK;
+use analyze::puzzle::lights_out::lights_out;
+use analyze::puzzle::nine_tails::nine_tails;
+use analyze::puzzle::prelude::*;
+use analyze::puzzle::sliding::Sliding;
+use analyze::registry;
 use clap::Parser;
 use libfuzzer_sys::fuzz_target;
+use std::path::Path;
+
+/// Whatever `puzzle` accepts is a rank that renders back to text it reads as the same rank.
+fn round_trip<P: Puzzle>(puzzle: &P, text: &str) {
+    if let Ok(rank) = puzzle.parse(text) {
+        assert!(rank < puzzle.states(), "{}: {text:?} gave rank {rank}", puzzle.id());
+        assert_eq!(puzzle.parse(&puzzle.render(rank)), Ok(rank), "{}: {text:?}", puzzle.id());
+    }
+}
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
-    // The command line: words of the input as arguments.
+    // The command line: words of the input as arguments. No file is read: a hostfile or
+    // rules file it names is missing.
     if let Ok(cli) = Cli::try_parse_from(std::iter::once("analyze").chain(text.split_whitespace())) {
-        // No file is read: a hostfile or rules file it names is missing.
         let _ = cli.into_command(Some(1 << 34), &|_| Err(std::io::ErrorKind::NotFound.into()));
     }
-    // Rules files.
-    let _ = analyze::puzzle::rules::parse_rules(text);
-    // Each puzzle's notation; whatever parses must render back to the same rank.
-    for spec in [
-        Spec::Eight,
-        Spec::Sliding { rows: 2, cols: 3 },
-        Spec::NineTails { rows: 3, cols: 3 },
-        Spec::LightsOut { rows: 4, cols: 3 },
-        Spec::CoinLines { size: 3 },
-        Spec::FlipK { coins: 7, flip: 5 },
-    ] {
-        let Some(puzzle) = spec.build() else { continue };
-        analyze::with_puzzle!(&puzzle, p => {
-            if let Ok(rank) = p.parse(text) {
-                assert!(rank < p.states());
-                assert_eq!(p.parse(&p.render(rank)), Ok(rank));
-            }
-        });
+    // Rules and definition files, as `--rules` reads them (by extension, then by their
+    // first line), and the rules parser itself.
+    let args = SizeArgs::default();
+    for name in ["rules.toml", "cube.tws", "rules"] {
+        let path = Path::new(name);
+        if let Some(family) = registry::for_file(path, text) {
+            let _ = family.read(path, text, &args);
+        }
     }
+    let _ = analyze::puzzle::rules::parse_rules(text);
+    // `--goal` on every family at its default size.
+    for family in registry::FAMILIES.iter().filter(|f| f.about().is_some()) {
+        if let Ok(job) = family.choose(&args) {
+            let _ = job.with_goal(text);
+        }
+    }
+    // Each puzzle's notation, as `--solve` reads it.
+    round_trip(&Sliding::eight(), text);
+    if let Some(board) = Sliding::new(2, 3) {
+        round_trip(&board, text);
+    }
+    round_trip(&nine_tails(3, 3), text);
+    round_trip(&lights_out(4, 3), text);
+    round_trip(&coin_lines(3), text);
+    round_trip(&FlipK::new(7, 5), text);
 });
