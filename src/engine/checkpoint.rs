@@ -355,9 +355,9 @@ impl Saver {
             format!("it is a search of {}, not {}", found.id, want.id)
         } else if !differences.is_empty() {
             format!(
-                "it is a search of another {} (differs in: {}): was its rules or definition file edited, or another option given?",
+                "it is another search of {}, differing in {} (was its rules or definition file edited, or another option given?)",
                 want.id,
-                differences.join(", ")
+                crate::identity::describe(&differences)
             )
         } else if found.states != want.states {
             format!("it covers {} ranks, this search {}", found.states, want.states)
