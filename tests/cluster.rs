@@ -365,9 +365,9 @@ fn a_process_killed_mid_search_fails_the_other_and_the_rerun_resumes_with_the_sa
     }
 }
 
-/// Writes a secret file `name` of the sandbox holding `text`.
-fn secret(sandbox: &Sandbox, name: &str, text: &str) -> String {
-    std::fs::write(sandbox.path(name), text).expect("the secret is written");
+/// Writes a secret file `name` of the sandbox holding `bytes`.
+fn secret(sandbox: &Sandbox, name: &str, bytes: impl AsRef<[u8]>) -> String {
+    std::fs::write(sandbox.path(name), bytes).expect("the secret is written");
     name.to_string()
 }
 
@@ -480,6 +480,51 @@ fn a_short_secret_file_is_refused() {
         "{}",
         ended.stderr
     );
+}
+
+#[test]
+fn a_raw_binary_secret_is_taken_and_one_of_white_space_refused() {
+    let sandbox = Sandbox::new();
+    // Raw random bytes, as `head -c 32 /dev/urandom > FILE` writes: not UTF-8.
+    let raw: Vec<u8> = (0..32u32).map(|i| (i * 151 + 7) as u8 | 0x80).collect();
+    assert!(String::from_utf8(raw.clone()).is_err());
+    let binary = secret(&sandbox, "binary", &raw);
+    hostfile(&sandbox, "hosts", 2);
+    let args = [
+        &SLIDING_2X3[..],
+        &["--out", "shared", "--secret-file", &binary, "--level-timeout", "20"],
+    ]
+    .concat();
+    let ended = run_all(&sandbox, "hosts", 2, &args);
+    assert!(ended.iter().all(|e| e.code == Some(0)), "{ended:?}");
+    assert!(sandbox.path("shared/sliding-2x3/distances.csv").exists());
+
+    let blank = secret(&sandbox, "blank", " ".repeat(16) + "\n");
+    let ended = sandbox.output(&[&EIGHT_AS_PROCESS_0[..], &["--secret-file", &blank]].concat());
+    assert_eq!(ended.code, Some(2), "{}", ended.stderr);
+    assert_eq!(ended.stderr.lines().count(), 1, "{}", ended.stderr);
+    assert!(
+        ended
+            .stderr
+            .starts_with("error: --secret-file blank holds only white space: a secret needs at least 16 bytes"),
+        "{}",
+        ended.stderr
+    );
+}
+
+#[test]
+fn a_hostfile_may_end_lines_with_comments() {
+    let sandbox = Sandbox::new();
+    let addresses = hostfile(&sandbox, "plain", 2);
+    let text = format!(
+        "# the run's processes\n\n{}   # process 0, this machine\n\t# a spare line\n{}\t#process 1\n",
+        addresses[0], addresses[1]
+    );
+    std::fs::write(sandbox.path("hosts"), text).expect("written");
+    let args = [&SLIDING_2X3[..], &["--out", "shared", "--level-timeout", "20"]].concat();
+    let ended = run_all(&sandbox, "hosts", 2, &args);
+    assert!(ended.iter().all(|e| e.code == Some(0)), "{ended:?}");
+    assert!(sandbox.path("shared/sliding-2x3/distances.csv").exists());
 }
 
 #[test]

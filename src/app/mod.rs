@@ -26,10 +26,10 @@ use std::sync::atomic::AtomicBool;
 /// hostfiles, secrets): far more than any of them needs.
 pub const MAX_INPUT: u64 = 1 << 20;
 
-/// Reads a text file the user named, refusing at once what is not a regular file (a FIFO
+/// Reads a file the user named, refusing at once what is not a regular file (a FIFO
 /// would block, a device never end) and anything over `limit` bytes (checked on the open
 /// file, so one that grows meanwhile is still cut off).
-pub fn read_text(path: &Path, limit: u64) -> std::io::Result<String> {
+pub fn read_bytes(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
     let kind = std::fs::metadata(path)?.file_type();
     if !kind.is_file() {
         let what = if kind.is_dir() {
@@ -45,15 +45,21 @@ pub fn read_text(path: &Path, limit: u64) -> std::io::Result<String> {
         };
         return Err(std::io::Error::other(format!("it is {what}, not a regular file")));
     }
-    let mut text = String::new();
-    std::fs::File::open(path)?.take(limit + 1).read_to_string(&mut text)?;
-    if text.len() as u64 > limit {
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
         return Err(std::io::Error::other(format!(
             "it is over {}, the most read from such a file",
             ::analyze::util::human_bytes(u128::from(limit))
         )));
     }
-    Ok(text)
+    Ok(bytes)
+}
+
+/// Reads a text file the user named, as [`read_bytes`] does; text that is not UTF-8 is
+/// refused.
+pub fn read_text(path: &Path, limit: u64) -> std::io::Result<String> {
+    ::analyze::cli::utf8(read_bytes(path, limit)?)
 }
 
 /// MemAvailable from /proc/meminfo, if the system reports it.
