@@ -58,6 +58,7 @@ pub fn analyze_all(jobs: &[Job], index: bool, out: &Path, threads: usize, settin
         written: jobs[..written].iter().map(Job::to_string).collect(),
         not_written: jobs[written..].iter().map(Job::to_string).collect(),
         index,
+        cause: None,
     };
     for (job, stage) in jobs.iter().zip(staged) {
         let Some(analysis) = pool.install(|| analyze(job, settings, None))? else {
@@ -90,15 +91,18 @@ fn analyze_shared(job: &Job, out: &Path, settings: &Settings, cluster: &Cluster)
         ));
     }
     let description = format!("analyze {} {job}", env!("CARGO_PKG_VERSION"));
-    let timely = TimelyExchange::start(cluster, states, &description).map_err(|e| match e {
-        SetupError::Address(m) => anyhow::Error::new(BadInput(m)),
-        SetupError::Peers(m) => anyhow::anyhow!(m),
-    })?;
-    let interrupted = || Interrupted {
+    let stopped = |cause| Interrupted {
         written: Vec::new(),
         not_written: vec![job.to_string()],
         index: false,
+        cause,
     };
+    let timely = TimelyExchange::start(cluster, states, &description).map_err(|e| match e {
+        SetupError::Address(m) => anyhow::Error::new(BadInput(m)),
+        SetupError::Peers(m) => anyhow::anyhow!(m),
+        SetupError::Interrupted(m) => stopped(Some(format!("interrupted (Ctrl-C or SIGTERM): {m}"))).into(),
+    })?;
+    let interrupted = || stopped(None);
     if cluster.process != 0 {
         let analysis = analyze(job, settings, Some((cluster, timely)))?.ok_or_else(interrupted)?;
         writeln!(

@@ -108,6 +108,9 @@ pub struct Interrupted {
     pub not_written: Vec<String>,
     /// Whether the `--all` index was due (it is written last, so it was not).
     pub index: bool,
+    /// What stopped, when it is not plain Ctrl-C here: what was waited for, or which other
+    /// process of a `--hosts` run was interrupted.
+    pub cause: Option<String>,
 }
 
 impl Interrupted {
@@ -117,7 +120,9 @@ impl Interrupted {
             missing.push("the index (README.md, overview.png)".into());
         }
         let untouched = "previous versions, if any, are untouched";
-        if self.written.is_empty() {
+        if let Some(cause) = &self.cause {
+            format!("{cause}; no report was written (the {untouched})")
+        } else if self.written.is_empty() {
             format!("interrupted: no report was written (the {untouched})")
         } else {
             format!(

@@ -48,6 +48,9 @@ pub enum SetupError {
     /// The others did not come, or came wrong (exit 1).
     #[error("{0}")]
     Peers(String),
+    /// Ctrl-C or SIGTERM while waiting for the others (exit 130): what was waited for.
+    #[error("{0}")]
+    Interrupted(String),
 }
 
 /// Where received ranks go: the engine marks them.
