@@ -552,7 +552,7 @@ fn without_a_secret_a_hostfile_naming_other_machines_is_warned_about() {
 #[test]
 fn a_signal_to_one_process_stops_every_process_with_130() {
     let sandbox = Sandbox::new();
-    hostfile(&sandbox, "hosts", 2);
+    let addresses = hostfile(&sandbox, "hosts", 2);
     let children: Vec<Child> = (0..2)
         .map(|i| {
             let index = i.to_string();
@@ -567,8 +567,19 @@ fn a_signal_to_one_process_stops_every_process_with_130() {
     let ended: Vec<Ended> = children.into_iter().map(|c| wait(c, LIMIT)).collect();
     for e in &ended {
         assert_eq!(e.code, Some(130), "{}", e.stderr);
-        assert!(e.stderr.contains("interrupted"), "{}", e.stderr);
+        assert_eq!(e.stderr.lines().count(), 1, "{}", e.stderr);
     }
+    // The signalled process says it was interrupted; the other says which process was.
+    assert!(
+        ended[1].stderr.starts_with("error: interrupted: no report was written"),
+        "{}",
+        ended[1].stderr
+    );
+    let by = format!(
+        "error: process 1 ({}) was interrupted (Ctrl-C or SIGTERM); the run stopped at level ",
+        addresses[1]
+    );
+    assert!(ended[0].stderr.starts_with(&by), "{}", ended[0].stderr);
     // Process 0 stops at the level's barrier, where it learns of the stop.
     assert!(
         signalled.elapsed() < Duration::from_secs(10),

@@ -166,6 +166,11 @@ fn analyze(job: &Job, settings: &Settings, shared: Option<(&Cluster, TimelyExcha
     });
     bar.finish_and_clear();
     let interrupted = matches!(analysis, Err(AnalysisError::Engine(EngineError::Interrupted)));
+    // Stopped by another process's Ctrl-C: named, as only this one's own is plain.
+    let by_another = match &timely {
+        Some(timely) if interrupted && !INTERRUPTED.load(Ordering::Relaxed) => timely.stopped_by(),
+        _ => None,
+    };
     if let (true, Some(timely)) = (analysis.is_ok() || interrupted, timely) {
         // Every process has the result, or stopped at the same level: leave together, so
         // none sees another vanish.
@@ -173,6 +178,15 @@ fn analyze(job: &Job, settings: &Settings, shared: Option<(&Cluster, TimelyExcha
         if let Some(cluster) = cluster.filter(|_| !settings.quiet && !interrupted) {
             note(traffic.describe(job, cluster.processes()));
         }
+    }
+    if let Some(cause) = by_another {
+        return Err(Interrupted {
+            written: Vec::new(),
+            not_written: vec![job.to_string()],
+            index: false,
+            cause: Some(cause),
+        }
+        .into());
     }
     match analysis {
         Err(AnalysisError::Engine(EngineError::Interrupted)) => Ok(None),
