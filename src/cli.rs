@@ -237,9 +237,19 @@ const MAX_THREADS: u64 = 1024;
 /// Longest interval between checkpoints: a week.
 const MAX_CHECKPOINT_MINUTES: u64 = 7 * 24 * 60;
 
-/// Reads a file the command line names (the hostfile, rules files) as text. The binary
-/// passes [`std::fs::read_to_string`]: the library opens no file itself.
-pub type ReadFile<'a> = &'a dyn Fn(&std::path::Path) -> std::io::Result<String>;
+/// Reads a file the command line names (the hostfile, rules files, the secret) as bytes.
+/// The binary passes a reader like [`std::fs::read`]: the library opens no file itself.
+pub type ReadFile<'a> = &'a dyn Fn(&std::path::Path) -> std::io::Result<Vec<u8>>;
+
+/// A file's bytes as text, or the error that they are not UTF-8.
+pub fn utf8(bytes: Vec<u8>) -> std::io::Result<String> {
+    String::from_utf8(bytes).map_err(|e| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("it is not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
+        )
+    })
+}
 
 impl Cli {
     /// Checks every option against the puzzle and turns the line into a [`Command`]; the
@@ -436,7 +446,9 @@ impl Cli {
     /// and the line and column of the offending value when the family's reader gives them.
     fn read_rules(&self, path: &std::path::Path, read: ReadFile) -> Result<Job, UsageError> {
         let shown = path.display();
-        let text = read(path).map_err(|e| UsageError(format!("cannot read the rules file {shown}: {e}")))?;
+        let text = read(path)
+            .and_then(utf8)
+            .map_err(|e| UsageError(format!("cannot read the rules file {shown}: {e}")))?;
         let args = self.size_args();
         let Some(family) = registry::for_file(path, &text) else {
             return usage(format!(
@@ -513,7 +525,7 @@ impl ClusterArgs {
             return Ok(None);
         };
         let shown = file.display();
-        let text = read(file).or_else(|e| {
+        let text = read(file).and_then(utf8).or_else(|e| {
             usage(format!(
                 "cannot read --hosts {shown}: {e} (give a file with one host:port per line, in process order)"
             ))
@@ -544,8 +556,8 @@ impl ClusterArgs {
             None => None,
             Some(path) => {
                 let shown = path.display();
-                let text = read(path).or_else(|e| usage(format!("cannot read --secret-file {shown}: {e}")))?;
-                Some(hosts::parse_secret(&text).or_else(|why| usage(format!("--secret-file {shown} {why}")))?)
+                let bytes = read(path).or_else(|e| usage(format!("cannot read --secret-file {shown}: {e}")))?;
+                Some(hosts::parse_secret(&bytes).or_else(|why| usage(format!("--secret-file {shown} {why}")))?)
             }
         };
         Ok(Some(Cluster {
@@ -689,7 +701,7 @@ mod tests {
     fn command(args: &[&str]) -> Result<Command, UsageError> {
         let cli = Cli::try_parse_from(std::iter::once("analyze").chain(args.iter().copied()))
             .map_err(|e| UsageError(e.to_string()))?;
-        cli.into_command(Some(24 << 30), &|path| std::fs::read_to_string(path))
+        cli.into_command(Some(24 << 30), &|path| std::fs::read(path))
     }
 
     #[test]
@@ -732,7 +744,7 @@ mod cluster_tests {
             .chain(args.iter().copied())
             .chain(["--hosts", &hosts, "--process", "0"]);
         let cli = Cli::try_parse_from(all).map_err(|e| UsageError(e.to_string()))?;
-        cli.into_command(Some(24 << 30), &|path| std::fs::read_to_string(path))
+        cli.into_command(Some(24 << 30), &|path| std::fs::read(path))
     }
 
     #[test]

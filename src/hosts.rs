@@ -34,18 +34,24 @@ impl std::fmt::Debug for Secret {
 /// Fewest bytes a secret file must hold.
 pub const MIN_SECRET: usize = 16;
 
-/// Reads a secret file's text: its bytes without the final line break, at least
-/// [`MIN_SECRET`] of them.
-pub fn parse_secret(text: &str) -> Result<Secret, String> {
-    let secret = text.strip_suffix('\n').unwrap_or(text);
-    let secret = secret.strip_suffix('\r').unwrap_or(secret);
+/// Reads a secret file's bytes (any bytes: base64 text or raw random ones) without one
+/// final line break (`\n` or `\r\n`): at least [`MIN_SECRET`] of them, not all white space.
+pub fn parse_secret(bytes: &[u8]) -> Result<Secret, String> {
+    let secret = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    let secret = match secret.strip_suffix(b"\r") {
+        Some(before) if secret.len() < bytes.len() => before,
+        _ => secret,
+    };
+    let accepted = format!(
+        "a secret needs at least {MIN_SECRET} bytes, not all white space (e.g. `head -c 32 /dev/urandom | base64 > FILE` or `head -c 32 /dev/urandom > FILE`, copied to every machine)"
+    );
     if secret.len() < MIN_SECRET {
-        return Err(format!(
-            "holds {} bytes: a secret needs at least {MIN_SECRET} (e.g. `head -c 32 /dev/urandom | base64 > FILE`, copied to every machine)",
-            secret.len()
-        ));
+        return Err(format!("holds {} bytes: {accepted}", secret.len()));
     }
-    Ok(Secret(secret.as_bytes().to_vec()))
+    if secret.iter().all(u8::is_ascii_whitespace) {
+        return Err(format!("holds only white space: {accepted}"));
+    }
+    Ok(Secret(secret.to_vec()))
 }
 
 /// Whether every address names this machine (a loopback address), so that no other
@@ -84,14 +90,14 @@ impl Cluster {
     }
 }
 
-/// Reads a hostfile: one `host:port` per line, in process order; blank lines and lines
-/// starting with `#` are skipped. Returns the addresses, or the first problem as a phrase
-/// naming its line.
+/// Reads a hostfile: one `host:port` per line, in process order; a `#` starts a comment
+/// (no address holds one), and blank lines are skipped. Returns the addresses, or the
+/// first problem as a phrase naming its line.
 pub fn parse_hosts(text: &str) -> Result<Vec<String>, String> {
     let mut addresses: Vec<(usize, String)> = Vec::new();
     for (number, line) in (1..).zip(text.lines()) {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
+        let line = line.split_once('#').map_or(line, |(before, _)| before).trim();
+        if line.is_empty() {
             continue;
         }
         check_address(line)
@@ -136,7 +142,7 @@ mod tests {
 
     #[test]
     fn reads_addresses_in_order_skipping_blanks_and_comments() {
-        let text = "# three processes\n127.0.0.1:7000\n\n  node-2.cluster:7001  \n[::1]:7002\n";
+        let text = "# three processes\n127.0.0.1:7000 # the first\n\n  node-2.cluster:7001  \n[::1]:7002#\n  # done\n";
         assert_eq!(
             parse_hosts(text),
             Ok(vec![
@@ -165,6 +171,28 @@ mod tests {
         ] {
             let err = parse_hosts(text).expect_err(text);
             assert!(err.contains(why), "{text:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn a_secret_is_any_bytes_but_one_final_line_break() {
+        let raw: Vec<u8> = (0..32u8).map(|b| b.wrapping_mul(97) ^ 0xa5).collect();
+        assert_eq!(parse_secret(&raw).map(|s| s.0), Ok(raw.clone()));
+        let text = b"c2VjcmV0IG9mIHRoaXMgcnVu\r\n";
+        assert_eq!(parse_secret(text).map(|s| s.0), Ok(text[..24].to_vec()));
+        // Only one line break goes, and a lone \r is the secret's own.
+        let twice = b"0123456789abcdef\n\n";
+        assert_eq!(parse_secret(twice).map(|s| s.0), Ok(twice[..17].to_vec()));
+        let cr = b"0123456789abcdef\r";
+        assert_eq!(parse_secret(cr).map(|s| s.0), Ok(cr.to_vec()));
+        for (bytes, why) in [
+            (&b"tiny\n"[..], "holds 4 bytes"),
+            (b"0123456789abcde\r\n", "holds 15 bytes"),
+            (b"                \n", "holds only white space"),
+            (b" \t \r\n \t \r\n \t \r\n \t \r\n", "holds only white space"),
+        ] {
+            let err = parse_secret(bytes).expect_err(why);
+            assert!(err.contains(why), "{bytes:?}: {err}");
         }
     }
 }

@@ -30,7 +30,7 @@ fn main() -> ExitCode {
         }
         Err(e) => return fail(&one_line(&e.to_string()), 2),
     };
-    let command = match cli.into_command(available_memory(), &|path| app::read_text(path, app::MAX_INPUT)) {
+    let command = match cli.into_command(available_memory(), &|path| app::read_bytes(path, app::MAX_INPUT)) {
         Ok(command) => command,
         Err(e) => return fail(&e.to_string(), 2),
     };

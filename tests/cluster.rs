@@ -7,7 +7,9 @@ use crate::util::{
     EIGHT_AS_PROCESS_0, Ended, Running, SLIDING_2X3, SLIDING_2X4, SLIDING_2X5, SLIDING_3X4, Sandbox,
     latest_saved_level, resumed_level, signal, summary, wait,
 };
-use std::net::TcpListener;
+use hmac::{Hmac, KeyInit, Mac};
+use std::io::{Read, Write};
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::path::Path;
 use std::process::Child;
 use std::time::{Duration, Instant};
@@ -365,9 +367,9 @@ fn a_process_killed_mid_search_fails_the_other_and_the_rerun_resumes_with_the_sa
     }
 }
 
-/// Writes a secret file `name` of the sandbox holding `text`.
-fn secret(sandbox: &Sandbox, name: &str, text: &str) -> String {
-    std::fs::write(sandbox.path(name), text).expect("the secret is written");
+/// Writes a secret file `name` of the sandbox holding `bytes`.
+fn secret(sandbox: &Sandbox, name: &str, bytes: impl AsRef<[u8]>) -> String {
+    std::fs::write(sandbox.path(name), bytes).expect("the secret is written");
     name.to_string()
 }
 
@@ -483,6 +485,51 @@ fn a_short_secret_file_is_refused() {
 }
 
 #[test]
+fn a_raw_binary_secret_is_taken_and_one_of_white_space_refused() {
+    let sandbox = Sandbox::new();
+    // Raw random bytes, as `head -c 32 /dev/urandom > FILE` writes: not UTF-8.
+    let raw: Vec<u8> = (0..32u32).map(|i| (i * 151 + 7) as u8 | 0x80).collect();
+    assert!(String::from_utf8(raw.clone()).is_err());
+    let binary = secret(&sandbox, "binary", &raw);
+    hostfile(&sandbox, "hosts", 2);
+    let args = [
+        &SLIDING_2X3[..],
+        &["--out", "shared", "--secret-file", &binary, "--level-timeout", "20"],
+    ]
+    .concat();
+    let ended = run_all(&sandbox, "hosts", 2, &args);
+    assert!(ended.iter().all(|e| e.code == Some(0)), "{ended:?}");
+    assert!(sandbox.path("shared/sliding-2x3/distances.csv").exists());
+
+    let blank = secret(&sandbox, "blank", " ".repeat(16) + "\n");
+    let ended = sandbox.output(&[&EIGHT_AS_PROCESS_0[..], &["--secret-file", &blank]].concat());
+    assert_eq!(ended.code, Some(2), "{}", ended.stderr);
+    assert_eq!(ended.stderr.lines().count(), 1, "{}", ended.stderr);
+    assert!(
+        ended
+            .stderr
+            .starts_with("error: --secret-file blank holds only white space: a secret needs at least 16 bytes"),
+        "{}",
+        ended.stderr
+    );
+}
+
+#[test]
+fn a_hostfile_may_end_lines_with_comments() {
+    let sandbox = Sandbox::new();
+    let addresses = hostfile(&sandbox, "plain", 2);
+    let text = format!(
+        "# the run's processes\n\n{}   # process 0, this machine\n\t# a spare line\n{}\t#process 1\n",
+        addresses[0], addresses[1]
+    );
+    std::fs::write(sandbox.path("hosts"), text).expect("written");
+    let args = [&SLIDING_2X3[..], &["--out", "shared", "--level-timeout", "20"]].concat();
+    let ended = run_all(&sandbox, "hosts", 2, &args);
+    assert!(ended.iter().all(|e| e.code == Some(0)), "{ended:?}");
+    assert!(sandbox.path("shared/sliding-2x3/distances.csv").exists());
+}
+
+#[test]
 fn without_a_secret_a_hostfile_naming_other_machines_is_warned_about() {
     let sandbox = Sandbox::new();
     // 192.0.2.1 (TEST-NET-1) is never this machine: process 1 is never reached, and
@@ -505,7 +552,7 @@ fn without_a_secret_a_hostfile_naming_other_machines_is_warned_about() {
 #[test]
 fn a_signal_to_one_process_stops_every_process_with_130() {
     let sandbox = Sandbox::new();
-    hostfile(&sandbox, "hosts", 2);
+    let addresses = hostfile(&sandbox, "hosts", 2);
     let children: Vec<Child> = (0..2)
         .map(|i| {
             let index = i.to_string();
@@ -520,8 +567,19 @@ fn a_signal_to_one_process_stops_every_process_with_130() {
     let ended: Vec<Ended> = children.into_iter().map(|c| wait(c, LIMIT)).collect();
     for e in &ended {
         assert_eq!(e.code, Some(130), "{}", e.stderr);
-        assert!(e.stderr.contains("interrupted"), "{}", e.stderr);
+        assert_eq!(e.stderr.lines().count(), 1, "{}", e.stderr);
     }
+    // The signalled process says it was interrupted; the other says which process was.
+    assert!(
+        ended[1].stderr.starts_with("error: interrupted: no report was written"),
+        "{}",
+        ended[1].stderr
+    );
+    let by = format!(
+        "error: process 1 ({}) was interrupted (Ctrl-C or SIGTERM); the run stopped at level ",
+        addresses[1]
+    );
+    assert!(ended[0].stderr.starts_with(&by), "{}", ended[0].stderr);
     // Process 0 stops at the level's barrier, where it learns of the stop.
     assert!(
         signalled.elapsed() < Duration::from_secs(10),
@@ -529,4 +587,311 @@ fn a_signal_to_one_process_stops_every_process_with_130() {
         signalled.elapsed()
     );
     assert!(!sandbox.path("out/sliding-3x4").exists());
+}
+
+/// Whether something listens on `address` (it cannot be bound), without connecting to it.
+fn listening(address: &str) -> bool {
+    TcpListener::bind(address).is_err()
+}
+
+/// Waits (at most 10 s) until something listens on `address`.
+fn wait_listening(address: &str) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !listening(address) {
+        assert!(Instant::now() < deadline, "nothing listens on {address}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Connects to `address`, retrying for at most 10 s while nothing listens there.
+fn connect(address: &str) -> TcpStream {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        match TcpStream::connect(address) {
+            Ok(stream) => {
+                stream
+                    .set_read_timeout(Some(Duration::from_secs(10)))
+                    .expect("a read timeout");
+                return stream;
+            }
+            Err(e) => assert!(Instant::now() < deadline, "{address} never listened: {e}"),
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The connection `child` makes to `listener` (at most 10 s, and only while it runs).
+fn accept(listener: &TcpListener, child: &mut Child) -> TcpStream {
+    listener.set_nonblocking(true).expect("a non-blocking listener");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        match listener.accept() {
+            Ok((stream, _)) => {
+                stream.set_nonblocking(false).expect("a blocking stream");
+                return stream;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+            Err(e) => panic!("cannot accept: {e}"),
+        }
+        let ended = child.try_wait().expect("the process can be waited for");
+        assert!(ended.is_none(), "the process ended ({ended:?}) before it connected");
+        assert!(Instant::now() < deadline, "the process did not connect within 10 s");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Reads the greeting of an analyze process: its job text and nonce.
+fn read_greeting(stream: &mut TcpStream) -> (Vec<u8>, Vec<u8>) {
+    let mut head = [0u8; 20];
+    stream.read_exact(&mut head).expect("a greeting");
+    assert_eq!(&head[..8], b"analyze2");
+    let length = u32::from_be_bytes([head[16], head[17], head[18], head[19]]) as usize;
+    let mut job = vec![0; length];
+    stream.read_exact(&mut job).expect("the greeting's job");
+    let mut nonce = vec![0; 32];
+    stream.read_exact(&mut nonce).expect("the greeting's nonce");
+    (job, nonce)
+}
+
+/// A stranger's greeting on `stream` after the process's own (read here): process `from` of
+/// `processes`, running `job`; with a proof keyed by `secret` (anyone can make one for an
+/// empty secret), or, without one, none at all and the stranger stops sending.
+fn greet_as(stream: &mut TcpStream, from: u32, processes: u32, job: &[u8], secret: Option<&[u8]>) {
+    let (_, theirs) = read_greeting(stream);
+    let nonce = [7u8; 32];
+    let mut bytes = b"analyze2".to_vec();
+    for n in [from, processes, job.len() as u32] {
+        bytes.extend(n.to_be_bytes());
+    }
+    bytes.extend(job);
+    bytes.extend(nonce);
+    stream.write_all(&bytes).expect("the greeting is sent");
+    let Some(secret) = secret else {
+        stream.shutdown(Shutdown::Write).expect("the stranger stops sending");
+        return;
+    };
+    let mut mac = <Hmac<sha2::Sha256> as KeyInit>::new_from_slice(secret).expect("any key");
+    mac.update(b"analyze proof");
+    mac.update(&from.to_be_bytes());
+    mac.update(&theirs);
+    mac.update(&nonce);
+    mac.update(job);
+    stream
+        .write_all(&mac.finalize().into_bytes())
+        .expect("the proof is sent");
+    let mut proof = [0u8; 32];
+    stream.read_exact(&mut proof).expect("the process's proof");
+}
+
+/// The job text a real process `process` of `hosts` greets with: caught by listening on
+/// process 0's address in its place (the process is killed afterwards).
+fn real_job(sandbox: &Sandbox, hosts: &str, zero: &str, process: &str, args: &[&str]) -> Vec<u8> {
+    let listener = TcpListener::bind(zero).expect("process 0's port is free");
+    let mut all = args.to_vec();
+    all.extend(["--hosts", hosts, "--process", process, "--quiet"]);
+    let mut caught = Running(Some(sandbox.spawn(&all)));
+    let mut stream = accept(&listener, caught.child());
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("a read timeout");
+    let (job, _) = read_greeting(&mut stream);
+    let _ = caught.child().kill();
+    let _ = caught.child().wait();
+    job
+}
+
+#[test]
+fn a_strangers_greeting_is_shown_escaped_on_one_short_line_naming_its_address() {
+    let sandbox = Sandbox::new();
+    let addresses = hostfile(&sandbox, "hosts", 2);
+    let zero = sandbox.spawn(
+        &[
+            &EIGHT_AS_PROCESS_0[..],
+            &["--out", "out", "--quiet", "--level-timeout", "10"],
+        ]
+        .concat(),
+    );
+    // 64 KiB of terminal escapes and fake error lines, as process 1 with an empty secret.
+    let mut job = b"\x1b[2J\x1b[31m".to_vec();
+    while job.len() < 1 << 16 {
+        job.extend(b"\nerror: fake line\r\x07");
+    }
+    job.truncate(1 << 16);
+    let mut stranger = connect(&addresses[0]);
+    let from: SocketAddr = stranger.local_addr().expect("an address");
+    greet_as(&mut stranger, 1, 2, &job, Some(b""));
+    let ended = wait(zero, LIMIT);
+    assert_eq!(ended.code, Some(2), "{}", ended.stderr);
+    assert_eq!(ended.stderr.lines().count(), 1, "{}", ended.stderr);
+    assert!(
+        !ended.stderr.contains('\x1b') && !ended.stderr.contains('\r'),
+        "{}",
+        ended.stderr
+    );
+    assert!(
+        ended.stderr.len() < 400,
+        "{} bytes: {}",
+        ended.stderr.len(),
+        ended.stderr
+    );
+    let named = format!(
+        "error: the connection from {from} (claiming to be process 1) runs another search: `\\u{{1b}}[2J\\u{{1b}}[31m\\nerror: fake line\\r\\u{{7}}"
+    );
+    assert!(ended.stderr.starts_with(&named), "{}", ended.stderr);
+    assert!(ended.stderr.contains("...` there"), "{}", ended.stderr);
+    drop(stranger);
+}
+
+#[test]
+fn a_stranger_replaying_a_real_greeting_and_leaving_does_not_fail_the_run() {
+    let sandbox = Sandbox::new();
+    let addresses = hostfile(&sandbox, "hosts", 3);
+    let args = [&SLIDING_2X3[..], &["--out", "out", "--level-timeout", "20"]].concat();
+    // What a real process 1 says, replayed by a stranger to process 0 before process 1
+    // starts; then the stranger leaves.
+    let job = real_job(&sandbox, "hosts", &addresses[0], "1", &args);
+    let zero = Running(Some(
+        sandbox.spawn(&[&args[..], &["--hosts", "hosts", "--process", "0", "--quiet"]].concat()),
+    ));
+    let mut stranger = connect(&addresses[0]);
+    let from: SocketAddr = stranger.local_addr().expect("an address");
+    greet_as(&mut stranger, 1, 3, &job, Some(b""));
+    drop(stranger);
+    std::thread::sleep(Duration::from_millis(300));
+    let others: Vec<Running> = ["1", "2"]
+        .iter()
+        .map(|i| {
+            Running(Some(sandbox.spawn(
+                &[&args[..], &["--hosts", "hosts", "--process", i, "--quiet"]].concat(),
+            )))
+        })
+        .collect();
+    let ended: Vec<Ended> = [zero]
+        .into_iter()
+        .chain(others)
+        .map(|mut p| wait(p.take(), LIMIT))
+        .collect();
+    for (i, e) in ended.iter().enumerate() {
+        assert_eq!(e.code, Some(0), "process {i}: {}", e.stderr);
+    }
+    assert!(
+        ended[0].stderr.contains(&format!(
+            "the connection from {from} as process 1 closed before the run started"
+        )),
+        "{}",
+        ended[0].stderr
+    );
+    assert!(sandbox.path("out/sliding-2x3/distances.csv").exists());
+}
+
+#[test]
+fn a_stranger_without_the_secret_is_named_on_both_sides() {
+    let sandbox = Sandbox::new();
+    let good = secret(&sandbox, "good", "a shared secret of this run, 32 b\n");
+    let addresses = hostfile(&sandbox, "hosts", 2);
+    let args = [
+        &SLIDING_2X3[..],
+        &["--out", "out", "--secret-file", &good, "--level-timeout", "20"],
+    ]
+    .concat();
+    let process = |i: &str| sandbox.spawn(&[&args[..], &["--hosts", "hosts", "--process", i, "--quiet"]].concat());
+
+    // Dialling: a stranger in process 0's place greets process 1, proves nothing, leaves.
+    let job = {
+        let listener = TcpListener::bind(&addresses[0]).expect("process 0's port is free");
+        let mut one = Running(Some(process("1")));
+        let mut stream = accept(&listener, one.child());
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .expect("a read timeout");
+        let (job, _) = read_greeting(&mut stream);
+        let mut greeting = b"analyze2".to_vec();
+        for n in [0u32, 2, job.len() as u32] {
+            greeting.extend(n.to_be_bytes());
+        }
+        greeting.extend(&job);
+        greeting.extend([9u8; 32]);
+        stream.write_all(&greeting).expect("the greeting is sent");
+        stream.shutdown(Shutdown::Write).expect("the stranger stops sending");
+        let ended = wait(one.take(), LIMIT);
+        assert_eq!(ended.code, Some(1), "{}", ended.stderr);
+        assert_eq!(ended.stderr.lines().count(), 1, "{}", ended.stderr);
+        let named = format!(
+            "error: process 0 ({}) did not greet back and did not prove this run's secret (--secret-file)",
+            addresses[0]
+        );
+        assert!(ended.stderr.starts_with(&named), "{}", ended.stderr);
+        job
+    };
+
+    // Accepting: a stranger greets process 0 as process 1 without a proof and leaves; it is
+    // named, and the real process 1 is still taken.
+    let zero = Running(Some(process("0")));
+    let mut stranger = connect(&addresses[0]);
+    let from: SocketAddr = stranger.local_addr().expect("an address");
+    greet_as(&mut stranger, 1, 2, &job, None);
+    let mut rest = Vec::new();
+    let _ = stranger.read_to_end(&mut rest);
+    drop(stranger);
+    let one = Running(Some(process("1")));
+    let ended: Vec<Ended> = [zero, one].into_iter().map(|mut p| wait(p.take(), LIMIT)).collect();
+    for (i, e) in ended.iter().enumerate() {
+        assert_eq!(e.code, Some(0), "process {i}: {}", e.stderr);
+    }
+    assert!(
+        ended[0].stderr.contains(&format!(
+            "refused the connection from {from}: it did not greet and did not prove this run's secret (--secret-file)"
+        )),
+        "{}",
+        ended[0].stderr
+    );
+}
+
+#[test]
+fn ctrl_c_while_waiting_for_the_others_exits_130_at_once_naming_the_one_waited_for() {
+    let sandbox = Sandbox::new();
+    // Process 0 waits for process 1 to dial it; process 1 (of another hostfile) dials its
+    // process 0, which never comes.
+    let accepting = hostfile(&sandbox, "accepting", 2);
+    let dialling = hostfile(&sandbox, "dialling", 2);
+    let spawn = |hosts: &str, i: &str| {
+        sandbox.spawn(&[
+            "--puzzle",
+            "eight",
+            "--out",
+            "out",
+            "--quiet",
+            "--hosts",
+            hosts,
+            "--process",
+            i,
+            "--level-timeout",
+            "60",
+        ])
+    };
+    let waiting = [
+        (spawn("accepting", "0"), &accepting[0], 1, &accepting[1]),
+        (spawn("dialling", "1"), &dialling[1], 0, &dialling[0]),
+    ];
+    for (child, listens, _, _) in &waiting {
+        wait_listening(listens);
+        std::thread::sleep(Duration::from_millis(200));
+        signal(child, "-INT");
+    }
+    for (child, _, peer, address) in waiting {
+        let ended = wait(child, Duration::from_secs(10));
+        assert_eq!(ended.code, Some(130), "{}", ended.stderr);
+        assert!(
+            ended.took < Duration::from_secs(3),
+            "{:?}: {}",
+            ended.took,
+            ended.stderr
+        );
+        assert_eq!(ended.stderr.lines().count(), 1, "{}", ended.stderr);
+        let named = format!(
+            "error: interrupted (Ctrl-C or SIGTERM): stopped waiting for process {peer} ({address}) to connect; no report was written"
+        );
+        assert!(ended.stderr.starts_with(&named), "{}", ended.stderr);
+    }
+    assert!(!sandbox.path("out").exists());
 }

@@ -53,6 +53,7 @@ pub fn analyze_all(jobs: &[Job], index: bool, out: &Path, threads: usize, settin
         written: jobs[..written].iter().map(Job::to_string).collect(),
         not_written: jobs[written..].iter().map(Job::to_string).collect(),
         index,
+        cause: None,
     };
     let on_wait = waiting_note(settings.quiet);
     let waiting = waiting(&on_wait);
@@ -134,15 +135,18 @@ fn analyze_shared(job: &Job, out: &Path, settings: &Settings, cluster: &Cluster)
         env!("CARGO_PKG_VERSION"),
         identity(job, settings).encode()
     );
-    let timely = TimelyExchange::start(cluster, states, &description).map_err(|e| match e {
-        SetupError::Address(m) => anyhow::Error::new(BadInput(m)),
-        SetupError::Peers(m) => anyhow::anyhow!(m),
-    })?;
-    let interrupted = || Interrupted {
+    let ended = |cause| Interrupted {
         written: Vec::new(),
         not_written: vec![job.to_string()],
         index: false,
+        cause,
     };
+    let timely = TimelyExchange::start(cluster, states, &description).map_err(|e| match e {
+        SetupError::Address(m) => anyhow::Error::new(BadInput(m)),
+        SetupError::Peers(m) => anyhow::anyhow!(m),
+        SetupError::Interrupted(m) => ended(Some(format!("interrupted (Ctrl-C or SIGTERM): {m}"))).into(),
+    })?;
+    let interrupted = || ended(None);
     if cluster.process != 0 {
         let analysis = analyze(job, settings, Some((cluster, timely)))?.ok_or_else(interrupted)?;
         writeln!(
@@ -209,6 +213,11 @@ fn analyze(job: &Job, settings: &Settings, shared: Option<(&Cluster, TimelyExcha
     });
     bar.finish_and_clear();
     let interrupted = matches!(analysis, Err(AnalysisError::Engine(EngineError::Interrupted)));
+    // Stopped by another process's Ctrl-C: named, as only this one's own is plain.
+    let by_another = match &timely {
+        Some(timely) if interrupted && !INTERRUPTED.load(Ordering::Relaxed) => timely.stopped_by(),
+        _ => None,
+    };
     if let (true, Some(timely)) = (analysis.is_ok() || interrupted, timely) {
         // Every process has the result, or stopped at the same level: leave together, so
         // none sees another vanish.
@@ -216,6 +225,15 @@ fn analyze(job: &Job, settings: &Settings, shared: Option<(&Cluster, TimelyExcha
         if let Some(cluster) = cluster.filter(|_| !settings.quiet && !interrupted) {
             note(traffic.describe(job, cluster.processes()));
         }
+    }
+    if let Some(cause) = by_another {
+        return Err(Interrupted {
+            written: Vec::new(),
+            not_written: vec![job.to_string()],
+            index: false,
+            cause: Some(cause),
+        }
+        .into());
     }
     match analysis {
         Err(AnalysisError::Engine(EngineError::Interrupted)) => Ok(None),

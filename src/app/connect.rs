@@ -12,16 +12,22 @@
 //! could join, which is why a run over other machines than this one should have a secret.
 //!
 //! The listening side greets each connection on a thread of its own with a few seconds to
-//! spare, so a connection that says nothing is dropped without delaying the others.
+//! spare, so a connection that says nothing is dropped without delaying the others. Every
+//! message about a connection names the address it really came from, and what a peer sent
+//! is printed only through [`shown`]: anyone who reaches the port can send anything.
+//! Without a secret anyone can also claim to be a process of the run: a claim held by a
+//! connection that has closed since is given up, and two live claims fail the run naming
+//! both addresses. Ctrl-C (or SIGTERM) stops the waiting at once.
 
-use super::note;
 use super::timely::SetupError;
+use super::{INTERRUPTED, note};
 use analyze::hosts::Cluster;
 use analyze::identity::Identity;
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
+use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -35,6 +41,28 @@ const NONCE: usize = 32;
 const PROOF: usize = 32;
 /// How long a connection to the listening side may take to greet before it is dropped.
 const GREETING: Duration = Duration::from_secs(5);
+/// How much of a text a peer sent is printed.
+const SHOWN: usize = 80;
+/// How often waiting for the others looks at the interrupt flag.
+const POLL: Duration = Duration::from_millis(20);
+
+/// Text a peer sent, fit for one line of stderr: control and other unprintable characters
+/// escaped (`\n`, `\u{1b}`), and cut after [`SHOWN`] characters with `...`.
+pub fn shown(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        match c {
+            '\'' | '"' => out.push(c),
+            _ => out.extend(c.escape_debug()),
+        }
+        if out.chars().nth(SHOWN).is_some() {
+            out = out.chars().take(SHOWN).collect();
+            out.push_str("...");
+            break;
+        }
+    }
+    out
+}
 
 /// Opens one connection to every other process: the higher index connects, the lower one
 /// accepts, each greeting the other, all within the connect timeout.
@@ -113,40 +141,90 @@ impl Setup<'_> {
         ))
     }
 
+    /// The error for Ctrl-C or SIGTERM while waiting for `peer`, if one came.
+    fn interrupted(&self, peer: usize) -> Result<(), SetupError> {
+        match INTERRUPTED.load(Ordering::Relaxed) {
+            true => Err(SetupError::Interrupted(format!(
+                "stopped waiting for process {peer} ({}) to connect",
+                self.cluster.addresses[peer]
+            ))),
+            false => Ok(()),
+        }
+    }
+
+    /// Greets `stream` on a thread of its own, within `until`; the answer comes on `to`.
+    fn greet(&self, stream: TcpStream, from: SocketAddr, until: Instant, to: mpsc::Sender<Arrival>) {
+        let (ours, secret) = (self.greeting.clone(), self.cluster.secret().to_vec());
+        std::thread::spawn(move || {
+            let theirs = stream
+                .set_nonblocking(false)
+                .map_err(Refused::Io)
+                .and_then(|()| handshake(&stream, &ours, &secret, until));
+            let _ = to.send((stream, from, theirs));
+        });
+    }
+
     /// Connects to the lower process `peer` (retrying until it listens) and greets it.
     fn dial(&self, peer: usize) -> Result<TcpStream, SetupError> {
         let address = &self.cluster.addresses[peer];
-        let stream = loop {
+        let (stream, at) = loop {
+            self.interrupted(peer)?;
+            // An attempt of at most a second, so that Ctrl-C is seen between them.
             let attempt = resolve(address).and_then(|a| {
-                TcpStream::connect_timeout(
-                    &a,
-                    self.deadline
-                        .saturating_duration_since(Instant::now())
-                        .max(Duration::from_millis(1)),
-                )
+                let left = self.deadline.saturating_duration_since(Instant::now());
+                TcpStream::connect_timeout(&a, left.clamp(Duration::from_millis(1), Duration::from_secs(1)))
+                    .map(|stream| (stream, a))
             });
             match attempt {
-                Ok(stream) => break stream,
+                Ok(connected) => break connected,
                 Err(_) if Instant::now() + Duration::from_millis(100) < self.deadline => {
                     std::thread::sleep(Duration::from_millis(100));
                 }
                 Err(_) => return Err(self.never_came(peer)),
             }
         };
-        let theirs = match handshake(&stream, &self.greeting, self.cluster.secret(), self.deadline) {
+        // The other side may still be dialling lower processes before it greets: wait for
+        // its answer until the deadline, looking at the interrupt flag meanwhile.
+        let (greeted, answer) = mpsc::channel();
+        self.greet(stream, at, self.deadline, greeted);
+        let (stream, theirs) = loop {
+            self.interrupted(peer)?;
+            match answer.recv_timeout(POLL) {
+                Ok((stream, _, theirs)) => break (stream, theirs),
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(SetupError::Peers(format!(
+                        "process {peer} ({address}) could not be greeted"
+                    )));
+                }
+            }
+        };
+        let secret = if self.cluster.secret.is_some() {
+            " and did not prove this run's secret (--secret-file)"
+        } else {
+            ""
+        };
+        let theirs = match theirs {
             Ok(theirs) => theirs,
             Err(Refused::Secret) => {
                 return Err(SetupError::Address(format!(
                     "process {peer} ({address}) did not prove this run's secret: it is not one of this run's processes, or was given another --secret-file"
                 )));
             }
-            Err(e) => {
+            Err(Refused::Io(e)) => {
                 return Err(SetupError::Peers(format!(
-                    "process {peer} ({address}) did not greet back: {e}"
+                    "process {peer} ({address}) did not greet back{secret}: {}",
+                    why(&e)
                 )));
             }
         };
-        check(&theirs, &self.greeting, peer, self.cluster)?;
+        check(
+            &theirs,
+            &self.greeting,
+            peer,
+            &format!("process {peer} ({address})"),
+            self.cluster,
+        )?;
         Ok(stream)
     }
 
@@ -158,70 +236,141 @@ impl Setup<'_> {
             .set_nonblocking(true)
             .map_err(|e| SetupError::Peers(format!("cannot listen on {}: {e}", self.cluster.address())))?;
         let (greeted, arrivals) = mpsc::channel();
-        while let Some(missing) = (me + 1..processes).find(|&p| sockets[p].is_none()) {
+        // Where each accepted connection came from, by the process it claims to be.
+        let mut came_from: Vec<Option<SocketAddr>> = vec![None; processes];
+        loop {
+            // A claim whose connection closed before the run started is given up: it was a
+            // process that died, or a stranger (without a secret anyone can claim).
+            for p in me + 1..processes {
+                if sockets[p].as_ref().is_some_and(closed) {
+                    sockets[p] = None;
+                    note(format_args!(
+                        "the connection from {} as process {p} closed before the run started: waiting for process {p} ({}) again",
+                        came_from[p].map_or_else(String::new, |a| a.to_string()),
+                        self.cluster.addresses[p]
+                    ));
+                }
+            }
+            let Some(missing) = (me + 1..processes).find(|&p| sockets[p].is_none()) else {
+                return Ok(());
+            };
+            self.interrupted(missing)?;
             match listener.accept() {
                 Ok((stream, from)) => {
-                    let (greeted, ours) = (greeted.clone(), self.greeting.clone());
-                    let secret = self.cluster.secret().to_vec();
                     let until = self.deadline.min(Instant::now() + GREETING);
-                    std::thread::spawn(move || {
-                        let theirs = stream
-                            .set_nonblocking(false)
-                            .map_err(Refused::Io)
-                            .and_then(|()| handshake(&stream, &ours, &secret, until));
-                        let _ = greeted.send((stream, from, theirs));
-                    });
+                    self.greet(stream, from, until, greeted.clone());
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
                     if Instant::now() >= self.deadline {
                         return Err(self.never_came(missing));
                     }
-                    std::thread::sleep(Duration::from_millis(20));
+                    std::thread::sleep(POLL);
                 }
                 Err(e) => return Err(SetupError::Peers(format!("cannot accept connections: {e}"))),
             }
             while let Ok((stream, from, theirs)) = arrivals.try_recv() {
-                self.admit(stream, from, theirs, sockets)?;
+                self.admit(stream, from, theirs, sockets, &mut came_from)?;
             }
         }
-        Ok(())
     }
 
-    /// Takes a greeted connection from `from` as the process it says it is, if it is one.
+    /// Takes a greeted connection from `from` as the process it says it is, if it is one;
+    /// every message about it names `from`, the address it really came from.
     fn admit(
         &self,
         stream: TcpStream,
         from: SocketAddr,
         theirs: Result<Greeting, Refused>,
         sockets: &mut [Option<TcpStream>],
+        came_from: &mut [Option<SocketAddr>],
     ) -> Result<(), SetupError> {
         let (me, processes) = (self.cluster.process, self.cluster.processes());
+        let secret = self.cluster.secret.is_some();
         let theirs = match theirs {
             Ok(theirs) => theirs,
-            Err(Refused::Secret) => {
+            // Not one of ours (a port scan, a silent connection, a process that died, a
+            // stranger): dropped, and named.
+            Err(Refused::Secret) if secret => {
                 note(format_args!(
                     "refused the connection from {from}: it did not prove this run's secret (--secret-file)"
                 ));
                 return Ok(());
             }
-            // Not one of ours (a port scan, a silent connection, a process that died): drop it.
-            Err(_) => return Ok(()),
+            Err(Refused::Secret) => {
+                note(format_args!(
+                    "refused the connection from {from}: its proof is wrong (not an analyze process of this version)"
+                ));
+                return Ok(());
+            }
+            Err(Refused::Io(e)) => {
+                let proof = if secret {
+                    " and did not prove this run's secret (--secret-file)"
+                } else {
+                    ""
+                };
+                note(format_args!(
+                    "refused the connection from {from}: it did not greet{proof}: {}",
+                    why(&e)
+                ));
+                return Ok(());
+            }
         };
         if theirs.from <= me || theirs.from >= processes {
             return Err(mismatch(
                 self.cluster,
-                &format!("{from} claims to be process {} of {}", theirs.from, theirs.processes),
+                &format!(
+                    "the connection from {from} claims to be process {} of {}",
+                    theirs.from, theirs.processes
+                ),
             ));
         }
-        check(&theirs, &self.greeting, theirs.from, self.cluster)?;
-        if sockets[theirs.from].is_some() {
+        let peer = theirs.from;
+        let who = format!("the connection from {from} (claiming to be process {peer})");
+        check(&theirs, &self.greeting, peer, &who, self.cluster)?;
+        if sockets[peer].as_ref().is_some_and(closed) {
+            sockets[peer] = None;
+        }
+        if sockets[peer].is_some() {
+            let first = came_from[peer].map_or_else(String::new, |a| a.to_string());
+            let anyone = if secret {
+                ""
+            } else {
+                " (without --secret-file, anyone who can reach this port can claim to be one)"
+            };
             return Err(SetupError::Address(format!(
-                "two processes connected as process {} ({}): each process needs its own --process",
-                theirs.from, self.cluster.addresses[theirs.from]
+                "two connections claim to be process {peer} ({}), from {first} and from {from}: each process needs its own --process{anyone}",
+                self.cluster.addresses[peer]
             )));
         }
-        sockets[theirs.from] = Some(stream);
+        sockets[peer] = Some(stream);
+        came_from[peer] = Some(from);
         Ok(())
+    }
+}
+
+/// A greeted connection, where it came from, and what it said.
+type Arrival = (TcpStream, SocketAddr, Result<Greeting, Refused>);
+
+/// Whether the other end of an idle connection has closed it (or it broke).
+fn closed(stream: &TcpStream) -> bool {
+    let mut byte = [0u8; 1];
+    if stream.set_nonblocking(true).is_err() {
+        return true;
+    }
+    let gone = match stream.peek(&mut byte) {
+        Ok(0) => true,
+        Ok(_) => false,
+        Err(e) => e.kind() != std::io::ErrorKind::WouldBlock,
+    };
+    stream.set_nonblocking(false).is_err() || gone
+}
+
+/// Why a greeting failed, in words.
+fn why(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => "it said nothing in time".into(),
+        std::io::ErrorKind::UnexpectedEof => "it closed the connection".into(),
+        _ => e.to_string(),
     }
 }
 
@@ -305,28 +454,26 @@ fn proof(secret: &[u8], sender: &Greeting, to: &[u8], from: &[u8]) -> Result<Hma
     Ok(mac)
 }
 
-/// Checks that `theirs`, from the process at index `peer`, runs the same search.
-fn check(theirs: &Greeting, ours: &Greeting, peer: usize, cluster: &Cluster) -> Result<(), SetupError> {
+/// Checks that `theirs`, from the process at index `peer` (`who`, for messages: the
+/// address dialled or the one a connection came from), runs the same search.
+fn check(theirs: &Greeting, ours: &Greeting, peer: usize, who: &str, cluster: &Cluster) -> Result<(), SetupError> {
     if theirs.from != peer || theirs.processes != ours.processes {
         return Err(mismatch(
             cluster,
-            &format!(
-                "{} answered as process {} of {}",
-                cluster.addresses[peer], theirs.from, theirs.processes
-            ),
+            &format!("{who} answered as process {} of {}", theirs.from, theirs.processes),
         ));
     }
     if let Some(differences) = identity_differences(&theirs.job, &ours.job) {
         return Err(SetupError::Address(format!(
-            "process {peer} ({}) runs another search: it differs from this one in {} (give every process the same command and the same files, except --process)",
-            cluster.addresses[peer],
+            "{who} runs another search: it differs from this one in {} (give every process the same command and the same files, except --process)",
             analyze::identity::describe(&differences)
         )));
     }
     if theirs.job != ours.job {
         return Err(SetupError::Address(format!(
-            "process {peer} ({}) runs another search: `{}` there, `{}` here (give every process the same command and hostfile, except --process)",
-            cluster.addresses[peer], theirs.job, ours.job
+            "{who} runs another search: `{}` there, `{}` here (give every process the same command and hostfile, except --process)",
+            shown(&without_identity(&theirs.job)),
+            without_identity(&ours.job)
         )));
     }
     Ok(())
@@ -343,6 +490,17 @@ fn identity_differences(theirs: &str, ours: &str) -> Option<Vec<String>> {
     (!differences.is_empty()).then_some(differences)
 }
 
+/// A greeting's description without its identity's hexadecimal word, for a message.
+fn without_identity(job: &str) -> String {
+    match job.split_once(" identity ") {
+        Some((before, after)) => match after.split_once(' ') {
+            Some((_, rest)) => format!("{before} {rest}"),
+            None => before.to_string(),
+        },
+        None => job.to_string(),
+    }
+}
+
 fn mismatch(cluster: &Cluster, what: &str) -> SetupError {
     SetupError::Address(format!(
         "{what}, but {} lists {} processes and this is process {}: give every process the same hostfile and its own --process",
@@ -350,4 +508,25 @@ fn mismatch(cluster: &Cluster, what: &str) -> SetupError {
         cluster.processes(),
         cluster.process
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shown;
+
+    #[test]
+    fn peer_text_is_shown_escaped_on_one_short_line() {
+        assert_eq!(
+            shown("analyze 1.0 eight over a:1 b:2"),
+            "analyze 1.0 eight over a:1 b:2"
+        );
+        assert_eq!(
+            shown("a\nerror: fake\u{1b}[31m\u{202e}"),
+            "a\\nerror: fake\\u{1b}[31m\\u{202e}"
+        );
+        let long = shown(&"\u{7}".repeat(1 << 16));
+        assert_eq!(long, format!("{}...", "\\u{7}".repeat(16)));
+        assert_eq!(shown(&"x".repeat(80)), "x".repeat(80));
+        assert_eq!(shown(&"x".repeat(81)), format!("{}...", "x".repeat(80)));
+    }
 }

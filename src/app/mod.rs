@@ -26,10 +26,10 @@ use std::sync::atomic::AtomicBool;
 /// hostfiles, secrets): far more than any of them needs.
 pub const MAX_INPUT: u64 = 1 << 20;
 
-/// Reads a text file the user named, refusing at once what is not a regular file (a FIFO
+/// Reads a file the user named, refusing at once what is not a regular file (a FIFO
 /// would block, a device never end) and anything over `limit` bytes (checked on the open
 /// file, so one that grows meanwhile is still cut off).
-pub fn read_text(path: &Path, limit: u64) -> std::io::Result<String> {
+pub fn read_bytes(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
     let kind = std::fs::metadata(path)?.file_type();
     if !kind.is_file() {
         return Err(std::io::Error::other(format!(
@@ -37,15 +37,21 @@ pub fn read_text(path: &Path, limit: u64) -> std::io::Result<String> {
             file_kind(&kind)
         )));
     }
-    let mut text = String::new();
-    std::fs::File::open(path)?.take(limit + 1).read_to_string(&mut text)?;
-    if text.len() as u64 > limit {
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
         return Err(std::io::Error::other(format!(
             "it is over {}, the most read from such a file",
             ::analyze::util::human_bytes(u128::from(limit))
         )));
     }
-    Ok(text)
+    Ok(bytes)
+}
+
+/// Reads a text file the user named, as [`read_bytes`] does; text that is not UTF-8 is
+/// refused.
+pub fn read_text(path: &Path, limit: u64) -> std::io::Result<String> {
+    ::analyze::cli::utf8(read_bytes(path, limit)?)
 }
 
 /// What a path that is not a regular file is, for messages: `a folder`, `a FIFO`, ...
@@ -111,6 +117,9 @@ pub struct Interrupted {
     pub not_written: Vec<String>,
     /// Whether the `--all` index was due (it is written last, so it was not).
     pub index: bool,
+    /// What stopped, when it is not plain Ctrl-C here: what was waited for, or which other
+    /// process of a `--hosts` run was interrupted.
+    pub cause: Option<String>,
 }
 
 impl Interrupted {
@@ -120,7 +129,9 @@ impl Interrupted {
             missing.push("the index (README.md, overview.png)".into());
         }
         let untouched = "previous versions, if any, are untouched";
-        if self.written.is_empty() {
+        if let Some(cause) = &self.cause {
+            format!("{cause}; no report was written (the {untouched})")
+        } else if self.written.is_empty() {
             format!("interrupted: no report was written (the {untouched})")
         } else {
             format!(

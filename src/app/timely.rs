@@ -48,6 +48,9 @@ pub enum SetupError {
     /// The others did not come, or came wrong (exit 1).
     #[error("{0}")]
     Peers(String),
+    /// Ctrl-C or SIGTERM while waiting for the others (exit 130): what was waited for.
+    #[error("{0}")]
+    Interrupted(String),
 }
 
 /// Where received ranks go: the engine marks them.
@@ -85,6 +88,10 @@ pub struct TimelyExchange {
     in_flight_bytes: u64,
     /// Collective calls so far (end_level and agree), the vector stream's time.
     calls: u64,
+    /// The processes that said, in a collective call, that Ctrl-C or SIGTERM stopped them
+    /// (each call's vector carries the sender's flag), and the level of the last such call.
+    stopped: Vec<bool>,
+    stopped_at: u32,
 }
 
 /// The live timely state.
@@ -210,6 +217,8 @@ impl TimelyExchange {
             in_flight: VecDeque::new(),
             in_flight_bytes: 0,
             calls: 0,
+            stopped: vec![false; peers],
+            stopped_at: 0,
         })
     }
 
@@ -248,6 +257,25 @@ impl TimelyExchange {
             }
         }
         Ok(())
+    }
+
+    /// Which other processes Ctrl-C or SIGTERM stopped, and at which level the run stopped
+    /// with them, as a phrase; `None` if none said so.
+    pub fn stopped_by(&self) -> Option<String> {
+        let named: Vec<String> = (0..self.stopped.len())
+            .filter(|&p| self.stopped[p] && p != self.index)
+            .map(|p| format!("{p} ({})", self.addresses.get(p).map_or("", String::as_str)))
+            .collect();
+        let (who, was) = match named.len() {
+            0 => return None,
+            1 => ("process", "was"),
+            _ => ("processes", "were"),
+        };
+        Some(format!(
+            "{who} {} {was} interrupted (Ctrl-C or SIGTERM); the run stopped at level {}",
+            named.join(", "),
+            self.stopped_at
+        ))
     }
 
     /// Fails if a network thread reported a broken connection.
@@ -345,13 +373,16 @@ impl TimelyExchange {
     }
 
     /// Sends one vector to every process and waits for everybody's; in process order.
+    /// Each carries one more value, taken off here: whether Ctrl-C or SIGTERM came to its
+    /// sender, so that the others can say which process stopped the run.
     fn gather(
         &mut self,
         level: u32,
-        mine: Vec<u64>,
+        mut mine: Vec<u64>,
         deliver: Option<Deliver<'_>>,
         ranks_done: Option<u64>,
     ) -> Result<Vec<Vec<u64>>, ExchangeError> {
+        mine.push(u64::from(super::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed)));
         let (index, peers, call) = (self.index, self.partition.processes(), self.calls);
         self.calls += 1;
         let running = self.running()?;
@@ -374,7 +405,24 @@ impl TimelyExchange {
             )));
         }
         gathered.sort_by_key(|(from, _)| *from);
-        Ok(gathered.into_iter().map(|(_, values)| values).collect())
+        let mut all = Vec::with_capacity(peers);
+        for (from, mut values) in gathered {
+            match (values.pop(), self.stopped.get_mut(from)) {
+                (Some(flag), Some(stopped)) => {
+                    if flag != 0 {
+                        *stopped = true;
+                        self.stopped_at = level;
+                    }
+                }
+                _ => {
+                    return Err(ExchangeError::Transport(format!(
+                        "process {from} sent no stop flag for call {call}"
+                    )));
+                }
+            }
+            all.push(values);
+        }
+        Ok(all)
     }
 }
 

@@ -324,7 +324,7 @@ pub fn cache_name(args: &[&str], kind: &str) -> String {
     use clap::Parser;
     let cli = analyze::cli::Cli::try_parse_from([&["analyze"], args].concat()).expect("a puzzle's arguments");
     let command = cli
-        .into_command(None, &|path| std::fs::read_to_string(path))
+        .into_command(None, &|path| std::fs::read(path))
         .expect("a valid command");
     match command {
         analyze::cli::Command::Analyze { jobs, .. } => {
