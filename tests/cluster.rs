@@ -644,7 +644,7 @@ fn accept(listener: &TcpListener, child: &mut Child) -> TcpStream {
 fn read_greeting(stream: &mut TcpStream) -> (Vec<u8>, Vec<u8>) {
     let mut head = [0u8; 20];
     stream.read_exact(&mut head).expect("a greeting");
-    assert_eq!(&head[..8], b"analyze2");
+    assert_eq!(&head[..8], b"analyze3");
     let length = u32::from_be_bytes([head[16], head[17], head[18], head[19]]) as usize;
     let mut job = vec![0; length];
     stream.read_exact(&mut job).expect("the greeting's job");
@@ -653,13 +653,14 @@ fn read_greeting(stream: &mut TcpStream) -> (Vec<u8>, Vec<u8>) {
     (job, nonce)
 }
 
-/// A stranger's greeting on `stream` after the process's own (read here): process `from` of
-/// `processes`, running `job`; with a proof keyed by `secret` (anyone can make one for an
-/// empty secret), or, without one, none at all and the stranger stops sending.
+/// A stranger's greeting to process 0 on `stream` after the process's own (read here):
+/// process `from` of `processes`, running `job`; with a proof keyed by `secret` (anyone can
+/// make one for an empty secret), or, without one, none at all and the stranger stops
+/// sending.
 fn greet_as(stream: &mut TcpStream, from: u32, processes: u32, job: &[u8], secret: Option<&[u8]>) {
     let (_, theirs) = read_greeting(stream);
     let nonce = [7u8; 32];
-    let mut bytes = b"analyze2".to_vec();
+    let mut bytes = b"analyze3".to_vec();
     for n in [from, processes, job.len() as u32] {
         bytes.extend(n.to_be_bytes());
     }
@@ -673,6 +674,7 @@ fn greet_as(stream: &mut TcpStream, from: u32, processes: u32, job: &[u8], secre
     let mut mac = <Hmac<sha2::Sha256> as KeyInit>::new_from_slice(secret).expect("any key");
     mac.update(b"analyze proof");
     mac.update(&from.to_be_bytes());
+    mac.update(&0u32.to_be_bytes());
     mac.update(&theirs);
     mac.update(&nonce);
     mac.update(job);

@@ -3,11 +3,12 @@
 //! greeting that says who the process is, which search it runs, and proves that it holds
 //! the run's secret (`--secret-file`).
 //!
-//! A greeting is `analyze2`, the sender's index, the process count, the job and a fresh
+//! A greeting is `analyze3`, the sender's index, the process count, the job and a fresh
 //! random nonce; once both are read, each side sends an HMAC-SHA-256, keyed by the secret,
-//! of its index, the other side's nonce, its own nonce and its job. The secret never crosses
-//! the wire, and a proof can be neither replayed (the other side's nonce is new each time)
-//! nor reflected (the sender's index is in it). Without a secret the key is empty: the
+//! of its index, the receiver's index, the other side's nonce, its own nonce and its job.
+//! The secret never crosses the wire, and a proof can be neither replayed (the other side's
+//! nonce is new each time), nor reflected (the sender's index is in it), nor relayed to
+//! another process (the receiver's index is in it). Without a secret the key is empty: the
 //! processes still check that they run the same search, but anyone who can reach the port
 //! could join, which is why a run over other machines than this one should have a secret.
 //!
@@ -32,7 +33,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// Magic bytes that open the greeting of one `analyze` process to another.
-const MAGIC: &[u8; 8] = b"analyze2";
+const MAGIC: &[u8; 8] = b"analyze3";
 /// Longest job description a greeting may carry.
 const MAX_DESCRIPTION: u32 = 1 << 16;
 /// Bytes of a greeting's nonce.
@@ -433,21 +434,29 @@ fn handshake(mut stream: &TcpStream, ours: &Greeting, secret: &[u8], deadline: I
         processes: number(12) as usize,
         job: String::from_utf8_lossy(&job).into_owned(),
     };
-    stream.write_all(&proof(secret, ours, &their_nonce, &nonce)?.finalize().into_bytes())?;
+    stream.write_all(
+        &proof(secret, ours, theirs.from, &their_nonce, &nonce)?
+            .finalize()
+            .into_bytes(),
+    )?;
     let mut their_proof = [0u8; PROOF];
     stream.read_exact(&mut their_proof)?;
-    proof(secret, &theirs, &nonce, &their_nonce)?
+    proof(secret, &theirs, ours.from, &nonce, &their_nonce)?
         .verify_slice(&their_proof)
         .map_err(|_| Refused::Secret)?;
     Ok(theirs)
 }
 
-/// The HMAC of `sender`'s proof: its index, the receiver's nonce, its own, and its job.
-fn proof(secret: &[u8], sender: &Greeting, to: &[u8], from: &[u8]) -> Result<Hmac<Sha256>, Refused> {
+/// The HMAC of `sender`'s proof to process `receiver`: both indices, the receiver's nonce,
+/// the sender's own, and its job.
+fn proof(secret: &[u8], sender: &Greeting, receiver: usize, to: &[u8], from: &[u8]) -> Result<Hmac<Sha256>, Refused> {
     let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(secret)
         .map_err(|e| std::io::Error::other(format!("the secret cannot key the proof: {e}")))?;
     mac.update(b"analyze proof");
     mac.update(&(sender.from as u32).to_be_bytes());
+    // The receiver too: a proof made for one process is no proof to another, so a stranger
+    // between two real processes cannot relay one's proof to the other as its own.
+    mac.update(&(receiver as u32).to_be_bytes());
     mac.update(to);
     mac.update(from);
     mac.update(sender.job.as_bytes());
@@ -512,7 +521,40 @@ fn mismatch(cluster: &Cluster, what: &str) -> SetupError {
 
 #[cfg(test)]
 mod tests {
-    use super::shown;
+    use super::{Greeting, Mac, proof, shown};
+
+    /// A proof is bound to both ends: the one process 1 makes for a stranger posing as
+    /// process 2 proves nothing to process 0, so it cannot be relayed there as process 1's.
+    #[test]
+    fn a_proof_made_for_one_process_is_no_proof_to_another() {
+        let one = Greeting {
+            from: 1,
+            processes: 3,
+            job: "analyze 1.0 eight".into(),
+        };
+        let (nonce, theirs) = ([1u8; 32], [2u8; 32]);
+        let secret = b"a secret of sixteen bytes";
+        let made = |receiver| {
+            proof(secret, &one, receiver, &theirs, &nonce)
+                .expect("a key")
+                .finalize()
+                .into_bytes()
+        };
+        let for_two = made(2);
+        assert!(
+            proof(secret, &one, 2, &theirs, &nonce)
+                .expect("a key")
+                .verify_slice(&for_two)
+                .is_ok()
+        );
+        assert!(
+            proof(secret, &one, 0, &theirs, &nonce)
+                .expect("a key")
+                .verify_slice(&for_two)
+                .is_err()
+        );
+        assert_ne!(made(0), for_two);
+    }
 
     #[test]
     fn peer_text_is_shown_escaped_on_one_short_line() {
