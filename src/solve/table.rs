@@ -3,7 +3,7 @@
 //! that always steps to a successor one move closer. No search per position.
 
 use super::mod3::{self, DistanceMod3, MAX_MOD3_RANKS};
-use super::{Outcome, Position, Route, Solution, State, cache, unreached, unsolvable};
+use super::{Outcome, Position, Preparing, Route, Solution, State, cache, unreached, unsolvable};
 use crate::engine::{self, EngineError, Options};
 use crate::identity::Identity;
 use crate::puzzle::Puzzle;
@@ -227,10 +227,6 @@ impl<P: Puzzle> TableRoute<P> {
 }
 
 impl<P: Puzzle + Send> Route for TableRoute<P> {
-    fn shape(&self) -> (usize, usize) {
-        self.puzzle.shape()
-    }
-
     fn id(&self) -> String {
         self.puzzle.id()
     }
@@ -247,24 +243,25 @@ impl<P: Puzzle + Send> Route for TableRoute<P> {
         })
     }
 
-    fn prepare(&mut self, cache: Option<&Path>, identity: &Identity, note: &dyn Fn(&str)) -> Result<()> {
+    fn prepare(&mut self, how: &Preparing) -> Result<Option<Box<dyn Route>>> {
         if self.table.is_some() {
-            return Ok(());
+            return Ok(None);
         }
         let id = self.puzzle.id();
         if let Some(why) = refusal(&self.puzzle) {
             anyhow::bail!(why);
         }
+        let (identity, cache, note) = (how.identity(&id), how.cache, how.note);
         let table = if self.puzzle.states() > MAX_TABLE_RANKS {
-            let built = DistanceMod3::prepare(&self.puzzle, identity, cache, true, note)
+            let built = DistanceMod3::prepare(&self.puzzle, &identity, cache, true, note)
                 .with_context(|| format!("{id}: cannot build the distance table"))?;
             Table::Mod3(built.with_context(|| format!("{id}: no distance table was built"))?)
         } else {
-            let built = DistanceTable::load_or_build(&self.puzzle, identity, cache, note);
+            let built = DistanceTable::load_or_build(&self.puzzle, &identity, cache, note);
             Table::Bytes(built.with_context(|| format!("{id}: cannot build the distance table"))?)
         };
         self.table = Some(table);
-        Ok(())
+        Ok(None)
     }
 
     fn prepared_what(&self) -> Option<String> {
@@ -279,8 +276,7 @@ impl<P: Puzzle + Send> Route for TableRoute<P> {
         })
     }
 
-    fn solve(&mut self, position: &Position) -> Result<Outcome> {
-        self.prepare(None, &Identity::new([("id", self.puzzle.id())]), &|_| {})?;
+    fn solve(&mut self, position: &Position, _: &mut dyn FnMut(u32, u64)) -> Result<Outcome> {
         let (Some(table), State::Rank(rank)) = (&self.table, &position.state) else {
             anyhow::bail!("{}: this position does not belong to this puzzle", position.label);
         };
