@@ -90,26 +90,25 @@ fn label<'a>(name: &'a str, stem: Option<&'a str>) -> &'a str {
 /// `pocket-cube-held`, `pancakes-10`, `pocket-cube`, `2x2x2`. A word starts at a capital
 /// after a small letter, at a digit after a word of letters, and after anything else.
 fn kebab(name: &str) -> String {
-    let mut id = String::new();
+    let mut words = String::new();
     let (mut before, mut last): (Option<char>, Option<char>) = (None, None);
     for c in name.chars() {
-        if !c.is_ascii_alphanumeric() {
-            (before, last) = (None, None);
-            continue;
-        }
         let small = |x: Option<char>| x.is_some_and(|x| x.is_ascii_lowercase());
         let new_word = match last {
-            None => !id.is_empty(),
             Some(_) if c.is_ascii_uppercase() => small(last),
             Some(_) if c.is_ascii_digit() => small(last) && small(before),
-            Some(_) => false,
+            _ => false,
         };
         if new_word {
-            id.push('-');
+            words.push(' ');
         }
-        id.push(c.to_ascii_lowercase());
-        (before, last) = (last, Some(c));
+        words.push(c);
+        (before, last) = match c.is_ascii_alphanumeric() {
+            true => (last, Some(c)),
+            false => (None, None),
+        };
     }
+    let id = crate::util::slug(&words.to_ascii_lowercase());
     if id.is_empty() { "definition".into() } else { id }
 }
 
