@@ -21,6 +21,7 @@ mod goal;
 mod hardening;
 mod identity;
 mod mod3;
+mod oeis;
 mod parse;
 mod perm;
 mod processes;

@@ -22,6 +22,9 @@ pub fn summary(analysis: &Analysis) -> Value {
     map.insert("metric".into(), json!(analysis.metric));
     map.insert("reachable".into(), json!(analysis.reachable()));
     map.insert("max_distance".into(), json!(analysis.max_distance()));
+    if let Some(sequence) = super::oeis::find(&analysis.levels) {
+        map.insert("oeis".into(), json!(sequence.id));
+    }
     map.insert("antipodes".into(), json!(analysis.antipodes()));
     map.insert("antipode_examples".into(), json!(analysis.antipode_examples));
     map.insert("mean_distance".into(), json!(round6(analysis.mean_distance())));

@@ -139,6 +139,15 @@ fn write_farthest(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
 /// `## Distances`: the charts, and the table of levels when it is short enough.
 fn write_distances(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
     writeln!(w, "## Distances ({})\n", a.metric)?;
+    if let Some(sequence) = super::oeis::find(&a.levels) {
+        writeln!(
+            w,
+            "This table is OEIS [{}]({}), {}.\n",
+            sequence.id,
+            sequence.url(),
+            sequence.name
+        )?;
+    }
     writeln!(w, "![configurations by distance](distances.png)\n")?;
     writeln!(w, "![configurations by distance, log scale](distances-log.png)\n")?;
     writeln!(w, "![how the search grew](growth.png)\n")?;

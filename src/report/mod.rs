@@ -11,6 +11,7 @@ pub mod csv;
 pub mod index;
 pub mod json;
 pub mod markdown;
+pub mod oeis;
 
 use crate::analysis::Analysis;
 use anyhow::{Context, Result};

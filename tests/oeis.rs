@@ -1,0 +1,66 @@
+//! The reports name the OEIS sequence their distance table equals: each known sequence a
+//! search of the suite's size reaches is found for the right puzzle, metric and goal, and
+//! the report and summary say so.
+
+use crate::util::{Sandbox, analysis, job, read};
+use analyze::report::oeis;
+
+/// The sequence the table of `job` is named as.
+fn named(job: analyze::job::Job) -> Option<&'static str> {
+    oeis::find(&analysis(job).levels).map(|s| s.id)
+}
+
+#[test]
+fn sliding_boards_are_named_by_their_sequences_in_either_orientation() {
+    let sliding = |rows: u64, cols: u64| named(job("sliding", &[("rows", rows), ("cols", cols)]));
+    assert_eq!(sliding(2, 3), Some("A090034"));
+    assert_eq!(sliding(3, 2), Some("A090034"));
+    assert_eq!(sliding(2, 4), Some("A090035"));
+    assert_eq!(sliding(5, 2), Some("A090036"));
+    assert_eq!(sliding(3, 3), Some("A089473"));
+    assert_eq!(named(job("eight", &[])), Some("A089473"));
+    // A board no sequence here describes.
+    assert_eq!(sliding(2, 2), None);
+}
+
+#[test]
+fn the_report_and_summary_name_the_sequence_and_another_goal_its_own() {
+    let sandbox = Sandbox::new();
+    sandbox.run(&["--puzzle", "eight", "--out", "out", "--quiet"]).success();
+    let report = read(&sandbox.path("out/eight/report.md"));
+    assert!(
+        report.contains("This table is OEIS [A089473](https://oeis.org/A089473), the 8-puzzle's"),
+        "{report}"
+    );
+    assert!(read(&sandbox.path("out/eight/summary.json")).contains("\"oeis\": \"A089473\""));
+    // The blank in the centre: A089474, max 30.
+    let goal = [
+        "--puzzle",
+        "eight",
+        "--goal",
+        "1 2 3 4 0 5 6 7 8",
+        "--out",
+        "out",
+        "--quiet",
+    ];
+    sandbox.run(&goal).success();
+    let summary = read(&sandbox.path("out/eight-goal-1-2-3-4-0-5-6-7-8/summary.json"));
+    assert!(summary.contains("\"oeis\": \"A089474\""), "{summary}");
+    // Lights out has no sequence here: nothing is claimed.
+    sandbox
+        .run(&["--puzzle", "lights-out", "--out", "out", "--quiet"])
+        .success();
+    assert!(!read(&sandbox.path("out/lights-out-4x3/report.md")).contains("OEIS"));
+}
+
+#[test]
+fn the_pocket_cube_is_named_in_either_metric() {
+    let sandbox = Sandbox::new();
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/pocket-cube-held.tws");
+    sandbox.run(&["--rules", file, "--out", "out", "--quiet"]).success();
+    sandbox
+        .run(&["--rules", file, "--metric", "quarter", "--out", "out", "--quiet"])
+        .success();
+    assert!(read(&sandbox.path("out/pocket-cube-held/summary.json")).contains("\"oeis\": \"A079761\""));
+    assert!(read(&sandbox.path("out/pocket-cube-held-quarter/summary.json")).contains("\"oeis\": \"A079762\""));
+}
