@@ -29,5 +29,6 @@ mod ranks;
 mod rules;
 mod solve;
 mod split_pdb;
+mod summary;
 mod tables;
 mod weighted;

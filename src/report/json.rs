@@ -1,6 +1,8 @@
 //! `summary.json`: the headline figures of an analysis, the same on every run; and
 //! `run.json`: what varies from run to run (the wall time, the threads), kept apart so
-//! that a report folder can be compared, and committed, byte for byte.
+//! that a report folder can be compared, and committed, byte for byte. A count above 2^53
+//! is also given as a string (`configurations_string`), which a reader that holds numbers
+//! as doubles (JavaScript) reads exactly.
 
 use crate::analysis::Analysis;
 use serde_json::{Map, Value, json};
@@ -17,15 +19,15 @@ pub fn summary(analysis: &Analysis) -> Value {
     for (name, value) in &analysis.parameters {
         map.insert(name.clone(), json!(value));
     }
-    map.insert("configurations".into(), json!(analysis.configurations));
+    count(&mut map, "configurations", analysis.configurations);
     map.insert("configurations_formula".into(), json!(analysis.configurations_formula));
     map.insert("metric".into(), json!(analysis.metric));
-    map.insert("reachable".into(), json!(analysis.reachable()));
+    count(&mut map, "reachable", analysis.reachable());
     map.insert("max_distance".into(), json!(analysis.max_distance()));
     if let Some(sequence) = super::oeis::find(&analysis.levels) {
         map.insert("oeis".into(), json!(sequence.id));
     }
-    map.insert("antipodes".into(), json!(analysis.antipodes()));
+    count(&mut map, "antipodes", analysis.antipodes());
     map.insert("antipode_examples".into(), json!(analysis.antipode_examples));
     map.insert("mean_distance".into(), json!(round6(analysis.mean_distance())));
     map.insert("classes".into(), json!(analysis.classes.len()));
@@ -33,7 +35,7 @@ pub fn summary(analysis: &Analysis) -> Value {
         "solvable_classes".into(),
         json!(analysis.classes.iter().filter(|c| c.solvable).count()),
     );
-    map.insert("solvable_unreached".into(), json!(analysis.solvable_unreached()));
+    count(&mut map, "solvable_unreached", analysis.solvable_unreached());
     if let Some(rank) = analysis.gf2_rank {
         map.insert("rank".into(), json!(rank));
     }
@@ -44,6 +46,18 @@ pub fn summary(analysis: &Analysis) -> Value {
         map.insert("heuristics".into(), super::atlas::summary(atlas));
     }
     Value::Object(map)
+}
+
+/// Integers JSON readers that hold numbers as doubles (JavaScript) read exactly: up to 2^53.
+const EXACT_IN_DOUBLES: u64 = 1 << 53;
+
+/// Inserts the count `name`; one above 2^53 also as a string, `NAME_string`, since a
+/// reader that holds numbers as doubles (JavaScript) would round it.
+fn count(map: &mut Map<String, Value>, name: &str, value: u64) {
+    map.insert(name.into(), json!(value));
+    if value > EXACT_IN_DOUBLES {
+        map.insert(format!("{name}_string"), json!(value.to_string()));
+    }
 }
 
 /// Rounds to 6 decimals so the file reads cleanly.
