@@ -8,6 +8,7 @@
 use super::family::{Family, SizeArgs};
 use super::gf2::Span;
 use super::{ClassInfo, Invariant, Notation, ParseError, SearchGraph};
+use crate::util::thousands;
 
 /// Most coins a board may have: 2^25 configurations take 12 MiB of bit sets and a
 /// couple of seconds; each further coin doubles both.
@@ -377,15 +378,22 @@ impl Invariant for Coins {
     }
 
     fn invariant(&self) -> String {
+        let (n, rank) = (self.coins() as u32, self.span.rank());
+        let why = format!(
+            "Every move adds (XOR) a fixed set of coins, so a configuration can only reach configurations that differ from it by a sum of moves: its coset of the span of the {} move vectors.",
+            self.moves.len()
+        );
+        if rank == n {
+            return format!(
+                "{why} The move matrix has full rank {rank} over GF(2): the moves span every configuration, so there is one class, all {} configurations.",
+                thousands(1u128 << n)
+            );
+        }
         format!(
-            "Every move adds (XOR) a fixed set of coins, so a configuration can only reach configurations that differ from it by a sum of moves: its coset of the span of the {} move vectors. The move matrix has rank {} over GF(2), so there are 2^({} - {}) = {} classes of 2^{} configurations; a class is named by its syndrome (the configuration reduced by the moves, read on the {} non-pivot coins).",
-            self.moves.len(),
-            self.span.rank(),
-            self.coins(),
-            self.span.rank(),
-            self.span.cosets(),
-            self.span.rank(),
-            self.coins() as u32 - self.span.rank()
+            "{why} The move matrix has rank {rank} over GF(2), so there are 2^({n} - {rank}) = {} classes of 2^{rank} configurations each; a class is named by its syndrome (the configuration reduced by the moves, read on the {} coin{} no move can clear).",
+            thousands(u128::from(self.span.cosets())),
+            n - rank,
+            if n - rank == 1 { "" } else { "s" }
         )
     }
 }

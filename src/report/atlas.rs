@@ -139,7 +139,7 @@ pub fn write_section(atlas: &Atlas, reachable: u64, cols: usize, w: &mut dyn Wri
     writeln!(w, "### A* search effort\n")?;
     writeln!(
         w,
-        "The assignment's A* (priority = moves + estimate, no closed set, never enqueueing the board of the dequeued node's previous search node) on up to 100 positions per distance, sampled with a fixed seed (all of them where fewer). Counts are search nodes dequeued, the goal included. Ties among equal priorities go to the smaller estimate (more moves made), then to the node enqueued first; neighbours are enqueued blank up, down, left, right. A search stops after {} dequeued nodes: from the first distance where a sampled position needs more, that estimate's cells in `astar.csv` are empty.\n",
+        "A* as the classic 8-puzzle programming assignment runs it (priority = moves + estimate, no closed set, never enqueueing the board of the dequeued node's previous search node) on up to 100 positions per distance, sampled with a fixed seed (all of them where fewer). Counts are search nodes dequeued, the goal included. Ties among equal priorities go to the smaller estimate (more moves made), then to the node enqueued first; neighbours are enqueued blank up, down, left, right. A search stops after {} dequeued nodes: from the first distance where a sampled position needs more, that estimate's cells in `astar.csv` are empty.\n",
         thousands(BUDGET)
     )?;
     writeln!(w, "![A* effort by distance](astar.png)\n")?;

@@ -78,7 +78,7 @@ fn write_totals(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
     )?;
     writeln!(
         w,
-        "| reachable from the goal | {} |",
+        "| that can reach the goal | {} |",
         with_formula(reachable_formula(a), a.reachable())
     )?;
     writeln!(w, "| maximum distance | {} {} |", a.max_distance(), a.metric)?;
@@ -106,19 +106,22 @@ fn write_farthest(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
     writeln!(w, "## The goal and the farthest configurations\n")?;
     writeln!(w, "Goal{}:\n", if a.goal_drawings.len() > 1 { "s" } else { "" })?;
     writeln!(w, "```text\n{}\n```\n", side_by_side(&a.goal_drawings))?;
+    let shown = a.antipode_drawings.len();
+    let which = if a.antipodes() <= 1 {
+        String::new()
+    } else if a.antipodes() as usize > shown {
+        format!(". Here are {shown} of them, the first in the search's numbering")
+    } else {
+        String::new()
+    };
     writeln!(
         w,
-        "{} configuration{} need{} {} {}, the most of any. {}:\n",
+        "{} configuration{} need{} {} {}, the most of any{which}:\n",
         thousands(a.antipodes()),
         if a.antipodes() == 1 { "" } else { "s" },
         if a.antipodes() == 1 { "s" } else { "" },
         a.max_distance(),
         a.metric,
-        if a.antipodes() as usize > a.antipode_drawings.len() {
-            format!("The first {} in rank order", a.antipode_drawings.len())
-        } else {
-            "All of them".to_string()
-        }
     )?;
     let drawn = &a.antipode_drawings[..a.antipode_drawings.len().min(DRAWN)];
     writeln!(w, "```text\n{}\n```\n", side_by_side(drawn))?;
