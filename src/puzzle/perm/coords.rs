@@ -207,13 +207,32 @@ impl Coords {
         self.plan = self.choose_plan(s);
     }
 
+    /// The ranks the coordinates of `s` cover, however many (`None`: past 128 bits): what
+    /// [`Coords::layout`] lays out when it fits in 64 bits.
+    pub fn space(s: &Structure) -> Option<u128> {
+        s.components.iter().try_fold(1u128, |a, c| {
+            a.checked_mul(u128::from(c.piece_size()))?.checked_mul(c.twist_size()?)
+        })
+    }
+
     /// Lays out the coordinates of `s` (their sizes and strides: the rank space), without
     /// tables, under [`Plan::Generic`].
     pub fn layout(s: &Structure) -> Result<Self, String> {
+        let states = match Self::space(s) {
+            Some(n) => u64::try_from(n).map_err(|_| {
+                format!(
+                    "the rank space of {} positions does not fit in 64 bits",
+                    crate::util::thousands(n)
+                )
+            })?,
+            None => return Err("the rank space of more than 10^38 positions does not fit in 64 bits".into()),
+        };
         let mut list = Vec::new();
         for (i, c) in s.components.iter().enumerate() {
             let local = local_moves(s, c);
-            for (kind, size) in [(Kind::Pieces, c.piece_size()), (Kind::Twists, c.twist_size())] {
+            // Each size divides `states`, so fits.
+            let twists = c.twist_size().map_or(1, |t| t as u64);
+            for (kind, size) in [(Kind::Pieces, c.piece_size()), (Kind::Twists, twists)] {
                 if size > 1 {
                     list.push(Coord {
                         comp: i,
@@ -227,17 +246,12 @@ impl Coords {
             }
         }
         list.sort_by_key(|c| c.size);
-        let mut states: u64 = 1;
+        let mut stride: u64 = 1;
         for c in &mut list {
-            c.stride = states;
-            let Some(next) = states.checked_mul(c.size) else {
-                let about: f64 = list.iter().map(|c| c.size as f64).product();
-                return Err(format!(
-                    "the rank space of about {about:.2e} positions does not fit in 64 bits"
-                ));
-            };
-            states = next;
+            c.stride = stride;
+            stride *= c.size;
         }
+        debug_assert_eq!(stride, states);
         Ok(Coords {
             list,
             states,
@@ -362,6 +376,14 @@ impl Coords {
                     let code = lead.code[usize::from(pieces[lead.positions[j]])];
                     let from = lead.solved_code.iter().position(|&x| x == code).unwrap_or(0);
                     pieces[p] = comp.alphabet[usize::from(comp.solved_code[from])];
+                }
+            }
+        }
+        // Twists no move changes, from the pieces now in place.
+        for comp in &s.components {
+            if let Some(carried) = &comp.carried {
+                for (j, &p) in comp.positions.iter().enumerate() {
+                    twists[p] = carried.twist(comp.code[usize::from(pieces[p])], j, comp.orientations);
                 }
             }
         }
