@@ -550,7 +550,12 @@ impl PermPuzzle {
         memo.parts.resize(moves, 0);
         for c in &self.coords.list[low_coords..] {
             let v = (rank / c.stride % c.size) as usize;
-            c.add_moved(&self.s, v, &mut memo.parts);
+            let wanted = if c.cross {
+                self.coords.wanted(&self.s, rank, c.comp)
+            } else {
+                0
+            };
+            c.add_moved(&self.s, v, wanted, &mut memo.parts);
         }
     }
 
