@@ -259,3 +259,24 @@ fn a_definition_beyond_any_table_is_refused_with_the_memory_it_would_take() {
         ended.stderr
     );
 }
+
+#[test]
+fn the_whole_cube_is_refused_at_once_with_its_count_and_memory() {
+    let sandbox = Sandbox::new();
+    let ended = sandbox.output(&["--rules", &example("3x3x3.tws"), "--out", "out"]);
+    assert_eq!(ended.code, Some(2), "{}", ended.stderr);
+    assert_eq!(ended.stderr.lines().count(), 1, "{}", ended.stderr);
+    assert!(
+        ended.stderr.contains("43,252,003,274,489,856,000 positions") && ended.stderr.contains("9.4 EiB"),
+        "{}",
+        ended.stderr
+    );
+    assert!(!ended.stderr.contains("assemblies"), "{}", ended.stderr);
+    // Its subgroup of half turns, from the same pieces, is searched.
+    sandbox
+        .run(&["--rules", &example("3x3x3-squares.tws"), "--quiet", "--out", "out"])
+        .success();
+    let levels = states(&sandbox.read("out/3x3x3-squares/distances.csv"));
+    assert_eq!((levels.len() - 1, levels.last()), (15, Some(&144)));
+    assert_eq!(levels.iter().sum::<u64>(), 663_552);
+}

@@ -69,6 +69,13 @@ pub struct Coord {
     pub table: Table,
     /// [`local_moves`] of its component.
     local: Vec<Vec<u8>>,
+    /// The piece coordinate of a component whose parity follows other components'
+    /// (`<U,R>`'s edges follow the corners): the same value is a different arrangement
+    /// for each parity, so its table has two rows a value, `2 v + parity`.
+    pub cross: bool,
+    /// It is `cross` or a coordinate a `cross` one's parity is read from: ranked above the
+    /// others, so that the low part of a rank never changes a parity.
+    late: bool,
 }
 
 /// A coordinate's move table, `table[v * moves + m]`: the value after move `m`, in 16 bits
@@ -101,18 +108,25 @@ impl Table {
 impl Coord {
     /// Adds to each `parts[m]` the place value of the coordinate's value after move `m`
     /// from value `v` (one entry per move), from its table or, without one, worked out.
-    pub fn add_moved(&self, s: &Structure, v: usize, parts: &mut [u64]) {
+    /// (`wanted`: the arrangement's parity, for a `cross` coordinate).
+    pub fn add_moved(&self, s: &Structure, v: usize, wanted: u8, parts: &mut [u64]) {
         let moves = parts.len();
         if self.table.is_empty() {
             let comp = &s.components[self.comp];
             let (mut cur, mut next) = ([0u8; MAX_PIECES], [0u8; MAX_PIECES]);
             let buf = (&mut cur[..comp.len()], &mut next[..comp.len()]);
-            self.each_moved(s, v as u64, buf, |m, after| parts[m] += after * self.stride);
+            self.each_moved(s, v as u64, wanted, buf, |m, after| parts[m] += after * self.stride);
         } else {
+            let row = if self.cross { 2 * v + usize::from(wanted) } else { v };
             for (m, part) in parts.iter_mut().enumerate() {
-                *part += u64::from(self.table.get(v * moves + m)) * self.stride;
+                *part += u64::from(self.table.get(row * moves + m)) * self.stride;
             }
         }
+    }
+
+    /// Table rows: two a value for a `cross` coordinate.
+    fn rows(&self) -> u64 {
+        if self.cross { 2 * self.size } else { self.size }
     }
 }
 
@@ -207,13 +221,37 @@ impl Coords {
         self.plan = self.choose_plan(s);
     }
 
+    /// The ranks the coordinates of `s` cover, however many (`None`: past 128 bits): what
+    /// [`Coords::layout`] lays out when it fits in 64 bits.
+    pub fn space(s: &Structure) -> Option<u128> {
+        s.components.iter().try_fold(1u128, |a, c| {
+            a.checked_mul(u128::from(c.piece_size()))?.checked_mul(c.twist_size()?)
+        })
+    }
+
     /// Lays out the coordinates of `s` (their sizes and strides: the rank space), without
     /// tables, under [`Plan::Generic`].
     pub fn layout(s: &Structure) -> Result<Self, String> {
+        let states = match Self::space(s) {
+            Some(n) => u64::try_from(n).map_err(|_| {
+                format!(
+                    "the rank space of {} positions does not fit in 64 bits",
+                    crate::util::thousands(n)
+                )
+            })?,
+            None => return Err("the rank space of more than 10^38 positions does not fit in 64 bits".into()),
+        };
         let mut list = Vec::new();
         for (i, c) in s.components.iter().enumerate() {
             let local = local_moves(s, c);
-            for (kind, size) in [(Kind::Pieces, c.piece_size()), (Kind::Twists, c.twist_size())] {
+            let cross = matches!(&c.parity, Parity::Tied(on) if !on.is_empty());
+            let read = s
+                .components
+                .iter()
+                .any(|d| matches!(&d.parity, Parity::Tied(on) if on.contains(&i)));
+            // Each size divides `states`, so fits.
+            let twists = c.twist_size().map_or(1, |t| t as u64);
+            for (kind, size) in [(Kind::Pieces, c.piece_size()), (Kind::Twists, twists)] {
                 if size > 1 {
                     list.push(Coord {
                         comp: i,
@@ -222,22 +260,19 @@ impl Coords {
                         stride: 0,
                         table: Table::Wide(Vec::new()),
                         local: local.clone(),
+                        cross: cross && kind == Kind::Pieces,
+                        late: (cross || read) && kind == Kind::Pieces,
                     });
                 }
             }
         }
-        list.sort_by_key(|c| c.size);
-        let mut states: u64 = 1;
+        list.sort_by_key(|c| (c.late, c.size));
+        let mut stride: u64 = 1;
         for c in &mut list {
-            c.stride = states;
-            let Some(next) = states.checked_mul(c.size) else {
-                let about: f64 = list.iter().map(|c| c.size as f64).product();
-                return Err(format!(
-                    "the rank space of about {about:.2e} positions does not fit in 64 bits"
-                ));
-            };
-            states = next;
+            c.stride = stride;
+            stride *= c.size;
         }
+        debug_assert_eq!(stride, states);
         Ok(Coords {
             list,
             states,
@@ -253,7 +288,7 @@ impl Coords {
             .components
             .iter()
             .any(|c| matches!(&c.parity, Parity::Tied(on) if !on.is_empty()));
-        if cross || states > PLANNED_MAX {
+        if states > PLANNED_MAX {
             return Plan::Generic;
         }
         let n = self.list.len();
@@ -262,9 +297,11 @@ impl Coords {
         // for 89 KiB of planes); a small one always.
         let most = TABLE_MAX.min((states / 16).max(LOW_MAX * moves));
         let untabled: Vec<usize> = (0..n)
-            .filter(|&i| self.list[i].size.saturating_mul(moves) > most)
+            .filter(|&i| self.list[i].rows().saturating_mul(moves) > most)
             .collect();
         match untabled[..] {
+            // Parities read from the coordinates: the split plan only.
+            _ if cross && !untabled.is_empty() => Plan::Generic,
             [] => split(s, &mut self.list, moves),
             [last] if last == n - 1 => {
                 let c = &self.list[last];
@@ -284,6 +321,25 @@ impl Coords {
             }
             _ => Plan::Generic,
         }
+    }
+
+    /// The parity a `cross` coordinate's arrangement has in `rank`: the goal's, changed by
+    /// each component it follows that is not as the goal's (those are `late` and free, so
+    /// ranked in full by [`rank_distinct`]).
+    pub fn wanted(&self, s: &Structure, rank: u64, comp: usize) -> u8 {
+        let c = &s.components[comp];
+        let Parity::Tied(on) = &c.parity else { return 0 };
+        let mut wanted = super::rank::parity(&c.solved_code);
+        for &j in on {
+            let other = &s.components[j];
+            let v = self
+                .list
+                .iter()
+                .find(|x| x.comp == j && x.kind == Kind::Pieces)
+                .map_or(0, |x| rank / x.stride % x.size);
+            wanted ^= parity_of_rank(v, other.len()) ^ super::rank::parity(&other.solved_code);
+        }
+        wanted
     }
 
     /// The coordinate's value in a flattened state.
@@ -365,7 +421,26 @@ impl Coords {
                 }
             }
         }
+        // Twists no move changes, from the pieces now in place.
+        for comp in &s.components {
+            if let Some(carried) = &comp.carried {
+                for (j, &p) in comp.positions.iter().enumerate() {
+                    twists[p] = carried.twist(comp.code[usize::from(pieces[p])], j, comp.orientations);
+                }
+            }
+        }
     }
+}
+
+/// The parity of the permutation of `k` pieces ranked `v` by [`rank_distinct`]: digit `i`
+/// counts the earlier pieces that are smaller, so `i - digit` the inversions it ends.
+fn parity_of_rank(mut v: u64, k: usize) -> u8 {
+    let mut inversions = 0;
+    for i in 1..k as u64 {
+        inversions += i - v % (i + 1);
+        v /= i + 1;
+    }
+    (inversions & 1) as u8
 }
 
 fn write_codes(comp: &Component, codes: &[u8], pieces: &mut [u8]) {
@@ -388,10 +463,22 @@ fn piece_rank(comp: &Component, code: &[u8]) -> u64 {
 impl Coord {
     /// Calls `f(m, after)` with the value after each move `m` from value `v`; `buf` is two
     /// buffers of its component's length.
-    fn each_moved(&self, s: &Structure, v: u64, buf: (&mut [u8], &mut [u8]), mut f: impl FnMut(usize, u64)) {
+    /// A `cross` coordinate's arrangement has parity `wanted`; any other's parity is its own.
+    fn each_moved(
+        &self,
+        s: &Structure,
+        v: u64,
+        wanted: u8,
+        buf: (&mut [u8], &mut [u8]),
+        mut f: impl FnMut(usize, u64),
+    ) {
         let comp = &s.components[self.comp];
         let (cur, next) = buf;
-        let parity = super::rank::parity(&comp.solved_code);
+        let parity = if self.cross {
+            wanted
+        } else {
+            super::rank::parity(&comp.solved_code)
+        };
         let fixed = comp.fixed_sum.then_some(comp.solved_sum);
         match self.kind {
             Kind::Pieces if !comp.distinct => unrank_multiset(v, &comp.counts, comp.arrangements, cur),
@@ -434,10 +521,15 @@ fn coord_table(s: &Structure, c: &Coord) -> Table {
 fn fill_coord_table<T: Copy + Default>(s: &Structure, c: &Coord, entry: impl Fn(u64) -> T) -> Vec<T> {
     let comp = &s.components[c.comp];
     let moves = s.moves.len();
-    let mut table = vec![T::default(); c.size as usize * moves];
+    let mut table = vec![T::default(); c.rows() as usize * moves];
     let (mut cur, mut next) = (vec![0u8; comp.len()], vec![0u8; comp.len()]);
-    for (v, row) in table.chunks_mut(moves.max(1)).enumerate() {
-        c.each_moved(s, v as u64, (&mut cur, &mut next), |m, after| row[m] = entry(after));
+    for (row_index, row) in table.chunks_mut(moves.max(1)).enumerate() {
+        let (v, wanted) = if c.cross {
+            (row_index as u64 / 2, (row_index % 2) as u8)
+        } else {
+            (row_index as u64, 0)
+        };
+        c.each_moved(s, v, wanted, (&mut cur, &mut next), |m, after| row[m] = entry(after));
     }
     table
 }
@@ -465,7 +557,7 @@ fn combined<T: Copy + Default>(list: &[Coord], n: usize, low: u64, moves: usize,
 fn split(s: &Structure, list: &mut [Coord], moves: u64) -> Plan {
     let mut low_coords = 0;
     let mut low = 1u64;
-    while low_coords < list.len() && low * list[low_coords].size <= LOW_MAX {
+    while low_coords < list.len() && !list[low_coords].late && low * list[low_coords].size <= LOW_MAX {
         low *= list[low_coords].size;
         low_coords += 1;
     }

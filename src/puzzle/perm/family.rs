@@ -58,6 +58,24 @@ impl Definition {
             id.push_str("-quarter");
         }
         let states = PermPuzzle::rank_space(&def, metric).map_err(located)?;
+        let states = match states.map(u64::try_from) {
+            Some(Ok(states)) => states,
+            // Ranks are 64-bit: said with the figures, before anything is built.
+            Some(Err(_)) => {
+                let n = states.unwrap_or_default();
+                return Err(format!(
+                    " its moves reach up to {} positions (the goal's class of the invariants found from the moves), which would take {} of bit planes at 2 bits a position; ranks are 64-bit, so at most {} positions are searched",
+                    crate::util::thousands(n),
+                    crate::util::human_bytes(n.div_ceil(4)),
+                    crate::util::thousands(u64::MAX)
+                ));
+            }
+            None => {
+                return Err(
+                    " its moves reach up to more than 10^38 positions (the goal's class of the invariants found from the moves); ranks are 64-bit".into(),
+                );
+            }
+        };
         Ok(Definition {
             id,
             def: Arc::new(def),

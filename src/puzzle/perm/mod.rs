@@ -36,7 +36,8 @@ pub struct PermPuzzle {
     coords: Coords,
     goal: u64,
     classes: Vec<ClassInfo>,
-    assemblies: u64,
+    /// All assemblies of the pieces (`None`: past 128 bits).
+    assemblies: Option<u128>,
 }
 
 /// What one worker keeps between ranks: the high part's moves for the run being expanded.
@@ -67,24 +68,13 @@ impl PermPuzzle {
         Self::new(parse_definition(text)?, id, metric)
     }
 
-    /// The ranks a search of `def` under `metric` covers, or why it cannot be built: what
-    /// [`PermPuzzle::new`] checks, without building its tables.
-    pub fn rank_space(def: &Definition, metric: Metric) -> Result<u64, DefinitionError> {
+    /// The ranks a search of `def` under `metric` covers (`None`: past 128 bits), or why it
+    /// cannot be built: what [`PermPuzzle::new`] checks, without laying out the coordinates
+    /// or building their tables, so a rank space past 64 bits (the whole 3x3x3 cube) is
+    /// counted, for the caller to refuse with its figures.
+    pub fn rank_space(def: &Definition, metric: Metric) -> Result<Option<u128>, DefinitionError> {
         let s = Structure::new(def, metric)?;
-        Ok(Self::layout(&s)?.1.states)
-    }
-
-    /// The count of all assemblies and the coordinates laid out, or why they overflow.
-    fn layout(s: &Structure) -> Result<(u64, Coords), DefinitionError> {
-        // Refused before the coordinates are sized: their sizes are factors of this count.
-        let Some(assemblies) = s.assemblies else {
-            return Err(DefinitionError {
-                line: 0,
-                message: "the sets have too many assemblies to count in 64 bits".into(),
-            });
-        };
-        let coords = Coords::layout(s).map_err(|message| DefinitionError { line: 0, message })?;
-        Ok((assemblies, coords))
+        Ok(Coords::space(&s))
     }
 
     /// Builds the puzzle of a definition under `metric`.
@@ -95,7 +85,8 @@ impl PermPuzzle {
         } else {
             Structure::new(&def, Metric::Face)?.moves
         };
-        let (assemblies, mut coords) = Self::layout(&s)?;
+        let assemblies = s.assemblies;
+        let mut coords = Coords::layout(&s).map_err(|message| DefinitionError { line: 0, message })?;
         coords.plan(&s);
         let mut buf = Vec::new();
         let goal = coords.rank(&s, &s.solved_pieces, &s.solved_twists, &mut buf);
@@ -376,6 +367,14 @@ impl PermPuzzle {
                 return self.render_state(p, &t2);
             }
         }
+        for comp in &self.s.components {
+            if comp.carried.is_some() {
+                let mut t2 = t.clone();
+                let first = comp.positions[0];
+                t2[first] = (t2[first] + 1) % comp.orientations;
+                return self.render_state(p, &t2);
+            }
+        }
         for i in 0..n {
             for j in i + 1..n {
                 if self.s.layout.set_of[i] == self.s.layout.set_of[j] && p[i] != p[j] {
@@ -388,6 +387,19 @@ impl PermPuzzle {
             }
         }
         "-".into()
+    }
+
+    /// The assemblies the invariants sort into classes: the rank space once per class.
+    fn structured(&self) -> u128 {
+        u128::from(self.coords.states) * u128::from(self.s.invariant_classes())
+    }
+
+    /// All assemblies, if they fit in 64 bits: then they are the configurations, and
+    /// those outside every class one more class, `misplaced`. Past 64 bits (the whole
+    /// 3x3x3 cube's pieces), the configurations are the classes' and the rest is only
+    /// named in [`Invariant::invariant`]'s sentence, so the reports keep 64-bit counts.
+    fn assemblies_u64(&self) -> Option<u64> {
+        self.assemblies.and_then(|a| u64::try_from(a).ok())
     }
 
     fn build_classes(&self) -> Vec<ClassInfo> {
@@ -409,21 +421,46 @@ impl PermPuzzle {
         } else {
             classes.push(ClassInfo {
                 label: "other twists and parities".into(),
-                configurations: r * (k - 1),
+                configurations: r.saturating_mul(k - 1),
                 solvable: false,
                 example: self.class_example(1),
             });
         }
-        let structured = r * k;
-        if self.assemblies > structured {
+        let structured = self.structured();
+        if let Some(all) = self.assemblies_u64()
+            && u128::from(all) > structured
+        {
             classes.push(ClassInfo {
                 label: "misplaced".into(),
-                configurations: self.assemblies - structured,
+                configurations: all - structured as u64,
                 solvable: false,
                 example: self.misplaced_example(),
             });
         }
         classes
+    }
+
+    /// The classes' assemblies as a product, component by component: `6! x 3^6 x 7!`.
+    fn structured_formula(&self) -> String {
+        let mut parts = Vec::new();
+        for c in &self.s.components {
+            if c.ranks_pieces() {
+                let mut f = format!("{}!", c.len());
+                let repeats: Vec<String> = c.counts.iter().filter(|&&n| n > 1).map(|n| format!("{n}!")).collect();
+                if !repeats.is_empty() {
+                    f = format!("{f}/({})", repeats.join(" x "));
+                }
+                parts.push(f);
+            }
+            if c.ranks_twists() || c.fixed_sum {
+                parts.push(format!("{}^{}", c.orientations, c.len()));
+            }
+        }
+        if parts.is_empty() {
+            "1".into()
+        } else {
+            parts.join(" x ")
+        }
     }
 
     /// Calls `f` with each predecessor of `rank` (the moves are closed under inverses, so
@@ -513,7 +550,12 @@ impl PermPuzzle {
         memo.parts.resize(moves, 0);
         for c in &self.coords.list[low_coords..] {
             let v = (rank / c.stride % c.size) as usize;
-            c.add_moved(&self.s, v, &mut memo.parts);
+            let wanted = if c.cross {
+                self.coords.wanted(&self.s, rank, c.comp)
+            } else {
+                0
+            };
+            c.add_moved(&self.s, v, wanted, &mut memo.parts);
         }
     }
 
@@ -725,6 +767,10 @@ impl Invariant for PermPuzzle {
     }
 
     fn configurations(&self) -> (u64, String) {
+        let Some(all) = self.assemblies_u64() else {
+            let counted = u64::try_from(self.structured()).unwrap_or(u64::MAX);
+            return (counted, self.structured_formula());
+        };
         let parts: Vec<String> = self
             .def
             .sets
@@ -748,7 +794,7 @@ impl Invariant for PermPuzzle {
                 f
             })
             .collect();
-        (self.assemblies, parts.join(" x "))
+        (all, parts.join(" x "))
     }
 
     fn classes(&self) -> Vec<ClassInfo> {
@@ -772,6 +818,13 @@ impl Invariant for PermPuzzle {
                     self.s.components[l].name(&self.def)
                 ));
             }
+            if let Some(carried) = &comp.carried {
+                facts.push(if carried.shift.iter().all(|&x| x == 0) {
+                    format!("no move changes {name}'s orientations")
+                } else {
+                    format!("{name}'s orientations follow from where each piece stands")
+                });
+            }
             if comp.fixed_sum {
                 facts.push(format!(
                     "every move keeps {name}'s twist sum modulo {}",
@@ -789,20 +842,35 @@ impl Invariant for PermPuzzle {
                 _ => {}
             }
         }
+        let (r, k) = (self.coords.states, self.s.invariant_classes());
+        let assemblies = self
+            .assemblies
+            .map_or_else(|| "more than 10^38".into(), crate::util::thousands);
+        let rest = match self.assemblies {
+            Some(a) if a <= self.structured() => String::new(),
+            Some(_) if self.assemblies_u64().is_some() => " and the misplaced rest".into(),
+            Some(a) => format!(
+                " and a rest of {} with a piece out of its orbit or a twist no move changes, not counted as a class (past 64 bits)",
+                crate::util::thousands(a - self.structured())
+            ),
+            None => {
+                " and a rest with a piece out of its orbit or a twist no move changes, not counted as a class".into()
+            }
+        };
         if facts.is_empty() {
-            return "No invariant found: the moves keep no twist sum or parity, so every assembly is one class.".into();
+            if rest.is_empty() {
+                return "No invariant found: the moves keep no twist sum or parity, so every assembly is one class."
+                    .into();
+            }
+            return format!(
+                "No twist sum or parity found: the {assemblies} assemblies hold one class of {}{rest}.",
+                crate::util::thousands(r)
+            );
         }
         format!(
-            "Found from the moves: {}. So the {} assemblies split into {} classes of {} positions each{}; the moves may generate less than a class, which the search then shows.",
+            "Found from the moves: {}. So the {assemblies} assemblies split into {k} classes of {} positions each{rest}; the moves may generate less than a class, which the search then shows.",
             facts.join("; "),
-            crate::util::thousands(self.assemblies),
-            self.s.invariant_classes(),
-            crate::util::thousands(self.coords.states),
-            if self.assemblies > self.coords.states * self.s.invariant_classes() {
-                " and the misplaced rest"
-            } else {
-                ""
-            }
+            crate::util::thousands(r),
         )
     }
 }

@@ -6,6 +6,7 @@ use super::*;
 use crate::engine::{Options, search};
 use std::collections::HashMap;
 use std::ops::ControlFlow;
+use structure::Structure;
 
 const POCKET_HELD: &str = include_str!("../../../examples/pocket-cube-held.tws");
 const POCKET: &str = include_str!("../../../examples/pocket-cube.tws");
@@ -13,6 +14,9 @@ const TOP_SPIN: &str = include_str!("../../../examples/top-spin-9.tws");
 const BURNT_8: &str = include_str!("../../../examples/burnt-pancakes-8.tws");
 const PANCAKES_10: &str = include_str!("../../../examples/pancakes-10.tws");
 const PYRAMINX: &str = include_str!("../../../examples/pyraminx.tws");
+const CUBE: &str = include_str!("../../../examples/3x3x3.tws");
+const SQUARES: &str = include_str!("../../../examples/3x3x3-squares.tws");
+const CUBE_UR: &str = include_str!("../../../examples/3x3x3-ur.tws");
 
 /// Two sets whose parities every move changes together (the generic plan).
 const TIED_PARITIES: &str = "
@@ -248,7 +252,8 @@ fn refuses_what_the_reader_does_not_support() {
             "line 3: numbers before a set name in the move",
         ),
         ("x".repeat(MAX_BYTES_PLUS_ONE), "more than the 1048576 accepted"),
-        // 65 identical pieces, each twisted by the move: 2^65 twists, past any count.
+        // 65 identical pieces, each twisted by the move: 2^65 ranks (2 reachable), past
+        // 64-bit ranks; 130, past 128-bit counts.
         (
             format!(
                 "Set X 65 2\nSolved\nX\n{}\nEnd\nMove A\nX\n{}\n{}\nEnd\n",
@@ -256,7 +261,16 @@ fn refuses_what_the_reader_does_not_support() {
                 (1..=65).map(|i| i.to_string()).collect::<Vec<_>>().join(" "),
                 "1 ".repeat(65)
             ),
-            "too many assemblies to count in 64 bits",
+            "the rank space of 36,893,488,147,419,103,232 positions does not fit in 64 bits",
+        ),
+        (
+            format!(
+                "Set X 130 2\nSolved\nX\n{}\nEnd\nMove A\nX\n{}\n{}\nEnd\n",
+                "1 ".repeat(130),
+                (1..=130).map(|i| i.to_string()).collect::<Vec<_>>().join(" "),
+                "1 ".repeat(130)
+            ),
+            "the rank space of more than 10^38 positions does not fit in 64 bits",
         ),
     ];
     for (text, want) in cases {
@@ -384,7 +398,7 @@ fn each_level<P: SearchGraph>(p: &P) -> (Vec<Vec<u64>>, crate::engine::Distances
 #[test]
 fn dense_levels_searched_bottom_up_come_out_as_top_down() {
     // One plan each: split tables (the pocket cube, over 14 work chunks), a big
-    // permutation (pancakes), unranking (tied parities).
+    // permutation (pancakes), split tables with parities tied across sets.
     for text in [POCKET_HELD.to_string(), pancakes(9, false), TIED_PARITIES.into()] {
         for metric in [Metric::Face, Metric::Quarter] {
             let p = puzzle(&text, metric);
@@ -404,7 +418,7 @@ fn dense_levels_searched_bottom_up_come_out_as_top_down() {
 #[test]
 fn finds_the_invariants_from_the_moves() {
     let tied = puzzle(TIED_PARITIES, Metric::Face);
-    assert_eq!((tied.states(), tied.plan()), (24 * 3, "generic"));
+    assert_eq!((tied.states(), tied.plan()), (24 * 3, "split"));
     let step = puzzle(IN_STEP, Metric::Face);
     assert_eq!(step.states(), 6 * 8);
     let multi = puzzle(MULTISET, Metric::Face);
@@ -553,7 +567,7 @@ fn the_rank_space_is_known_before_the_tables_are_built() {
         for metric in [Metric::Face, Metric::Quarter] {
             let def = parse_definition(text).expect("valid");
             let states = PermPuzzle::rank_space(&def, metric).expect("fits");
-            assert_eq!(states, puzzle(text, metric).states(), "{}", def.name);
+            assert_eq!(states, Some(u128::from(puzzle(text, metric).states())), "{}", def.name);
         }
     }
 }
@@ -576,4 +590,91 @@ fn positions_outside_every_class_are_named_by_set() {
         matches!(&apart, Err(ParseError::Unsolvable(m)) if m.contains(want)),
         "{apart:?}"
     );
+}
+
+#[test]
+fn the_whole_cube_is_counted_past_64_bits_and_its_subgroups_ranked_tightly() {
+    // 8! x 3^7 x 12! x 2^11 / 2: the invariants' count, its ranks past 64 bits.
+    let def = parse_definition(CUBE).expect("valid");
+    assert_eq!(
+        PermPuzzle::rank_space(&def, Metric::Face),
+        Ok(Some(43_252_003_274_489_856_000))
+    );
+    let err = PermPuzzle::new(def, "cube", Metric::Face)
+        .map(|_| ())
+        .map_err(|e| e.to_string());
+    assert_eq!(
+        err,
+        Err("the rank space of 43,252,003,274,489,856,000 positions does not fit in 64 bits".into())
+    );
+    // Each face turn has order 4.
+    let full = Structure::new(&parse_definition(CUBE).expect("valid"), Metric::Face).expect("valid");
+    assert_eq!(full.moves.len(), 18);
+    // Half turns: corners in two orbits of 4, edges in three, no orientation changed, the
+    // parities tied in two ways: 24^5 / 4 ranks.
+    let squares = puzzle(SQUARES, Metric::Face);
+    let sizes: Vec<(usize, usize)> = squares.s.components.iter().map(|c| (c.set, c.len())).collect();
+    assert_eq!(sizes, [(0, 4), (0, 4), (1, 4), (1, 4), (1, 4)]);
+    assert!(squares.s.components.iter().all(|c| c.carried.is_some()));
+    assert_eq!(squares.states(), 24u64.pow(5) / 4);
+    assert_eq!(
+        squares.configurations(),
+        (24u64.pow(5), "4! x 4! x 4! x 4! x 4!".into())
+    );
+    assert!(squares.invariant().contains("519,024,039,293,878,272,000 assemblies"));
+    // <U,R>: 6 corners (twist sum kept) and 7 edges (orientation never changed) moved, the
+    // edges' parity tied to the corners': 6! x 3^5 x 7!/2 ranks.
+    let ur = puzzle(CUBE_UR, Metric::Quarter);
+    assert_eq!((ur.states(), ur.plan()), (720 * 243 * 2520, "split"));
+    let edges = &ur.s.components[1];
+    assert_eq!(
+        (edges.len(), edges.carried.is_some(), edges.ranks_twists()),
+        (7, true, false)
+    );
+    // A twist no move changes is outside every class.
+    let (p, mut t) = ur.state(ur.goals()[0]);
+    t[8] = 1;
+    assert!(matches!(ur.rank_of(&p, &t), Err(ParseError::Unsolvable(m)) if m.contains("no move changes")));
+}
+
+#[test]
+fn tightened_coordinates_round_trip() {
+    for (text, step) in [(SQUARES, 1), (CUBE_UR, 9_973)] {
+        let p = puzzle(text, Metric::Face);
+        for r in (0..p.states()).step_by(step) {
+            let (pieces, twists) = p.state(r);
+            assert_eq!(p.rank_of(&pieces, &twists), Ok(r), "{}", p.definition().name);
+        }
+    }
+    // Moves from the goal, as the definition's lines and back.
+    let ur = puzzle(CUBE_UR, Metric::Face);
+    let r = ur.parse("R U R' U R U2 R'").expect("moves");
+    assert_eq!(ur.parse(&ur.render(r)), Ok(r));
+}
+
+#[test]
+fn the_squares_group_equals_a080627() {
+    let p = puzzle(SQUARES, Metric::Face);
+    let want = [
+        1, 6, 27, 120, 519, 1932, 6484, 20310, 55034, 113892, 178495, 179196, 89728, 16176, 1488, 144,
+    ];
+    assert_eq!(levels(&p), want);
+    assert_eq!(want.iter().sum::<u64>(), 663_552);
+    // A plain search over explicit states agrees on a smaller subgroup, <U2, R2>, from the
+    // whole cube's file.
+    let u2r2: String = SQUARES
+        .split("\nMove ")
+        .enumerate()
+        .filter(|(i, part)| *i == 0 || part.starts_with("U2") || part.starts_with("R2"))
+        .map(|(i, part)| {
+            if i == 0 {
+                part.to_string()
+            } else {
+                format!("\nMove {part}")
+            }
+        })
+        .collect();
+    let small = puzzle(&u2r2, Metric::Face);
+    assert_eq!(levels(&small), plain_levels(&u2r2, Metric::Face));
+    assert_eq!(levels(&small).iter().sum::<u64>(), 12);
 }
