@@ -310,6 +310,9 @@ pub trait Built: Send + Sync {
     fn ranks(&self) -> u64;
     /// Largest cost of one move.
     fn max_move_cost(&self) -> u32;
+    /// How this program numbers the puzzle's positions, hashed (a sample of ranks with
+    /// their renderings and successors): part of a search's identity.
+    fn fingerprint(&self) -> String;
     /// Configurations the invariant expects the search to reach (for progress bars).
     fn expected_reachable(&self) -> u64;
     /// The goal in the puzzle's notation (its first goal).
@@ -340,6 +343,10 @@ impl<P: Puzzle + Send + Sync + 'static> Built for P {
 
     fn max_move_cost(&self) -> u32 {
         SearchGraph::max_move_cost(self)
+    }
+
+    fn fingerprint(&self) -> String {
+        format!("{:016x}", crate::solve::table::fingerprint(self))
     }
 
     fn expected_reachable(&self) -> u64 {

@@ -13,7 +13,7 @@ use analyze::engine::memory::{BITS_PER_STATE, IN_FLIGHT_BYTES};
 use analyze::engine::{EngineError, Level, Options};
 use analyze::hosts::Cluster;
 use analyze::identity::Identity;
-use analyze::job::Job;
+use analyze::job::{Built, Job};
 use analyze::report;
 use analyze::util::{human_bytes, thousands};
 use anyhow::{Context, Result};
@@ -69,7 +69,8 @@ pub fn analyze_all(jobs: &[Job], index: bool, out: &Path, threads: usize, settin
         .map_err(|e| stopped(e, || interrupted(0)))?;
     let mut analyses = Vec::new();
     for (job, stage) in jobs.iter().zip(staged) {
-        let Some(analysis) = pool.install(|| analyze(job, settings, None))? else {
+        let built = build(job)?;
+        let Some(analysis) = pool.install(|| analyze(job, built.as_ref(), settings, None))? else {
             return Err(interrupted(analyses.len()).into());
         };
         report::write_all(&analysis, &stage.path())?;
@@ -130,10 +131,11 @@ fn analyze_shared(job: &Job, out: &Path, settings: &Settings, cluster: &Cluster)
             cluster.hostfile.display()
         ));
     }
+    let built = build(job)?;
     let description = format!(
         "analyze {} {job} identity {}",
         env!("CARGO_PKG_VERSION"),
-        identity(job, settings).encode()
+        identity(job, built.as_ref(), settings).encode()
     );
     let ended = |cause| Interrupted {
         written: Vec::new(),
@@ -148,7 +150,7 @@ fn analyze_shared(job: &Job, out: &Path, settings: &Settings, cluster: &Cluster)
     })?;
     let interrupted = || ended(None);
     if cluster.process != 0 {
-        let analysis = analyze(job, settings, Some((cluster, timely)))?.ok_or_else(interrupted)?;
+        let analysis = analyze(job, built.as_ref(), settings, Some((cluster, timely)))?.ok_or_else(interrupted)?;
         writeln!(
             std::io::stdout(),
             "{}  (process {} of {}; process 0 writes the report)",
@@ -161,7 +163,7 @@ fn analyze_shared(job: &Job, out: &Path, settings: &Settings, cluster: &Cluster)
     let on_wait = waiting_note(settings.quiet);
     let waiting = waiting(&on_wait);
     let stage = report::stage(out, &job.to_string(), &waiting).map_err(|e| stopped(e, interrupted))?;
-    let analysis = analyze(job, settings, Some((cluster, timely)))?.ok_or_else(interrupted)?;
+    let analysis = analyze(job, built.as_ref(), settings, Some((cluster, timely)))?.ok_or_else(interrupted)?;
     report::write_all(&analysis, &stage.path())?;
     let path = stage.commit(&waiting).map_err(|e| stopped(e, interrupted))?;
     writeln!(
@@ -175,14 +177,16 @@ fn analyze_shared(job: &Job, out: &Path, settings: &Settings, cluster: &Cluster)
 
 /// Runs one analysis with a progress bar on stderr (hidden when stderr is not a terminal;
 /// indicatif ignores a failed write); `None` if interrupted.
-fn analyze(job: &Job, settings: &Settings, shared: Option<(&Cluster, TimelyExchange)>) -> Result<Option<Analysis>> {
+fn analyze(
+    job: &Job,
+    built: &dyn Built,
+    settings: &Settings,
+    shared: Option<(&Cluster, TimelyExchange)>,
+) -> Result<Option<Analysis>> {
     let (cluster, mut timely) = match shared {
         Some((cluster, timely)) => (Some(cluster), Some(timely)),
         None => (None, None),
     };
-    let built = job
-        .build()
-        .map_err(|e| anyhow::anyhow!("{job} cannot be enumerated: {e}"))?;
     if !settings.quiet {
         match cluster {
             None => note(format_args!(
@@ -196,7 +200,7 @@ fn analyze(job: &Job, settings: &Settings, shared: Option<(&Cluster, TimelyExcha
     }
     let bar = progress_bar(job, settings.quiet, built.expected_reachable())?;
     let options = Options {
-        identity: Some(identity(job, settings)),
+        identity: Some(identity(job, built, settings)),
         checkpoint: settings.checkpoint.cloned(),
         notify: Some(checkpoint_notes(job, &bar)),
         exchange: timely.as_mut().map(|t| t as &mut dyn Exchange),
@@ -204,7 +208,7 @@ fn analyze(job: &Job, settings: &Settings, shared: Option<(&Cluster, TimelyExcha
         ..Options::default()
     };
     let mut traffic = Traffic::default();
-    let analysis = job.analyze(built.as_ref(), options, settings.heuristics, &mut |level| {
+    let analysis = job.analyze(built, options, settings.heuristics, &mut |level| {
         traffic.add(level);
         bar.set_message(level.depth.to_string());
         bar.set_position(level.reached);
@@ -242,11 +246,20 @@ fn analyze(job: &Job, settings: &Settings, shared: Option<(&Cluster, TimelyExcha
     }
 }
 
-/// Everything that decides the result of `job`'s analysis: the puzzle's identity and the
-/// options that change the report (the heuristic atlas).
-pub fn identity(job: &Job, settings: &Settings) -> Identity {
+/// Everything that decides the result of `job`'s analysis: the puzzle's identity, how this
+/// program numbers its positions (`built`'s ranking fingerprint: a checkpoint or a process
+/// of a program that ranks otherwise is another search), and the options that change the
+/// report (the heuristic atlas).
+pub fn identity(job: &Job, built: &dyn Built, settings: &Settings) -> Identity {
     job.identity()
+        .with("ranking", &built.fingerprint())
         .with("heuristics", if settings.heuristics { "on" } else { "off" })
+}
+
+/// Builds `job`'s puzzle to search.
+fn build(job: &Job) -> Result<Box<dyn Built>> {
+    job.build()
+        .map_err(|e| anyhow::anyhow!("{job} cannot be enumerated: {e}"))
 }
 
 /// The bar of one search: levels, states reached of those the invariant expects, rate.
