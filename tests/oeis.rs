@@ -2,7 +2,7 @@
 //! search of the suite's size reaches is found for the right puzzle, metric and goal, and
 //! the report and summary say so.
 
-use crate::util::{Sandbox, analysis, job, read};
+use crate::util::{Sandbox, analysis, job, read, summary};
 use analyze::report::oeis;
 
 /// The sequence the table of `job` is named as.
@@ -63,4 +63,20 @@ fn the_pocket_cube_is_named_in_either_metric() {
         .success();
     assert!(read(&sandbox.path("out/pocket-cube-held/summary.json")).contains("\"oeis\": \"A079761\""));
     assert!(read(&sandbox.path("out/pocket-cube-held-quarter/summary.json")).contains("\"oeis\": \"A079762\""));
+}
+
+#[test]
+fn the_cubes_subgroups_from_the_whole_cube_definition_are_their_sequences() {
+    // The whole cube's definition with only its half turns (A080627), and with only U and
+    // R in quarter turns (A080628, 73,483,200 positions): every term, not just the totals.
+    let sandbox = Sandbox::new();
+    let squares = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/3x3x3-squares.tws");
+    let ur = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/3x3x3-ur.tws");
+    sandbox.run(&["--rules", squares, "--out", "out", "--quiet"]).success();
+    sandbox
+        .run(&["--rules", ur, "--metric", "quarter", "--out", "out", "--quiet"])
+        .success();
+    let oeis = |id: &str| summary(&sandbox.path(&format!("out/{id}/summary.json")))["oeis"].clone();
+    assert_eq!(oeis("3x3x3-squares"), "A080627");
+    assert_eq!(oeis("3x3x3-ur-quarter"), "A080628");
 }
