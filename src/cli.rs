@@ -466,11 +466,24 @@ impl Cli {
         self.allow_only(what, &[], "")
     }
 
+    /// Refuses a size flag outside `allowed`, with a hint at what to give instead: for
+    /// `--metric`, who takes it; else the family's own `hint`, or the flags it takes.
     fn allow_only(&self, what: &str, allowed: &[&str], hint: &str) -> Result<(), UsageError> {
-        match self.size_args().given().into_iter().find(|o| !allowed.contains(o)) {
-            Some(option) => usage(format!("{what} does not take {option}{hint}")),
-            None => Ok(()),
-        }
+        let Some(option) = self.size_args().given().into_iter().find(|o| !allowed.contains(o)) else {
+            return Ok(());
+        };
+        let hint = if option == "--metric" {
+            " (only a permutation puzzle's definition file has a choice of metric: --rules FILE.tws --metric face|quarter)"
+                .to_string()
+        } else if !hint.is_empty() {
+            hint.to_string()
+        } else if allowed.is_empty() {
+            " (it takes no size options)".to_string()
+        } else {
+            let flags: Vec<String> = allowed.iter().map(|flag| with_value(flag)).collect();
+            format!(" (use {})", flags.join(" "))
+        };
+        usage(format!("{what} does not take {option}{hint}"))
     }
 
     /// The puzzle asked for. `solving` lifts the enumeration limit on sliding boards:
@@ -499,6 +512,18 @@ impl Cli {
             _ => Ok(job),
         }
     }
+}
+
+/// A size flag with its value as `--help` names it: `--rows R`, `--metric face|quarter`.
+fn with_value(flag: &str) -> String {
+    let value = match flag {
+        "--rows" => "R",
+        "--cols" => "C",
+        "--flip" => "K",
+        "--metric" => "face|quarter",
+        _ => "N",
+    };
+    format!("{flag} {value}")
 }
 
 /// Most days `--cache-clear` takes: a century.

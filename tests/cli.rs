@@ -425,6 +425,34 @@ fn rejects_rows_for_coin_lines() {
 }
 
 #[test]
+fn a_size_option_a_puzzle_does_not_take_is_refused_naming_those_it_takes() {
+    let definition = format!("{}/examples/pocket-cube-held.tws", env!("CARGO_MANIFEST_DIR"));
+    let rules = format!("{}/examples/nine-tails.toml", env!("CARGO_MANIFEST_DIR"));
+    let cases: [(&[&str], &str); 9] = [
+        (&["--puzzle", "lights-out", "--size", "5"], "(use --rows R --cols C)"),
+        (&["--puzzle", "nine-tails", "--coins", "5"], "(use --rows R --cols C)"),
+        (
+            &["--puzzle", "weighted-nine-tails", "--size", "5"],
+            "(use --rows R --cols C)",
+        ),
+        (&["--puzzle", "sliding", "--size", "4"], "(use --rows R --cols C)"),
+        (&["--puzzle", "flip-k", "--rows", "3"], "(use --coins N --flip K)"),
+        (&["--puzzle", "coin-lines", "--cols", "3"], "use --size N"),
+        (&["--puzzle", "eight", "--size", "3"], "--rows R --cols C"),
+        (&["--rules", &definition, "--rows", "3"], "--metric face|quarter"),
+        (&["--rules", &rules, "--size", "3"], "rows and cols in the file"),
+    ];
+    for (args, hint) in cases {
+        rejects(args, &["does not take --", hint]);
+    }
+    // --metric: who takes it, whatever the puzzle.
+    rejects(
+        &["--puzzle", "weighted-nine-tails", "--metric", "flips"],
+        &["does not take --metric", "--rules FILE.tws --metric face|quarter"],
+    );
+}
+
+#[test]
 fn rejects_flipping_zero_coins() {
     rejects(&["--puzzle", "flip-k", "--flip", "0"], &["--flip"]);
 }
