@@ -67,6 +67,9 @@ pub fn run(spec: &Job, states: &[String], threads: usize, quiet: bool, pdb: Opti
             if i > 0 {
                 writeln!(out).context(STDOUT)?;
             }
+            if positions.len() > 1 {
+                writeln!(out, "position {} of {}: {}", i + 1, positions.len(), position.label).context(STDOUT)?;
+            }
             let length = write_outcome(position, &outcome, &mut out).context(STDOUT)?;
             summary.push((position.label.clone(), length, seconds));
         }
@@ -243,10 +246,11 @@ fn read_data_file(path: &Path) -> Result<String> {
     Ok(text)
 }
 
-/// Writes `N moves`, a sliding board's facts (estimates, parity rule), the start, then
-/// each move's name and the configuration after it.
+/// Writes the solution on one line (`solution (N moves): NAME NAME ...`), a sliding
+/// board's facts (estimates, parity rule), the start, then each move's name and the
+/// configuration after it.
 fn write_solution(solution: &Solution, facts: Option<&PositionFacts>, out: &mut impl Write) -> std::io::Result<()> {
-    writeln!(out, "{}", solution.length_text())?;
+    writeln!(out, "{}", solution_line(solution))?;
     if let Some(facts) = facts {
         writeln!(out, "{facts}")?;
     }
@@ -261,6 +265,27 @@ fn write_solution(solution: &Solution, facts: Option<&PositionFacts>, out: &mut 
         writeln!(out, "\nmove {}: {name}{cost}\n{drawing}", i + 1)?;
     }
     Ok(())
+}
+
+/// The solution as one line: `solution (4 moves): r1c2 r2c4 r3c1 r4c3`; weighted moves
+/// give the total first (`solution (8 flips, 2 moves): ...`), and move names that hold a
+/// space (`tile 6`, `coins 1 2 5`) are separated by commas.
+fn solution_line(solution: &Solution) -> String {
+    let length = match solution.weights {
+        Some(_) => format!("{}, {}", solution.length_text(), moves(solution.len())),
+        None => solution.length_text(),
+    };
+    let separator = if solution.moves.iter().any(|m| m.contains(' ')) {
+        ", "
+    } else {
+        " "
+    };
+    let names = if solution.is_empty() {
+        "none, the position is the goal".to_string()
+    } else {
+        solution.moves.join(separator)
+    };
+    format!("solution ({length}): {names}")
 }
 
 /// The summary of several positions as a Markdown table: state, moves, seconds.
