@@ -1,6 +1,8 @@
 //! The command line: [`Cli`] is pure syntax (clap derive); [`Cli::into_command`] does all
 //! validation and returns a [`Command`] whose jobs are known to be runnable.
 
+pub mod help;
+
 use crate::engine::checkpoint::Config;
 use crate::hosts::{self, Cluster};
 use crate::job::Job;
@@ -14,15 +16,17 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 use thiserror::Error;
 
-/// Enumerates every reachable state of classic puzzles: distances to the goal,
-/// solvability classes, CSV tables, PNG charts and readable reports.
+/// Enumerates every reachable state of classic puzzles (built-in ones, coin puzzles from
+/// TOML rules files, permutation puzzles from .tws definition files): distances to the
+/// goal, solvability classes, CSV tables, PNG charts and readable reports; solves
+/// positions optimally.
 #[derive(Debug, Parser)]
 #[command(
     name = "analyze",
     version,
-    about,
     max_term_width = 100,
-    allow_negative_numbers = true
+    allow_negative_numbers = true,
+    after_help = help::after_help()
 )]
 pub struct Cli {
     /// Puzzle to analyse (--list describes each).
@@ -44,9 +48,10 @@ pub struct Cli {
     /// Coins flipped per move K.
     #[arg(long, value_name = "K", value_parser = count)]
     pub flip: Option<u64>,
-    /// What one move is, for puzzles that offer a choice (e.g. a definition file's
-    /// `quarter` turns, where each power of a move counts as one by default).
-    #[arg(long, value_name = "METRIC")]
+    /// What one move is, for a permutation puzzle's definition file (--rules FILE.tws):
+    /// face (every power of a move is one move, the default) or quarter (only a move and
+    /// its inverse).
+    #[arg(long, value_name = "METRIC", value_parser = MetricParser)]
     pub metric: Option<String>,
     /// Print a shortest solution of each STATE instead of analysing the whole puzzle; a
     /// STATE is written in the puzzle's notation (e.g. tiles row by row, 0 for the blank,
@@ -57,8 +62,10 @@ pub struct Cli {
     /// moves, the positions along the path, the facts, the time) instead of text.
     #[arg(long, requires = "solve")]
     pub json: bool,
-    /// Analyse coin puzzles described in TOML rules files (format in the README, "Rules
-    /// files"); several files also get an index README.md and overview.png.
+    /// Analyse (or with --solve, solve) puzzles described in files: coin puzzles in TOML
+    /// rules files (FILE.toml), permutation puzzles in twsearch/ksolve definition files
+    /// (FILE.tws, FILE.ksolve: pocket cube, pancakes, Top Spin, pyraminx ...); formats in
+    /// the README. Several files also get an index README.md and overview.png.
     #[arg(long, num_args = 1.., value_name = "FILE", conflicts_with_all = ["puzzle", "all"])]
     pub rules: Vec<PathBuf>,
     /// Measure distances to STATE, in the puzzle's notation, instead of the puzzle's own
@@ -144,6 +151,36 @@ pub struct OutputArgs {
     /// Save at most every M minutes instead of at every level.
     #[arg(long, value_name = "M", value_parser = count, requires = "checkpoint")]
     pub checkpoint_minutes: Option<u64>,
+}
+
+/// `--metric`: any word is taken here and checked by the puzzle it is given to, whose
+/// refusal names its own metrics; face and quarter, the metrics of definition files, are
+/// listed for `--help` and for shell completion.
+#[derive(Debug, Clone, Copy)]
+struct MetricParser;
+
+impl clap::builder::TypedValueParser for MetricParser {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        use clap::builder::PossibleValue;
+        Some(Box::new(
+            [
+                PossibleValue::new("face").help("every power of a move is one move (the default)"),
+                PossibleValue::new("quarter").help("only a move and its inverse"),
+            ]
+            .into_iter(),
+        ))
+    }
 }
 
 /// Reads a count (a board side, a number of coins, threads, seconds ...), naming what is

@@ -453,6 +453,58 @@ fn a_size_option_a_puzzle_does_not_take_is_refused_naming_those_it_takes() {
 }
 
 #[test]
+fn help_describes_every_input_the_environment_and_the_exit_statuses() {
+    let (_, assert) = analyze(&["--help"]);
+    let help = String::from_utf8(assert.success().get_output().stdout.clone()).expect("UTF-8 help");
+    for words in [
+        ".toml",
+        ".tws",
+        ".ksolve",
+        "--metric <METRIC>",
+        "quarter",
+        "ANALYZE_CACHE_DIR",
+        "XDG_CACHE_HOME",
+        "HOME",
+        "Exit status:",
+        "130  interrupted",
+        "analyze --rules examples/pocket-cube-held.tws",
+    ] {
+        assert!(help.contains(words), "`{words}` missing from --help:\n{help}");
+    }
+}
+
+#[test]
+fn the_manual_page_has_examples_environment_and_exit_status() {
+    let man = Sandbox::new().output(&["--man"]);
+    assert_eq!(man.code, Some(0), "{}", man.stderr);
+    for section in ["INPUTS", "EXAMPLES", "ENVIRONMENT", "EXIT STATUS"] {
+        assert!(
+            man.stdout.contains(&format!(".SH \"{section}\"\n")),
+            "{section}:\n{}",
+            man.stdout
+        );
+    }
+    assert!(man.stdout.contains("ANALYZE_CACHE_DIR"), "{}", man.stdout);
+    assert!(
+        !man.stdout.contains("EXTRA"),
+        "the sections are not repeated after the options"
+    );
+}
+
+#[test]
+fn bash_completion_offers_the_metrics_after_metric() {
+    let bash = Sandbox::new().output(&["--completions", "bash"]);
+    assert_eq!(bash.code, Some(0), "{}", bash.stderr);
+    let case = bash
+        .stdout
+        .split("--metric)")
+        .nth(1)
+        .and_then(|rest| rest.split(";;").next())
+        .unwrap_or_else(|| panic!("no --metric case in:\n{}", bash.stdout));
+    assert!(case.contains("\"face quarter\""), "{case}");
+}
+
+#[test]
 fn rejects_flipping_zero_coins() {
     rejects(&["--puzzle", "flip-k", "--flip", "0"], &["--flip"]);
 }
