@@ -8,7 +8,7 @@ use crate::hosts::{self, Cluster};
 use crate::job::Job;
 use crate::puzzle::family::SizeArgs;
 use crate::registry;
-use crate::solve::Pdb;
+use crate::solve::{Pdb, Sample};
 use crate::util::{human_bytes, thousands};
 use clap::builder::PossibleValuesParser;
 use clap::{Args, Parser};
@@ -58,6 +58,22 @@ pub struct Cli {
     /// or an H/T string), or is a data file.
     #[arg(long, num_args = 1.., value_name = "STATE")]
     pub solve: Vec<String>,
+    /// Print N positions (default 10) drawn at random among those D moves from the goal,
+    /// one a line in the puzzle's notation, the same on every run (see --seed): for the
+    /// puzzles solved by a table (coin puzzles, definition files, sliding boards of up to
+    /// 12 cells).
+    #[arg(
+        long,
+        num_args = 1..=2,
+        value_names = ["D", "N"],
+        value_parser = count,
+        conflicts_with_all = ["solve", "all", "list", "heuristics", "pdb"]
+    )]
+    pub sample: Vec<u64>,
+    /// With --sample: the seed that draws the positions; another seed, other positions
+    /// [default: 0].
+    #[arg(long, value_name = "S", value_parser = count, requires = "sample")]
+    pub seed: Option<u64>,
     /// With --solve: print one JSON object per line for each position (the position, its
     /// moves, the positions along the path, the facts, the time) instead of text.
     #[arg(long, requires = "solve")]
@@ -238,6 +254,17 @@ pub enum Command {
         /// Print JSON lines instead of text (`--json`).
         json: bool,
     },
+    /// Print positions drawn at a distance from the goal (`--sample D N`).
+    Sample {
+        /// The puzzle.
+        job: Job,
+        /// The distance, how many, and the seed.
+        request: Sample,
+        /// Worker threads.
+        threads: usize,
+        /// Suppress stderr chatter.
+        quiet: bool,
+    },
     /// Analyse these puzzles; `index` writes the `--all` index too.
     Analyze {
         /// The puzzles, in order.
@@ -319,6 +346,7 @@ impl Cli {
             }
         };
         let solving = !self.solve.is_empty();
+        let sampling = !self.sample.is_empty();
         if let Some(pdb) = &self.pdb {
             pdb.parse::<Pdb>().map_err(UsageError)?;
             if !solving {
@@ -327,9 +355,11 @@ impl Cli {
                 ));
             }
         }
-        let jobs = self.jobs(read, solving)?;
+        let jobs = self.jobs(read, solving || sampling)?;
         if solving {
             self.solve_command(jobs, threads)
+        } else if sampling {
+            self.sample_command(jobs, threads)
         } else {
             self.analyze_command(jobs, threads, available_memory, read)
         }
@@ -345,9 +375,10 @@ impl Cli {
         if self.rules.is_empty() {
             let Some(name) = &self.puzzle else {
                 return usage(if solving {
-                    "--solve needs the puzzle: give --puzzle NAME (see --list) or --rules FILE"
+                    let flag = if self.sample.is_empty() { "--solve" } else { "--sample" };
+                    format!("{flag} needs the puzzle: give --puzzle NAME (see --list) or --rules FILE")
                 } else {
-                    "nothing to do: give --puzzle NAME (see --list), --rules FILE, --all or --list"
+                    "nothing to do: give --puzzle NAME (see --list), --rules FILE, --all or --list".to_string()
                 });
             };
             return Ok(vec![with_goal(self.job(name, solving)?, self.goal.as_deref())?]);
@@ -386,6 +417,35 @@ impl Cli {
             threads,
             quiet: self.output.quiet,
             json: self.json,
+        })
+    }
+
+    /// `--sample D [N]`: one puzzle, the distance, how many (1 or more), the seed.
+    fn sample_command(self, jobs: Vec<Job>, threads: usize) -> Result<Command, UsageError> {
+        let [job] =
+            <[Job; 1]>::try_from(jobs).map_err(|_| UsageError("--sample takes a single --rules file".into()))?;
+        if self.output.checkpoint.is_some() || self.cluster.hosts.is_some() {
+            return usage(
+                "--sample draws positions from one puzzle's table: it takes neither --checkpoint nor --hosts",
+            );
+        }
+        let distance = self.sample[0];
+        let count = self.sample.get(1).copied().unwrap_or(10);
+        if count == 0 {
+            return usage(format!(
+                "--sample {distance} 0: N is how many positions to print, 1 or more (leave it out for 10)"
+            ));
+        }
+        let as_usize = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+        Ok(Command::Sample {
+            job,
+            request: Sample {
+                distance: as_usize(distance),
+                count: as_usize(count),
+                seed: self.seed.unwrap_or(0),
+            },
+            threads,
+            quiet: self.output.quiet,
         })
     }
 

@@ -62,6 +62,12 @@ fn run(command: Command) -> Result<()> {
             pdb,
             json,
         } => app::solve::run(&job, &states, threads, quiet, pdb, json),
+        Command::Sample {
+            job,
+            request,
+            threads,
+            quiet,
+        } => app::solve::sample(&job, request, threads, quiet),
         Command::Analyze {
             jobs,
             index,

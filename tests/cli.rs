@@ -462,6 +462,7 @@ fn help_describes_every_input_the_environment_and_the_exit_statuses() {
         ".ksolve",
         "--metric <METRIC>",
         "quarter",
+        "--sample <D> [N]",
         "ANALYZE_CACHE_DIR",
         "XDG_CACHE_HOME",
         "HOME",

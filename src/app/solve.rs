@@ -6,7 +6,8 @@ use super::cache::cache_dir;
 use super::{BadInput, INTERRUPTED, STDOUT, note};
 use analyze::heuristics::PositionFacts;
 use analyze::job::Job;
-use analyze::solve::{Outcome, Pdb, Position, Solution, Solver};
+use analyze::solve::sample::SampleError;
+use analyze::solve::{Outcome, Pdb, Position, Sample, Solution, Solver};
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
@@ -79,6 +80,44 @@ pub fn run(spec: &Job, states: &[String], threads: usize, quiet: bool, pdb: Opti
     if summary.len() > 1 {
         writeln!(out).context(STDOUT)?;
         write_summary(&summary, &mut out).context(STDOUT)?;
+    }
+    out.flush().context(STDOUT)
+}
+
+/// `--sample`: draws the positions `request` asks for from the puzzle's table (built or
+/// loaded on a pool of `threads`) and prints them one a line, in the puzzle's notation.
+/// A distance beyond the puzzle's or a puzzle without a table is bad input (exit 2).
+pub fn sample(spec: &Job, request: Sample, threads: usize, quiet: bool) -> Result<()> {
+    stop_on_signal()?;
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+    let say = |message: &str| {
+        if !quiet {
+            note(message);
+        }
+    };
+    let refused = |e: anyhow::Error| {
+        let shown = format!("{e:#}").replace("--solve cannot solve it", "--sample has no table to draw from");
+        BadInput(format!("{spec}: --sample {}: {shown}", request.distance))
+    };
+    let mut solver = spec.solver().map_err(refused)?;
+    let positions = pool
+        .install(|| solver.sample(request, cache_dir().as_deref(), &say))
+        .map_err(|e| match e.downcast_ref::<SampleError>() {
+            Some(SampleError::Engine(_)) | None => e,
+            Some(_) => refused(e).into(),
+        })?;
+    if positions.len() < request.count {
+        say(&format!(
+            "{spec}: only {} position{} lie{} at distance {}",
+            positions.len(),
+            if positions.len() == 1 { "" } else { "s" },
+            if positions.len() == 1 { "s" } else { "" },
+            request.distance
+        ));
+    }
+    let mut out = std::io::stdout().lock();
+    for position in &positions {
+        writeln!(out, "{position}").context(STDOUT)?;
     }
     out.flush().context(STDOUT)
 }

@@ -28,6 +28,7 @@ pub const SECTIONS: [(&str, &[&str]); 4] = [
             "analyze --rules examples/pancakes-10.tws --solve \"flip10 flip3\"",
             "analyze --rules examples/merlins-magic-square.toml --solve HTHTHTHTH",
             "analyze --puzzle eight --solve \"8 6 7 2 5 4 3 0 1\" --json",
+            "analyze --puzzle eight --sample 20 5        five positions 20 moves from the goal",
             "analyze --all --out reports                 every puzzle, with an index",
         ],
     ),

@@ -22,6 +22,7 @@ pub mod ida;
 pub mod manhattan;
 pub mod mod3;
 pub mod pdb;
+pub mod sample;
 pub mod split;
 pub mod table;
 
@@ -129,6 +130,27 @@ pub trait Route: Send {
     fn prepared_what(&self) -> Option<String>;
     /// Solves one position read by [`Route::read`], preparing first if need be.
     fn solve(&mut self, position: &Position) -> Result<Outcome>;
+    /// Draws positions at a distance from the goal ([`Solver::sample`]), in the puzzle's
+    /// one-line notation.
+    fn sample(
+        &mut self,
+        request: Sample,
+        cache: Option<&Path>,
+        identity: &Identity,
+        note: &dyn Fn(&str),
+    ) -> Result<Vec<String>>;
+}
+
+/// What `--sample` asks for: `count` positions at `distance` from the goal, drawn with
+/// `seed`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sample {
+    /// Moves (or total cost) from the goal.
+    pub distance: usize,
+    /// Positions wanted (fewer are given where fewer lie at that distance).
+    pub count: usize,
+    /// The seed that picks them: the same seed gives the same positions.
+    pub seed: u64,
 }
 
 /// A puzzle ready to solve positions: it owns the distance table or the estimate, which
@@ -488,6 +510,40 @@ impl Solver {
             } => Some(format!("pattern databases ({})", h.describe())),
             _ => None,
         }
+    }
+
+    /// Up to `request.count` positions at `request.distance` from the goal, drawn
+    /// uniformly with `request.seed` ([`sample`]), in the puzzle's one-line notation:
+    /// from the distance table (built or loaded from the folder `cache`), or where only
+    /// a table of distances modulo 3 would do, from the search's level. A sliding board
+    /// solved by IDA* has no table: refused.
+    pub fn sample(&mut self, request: Sample, cache: Option<&Path>, note: &dyn Fn(&str)) -> Result<Vec<String>> {
+        let given = self.identity.clone();
+        let identity = |id: String| given.clone().unwrap_or_else(|| Identity::new([("id", id)]));
+        let ranks = match &mut self.game {
+            Game::Table(route) => {
+                let id = route.id();
+                return route.sample(request, cache, &identity(id), note);
+            }
+            Game::SlidingTable { puzzle, table } => {
+                prepare_table(puzzle, table, &identity(puzzle.id()), cache, note)?;
+                let table = table.as_ref().context("no distance table was built")?;
+                sample::from_table(table, request.distance, request.count, request.seed)?
+            }
+            Game::SlidingMod3 { puzzle, .. } => {
+                sample::by_search(puzzle, request.distance, request.count, request.seed)?
+            }
+            Game::SlidingSearch { rows, cols, .. } => {
+                return Err(sample::SampleError::NoTable(format!(
+                    "sliding-{rows}x{cols} is solved by IDA*, without a distance table to draw positions from: --sample takes sliding boards of up to 12 cells (3x4, 2x6)"
+                ))
+                .into());
+            }
+        };
+        let (Game::SlidingTable { puzzle, .. } | Game::SlidingMod3 { puzzle, .. }) = &self.game else {
+            bail!("no sliding board to draw positions from");
+        };
+        Ok(ranks.into_iter().map(|rank| puzzle.render(rank)).collect())
     }
 
     /// Solves one position, preparing first (without a cache) if [`Solver::prepare`] was
