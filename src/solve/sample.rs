@@ -120,17 +120,24 @@ pub fn by_search<P: SearchGraph>(
         puzzle.goals().into_iter().for_each(|goal| picker.offer(goal));
         return Ok(picker.ranks());
     }
-    let mut max = 0;
-    engine::search(puzzle, Options::default(), |level| {
+    let (mut max, mut stopped) = (0, false);
+    let searched = engine::search(puzzle, Options::default(), |level| {
         if level.next.iter().next().is_some() {
             max = level.depth + 1;
         }
         if level.depth + 1 == distance {
             level.next.iter().for_each(|rank| picker.offer(rank));
+            stopped = true;
             return ControlFlow::Break(());
         }
         ControlFlow::Continue(())
-    })?;
+    });
+    match searched {
+        // Stopped at level `distance`, as asked.
+        Err(EngineError::Interrupted) if stopped => {}
+        Err(e) => return Err(e.into()),
+        Ok(_) => {}
+    }
     if distance > max {
         return Err(SampleError::Beyond { distance, max });
     }
@@ -150,6 +157,20 @@ mod tests {
         let picked = forward.ranks();
         assert_eq!(picked.len(), 5);
         assert_eq!(picked, backward.ranks());
+    }
+
+    #[test]
+    fn the_search_draws_what_the_table_draws() {
+        let puzzle = crate::puzzle::sliding::Sliding::new(2, 4).expect("a board");
+        let table = DistanceTable::build(&puzzle).expect("a table");
+        for distance in [0, 1, 7, 20, 36] {
+            let by_table = from_table(&table, distance, 4, 3).expect("a sample");
+            assert_eq!(by_search(&puzzle, distance, 4, 3).expect("a sample"), by_table);
+            assert!(by_table.iter().all(|&rank| table.distance(rank) == Some(distance)));
+        }
+        for draw in [from_table(&table, 37, 4, 3), by_search(&puzzle, 37, 4, 3)] {
+            assert!(matches!(draw, Err(SampleError::Beyond { distance: 37, max: 36 })), "{draw:?}");
+        }
     }
 
     #[test]
