@@ -1,12 +1,14 @@
 //! The command line: [`Cli`] is pure syntax (clap derive); [`Cli::into_command`] does all
 //! validation and returns a [`Command`] whose jobs are known to be runnable.
 
+pub mod help;
+
 use crate::engine::checkpoint::Config;
 use crate::hosts::{self, Cluster};
 use crate::job::Job;
 use crate::puzzle::family::SizeArgs;
 use crate::registry;
-use crate::solve::Pdb;
+use crate::solve::{Pdb, Sample};
 use crate::util::{human_bytes, thousands};
 use clap::builder::PossibleValuesParser;
 use clap::{Args, Parser};
@@ -14,15 +16,17 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 use thiserror::Error;
 
-/// Enumerates every reachable state of classic puzzles: distances to the goal,
-/// solvability classes, CSV tables, PNG charts and readable reports.
+/// Enumerates every reachable state of classic puzzles (built-in ones, coin puzzles from
+/// TOML rules files, permutation puzzles from .tws definition files): distances to the
+/// goal, solvability classes, CSV tables, PNG charts and readable reports; solves
+/// positions optimally.
 #[derive(Debug, Parser)]
 #[command(
     name = "analyze",
     version,
-    about,
     max_term_width = 100,
-    allow_negative_numbers = true
+    allow_negative_numbers = true,
+    after_help = help::after_help()
 )]
 pub struct Cli {
     /// Puzzle to analyse (--list describes each).
@@ -44,21 +48,40 @@ pub struct Cli {
     /// Coins flipped per move K.
     #[arg(long, value_name = "K", value_parser = count)]
     pub flip: Option<u64>,
-    /// What one move is, for puzzles that offer a choice (e.g. a definition file's
-    /// `quarter` turns, where each power of a move counts as one by default).
-    #[arg(long, value_name = "METRIC")]
+    /// What one move is, for a permutation puzzle's definition file (--rules FILE.tws):
+    /// face (every power of a move is one move, the default) or quarter (only a move and
+    /// its inverse).
+    #[arg(long, value_name = "METRIC", value_parser = MetricParser)]
     pub metric: Option<String>,
     /// Print a shortest solution of each STATE instead of analysing the whole puzzle; a
     /// STATE is written in the puzzle's notation (e.g. tiles row by row, 0 for the blank,
     /// or an H/T string), or is a data file.
     #[arg(long, num_args = 1.., value_name = "STATE")]
     pub solve: Vec<String>,
+    /// Print N positions (default 10) drawn at random among those D moves from the goal,
+    /// one a line in the puzzle's notation, the same on every run (see --seed): for the
+    /// puzzles solved by a table (coin puzzles, definition files, sliding boards of up to
+    /// 12 cells).
+    #[arg(
+        long,
+        num_args = 1..=2,
+        value_names = ["D", "N"],
+        value_parser = count,
+        conflicts_with_all = ["solve", "all", "list", "heuristics", "pdb"]
+    )]
+    pub sample: Vec<u64>,
+    /// With --sample: the seed that draws the positions; another seed, other positions
+    /// [default: 0].
+    #[arg(long, value_name = "S", value_parser = count, requires = "sample")]
+    pub seed: Option<u64>,
     /// With --solve: print one JSON object per line for each position (the position, its
     /// moves, the positions along the path, the facts, the time) instead of text.
     #[arg(long, requires = "solve")]
     pub json: bool,
-    /// Analyse coin puzzles described in TOML rules files (format in the README, "Rules
-    /// files"); several files also get an index README.md and overview.png.
+    /// Analyse (or with --solve, solve) puzzles described in files: coin puzzles in TOML
+    /// rules files (FILE.toml), permutation puzzles in twsearch/ksolve definition files
+    /// (FILE.tws, FILE.ksolve: pocket cube, pancakes, Top Spin, pyraminx ...); formats in
+    /// the README. Several files also get an index README.md and overview.png.
     #[arg(long, num_args = 1.., value_name = "FILE", conflicts_with_all = ["puzzle", "all"])]
     pub rules: Vec<PathBuf>,
     /// Measure distances to STATE, in the puzzle's notation, instead of the puzzle's own
@@ -146,6 +169,36 @@ pub struct OutputArgs {
     pub checkpoint_minutes: Option<u64>,
 }
 
+/// `--metric`: any word is taken here and checked by the puzzle it is given to, whose
+/// refusal names its own metrics; face and quarter, the metrics of definition files, are
+/// listed for `--help` and for shell completion.
+#[derive(Debug, Clone, Copy)]
+struct MetricParser;
+
+impl clap::builder::TypedValueParser for MetricParser {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        use clap::builder::PossibleValue;
+        Some(Box::new(
+            [
+                PossibleValue::new("face").help("every power of a move is one move (the default)"),
+                PossibleValue::new("quarter").help("only a move and its inverse"),
+            ]
+            .into_iter(),
+        ))
+    }
+}
+
 /// Reads a count (a board side, a number of coins, threads, seconds ...), naming what is
 /// accepted where it is not one: without it a negative number would be taken for an
 /// unknown option.
@@ -200,6 +253,17 @@ pub enum Command {
         pdb: Option<Pdb>,
         /// Print JSON lines instead of text (`--json`).
         json: bool,
+    },
+    /// Print positions drawn at a distance from the goal (`--sample D N`).
+    Sample {
+        /// The puzzle.
+        job: Job,
+        /// The distance, how many, and the seed.
+        request: Sample,
+        /// Worker threads.
+        threads: usize,
+        /// Suppress stderr chatter.
+        quiet: bool,
     },
     /// Analyse these puzzles; `index` writes the `--all` index too.
     Analyze {
@@ -282,6 +346,7 @@ impl Cli {
             }
         };
         let solving = !self.solve.is_empty();
+        let sampling = !self.sample.is_empty();
         if let Some(pdb) = &self.pdb {
             pdb.parse::<Pdb>().map_err(UsageError)?;
             if !solving {
@@ -290,9 +355,11 @@ impl Cli {
                 ));
             }
         }
-        let jobs = self.jobs(read, solving)?;
+        let jobs = self.jobs(read, solving || sampling)?;
         if solving {
             self.solve_command(jobs, threads)
+        } else if sampling {
+            self.sample_command(jobs, threads)
         } else {
             self.analyze_command(jobs, threads, available_memory, read)
         }
@@ -308,9 +375,10 @@ impl Cli {
         if self.rules.is_empty() {
             let Some(name) = &self.puzzle else {
                 return usage(if solving {
-                    "--solve needs the puzzle: give --puzzle NAME (see --list) or --rules FILE"
+                    let flag = if self.sample.is_empty() { "--solve" } else { "--sample" };
+                    format!("{flag} needs the puzzle: give --puzzle NAME (see --list) or --rules FILE")
                 } else {
-                    "nothing to do: give --puzzle NAME (see --list), --rules FILE, --all or --list"
+                    "nothing to do: give --puzzle NAME (see --list), --rules FILE, --all or --list".to_string()
                 });
             };
             return Ok(vec![with_goal(self.job(name, solving)?, self.goal.as_deref())?]);
@@ -349,6 +417,35 @@ impl Cli {
             threads,
             quiet: self.output.quiet,
             json: self.json,
+        })
+    }
+
+    /// `--sample D [N]`: one puzzle, the distance, how many (1 or more), the seed.
+    fn sample_command(self, jobs: Vec<Job>, threads: usize) -> Result<Command, UsageError> {
+        let [job] =
+            <[Job; 1]>::try_from(jobs).map_err(|_| UsageError("--sample takes a single --rules file".into()))?;
+        if self.output.checkpoint.is_some() || self.cluster.hosts.is_some() {
+            return usage(
+                "--sample draws positions from one puzzle's table: it takes neither --checkpoint nor --hosts",
+            );
+        }
+        let distance = self.sample[0];
+        let count = self.sample.get(1).copied().unwrap_or(10);
+        if count == 0 {
+            return usage(format!(
+                "--sample {distance} 0: N is how many positions to print, 1 or more (leave it out for 10)"
+            ));
+        }
+        let as_usize = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+        Ok(Command::Sample {
+            job,
+            request: Sample {
+                distance: as_usize(distance),
+                count: as_usize(count),
+                seed: self.seed.unwrap_or(0),
+            },
+            threads,
+            quiet: self.output.quiet,
         })
     }
 
@@ -466,11 +563,24 @@ impl Cli {
         self.allow_only(what, &[], "")
     }
 
+    /// Refuses a size flag outside `allowed`, with a hint at what to give instead: for
+    /// `--metric`, who takes it; else the family's own `hint`, or the flags it takes.
     fn allow_only(&self, what: &str, allowed: &[&str], hint: &str) -> Result<(), UsageError> {
-        match self.size_args().given().into_iter().find(|o| !allowed.contains(o)) {
-            Some(option) => usage(format!("{what} does not take {option}{hint}")),
-            None => Ok(()),
-        }
+        let Some(option) = self.size_args().given().into_iter().find(|o| !allowed.contains(o)) else {
+            return Ok(());
+        };
+        let hint = if option == "--metric" {
+            " (only a permutation puzzle's definition file has a choice of metric: --rules FILE.tws --metric face|quarter)"
+                .to_string()
+        } else if !hint.is_empty() {
+            hint.to_string()
+        } else if allowed.is_empty() {
+            " (it takes no size options)".to_string()
+        } else {
+            let flags: Vec<String> = allowed.iter().map(|flag| with_value(flag)).collect();
+            format!(" (use {})", flags.join(" "))
+        };
+        usage(format!("{what} does not take {option}{hint}"))
     }
 
     /// The puzzle asked for. `solving` lifts the enumeration limit on sliding boards:
@@ -499,6 +609,18 @@ impl Cli {
             _ => Ok(job),
         }
     }
+}
+
+/// A size flag with its value as `--help` names it: `--rows R`, `--metric face|quarter`.
+fn with_value(flag: &str) -> String {
+    let value = match flag {
+        "--rows" => "R",
+        "--cols" => "C",
+        "--flip" => "K",
+        "--metric" => "face|quarter",
+        _ => "N",
+    };
+    format!("{flag} {value}")
 }
 
 /// Most days `--cache-clear` takes: a century.

@@ -53,13 +53,7 @@ fn run(command: Command) -> Result<()> {
             clap_complete::generate(shell, &mut Cli::command(), "analyze", &mut out);
             print(&out)
         }
-        Command::Man => {
-            let mut out = Vec::new();
-            clap_mangen::Man::new(Cli::command())
-                .render(&mut out)
-                .context("cannot render the manual page")?;
-            print(&out)
-        }
+        Command::Man => print(&man().context("cannot render the manual page")?),
         Command::Solve {
             job,
             states,
@@ -68,6 +62,12 @@ fn run(command: Command) -> Result<()> {
             pdb,
             json,
         } => app::solve::run(&job, &states, threads, quiet, pdb, json),
+        Command::Sample {
+            job,
+            request,
+            threads,
+            quiet,
+        } => app::solve::sample(&job, request, threads, quiet),
         Command::Analyze {
             jobs,
             index,
@@ -90,6 +90,21 @@ fn run(command: Command) -> Result<()> {
             },
         ),
     }
+}
+
+/// The manual page: clap_mangen's sections, then the inputs, examples, environment and
+/// exit statuses as sections of their own (`--help` prints them after the options).
+fn man() -> std::io::Result<Vec<u8>> {
+    let man = clap_mangen::Man::new(Cli::command());
+    let mut out = Vec::new();
+    man.render_title(&mut out)?;
+    man.render_name_section(&mut out)?;
+    man.render_synopsis_section(&mut out)?;
+    man.render_description_section(&mut out)?;
+    man.render_options_section(&mut out)?;
+    out.extend_from_slice(analyze::cli::help::man_sections().as_bytes());
+    man.render_version_section(&mut out)?;
+    Ok(out)
 }
 
 /// Writes `bytes` to stdout.

@@ -425,6 +425,87 @@ fn rejects_rows_for_coin_lines() {
 }
 
 #[test]
+fn a_size_option_a_puzzle_does_not_take_is_refused_naming_those_it_takes() {
+    let definition = format!("{}/examples/pocket-cube-held.tws", env!("CARGO_MANIFEST_DIR"));
+    let rules = format!("{}/examples/nine-tails.toml", env!("CARGO_MANIFEST_DIR"));
+    let cases: [(&[&str], &str); 9] = [
+        (&["--puzzle", "lights-out", "--size", "5"], "(use --rows R --cols C)"),
+        (&["--puzzle", "nine-tails", "--coins", "5"], "(use --rows R --cols C)"),
+        (
+            &["--puzzle", "weighted-nine-tails", "--size", "5"],
+            "(use --rows R --cols C)",
+        ),
+        (&["--puzzle", "sliding", "--size", "4"], "(use --rows R --cols C)"),
+        (&["--puzzle", "flip-k", "--rows", "3"], "(use --coins N --flip K)"),
+        (&["--puzzle", "coin-lines", "--cols", "3"], "use --size N"),
+        (&["--puzzle", "eight", "--size", "3"], "--rows R --cols C"),
+        (&["--rules", &definition, "--rows", "3"], "--metric face|quarter"),
+        (&["--rules", &rules, "--size", "3"], "rows and cols in the file"),
+    ];
+    for (args, hint) in cases {
+        rejects(args, &["does not take --", hint]);
+    }
+    // --metric: who takes it, whatever the puzzle.
+    rejects(
+        &["--puzzle", "weighted-nine-tails", "--metric", "flips"],
+        &["does not take --metric", "--rules FILE.tws --metric face|quarter"],
+    );
+}
+
+#[test]
+fn help_describes_every_input_the_environment_and_the_exit_statuses() {
+    let (_, assert) = analyze(&["--help"]);
+    let help = String::from_utf8(assert.success().get_output().stdout.clone()).expect("UTF-8 help");
+    for words in [
+        ".toml",
+        ".tws",
+        ".ksolve",
+        "--metric <METRIC>",
+        "quarter",
+        "--sample <D> [N]",
+        "ANALYZE_CACHE_DIR",
+        "XDG_CACHE_HOME",
+        "HOME",
+        "Exit status:",
+        "130  interrupted",
+        "analyze --rules examples/pocket-cube-held.tws",
+    ] {
+        assert!(help.contains(words), "`{words}` missing from --help:\n{help}");
+    }
+}
+
+#[test]
+fn the_manual_page_has_examples_environment_and_exit_status() {
+    let man = Sandbox::new().output(&["--man"]);
+    assert_eq!(man.code, Some(0), "{}", man.stderr);
+    for section in ["INPUTS", "EXAMPLES", "ENVIRONMENT", "EXIT STATUS"] {
+        assert!(
+            man.stdout.contains(&format!(".SH \"{section}\"\n")),
+            "{section}:\n{}",
+            man.stdout
+        );
+    }
+    assert!(man.stdout.contains("ANALYZE_CACHE_DIR"), "{}", man.stdout);
+    assert!(
+        !man.stdout.contains("EXTRA"),
+        "the sections are not repeated after the options"
+    );
+}
+
+#[test]
+fn bash_completion_offers_the_metrics_after_metric() {
+    let bash = Sandbox::new().output(&["--completions", "bash"]);
+    assert_eq!(bash.code, Some(0), "{}", bash.stderr);
+    let case = bash
+        .stdout
+        .split("--metric)")
+        .nth(1)
+        .and_then(|rest| rest.split(";;").next())
+        .unwrap_or_else(|| panic!("no --metric case in:\n{}", bash.stdout));
+    assert!(case.contains("\"face quarter\""), "{case}");
+}
+
+#[test]
 fn rejects_flipping_zero_coins() {
     rejects(&["--puzzle", "flip-k", "--flip", "0"], &["--flip"]);
 }

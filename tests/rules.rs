@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-use crate::util::{CoinRules, CoinVector, RefMove, Sandbox, coin_distances, distances_csv, histogram};
+use crate::util::{CoinRules, CoinVector, RefMove, Sandbox, coin_distances, distances_csv, first_length, histogram};
 
 const EXAMPLES: [&str; 5] = [
     "merlins-magic-square",
@@ -198,7 +198,7 @@ fn solves_with_a_rules_file() {
         "--quiet",
     ]);
     let stdout = String::from_utf8(assert.success().get_output().stdout.clone()).unwrap();
-    assert_eq!(stdout.lines().next(), Some("8 flips"), "{stdout}");
+    assert_eq!(first_length(&stdout), Some("8 flips, 2 moves"), "{stdout}");
     let assert = sandbox.run(&[
         "--rules",
         &example("flipping-game"),

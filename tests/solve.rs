@@ -6,7 +6,9 @@
 //! board it can be compared on; and every solution the binary prints is replayed move by
 //! move.
 
-use crate::util::{Ended, Rng, SLIDING_4X4, Sandbox, check_incremental, command, test_cache};
+use crate::util::{
+    Ended, Rng, SLIDING_4X4, Sandbox, check_incremental, command, first_length, solution_length, test_cache,
+};
 use analyze::puzzle::coin_lines::coin_lines;
 use analyze::puzzle::flip_k::{FlipK, flip_k_brute};
 use analyze::puzzle::lights_out::lights_out;
@@ -116,15 +118,19 @@ struct Printed {
     grids: Vec<Vec<String>>,
 }
 
-/// Splits the binary's output into its solution blocks (unsolvable ones are skipped).
+/// Splits the binary's output into its solution blocks (unsolvable ones are skipped), and
+/// checks that each block's one-line solution names the moves its steps name.
 fn printed_solutions(stdout: &str) -> Vec<Printed> {
     let mut solutions = Vec::new();
     let mut lines = stdout.lines().peekable();
     while let Some(line) = lines.next() {
-        let Some(count) = line.strip_suffix(" moves").or_else(|| line.strip_suffix(" move")) else {
+        let Some(length) = solution_length(line) else { continue };
+        let count = length.rsplit(", ").next().unwrap_or(length);
+        let Some(count) = count.strip_suffix(" moves").or_else(|| count.strip_suffix(" move")) else {
             continue;
         };
         let Ok(moves) = count.parse::<usize>() else { continue };
+        let one_line = line.split_once("): ").map_or("", |(_, names)| names);
         let mut printed = Printed {
             moves,
             names: Vec::new(),
@@ -148,6 +154,21 @@ fn printed_solutions(stdout: &str) -> Vec<Printed> {
                 grid.push(line.to_string());
             }
             printed.grids.push(grid);
+        }
+        // The names without the weighted moves' costs (`r1c2 (4 flips)`), as on the one line.
+        let names: Vec<&str> = printed
+            .names
+            .iter()
+            .map(|n| n.split(" (").next().unwrap_or(n))
+            .collect();
+        let separator = if names.iter().any(|n| n.contains(' ')) {
+            ", "
+        } else {
+            " "
+        };
+        match moves {
+            0 => assert_eq!(one_line, "none, the position is the goal"),
+            _ => assert_eq!(one_line, names.join(separator), "{stdout}"),
         }
         solutions.push(printed);
     }
@@ -554,7 +575,15 @@ fn nine_tails_prints_the_books_two_moves_as_grids() {
         code, stdout, stderr, ..
     } = sandbox.output(&["--puzzle", "nine-tails", "--solve", "HHHTTTHHH"]);
     assert_eq!(code, Some(0), "{stderr}");
-    assert!(stdout.starts_with("2 moves\nHHH\nTTT\nHHH\n\n"), "{stdout}");
+    assert_eq!(first_length(&stdout), Some("2 moves"), "{stdout}");
+    assert!(
+        stdout
+            .lines()
+            .skip(1)
+            .collect::<Vec<_>>()
+            .starts_with(&["HHH", "TTT", "HHH", ""]),
+        "{stdout}"
+    );
     assert!(stdout.ends_with("TTT\nTTT\nTTT\n"), "{stdout}");
     let printed = printed_solutions(&stdout);
     assert_eq!(printed.len(), 1);
@@ -568,7 +597,7 @@ fn lights_out_with_only_l_down_takes_cells_adegikl() {
         code, stdout, stderr, ..
     } = sandbox.output(&["--puzzle", "lights-out", "--solve", "HHHHHHHHHHHT"]);
     assert_eq!(code, Some(0), "{stderr}");
-    assert!(stdout.starts_with("7 moves\n"), "{stdout}");
+    assert_eq!(first_length(&stdout), Some("7 moves"), "{stdout}");
     let printed = printed_solutions(&stdout);
     let mut cells = printed[0].names.clone();
     cells.sort();
@@ -583,7 +612,8 @@ fn flip_k_and_coin_lines_examples() {
         code, stdout, stderr, ..
     } = sandbox.output(&["--puzzle", "flip-k", "--solve", "HHHHHHH"]);
     assert_eq!(code, Some(0), "{stderr}");
-    assert!(stdout.starts_with("3 moves\nHHHHHHH\n"), "{stdout}");
+    assert_eq!(first_length(&stdout), Some("3 moves"), "{stdout}");
+    assert_eq!(stdout.lines().nth(1), Some("HHHHHHH"), "{stdout}");
     let printed = &printed_solutions(&stdout)[0];
     for (step, name) in printed.grids.windows(2).zip(&printed.names) {
         // Each move flips exactly the five coins it names.
@@ -609,7 +639,14 @@ fn flip_k_and_coin_lines_examples() {
         code, stdout, stderr, ..
     } = sandbox.output(&["--puzzle", "coin-lines", "--solve", "TTH/HHH/THH", "TTH/HTH/HHH"]);
     assert_eq!(code, Some(0), "{stderr}");
-    assert!(stdout.starts_with("3 moves\n"), "{stdout}");
+    assert!(
+        stdout.starts_with("position 1 of 2: TTH/HHH/THH\nsolution (3 moves): "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("\n\nposition 2 of 2: TTH/HTH/HHH\nunsolvable: "),
+        "{stdout}"
+    );
     replay_coins(&coin_lines(3), &printed_solutions(&stdout)[0]);
     let blocks: Vec<&str> = stdout.split("\n\n").collect();
     assert!(stdout.contains("\nunsolvable: "), "{stdout}");
@@ -789,7 +826,11 @@ fn readme_data_file_examples_run_as_written() {
         let output = command(root, &test_cache(), args).output().expect("the binary runs");
         let stdout = String::from_utf8_lossy(&output.stdout);
         assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-        assert!(stdout.starts_with(&format!("{moves} moves\n")), "{stdout}");
+        assert_eq!(
+            first_length(&stdout),
+            Some(format!("{moves} moves").as_str()),
+            "{stdout}"
+        );
         replay_sliding(&printed_solutions(&stdout)[0], side, side);
     }
 }

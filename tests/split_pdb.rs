@@ -8,8 +8,8 @@
 //! tiles gives it exactly, and IDA* finds solutions of exactly that length.
 
 use crate::util::{
-    Ended, Rng, SLIDING_3X4, SLIDING_4X4, Sandbox, board_text, check_incremental, distances_to, in_key_order, pack,
-    slides, textbook_solvable, tiles, unpack,
+    Ended, Rng, SLIDING_3X4, SLIDING_4X4, Sandbox, board_text, check_incremental, distances_to, first_length,
+    in_key_order, pack, slides, textbook_solvable, tiles, unpack,
 };
 use analyze::solve::board::Board;
 use analyze::solve::ida::{self, Heuristic, Node};
@@ -201,7 +201,7 @@ fn solve_on_4x4_takes_any_goal() {
         } = solve(goal, &board);
         assert_eq!(code, Some(0), "{stderr}");
         assert_eq!(
-            stdout.lines().next(),
+            first_length(&stdout),
             Some(format!("{expected} moves").as_str()),
             "{stdout}"
         );
@@ -268,7 +268,7 @@ fn pdb_is_checked_and_refused_where_it_has_no_meaning() {
     let Ended {
         code, stdout, stderr, ..
     } = sandbox.output(&[&SLIDING_4X4[..], &["--pdb", "663", "--solve", near]].concat());
-    assert_eq!((code, stdout.lines().next()), (Some(0), Some("1 move")), "{stderr}");
+    assert_eq!((code, first_length(&stdout)), (Some(0), Some("1 move")), "{stderr}");
     assert!(!stderr.contains("7-8"), "{stderr}");
     // By default, without the 7-8 tables in the cache, 6-6-3 is used and the note says how
     // to build 7-8.

@@ -27,6 +27,7 @@ mod perm;
 mod processes;
 mod ranks;
 mod rules;
+mod sample;
 mod solve;
 mod split_pdb;
 mod summary;

@@ -6,7 +6,8 @@ use super::cache::cache_dir;
 use super::{BadInput, INTERRUPTED, STDOUT, note};
 use analyze::heuristics::PositionFacts;
 use analyze::job::Job;
-use analyze::solve::{Outcome, Pdb, Position, Solution, Solver};
+use analyze::solve::sample::SampleError;
+use analyze::solve::{Outcome, Pdb, Position, Sample, Solution, Solver};
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
@@ -67,6 +68,9 @@ pub fn run(spec: &Job, states: &[String], threads: usize, quiet: bool, pdb: Opti
             if i > 0 {
                 writeln!(out).context(STDOUT)?;
             }
+            if positions.len() > 1 {
+                writeln!(out, "position {} of {}: {}", i + 1, positions.len(), position.label).context(STDOUT)?;
+            }
             let length = write_outcome(position, &outcome, &mut out).context(STDOUT)?;
             summary.push((position.label.clone(), length, seconds));
         }
@@ -76,6 +80,44 @@ pub fn run(spec: &Job, states: &[String], threads: usize, quiet: bool, pdb: Opti
     if summary.len() > 1 {
         writeln!(out).context(STDOUT)?;
         write_summary(&summary, &mut out).context(STDOUT)?;
+    }
+    out.flush().context(STDOUT)
+}
+
+/// `--sample`: draws the positions `request` asks for from the puzzle's table (built or
+/// loaded on a pool of `threads`) and prints them one a line, in the puzzle's notation.
+/// A distance beyond the puzzle's or a puzzle without a table is bad input (exit 2).
+pub fn sample(spec: &Job, request: Sample, threads: usize, quiet: bool) -> Result<()> {
+    stop_on_signal()?;
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+    let say = |message: &str| {
+        if !quiet {
+            note(message);
+        }
+    };
+    let refused = |e: anyhow::Error| {
+        let shown = format!("{e:#}").replace("--solve cannot solve it", "--sample has no table to draw from");
+        BadInput(format!("{spec}: --sample {}: {shown}", request.distance))
+    };
+    let mut solver = spec.solver().map_err(refused)?;
+    let positions = pool
+        .install(|| solver.sample(request, cache_dir().as_deref(), &say))
+        .map_err(|e| match e.downcast_ref::<SampleError>() {
+            Some(SampleError::Engine(_)) | None => e,
+            Some(_) => refused(e).into(),
+        })?;
+    if positions.len() < request.count {
+        say(&format!(
+            "{spec}: only {} position{} lie{} at distance {}",
+            positions.len(),
+            if positions.len() == 1 { "" } else { "s" },
+            if positions.len() == 1 { "s" } else { "" },
+            request.distance
+        ));
+    }
+    let mut out = std::io::stdout().lock();
+    for position in &positions {
+        writeln!(out, "{position}").context(STDOUT)?;
     }
     out.flush().context(STDOUT)
 }
@@ -243,10 +285,11 @@ fn read_data_file(path: &Path) -> Result<String> {
     Ok(text)
 }
 
-/// Writes `N moves`, a sliding board's facts (estimates, parity rule), the start, then
-/// each move's name and the configuration after it.
+/// Writes the solution on one line (`solution (N moves): NAME NAME ...`), a sliding
+/// board's facts (estimates, parity rule), the start, then each move's name and the
+/// configuration after it.
 fn write_solution(solution: &Solution, facts: Option<&PositionFacts>, out: &mut impl Write) -> std::io::Result<()> {
-    writeln!(out, "{}", solution.length_text())?;
+    writeln!(out, "{}", solution_line(solution))?;
     if let Some(facts) = facts {
         writeln!(out, "{facts}")?;
     }
@@ -261,6 +304,27 @@ fn write_solution(solution: &Solution, facts: Option<&PositionFacts>, out: &mut 
         writeln!(out, "\nmove {}: {name}{cost}\n{drawing}", i + 1)?;
     }
     Ok(())
+}
+
+/// The solution as one line: `solution (4 moves): r1c2 r2c4 r3c1 r4c3`; weighted moves
+/// give the total first (`solution (8 flips, 2 moves): ...`), and move names that hold a
+/// space (`tile 6`, `coins 1 2 5`) are separated by commas.
+fn solution_line(solution: &Solution) -> String {
+    let length = match solution.weights {
+        Some(_) => format!("{}, {}", solution.length_text(), moves(solution.len())),
+        None => solution.length_text(),
+    };
+    let separator = if solution.moves.iter().any(|m| m.contains(' ')) {
+        ", "
+    } else {
+        " "
+    };
+    let names = if solution.is_empty() {
+        "none, the position is the goal".to_string()
+    } else {
+        solution.moves.join(separator)
+    };
+    format!("solution ({length}): {names}")
 }
 
 /// The summary of several positions as a Markdown table: state, moves, seconds.

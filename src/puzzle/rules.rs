@@ -399,6 +399,10 @@ impl Family for RulesFamily {
         None
     }
 
+    fn flags(&self) -> (&'static [&'static str], &'static str) {
+        (&[], " (a rules file gives its own board: rows and cols in the file)")
+    }
+
     fn extensions(&self) -> &'static [&'static str] {
         &["toml"]
     }

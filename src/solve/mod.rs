@@ -22,6 +22,7 @@ pub mod ida;
 pub mod manhattan;
 pub mod mod3;
 pub mod pdb;
+pub mod sample;
 pub mod search;
 pub mod sliding;
 pub mod split;
@@ -136,6 +137,9 @@ pub trait Route: Send {
     /// reports its iterations to `progress` (the bound no solution is shorter than,
     /// positions expanded so far).
     fn solve(&mut self, position: &Position, progress: &mut dyn FnMut(u32, u64)) -> Result<Outcome>;
+    /// Draws positions at a distance from the goal ([`Solver::sample`]), in the puzzle's
+    /// one-line notation, preparing what it needs.
+    fn sample(&mut self, request: Sample, how: &Preparing) -> Result<Vec<String>>;
 }
 
 /// What a route's preparation may use: the cache folder and the key of what it keeps there,
@@ -159,6 +163,18 @@ impl Preparing<'_> {
     pub fn identity(&self, id: &str) -> Identity {
         self.identity.cloned().unwrap_or_else(|| Identity::new([("id", id)]))
     }
+}
+
+/// What `--sample` asks for: `count` positions at `distance` from the goal, drawn with
+/// `seed`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sample {
+    /// Moves (or total cost) from the goal.
+    pub distance: usize,
+    /// Positions wanted (fewer are given where fewer lie at that distance).
+    pub count: usize,
+    /// The seed that picks them: the same seed gives the same positions.
+    pub seed: u64,
 }
 
 /// A puzzle ready to solve positions: it owns the distance table or the estimate, which
@@ -319,6 +335,22 @@ impl Solver {
     /// What [`Solver::prepare`] made, for a note: `distance table of N ranks`, ...
     pub fn prepared_what(&self) -> Option<String> {
         self.route.prepared_what()
+    }
+
+    /// Up to `request.count` positions at `request.distance` from the goal, drawn
+    /// uniformly with `request.seed` ([`sample`]), in the puzzle's one-line notation:
+    /// from the distance table (built or loaded from the folder `cache`), or where only
+    /// a table of distances modulo 3 would do, from the search's level. A sliding board
+    /// solved by IDA* has no table: refused.
+    pub fn sample(&mut self, request: Sample, cache: Option<&Path>, note: &dyn Fn(&str)) -> Result<Vec<String>> {
+        let how = Preparing {
+            cache,
+            identity: self.identity.as_ref(),
+            pdb: self.pdb,
+            note,
+            progress: &|_, _| {},
+        };
+        self.route.sample(request, &how)
     }
 
     /// Solves one position, preparing first (without a cache) if [`Solver::prepare`] was

@@ -9,7 +9,7 @@ use super::manhattan::ManhattanLc;
 use super::pdb::{self, PatternHeuristic};
 use super::sliding::{self, Boards};
 use super::split::{self, SplitDb, SplitHeuristic};
-use super::{Outcome, Pdb, Position, Preparing, Route, State, unreached};
+use super::{Outcome, Pdb, Position, Preparing, Route, Sample, State, sample, unreached};
 use crate::puzzle::ParseError;
 use anyhow::{Context, Result, bail};
 use std::path::Path;
@@ -129,6 +129,14 @@ impl Route for SearchBoards {
             Some(Estimate::Split(h)) => Some(format!("pattern databases ({})", h.describe())),
             _ => None,
         }
+    }
+
+    fn sample(&mut self, _: Sample, _: &Preparing) -> Result<Vec<String>> {
+        Err(sample::SampleError::NoTable(format!(
+            "sliding-{}x{} is solved by IDA*, without a distance table to draw positions from: --sample takes sliding boards of up to 12 cells (3x4, 2x6)",
+            self.rows, self.cols
+        ))
+        .into())
     }
 
     fn solve(&mut self, position: &Position, progress: &mut dyn FnMut(u32, u64)) -> Result<Outcome> {

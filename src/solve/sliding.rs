@@ -7,7 +7,7 @@
 use super::board::Board;
 use super::mod3::{self, DistanceMod3};
 use super::table::DistanceTable;
-use super::{Outcome, Position, Preparing, Route, Solution, State, malformed, unreached, unsolvable};
+use super::{Outcome, Position, Preparing, Route, Sample, Solution, State, malformed, sample, unreached, unsolvable};
 use crate::heuristics::PositionFacts;
 use crate::puzzle::sliding::Sliding;
 use crate::puzzle::{Notation, ParseError, SearchGraph};
@@ -174,6 +174,22 @@ impl Route for TableBoards {
                 thousands(states)
             ),
         })
+    }
+
+    fn sample(&mut self, request: Sample, how: &Preparing) -> Result<Vec<String>> {
+        let (distance, count, seed) = (request.distance, request.count, request.seed);
+        let ranks = if self.mod3 {
+            // A table of distances modulo 3 cannot tell a rank's distance: the search from
+            // the goal up to level `distance` can.
+            sample::by_search(&self.puzzle, distance, count, seed)?
+        } else {
+            self.prepare(how)?;
+            let Some(Table::Bytes(table)) = &self.table else {
+                anyhow::bail!("{}: no distance table was built", self.puzzle.id());
+            };
+            sample::from_table(table, distance, count, seed)?
+        };
+        Ok(ranks.into_iter().map(|rank| self.puzzle.render(rank)).collect())
     }
 
     fn solve(&mut self, position: &Position, _: &mut dyn FnMut(u32, u64)) -> Result<Outcome> {

@@ -3,7 +3,7 @@
 //! that always steps to a successor one move closer. No search per position.
 
 use super::mod3::{self, DistanceMod3, MAX_MOD3_RANKS};
-use super::{Outcome, Position, Preparing, Route, Solution, State, cache, unreached, unsolvable};
+use super::{Outcome, Position, Preparing, Route, Sample, Solution, State, cache, sample, unreached, unsolvable};
 use crate::engine::{self, EngineError, Options};
 use crate::identity::Identity;
 use crate::puzzle::Puzzle;
@@ -120,6 +120,15 @@ impl DistanceTable {
             Some(&d) if d != UNREACHED => Some(usize::from(d)),
             _ => None,
         }
+    }
+
+    /// Every rank the search reached with its distance, ranks ascending.
+    pub fn distances(&self) -> impl Iterator<Item = (u64, usize)> + '_ {
+        self.distances
+            .iter()
+            .enumerate()
+            .filter(|&(_, &d)| d != UNREACHED)
+            .map(|(rank, &d)| (rank as u64, usize::from(d)))
     }
 
     /// One shortest (least-cost) path from `rank` to a goal, both ends included; `None` if
@@ -274,6 +283,25 @@ impl<P: Puzzle + Send> Route for TableRoute<P> {
                 thousands(states)
             ),
         })
+    }
+
+    fn sample(&mut self, request: Sample, how: &Preparing) -> Result<Vec<String>> {
+        if let Some(why) = refusal(&self.puzzle) {
+            return Err(sample::SampleError::NoTable(
+                why.replace("--solve cannot solve it", "--sample has no table to draw from"),
+            )
+            .into());
+        }
+        let ranks = if self.puzzle.states() > MAX_TABLE_RANKS {
+            sample::by_search(&self.puzzle, request.distance, request.count, request.seed)?
+        } else {
+            self.prepare(how)?;
+            let Some(Table::Bytes(table)) = &self.table else {
+                anyhow::bail!("{}: no distance table was built", self.puzzle.id());
+            };
+            sample::from_table(table, request.distance, request.count, request.seed)?
+        };
+        Ok(ranks.into_iter().map(|rank| self.puzzle.render(rank)).collect())
     }
 
     fn solve(&mut self, position: &Position, _: &mut dyn FnMut(u32, u64)) -> Result<Outcome> {

@@ -136,6 +136,19 @@ impl Ended {
     }
 }
 
+/// The length a `--solve` solution line gives: `solution (3 moves): ...` gives `3 moves`,
+/// `solution (8 flips, 2 moves): ...` gives `8 flips, 2 moves`; `None` for another line.
+pub fn solution_length(line: &str) -> Option<&str> {
+    line.strip_prefix("solution (")?
+        .split_once("): ")
+        .map(|(length, _)| length)
+}
+
+/// The length the first line of a `--solve` output gives (see [`solution_length`]).
+pub fn first_length(stdout: &str) -> Option<&str> {
+    stdout.lines().next().and_then(solution_length)
+}
+
 /// Waits for `child` at most `limit` (then kills it and fails the test: a hang is a
 /// failure).
 pub fn wait(mut child: Child, limit: Duration) -> Ended {

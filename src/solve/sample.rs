@@ -1,0 +1,188 @@
+//! `--sample D N`: N positions drawn at random among those at distance D from the goal,
+//! the same on every run for the same seed.
+//!
+//! A position is picked by its key, a hash of its rank and the seed: the N ranks at
+//! distance D with the smallest keys are a uniform sample without replacement (as uniform
+//! as the hash is), found in one pass over the ranks in any order, keeping N of them.
+//! The ranks at distance D come from the solver's distance table where it keeps one byte
+//! a rank ([`DistanceTable`]). A table of distances modulo 3 ([`super::mod3`]) cannot
+//! tell a rank's distance without walking it to the goal, so larger puzzles run the
+//! breadth-first search from the goal up to level D instead (seconds on 3x4), keeping
+//! nothing.
+
+use super::table::DistanceTable;
+use crate::engine::{self, EngineError, Options};
+use crate::puzzle::SearchGraph;
+use std::ops::ControlFlow;
+use thiserror::Error;
+
+/// Why no sample could be drawn.
+#[derive(Debug, Error)]
+pub enum SampleError {
+    /// No position lies that far from the goal.
+    #[error("no position lies {distance} from the goal: the maximum distance is {max}")]
+    Beyond {
+        /// The distance asked for.
+        distance: usize,
+        /// The largest distance of any position.
+        max: usize,
+    },
+    /// No position lies exactly that far (weighted moves skip some totals).
+    #[error("no position lies exactly {distance} from the goal (the totals of weighted moves skip some values)")]
+    Empty {
+        /// The distance asked for.
+        distance: usize,
+    },
+    /// The puzzle has no table to draw from, and why.
+    #[error("{0}")]
+    NoTable(String),
+    /// The breadth-first search itself failed.
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+}
+
+/// The key that orders ranks for the sample: splitmix64's finaliser of the rank mixed
+/// with the seed, so that every seed orders the ranks differently.
+fn key(seed: u64, rank: u64) -> u64 {
+    let mut z = rank ^ seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(17);
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Keeps the `count` ranks with the smallest keys among those it is offered.
+struct Picker {
+    count: usize,
+    seed: u64,
+    /// `(key, rank)`, at most `2 * count` before they are cut back to `count`.
+    kept: Vec<(u64, u64)>,
+}
+
+impl Picker {
+    fn new(count: usize, seed: u64) -> Self {
+        Self {
+            count,
+            seed,
+            kept: Vec::new(),
+        }
+    }
+
+    fn offer(&mut self, rank: u64) {
+        self.kept.push((key(self.seed, rank), rank));
+        if self.kept.len() >= self.count.max(1).saturating_mul(2) {
+            self.cut();
+        }
+    }
+
+    fn cut(&mut self) {
+        self.kept.sort_unstable();
+        self.kept.truncate(self.count);
+    }
+
+    /// The ranks picked, in the order of their keys (a random order).
+    fn ranks(mut self) -> Vec<u64> {
+        self.cut();
+        self.kept.into_iter().map(|(_, rank)| rank).collect()
+    }
+}
+
+/// Up to `count` ranks at `distance` in `table`, picked with `seed` (fewer where fewer lie
+/// there).
+pub fn from_table(table: &DistanceTable, distance: usize, count: usize, seed: u64) -> Result<Vec<u64>, SampleError> {
+    let mut picker = Picker::new(count, seed);
+    let mut max = 0;
+    for (rank, d) in table.distances() {
+        max = max.max(d);
+        if d == distance {
+            picker.offer(rank);
+        }
+    }
+    if distance > max {
+        return Err(SampleError::Beyond { distance, max });
+    }
+    match picker.ranks() {
+        ranks if ranks.is_empty() => Err(SampleError::Empty { distance }),
+        ranks => Ok(ranks),
+    }
+}
+
+/// Up to `count` ranks at `distance` from the goals of `puzzle`, picked with `seed`, by the
+/// breadth-first search from the goals up to that level (on the current rayon pool).
+pub fn by_search<P: SearchGraph>(
+    puzzle: &P,
+    distance: usize,
+    count: usize,
+    seed: u64,
+) -> Result<Vec<u64>, SampleError> {
+    let mut picker = Picker::new(count, seed);
+    if distance == 0 {
+        puzzle.goals().into_iter().for_each(|goal| picker.offer(goal));
+        return Ok(picker.ranks());
+    }
+    let (mut max, mut stopped) = (0, false);
+    let searched = engine::search(puzzle, Options::default(), |level| {
+        if level.next.iter().next().is_some() {
+            max = level.depth + 1;
+        }
+        if level.depth + 1 == distance {
+            level.next.iter().for_each(|rank| picker.offer(rank));
+            stopped = true;
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    });
+    match searched {
+        // Stopped at level `distance`, as asked.
+        Err(EngineError::Interrupted) if stopped => {}
+        Err(e) => return Err(e.into()),
+        Ok(_) => {}
+    }
+    if distance > max {
+        return Err(SampleError::Beyond { distance, max });
+    }
+    Ok(picker.ranks())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_smallest_keys_are_kept_whatever_the_order_offered() {
+        let mut forward = Picker::new(5, 7);
+        let mut backward = Picker::new(5, 7);
+        (0..1000).for_each(|r| forward.offer(r));
+        (0..1000).rev().for_each(|r| backward.offer(r));
+        let picked = forward.ranks();
+        assert_eq!(picked.len(), 5);
+        assert_eq!(picked, backward.ranks());
+    }
+
+    #[test]
+    fn the_search_draws_what_the_table_draws() {
+        let puzzle = crate::puzzle::sliding::Sliding::new(2, 4).expect("a board");
+        let table = DistanceTable::build(&puzzle).expect("a table");
+        for distance in [0, 1, 7, 20, 36] {
+            let by_table = from_table(&table, distance, 4, 3).expect("a sample");
+            assert_eq!(by_search(&puzzle, distance, 4, 3).expect("a sample"), by_table);
+            assert!(by_table.iter().all(|&rank| table.distance(rank) == Some(distance)));
+        }
+        for draw in [from_table(&table, 37, 4, 3), by_search(&puzzle, 37, 4, 3)] {
+            assert!(
+                matches!(draw, Err(SampleError::Beyond { distance: 37, max: 36 })),
+                "{draw:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn another_seed_picks_others() {
+        let pick = |seed| {
+            let mut picker = Picker::new(5, seed);
+            (0..1000).for_each(|r| picker.offer(r));
+            picker.ranks()
+        };
+        assert_ne!(pick(0), pick(1));
+    }
+}

@@ -1,0 +1,90 @@
+//! `--sample D [N]`: positions drawn at random among those at a distance from the goal,
+//! the same on every run; each solves in exactly that distance.
+
+use crate::util::Sandbox;
+
+/// The positions `analyze ARGS` prints, one a line, after checking it succeeded.
+fn sample(sandbox: &Sandbox, args: &[&str]) -> Vec<String> {
+    let ended = sandbox.output(args);
+    assert_eq!(ended.code, Some(0), "{args:?}: {}", ended.stderr);
+    ended.stdout.lines().map(str::to_string).collect()
+}
+
+/// Asserts each of `positions` solves in exactly `moves` moves with the puzzle `args`.
+fn each_solves_in(sandbox: &Sandbox, args: &[&str], positions: &[String], moves: &str) {
+    let mut solve = [args, &["--quiet", "--solve"]].concat();
+    solve.extend(positions.iter().map(String::as_str));
+    let ended = sandbox.output(&solve);
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    let lengths: Vec<&str> = ended.stdout.lines().filter_map(crate::util::solution_length).collect();
+    assert_eq!(lengths, vec![moves; positions.len()], "{}", ended.stdout);
+}
+
+#[test]
+fn the_two_8_puzzle_antipodes_are_the_sample_at_distance_31() {
+    let mut printed = sample(&Sandbox::new(), &["--puzzle", "eight", "--sample", "31", "2"]);
+    printed.sort();
+    assert_eq!(printed, ["6 4 7 8 5 0 3 2 1", "8 6 7 2 5 4 3 0 1"]);
+    // Asking for more gives the two, with a note.
+    let ended = Sandbox::new().output(&["--puzzle", "eight", "--sample", "31", "5"]);
+    assert_eq!(ended.stdout.lines().count(), 2, "{}", ended.stdout);
+    assert!(
+        ended.stderr.contains("only 2 positions lie at distance 31"),
+        "{}",
+        ended.stderr
+    );
+}
+
+#[test]
+fn a_sample_is_the_same_on_every_run_and_another_seed_draws_others() {
+    let args = ["--puzzle", "eight", "--sample", "20", "5"];
+    let first = sample(&Sandbox::new(), &args);
+    assert_eq!(first.len(), 5);
+    assert_eq!(sample(&Sandbox::new(), &args), first);
+    let other = sample(&Sandbox::new(), &[&args[..], &["--seed", "1"]].concat());
+    assert_eq!(other.len(), 5);
+    assert_ne!(other, first);
+    assert_eq!(
+        sample(&Sandbox::new(), &["--puzzle", "eight", "--sample", "20"]).len(),
+        10
+    );
+}
+
+#[test]
+fn every_sampled_position_solves_in_exactly_its_distance() {
+    let sandbox = Sandbox::new();
+    let eight = ["--puzzle", "eight"];
+    let positions = sample(&sandbox, &[&eight[..], &["--sample", "20", "5"]].concat());
+    each_solves_in(&sandbox, &eight, &positions, "20 moves");
+    let lights_out = ["--puzzle", "lights-out"];
+    let positions = sample(&sandbox, &[&lights_out[..], &["--sample", "4", "3"]].concat());
+    each_solves_in(&sandbox, &lights_out, &positions, "4 moves");
+    let cube = format!("{}/examples/pocket-cube-held.tws", env!("CARGO_MANIFEST_DIR"));
+    let cube = ["--rules", &cube];
+    let positions = sample(&sandbox, &[&cube[..], &["--sample", "11", "3"]].concat());
+    assert_eq!(positions.len(), 3);
+    each_solves_in(&sandbox, &cube, &positions, "11 moves");
+}
+
+#[test]
+fn refuses_a_board_without_a_table_a_distance_beyond_the_maximum_and_no_positions() {
+    let sandbox = Sandbox::new();
+    for (args, mentions) in [
+        (
+            &["--puzzle", "sliding", "--rows", "4", "--cols", "4", "--sample", "10"][..],
+            "IDA*",
+        ),
+        (&["--puzzle", "eight", "--sample", "32"], "the maximum distance is 31"),
+        (&["--puzzle", "eight", "--sample", "5", "0"], "1 or more"),
+        (
+            &["--puzzle", "eight", "--sample", "5", "--solve", "1 2 3 4 5 6 7 0 8"],
+            "--solve",
+        ),
+    ] {
+        let ended = sandbox.output(args);
+        assert_eq!(ended.code, Some(2), "{args:?}");
+        assert_eq!(ended.stderr.lines().count(), 1, "{}", ended.stderr);
+        assert!(ended.stderr.contains(mentions), "{args:?}: {}", ended.stderr);
+        assert!(ended.stdout.is_empty());
+    }
+}
