@@ -5,13 +5,12 @@
 //! is [`super::search`].
 
 use super::board::Board;
-use super::mod3::{self, DistanceMod3};
-use super::table::DistanceTable;
+use super::mod3::DistanceMod3;
+use super::table::{DistanceTable, Table};
 use super::{Outcome, Position, Preparing, Route, Sample, Solution, State, malformed, sample, unreached, unsolvable};
 use crate::heuristics::PositionFacts;
 use crate::puzzle::sliding::Sliding;
 use crate::puzzle::{Notation, ParseError, SearchGraph};
-use crate::util::thousands;
 use anyhow::{Context, Result};
 
 /// What the sliding routes share: reading a board and saying what it can be.
@@ -65,14 +64,6 @@ fn position(route: &dyn Boards, board: Board, label: &str) -> Result<Position> {
         facts,
         state,
     })
-}
-
-/// The table a [`TableBoards`] walks.
-enum Table {
-    /// A byte a rank: each distance.
-    Bytes(DistanceTable),
-    /// 2 bits a rank: each distance modulo 3.
-    Mod3(DistanceMod3),
 }
 
 /// A sliding board whose rank space is enumerated, solved by a walk down its distance
@@ -165,15 +156,7 @@ impl Route for TableBoards {
     }
 
     fn prepared_what(&self) -> Option<String> {
-        let states = self.puzzle.states();
-        self.table.as_ref().map(|table| match table {
-            Table::Bytes(_) => format!("distance table of {} ranks", thousands(states)),
-            Table::Mod3(_) => format!(
-                "distance table (mod 3, {}) of {} ranks",
-                mod3::megabytes(states),
-                thousands(states)
-            ),
-        })
+        self.table.as_ref().map(|table| table.describe(self.puzzle.states()))
     }
 
     fn sample(&mut self, request: Sample, how: &Preparing) -> Result<Vec<String>> {
@@ -198,11 +181,7 @@ impl Route for TableBoards {
         };
         let puzzle = &self.puzzle;
         let rank = puzzle.rank_board(board.tiles()).map_err(|e| anyhow::anyhow!("{e}"))?;
-        let path = match table {
-            Table::Bytes(table) => table.path(puzzle, rank),
-            Table::Mod3(table) => table.path(puzzle, rank),
-        };
-        let Some(path) = path else {
+        let Some(path) = table.path(puzzle, rank) else {
             return Ok(unreached());
         };
         let (rows, cols) = puzzle.shape();

@@ -182,12 +182,35 @@ pub struct TableRoute<P> {
     table: Option<Table>,
 }
 
-/// The table a [`TableRoute`] walks.
-enum Table {
+/// The table a route walks: [`TableRoute`], and the sliding boards' by table.
+pub(crate) enum Table {
     /// A byte a rank: each distance.
     Bytes(DistanceTable),
     /// 2 bits a rank: each distance modulo 3.
     Mod3(DistanceMod3),
+}
+
+impl Table {
+    /// A shortest path from `rank` to a goal of `puzzle`, both ends included; `None` if
+    /// there is none.
+    pub(crate) fn path<P: Puzzle>(&self, puzzle: &P, rank: u64) -> Option<Vec<u64>> {
+        match self {
+            Table::Bytes(table) => table.path(puzzle, rank),
+            Table::Mod3(table) => table.path(puzzle, rank),
+        }
+    }
+
+    /// What it is, for a note: `distance table of N ranks`, with `(mod 3, SIZE)`.
+    pub(crate) fn describe(&self, states: u64) -> String {
+        match self {
+            Table::Bytes(_) => format!("distance table of {} ranks", thousands(states)),
+            Table::Mod3(_) => format!(
+                "distance table (mod 3, {}) of {} ranks",
+                mod3::megabytes(states),
+                thousands(states)
+            ),
+        }
+    }
 }
 
 /// Why `puzzle` cannot be solved by a table, in one line naming the limit and the memory;
@@ -274,15 +297,7 @@ impl<P: Puzzle + Send> Route for TableRoute<P> {
     }
 
     fn prepared_what(&self) -> Option<String> {
-        let states = self.puzzle.states();
-        self.table.as_ref().map(|table| match table {
-            Table::Bytes(_) => format!("distance table of {} ranks", thousands(states)),
-            Table::Mod3(_) => format!(
-                "distance table (mod 3, {}) of {} ranks",
-                mod3::megabytes(states),
-                thousands(states)
-            ),
-        })
+        self.table.as_ref().map(|table| table.describe(self.puzzle.states()))
     }
 
     fn sample(&mut self, request: Sample, how: &Preparing) -> Result<Vec<String>> {
@@ -308,11 +323,7 @@ impl<P: Puzzle + Send> Route for TableRoute<P> {
         let (Some(table), State::Rank(rank)) = (&self.table, &position.state) else {
             anyhow::bail!("{}: this position does not belong to this puzzle", position.label);
         };
-        let path = match table {
-            Table::Bytes(table) => table.path(&self.puzzle, *rank),
-            Table::Mod3(table) => table.path(&self.puzzle, *rank),
-        };
-        let Some(path) = path else {
+        let Some(path) = table.path(&self.puzzle, *rank) else {
             return Ok(unreached());
         };
         let walk = self
