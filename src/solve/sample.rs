@@ -169,7 +169,10 @@ mod tests {
             assert!(by_table.iter().all(|&rank| table.distance(rank) == Some(distance)));
         }
         for draw in [from_table(&table, 37, 4, 3), by_search(&puzzle, 37, 4, 3)] {
-            assert!(matches!(draw, Err(SampleError::Beyond { distance: 37, max: 36 })), "{draw:?}");
+            assert!(
+                matches!(draw, Err(SampleError::Beyond { distance: 37, max: 36 })),
+                "{draw:?}"
+            );
         }
     }
 
