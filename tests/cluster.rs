@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 const LIMIT: Duration = Duration::from_secs(60);
 
 /// `n` free loopback ports as `127.0.0.1:PORT` lines (bound to port 0, then released).
-fn hostfile(sandbox: &Sandbox, name: &str, n: usize) -> Vec<String> {
+pub(crate) fn hostfile(sandbox: &Sandbox, name: &str, n: usize) -> Vec<String> {
     let listeners: Vec<TcpListener> = (0..n)
         .map(|_| TcpListener::bind("127.0.0.1:0").expect("a free port"))
         .collect();

@@ -4,7 +4,6 @@
 //! once wrote a report, or solved positions, of neither puzzle with exit 0.
 
 use crate::util::{Ended, Sandbox, wait};
-use std::net::TcpListener;
 use std::process::Child;
 use std::time::Duration;
 
@@ -79,30 +78,18 @@ const F: &str = "2 6 3 4 1 5 7 8\n2 1 0 0 1 2 0 0";
 /// `F` turned twice.
 const F2: &str = "6 5 3 4 2 1 7 8\n0 0 0 0 0 0 0 0";
 
-/// A hostfile of two free loopback ports.
-fn two_hosts(sandbox: &Sandbox) -> String {
-    let listeners: Vec<TcpListener> = (0..2)
-        .map(|_| TcpListener::bind("127.0.0.1:0").expect("a free port"))
-        .collect();
-    let lines: Vec<String> = listeners
-        .iter()
-        .map(|l| l.local_addr().expect("an address").to_string())
-        .collect();
-    std::fs::write(sandbox.path("hosts"), lines.join("\n") + "\n").expect("the hostfile is written");
-    "hosts".into()
-}
-
 /// Runs process 0 with `first` and process 1 with `second` (each with the hostfile and
 /// `--out out`), and waits for both.
 fn two_processes(sandbox: &Sandbox, first: &[&str], second: &[&str]) -> Vec<Ended> {
-    let hosts = two_hosts(sandbox);
+    crate::cluster::hostfile(sandbox, "hosts", 2);
+    let hosts = "hosts";
     let children: Vec<Child> = [first, second]
         .iter()
         .enumerate()
         .map(|(i, args)| {
             let index = i.to_string();
             let mut all = args.to_vec();
-            all.extend(["--hosts", &hosts, "--process", &index, "--quiet", "--out", "out"]);
+            all.extend(["--hosts", hosts, "--process", &index, "--quiet", "--out", "out"]);
             all.extend(["--level-timeout", "20"]);
             sandbox.spawn(&all)
         })
