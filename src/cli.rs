@@ -483,7 +483,7 @@ impl Cli {
         let (flags, hint) = family.flags();
         self.allow_only(&format!("--rules {shown}"), flags, hint)?;
         family
-            .read(path, &text, &args)
+            .read(path, &text, args)
             .map_err(|e| UsageError(format!("{shown}:{e}")))
     }
 
