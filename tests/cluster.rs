@@ -938,5 +938,9 @@ fn a_flood_of_strangers_is_named_ten_times_then_counted() {
     assert_eq!((zero.code, one.code), (Some(0), Some(0)), "{zero:?} {one:?}");
     let named = zero.stderr.matches("refused the connection from 127.0.0.1:").count();
     assert_eq!(named, 10, "{}", zero.stderr);
-    assert!(zero.stderr.contains("10 named above, the others are not"), "{}", zero.stderr);
+    assert!(
+        zero.stderr.contains("10 named above, the others are not"),
+        "{}",
+        zero.stderr
+    );
 }
