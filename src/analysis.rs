@@ -40,6 +40,9 @@ pub struct Analysis {
     pub rules: String,
     /// Why the classes are what they are.
     pub invariant: String,
+    /// Whether the puzzle is a board of cells (see `Notation::on_board`): its states are
+    /// configurations and `rows` and `cols` its shape; else positions of pieces.
+    pub board: bool,
     /// Board rows.
     pub rows: usize,
     /// Board columns.
@@ -77,6 +80,12 @@ pub struct Analysis {
 }
 
 impl Analysis {
+    /// What one state is called: a board's `configuration`, a permutation puzzle's
+    /// `position`.
+    pub fn noun(&self) -> &'static str {
+        if self.board { "configuration" } else { "position" }
+    }
+
     /// Configurations the search reached.
     pub fn reachable(&self) -> u64 {
         self.levels.iter().sum()
@@ -263,6 +272,7 @@ fn search_and_check<P: Puzzle>(
         title: puzzle.title(),
         rules: puzzle.rules(),
         invariant: puzzle.invariant(),
+        board: puzzle.on_board(),
         rows,
         cols,
         parameters: Vec::new(),

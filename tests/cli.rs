@@ -2,7 +2,7 @@
 //! its exit status, stdout, stderr and the files it writes.
 
 use crate::util::{
-    A089473, SLIDING_2X5, SLIDING_4X4, Sandbox, analyze, distances_csv, report_files, textbook_solvable,
+    A089473, SLIDING_2X5, SLIDING_4X4, Sandbox, analyze, distances_csv, example, report_files, textbook_solvable,
 };
 use serde_json::Value;
 use std::fs;
@@ -318,7 +318,13 @@ fn index_rows_equal_the_tables(sandbox: &Sandbox, index: &str) {
         );
         assert_eq!(number(cells[2]), reachable, "{id}: reachable");
         assert_eq!(number(cells[3]), class_sizes.len() as u64, "{id}: classes");
-        assert_eq!(number(cells[4]), last.0, "{id}: max distance");
+        let (max, unit) = cells[4].trim().split_once(' ').expect("a distance and its unit");
+        assert_eq!(number(max), last.0, "{id}: max distance");
+        let summary = sandbox.read(&format!("out/{id}/summary.json"));
+        assert!(
+            summary.contains(&format!("\"metric\": \"{unit}\"")),
+            "{id}: unit {unit}"
+        );
         assert_eq!(number(cells[5]), last.1, "{id}: antipodes");
         let mean: f64 = cells[6].trim().parse().expect("a mean");
         assert!((mean - weighted / reachable as f64).abs() < 1e-4, "{id}: mean distance");
@@ -620,4 +626,18 @@ fn solve_prints_one_json_object_per_position() {
     );
     // --json is for --solve.
     assert_eq!(sandbox.output(&["--puzzle", "eight", "--json"]).code, Some(2));
+}
+
+#[test]
+fn the_index_of_several_rules_files_says_what_they_are() {
+    let sandbox = Sandbox::new();
+    let (flips, moves) = (example("weighted-nine-tails.toml"), example("flipping-game.toml"));
+    sandbox
+        .run(&["--rules", &flips, &moves, "--out", "out", "--quiet"])
+        .success();
+    let index = sandbox.read("out/README.md");
+    // No sliding board: no atlas column, no paragraph about one; each distance in its unit.
+    assert!(!index.contains("atlas") && !index.contains("--all"), "{index}");
+    assert!(index.contains(" flips |") && index.contains(" moves |"), "{index}");
+    index_rows_equal_the_tables(&sandbox, &index);
 }

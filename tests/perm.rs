@@ -2,12 +2,7 @@
 //! cube's published tables (OEIS A079761 and A079762), the metric, the classes, solving by
 //! moves, and the one-line refusals of bad files.
 
-use crate::util::{Sandbox, first_length};
-
-/// The shipped definition `name` under `examples/`.
-fn example(name: &str) -> String {
-    format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"))
-}
+use crate::util::{Sandbox, example, first_length};
 
 /// The `states` column of a `distances.csv`.
 fn states(csv: &str) -> Vec<u64> {
@@ -51,7 +46,7 @@ fn the_pocket_cube_with_a_corner_held_equals_a079761_and_a079762() {
         .sum();
     assert_eq!(total, 40_320 * 6_561, "8! x 3^8 assemblies");
     let summary = sandbox.read("out/pocket-cube-held/summary.json");
-    assert!(summary.contains("\"puzzle\": \"permutation\"") && summary.contains("\"metric\": \"face moves\""));
+    assert!(summary.contains("\"puzzle\": \"permutation\"") && summary.contains("\"metric\": \"moves\""));
 }
 
 #[test]
@@ -128,6 +123,22 @@ fn bad_definitions_are_refused_with_their_line() {
         "{}",
         metric.stderr
     );
+    // Pancake flips are their own inverses: the quarter metric would write a copy.
+    let same = sandbox.output(&[
+        "--rules",
+        &example("pancakes-10.tws"),
+        "--metric",
+        "quarter",
+        "--out",
+        "out",
+    ]);
+    assert_eq!(same.code, Some(2));
+    assert!(
+        same.stderr.contains("--metric quarter changes nothing here"),
+        "{}",
+        same.stderr
+    );
+    assert_eq!(same.stderr.lines().count(), 1, "{}", same.stderr);
     assert!(!sandbox.path("out").exists());
 }
 

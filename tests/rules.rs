@@ -4,19 +4,17 @@
 
 #![allow(clippy::unwrap_used)]
 
-use crate::util::{CoinRules, CoinVector, RefMove, Sandbox, coin_distances, distances_csv, first_length, histogram};
+use crate::util::{
+    CoinRules, CoinVector, RefMove, Sandbox, coin_distances, distances_csv, example, first_length, histogram,
+};
 
 const EXAMPLES: [&str; 5] = [
-    "merlins-magic-square",
-    "lights-out-torus-5x5",
-    "nine-tails",
-    "weighted-nine-tails",
-    "flipping-game",
+    "merlins-magic-square.toml",
+    "lights-out-torus-5x5.toml",
+    "nine-tails.toml",
+    "weighted-nine-tails.toml",
+    "flipping-game.toml",
 ];
-
-fn example(name: &str) -> String {
-    format!("{}/examples/{name}.toml", env!("CARGO_MANIFEST_DIR"))
-}
 
 /// The `distances.csv` of the report with id `id` written by `args`.
 fn distances(args: &[&str], id: &str) -> String {
@@ -97,19 +95,19 @@ fn a_name_with_html_and_markdown_is_shown_as_written_in_the_index_and_the_report
 fn built_in_puzzles_written_as_files_give_byte_identical_tables() {
     for (file, args, built_in, id) in [
         (
-            "nine-tails",
+            "nine-tails.toml",
             vec!["--puzzle", "nine-tails"],
             "nine-tails-3x3",
             "nine-tails",
         ),
         (
-            "flipping-game",
+            "flipping-game.toml",
             vec!["--puzzle", "lights-out"],
             "lights-out-4x3",
             "the-flipping-game",
         ),
         (
-            "weighted-nine-tails",
+            "weighted-nine-tails.toml",
             vec!["--puzzle", "weighted-nine-tails"],
             "weighted-nine-tails-3x3",
             "weighted-nine-tails",
@@ -151,7 +149,10 @@ fn merlins_magic_square_equals_a_reference_search() {
     };
     let reference = histogram(coin_distances(&rules).into_values());
     assert_eq!(
-        distances(&["--rules", &example("merlins-magic-square")], "merlin-s-magic-square"),
+        distances(
+            &["--rules", &example("merlins-magic-square.toml")],
+            "merlin-s-magic-square"
+        ),
         distances_csv(&reference)
     );
 }
@@ -180,7 +181,7 @@ fn lights_out_on_a_torus_equals_a_reference_search() {
     let reference = histogram(coin_distances(&rules).into_values());
     assert_eq!(
         distances(
-            &["--rules", &example("lights-out-torus-5x5")],
+            &["--rules", &example("lights-out-torus-5x5.toml")],
             "lights-out-on-a-5x5-torus"
         ),
         distances_csv(&reference)
@@ -192,7 +193,7 @@ fn solves_with_a_rules_file() {
     let sandbox = Sandbox::new();
     let assert = sandbox.run(&[
         "--rules",
-        &example("weighted-nine-tails"),
+        &example("weighted-nine-tails.toml"),
         "--solve",
         "HHH/TTT/HHH",
         "--quiet",
@@ -201,7 +202,7 @@ fn solves_with_a_rules_file() {
     assert_eq!(first_length(&stdout), Some("8 flips, 2 moves"), "{stdout}");
     let assert = sandbox.run(&[
         "--rules",
-        &example("flipping-game"),
+        &example("flipping-game.toml"),
         "--solve",
         "THH/HHH/HHH/HHH",
         "--quiet",
@@ -386,8 +387,8 @@ fn two_files_with_one_id_are_refused() {
     let sandbox = Sandbox::new();
     let assert = sandbox.run(&[
         "--rules",
-        &example("nine-tails"),
-        &example("nine-tails"),
+        &example("nine-tails.toml"),
+        &example("nine-tails.toml"),
         "--out",
         "out",
     ]);

@@ -359,11 +359,22 @@ fn write_index(analyses: &[Analysis], dir: &Path, out: &Path) -> Result<()> {
 }
 
 fn one_line_summary(a: &Analysis) -> String {
+    let counts = if a.board {
+        format!(
+            "{} of {} configurations reachable",
+            thousands(a.reachable()),
+            thousands(a.configurations)
+        )
+    } else {
+        format!(
+            "{} positions (of {} assemblies)",
+            thousands(a.reachable()),
+            thousands(a.configurations)
+        )
+    };
     format!(
-        "{}: {} of {} configurations reachable, max distance {} ({} antipode{}), mean {:.4}, {:.2} s",
+        "{}: {counts}, max distance {} ({} antipode{}), mean {:.4}, {:.2} s",
         a.id,
-        thousands(a.reachable()),
-        thousands(a.configurations),
         a.max_distance(),
         thousands(a.antipodes()),
         if a.antipodes() == 1 { "" } else { "s" },

@@ -183,6 +183,12 @@ pub trait Notation {
     fn rules(&self) -> String;
     /// Rows and columns of the board, for drawing configurations as grids.
     fn shape(&self) -> (usize, usize);
+    /// Whether the puzzle is a board of cells (tiles, coins), whose states are
+    /// configurations and whose shape is worth reporting; a permutation puzzle's states are
+    /// positions of its pieces, and its "shape" only lays out their drawing.
+    fn on_board(&self) -> bool {
+        true
+    }
     /// What a distance counts, for reports: `moves`, or the cost's name such as `flips`.
     fn metric(&self) -> String {
         "moves".into()

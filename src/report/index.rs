@@ -1,43 +1,58 @@
-//! The index `README.md` of an output folder written by `--all`: one row per analysis.
+//! The index `README.md` of an output folder written for several puzzles (`--all`, or
+//! several `--rules` files): one row per analysis.
 
 use super::thousands;
 use crate::analysis::Analysis;
 use std::io::{self, Write};
 
-/// Writes the index table, linking each puzzle's folder and report.
+/// Writes the index table, linking each puzzle's folder and report. The heuristic atlas
+/// column and its paragraph appear only when some puzzle has an atlas (a sliding board),
+/// and a distance is given with its unit, which differs between puzzles (moves, flips,
+/// quarter turns).
 pub fn write_index(analyses: &[Analysis], mut w: impl Write) -> io::Result<()> {
+    let atlas = analyses.iter().any(|a| a.atlas.is_some());
     writeln!(w, "# Puzzle state spaces\n")?;
     writeln!(
         w,
-        "Every configuration of each puzzle, its distance to the goal and its solvability class, as computed by `analyze --all`. Each row links to a page with the charts and tables.\n"
+        "Every state of each puzzle below, its distance to the goal and its solvability class, as computed by `analyze`: *states* counts a board's configurations or a permutation puzzle's assemblies of its pieces, *reachable* those that can reach the goal. Each row links to a page with the charts and tables.\n"
     )?;
     writeln!(w, "![distance distributions compared](overview.png)\n")?;
+    let (head, rule) = match atlas {
+        true => (" heuristic atlas |", "---|"),
+        false => ("", ""),
+    };
     writeln!(
         w,
-        "| puzzle | configurations | reachable | classes | max distance | antipodes | mean distance | heuristic atlas |\n|---|---:|---:|---:|---:|---:|---:|---|"
+        "| puzzle | states | reachable | classes | max distance | antipodes | mean distance |{head}\n|---|---:|---:|---:|---:|---:|---:|{rule}"
     )?;
     for a in analyses {
-        writeln!(
+        write!(
             w,
-            "| [{}]({}/report.md) | {} | {} | {} | {} | {} | {:.4} | {} |",
+            "| [{}]({}/report.md) | {} | {} | {} | {} {} | {} | {:.4} |",
             super::markdown::escape(&a.title),
             a.id,
             thousands(a.configurations),
             thousands(a.reachable()),
             a.classes.len(),
             a.max_distance(),
+            a.metric,
             thousands(a.antipodes()),
             a.mean_distance(),
-            atlas_link(a),
+        )?;
+        match atlas {
+            true => writeln!(w, " {} |", atlas_link(a))?,
+            false => writeln!(w)?,
+        }
+    }
+    if atlas {
+        writeln!(
+            w,
+            "\nThe heuristic atlas of a sliding board measures the Hamming, Manhattan and linear-conflict estimates on every state against its true distance, with the A* search effort they lead to."
         )?;
     }
     writeln!(
         w,
-        "\nThe heuristic atlas of a sliding board measures the Hamming, Manhattan and linear-conflict estimates on every state against its true distance, with the A* search effort they lead to.\n"
-    )?;
-    writeln!(
-        w,
-        "Every figure is exact and the same on every run; each folder's `run.json` (not committed) has the wall time and threads of the run that wrote it."
+        "\nEvery figure is exact and the same on every run; each folder's `run.json` (not committed) has the wall time and threads of the run that wrote it."
     )?;
     Ok(())
 }

@@ -14,8 +14,10 @@ pub fn summary(analysis: &Analysis) -> Value {
     map.insert("puzzle".into(), json!(analysis.family));
     map.insert("id".into(), json!(analysis.id));
     map.insert("title".into(), json!(analysis.title));
-    map.insert("rows".into(), json!(analysis.rows));
-    map.insert("cols".into(), json!(analysis.cols));
+    if analysis.board {
+        map.insert("rows".into(), json!(analysis.rows));
+        map.insert("cols".into(), json!(analysis.cols));
+    }
     for (name, value) in &analysis.parameters {
         map.insert(name.clone(), json!(value));
     }

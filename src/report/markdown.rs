@@ -71,16 +71,17 @@ pub fn write_report(a: &Analysis, mut w: impl Write) -> io::Result<()> {
 fn write_totals(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
     writeln!(w, "## Totals\n")?;
     writeln!(w, "| | |\n|---|---:|")?;
-    writeln!(
-        w,
-        "| configurations | {} |",
-        with_formula(Some(a.configurations_formula.clone()), a.configurations)
-    )?;
-    writeln!(
-        w,
-        "| that can reach the goal | {} |",
-        with_formula(reachable_formula(a), a.reachable())
-    )?;
+    let all = with_formula(Some(a.configurations_formula.clone()), a.configurations);
+    let reached = with_formula(reachable_formula(a), a.reachable());
+    if a.board {
+        writeln!(w, "| configurations | {all} |")?;
+        writeln!(w, "| that can reach the goal | {reached} |")?;
+    } else {
+        // A cuber counts the positions the moves reach; the assemblies of the pieces
+        // (taken apart and put back, twisted at will) and the classes explain the rest.
+        writeln!(w, "| positions the moves reach | {reached} |")?;
+        writeln!(w, "| assemblies of the pieces | {all} |")?;
+    }
     writeln!(w, "| maximum distance | {} {} |", a.max_distance(), a.metric)?;
     writeln!(w, "| antipodes (at the maximum) | {} |", thousands(a.antipodes()))?;
     writeln!(w, "| mean distance | {:.4} {} |", a.mean_distance(), a.metric)?;
@@ -103,7 +104,7 @@ fn write_totals(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
 /// `## The goal and the farthest configurations`: the goals and the first antipodes
 /// drawn as boards, the rest of the examples in one-line notation.
 fn write_farthest(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
-    writeln!(w, "## The goal and the farthest configurations\n")?;
+    writeln!(w, "## The goal and the farthest {}s\n", a.noun())?;
     writeln!(w, "Goal{}:\n", if a.goal_drawings.len() > 1 { "s" } else { "" })?;
     writeln!(w, "```text\n{}\n```\n", side_by_side(&a.goal_drawings))?;
     let shown = a.antipode_drawings.len();
@@ -116,8 +117,9 @@ fn write_farthest(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
     };
     writeln!(
         w,
-        "{} configuration{} need{} {} {}, the most of any{which}:\n",
+        "{} {}{} need{} {} {}, the most of any{which}:\n",
         thousands(a.antipodes()),
+        a.noun(),
         if a.antipodes() == 1 { "" } else { "s" },
         if a.antipodes() == 1 { "s" } else { "" },
         a.max_distance(),
@@ -151,11 +153,11 @@ fn write_distances(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
             sequence.name
         )?;
     }
-    writeln!(w, "![configurations by distance](distances.png)\n")?;
-    writeln!(w, "![configurations by distance, log scale](distances-log.png)\n")?;
+    writeln!(w, "![{}s by distance](distances.png)\n", a.noun())?;
+    writeln!(w, "![{}s by distance, log scale](distances-log.png)\n", a.noun())?;
     writeln!(w, "![how the search grew](growth.png)\n")?;
     if a.levels.len() <= INLINE_ROWS {
-        writeln!(w, "| distance | configurations | cumulative |\n|---:|---:|---:|")?;
+        writeln!(w, "| distance | {}s | cumulative |\n|---:|---:|---:|", a.noun())?;
         let mut cumulative = 0;
         for (d, &n) in a.levels.iter().enumerate() {
             cumulative += n;
@@ -175,9 +177,10 @@ fn write_classes(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
     if let Some(text) = syndrome_guide(a) {
         writeln!(w, "{text}\n")?;
     }
+    let counted = if a.board { "configurations" } else { "assemblies" };
     writeln!(
         w,
-        "| class | configurations | solvable | reached | example |\n|---|---:|---|---:|---|"
+        "| class | {counted} | solvable | reached | example |\n|---|---:|---|---:|---|"
     )?;
     for c in a.classes.iter().take(INLINE_ROWS) {
         writeln!(
@@ -197,13 +200,15 @@ fn write_classes(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
     if a.solvable_unreached() > 0 {
         writeln!(
             w,
-            "The invariant alone would allow {} more configurations than the search reached: the move rules restrict more than the algebra sees.\n",
-            thousands(a.solvable_unreached())
+            "The invariant alone would allow {} more {}s than the search reached: the move rules restrict more than the algebra sees.\n",
+            thousands(a.solvable_unreached()),
+            a.noun()
         )
     } else {
         writeln!(
             w,
-            "The search reached every configuration the invariant calls solvable and none of the others.\n"
+            "The search reached every {} the invariant calls solvable and none of the others.\n",
+            a.noun()
         )
     }
 }

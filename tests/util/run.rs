@@ -346,3 +346,8 @@ pub fn cache_name(args: &[&str], kind: &str) -> String {
         _ => panic!("{args:?} is not an analysis"),
     }
 }
+
+/// The shipped file `name` under `examples/`, as a path to give the binary.
+pub fn example(name: &str) -> String {
+    format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"))
+}

@@ -53,6 +53,12 @@ impl Definition {
             }
         };
         let def = super::parse_definition(text).map_err(located)?;
+        if metric == Metric::Quarter && PermPuzzle::quarter_is_face(&def).map_err(located)? {
+            return Err(
+                " --metric quarter changes nothing here: every move has order 2 or 3, so a move and its inverse are all its powers and both metrics count the same moves (leave out --metric)"
+                    .into(),
+            );
+        }
         let mut id = kebab(label(&def.name, stem));
         if metric == Metric::Quarter {
             id.push_str("-quarter");

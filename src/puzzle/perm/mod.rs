@@ -77,6 +77,13 @@ impl PermPuzzle {
         Ok(Coords::space(&s))
     }
 
+    /// Whether the quarter metric would search `def` as the face metric does: every move has
+    /// order 2 or 3, so its powers are itself and its inverse and both metrics keep them all.
+    pub fn quarter_is_face(def: &Definition) -> Result<bool, DefinitionError> {
+        let quarter = Structure::new(def, Metric::Quarter)?.moves.len();
+        Ok(quarter == Structure::new(def, Metric::Face)?.moves.len())
+    }
+
     /// Builds the puzzle of a definition under `metric`.
     pub fn new(def: Definition, id: &str, metric: Metric) -> Result<Self, DefinitionError> {
         let s = Structure::new(&def, metric)?;
@@ -621,11 +628,11 @@ impl Notation for PermPuzzle {
         let words = self.id.strip_suffix("-quarter").unwrap_or(&self.id).replace('-', " ");
         let mut chars = words.chars();
         let first = chars.next().map(|c| c.to_ascii_uppercase()).into_iter();
-        format!(
-            "{} ({} metric)",
-            first.chain(chars).collect::<String>(),
-            self.metric.name()
-        )
+        let name: String = first.chain(chars).collect();
+        match self.metric {
+            Metric::Face => name,
+            Metric::Quarter => format!("{name} (in {})", self.metric.unit()),
+        }
     }
 
     fn rules(&self) -> String {
@@ -665,8 +672,12 @@ impl Notation for PermPuzzle {
         (rows, cols)
     }
 
+    fn on_board(&self) -> bool {
+        false
+    }
+
     fn metric(&self) -> String {
-        format!("{} moves", self.metric.name())
+        self.metric.unit().into()
     }
 
     fn render(&self, rank: u64) -> String {

@@ -20,11 +20,12 @@ pub enum Metric {
 }
 
 impl Metric {
-    /// The metric's short name for reports.
-    pub fn name(self) -> &'static str {
+    /// What a distance counts, in reports: any power of a move is one move under the face
+    /// metric (a cuber's half-turn metric), only a move or its inverse under the quarter.
+    pub fn unit(self) -> &'static str {
         match self {
-            Metric::Face => "face",
-            Metric::Quarter => "quarter",
+            Metric::Face => "moves",
+            Metric::Quarter => "quarter turns",
         }
     }
 }
