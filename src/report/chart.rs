@@ -360,7 +360,7 @@ type DistanceChart<'a, 'b, Y> = ChartContext<'a, bands::Band<'b>, Cartesian2d<Ti
 /// `distances.png`: configurations at each distance as bars, the antipodes marked.
 pub fn distances(a: &Analysis, path: &Path) -> Result<()> {
     canvas(path, SIZE, |root| {
-        let body = headed(root, a, "configurations by distance to the goal")?;
+        let body = headed(root, a, &format!("{}s by distance to the goal", a.noun()))?;
         let max_d = a.max_distance() as f64;
         let peak = a.levels.iter().copied().max().unwrap_or(1) as f64;
         let top = peak * 1.18;
@@ -370,7 +370,7 @@ pub fn distances(a: &Analysis, path: &Path) -> Result<()> {
             &body,
             a,
             ticked(0f64..top, y_ticks),
-            "configurations",
+            &format!("{}s", a.noun()),
             &|y| count_label(y, peak),
             false,
         )?;
@@ -412,7 +412,7 @@ pub fn distances(a: &Analysis, path: &Path) -> Result<()> {
 /// the data with a factor of two to spare at each end.
 pub fn distances_log(a: &Analysis, path: &Path) -> Result<()> {
     canvas(path, SIZE, |root| {
-        let body = headed(root, a, "configurations by distance (log scale)")?;
+        let body = headed(root, a, &format!("{}s by distance (log scale)", a.noun()))?;
         let peak = a.levels.iter().copied().max().unwrap_or(1).max(1) as f64;
         let least = a.levels.iter().copied().min().unwrap_or(1).max(1) as f64;
         let (lo, hi) = (least / 2.0, peak * 2.0);
@@ -421,7 +421,7 @@ pub fn distances_log(a: &Analysis, path: &Path) -> Result<()> {
             &body,
             a,
             ticked((lo..hi).log_scale(), y_ticks),
-            "configurations (log scale)",
+            &format!("{}s (log scale)", a.noun()),
             &|y| count_label(y, hi),
             true,
         )?;
