@@ -149,6 +149,10 @@ pub struct OutputArgs {
     /// Save at most every M minutes instead of at every level.
     #[arg(long, value_name = "M", value_parser = count, requires = "checkpoint")]
     pub checkpoint_minutes: Option<u64>,
+    /// Also write each distance table as OEIS takes it: `oeis-terms.txt` (the terms on one
+    /// comma-separated line, for a sequence's DATA) and `b-file.txt` (one `n a(n)` a line).
+    #[arg(long)]
+    pub oeis: bool,
 }
 
 /// Reads `--threads`: 1 to [`MAX_THREADS`], one message for every value refused (a
@@ -212,6 +216,8 @@ pub enum Command {
         index: bool,
         /// Whether to measure the full heuristic atlas of sliding boards (`--heuristics`).
         heuristics: bool,
+        /// Whether to write the distance tables for OEIS too (`--oeis`).
+        oeis: bool,
         /// Output folder.
         out: PathBuf,
         /// Worker threads.
@@ -429,6 +435,7 @@ impl Cli {
             checkpoint: self.checkpoint(jobs.len())?,
             index: self.all || self.rules.len() > 1,
             heuristics: self.all || self.heuristics,
+            oeis: self.output.oeis,
             jobs,
             out: self.output.out,
             threads,

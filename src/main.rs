@@ -72,6 +72,7 @@ fn run(command: Command) -> Result<()> {
             jobs,
             index,
             heuristics,
+            oeis,
             out,
             threads,
             quiet,
@@ -84,6 +85,7 @@ fn run(command: Command) -> Result<()> {
             threads,
             &Settings {
                 heuristics,
+                oeis,
                 quiet,
                 checkpoint: checkpoint.as_ref(),
                 cluster: cluster.as_ref(),

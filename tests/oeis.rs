@@ -80,3 +80,25 @@ fn the_cubes_subgroups_from_the_whole_cube_definition_are_their_sequences() {
     assert_eq!(oeis("3x3x3-squares"), "A080627");
     assert_eq!(oeis("3x3x3-ur-quarter"), "A080628");
 }
+
+#[test]
+fn oeis_writes_the_table_as_terms_and_a_b_file() {
+    let sandbox = Sandbox::new();
+    sandbox
+        .run(&["--puzzle", "eight", "--oeis", "--out", "out", "--quiet"])
+        .success();
+    let published = crate::util::A089473.map(|n| n.to_string());
+    assert_eq!(
+        read(&sandbox.path("out/eight/oeis-terms.txt")),
+        format!("{}\n", published.join(","))
+    );
+    let b_file = read(&sandbox.path("out/eight/b-file.txt"));
+    let rows: Vec<&str> = b_file.lines().filter(|l| !l.starts_with('#')).collect();
+    let expected: Vec<String> = published.iter().enumerate().map(|(n, a)| format!("{n} {a}")).collect();
+    assert_eq!(rows, expected);
+    // Without --oeis, neither file.
+    sandbox
+        .run(&["--puzzle", "eight", "--out", "plain", "--quiet"])
+        .success();
+    assert!(!sandbox.path("plain/eight/b-file.txt").exists());
+}

@@ -27,6 +27,8 @@ use std::sync::atomic::Ordering;
 pub struct Settings<'a> {
     /// Measure the heuristic atlas on any sliding board, and the A* effort.
     pub heuristics: bool,
+    /// Write the distance tables for OEIS too (`--oeis`).
+    pub oeis: bool,
     /// No progress bar or notes on stderr.
     pub quiet: bool,
     /// Save the search here at level boundaries, and resume from it.
@@ -73,7 +75,7 @@ pub fn analyze_all(jobs: &[Job], index: bool, out: &Path, threads: usize, settin
         let Some(analysis) = pool.install(|| analyze(job, built.as_ref(), settings, None))? else {
             return Err(interrupted(analyses.len()).into());
         };
-        report::write_all(&analysis, &stage.path())?;
+        report::write_all(&analysis, &stage.path(), settings.oeis)?;
         if INTERRUPTED.load(Ordering::Relaxed) {
             return Err(interrupted(analyses.len()).into());
         }
@@ -164,7 +166,7 @@ fn analyze_shared(job: &Job, out: &Path, settings: &Settings, cluster: &Cluster)
     let waiting = waiting(&on_wait);
     let stage = report::stage(out, &job.to_string(), &waiting).map_err(|e| stopped(e, interrupted))?;
     let analysis = analyze(job, built.as_ref(), settings, Some((cluster, timely)))?.ok_or_else(interrupted)?;
-    report::write_all(&analysis, &stage.path())?;
+    report::write_all(&analysis, &stage.path(), settings.oeis)?;
     let path = stage.commit(&waiting).map_err(|e| stopped(e, interrupted))?;
     writeln!(
         std::io::stdout(),

@@ -39,8 +39,12 @@ pub const FILES: [&str; 8] = [
 pub use crate::util::thousands;
 
 /// Writes every report file of `analysis` into the folder `dir`.
-pub fn write_all(analysis: &Analysis, dir: &Path) -> Result<()> {
+pub fn write_all(analysis: &Analysis, dir: &Path, oeis: bool) -> Result<()> {
     write_file(dir, "distances.csv", |w| Ok(csv::write_distances(analysis, w)?))?;
+    if oeis {
+        write_file(dir, "oeis-terms.txt", |w| Ok(csv::write_oeis_terms(analysis, w)?))?;
+        write_file(dir, "b-file.txt", |w| Ok(csv::write_b_file(analysis, w)?))?;
+    }
     write_file(dir, "classes.csv", |w| Ok(csv::write_classes(analysis, w)?))?;
     write_file(dir, "summary.json", |w| Ok(json::write_summary(analysis, w)?))?;
     write_file(dir, "run.json", |w| Ok(json::write_run(analysis, w)?))?;
