@@ -782,29 +782,39 @@ impl Invariant for PermPuzzle {
             let counted = u64::try_from(self.structured()).unwrap_or(u64::MAX);
             return (counted, self.structured_formula());
         };
-        let parts: Vec<String> = self
-            .def
-            .sets
-            .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                let mut labels = self.def.solved.pieces[i].clone();
-                labels.sort_unstable();
-                let repeats: Vec<String> = labels
-                    .chunk_by(|a, b| a == b)
-                    .filter(|c| c.len() > 1)
-                    .map(|c| format!("{}!", c.len()))
-                    .collect();
-                let mut f = format!("{}!", s.size);
-                if !repeats.is_empty() {
-                    f = format!("{f}/({})", repeats.join(" x "));
+        // Factorials in set order, then each orientation count once with its exponent
+        // summed over the sets: `8! x 12! x 3^8 x 2^12`, never `1!` or `2^1`.
+        let mut parts: Vec<String> = Vec::new();
+        let mut powers: Vec<(u8, usize)> = Vec::new();
+        for (i, s) in self.def.sets.iter().enumerate() {
+            let mut labels = self.def.solved.pieces[i].clone();
+            labels.sort_unstable();
+            let repeats: Vec<String> = labels
+                .chunk_by(|a, b| a == b)
+                .filter(|c| c.len() > 1)
+                .map(|c| format!("{}!", c.len()))
+                .collect();
+            // One piece, or pieces all alike: one arrangement, no factor.
+            if labels.first() != labels.last() {
+                parts.push(match repeats.is_empty() {
+                    true => format!("{}!", s.size),
+                    false => format!("{}!/({})", s.size, repeats.join(" x ")),
+                });
+            }
+            if s.orientations > 1 {
+                match powers.iter_mut().find(|(base, _)| *base == s.orientations) {
+                    Some((_, exponent)) => *exponent += s.size,
+                    None => powers.push((s.orientations, s.size)),
                 }
-                if s.orientations > 1 {
-                    f = format!("{f} x {}^{}", s.orientations, s.size);
-                }
-                f
-            })
-            .collect();
+            }
+        }
+        parts.extend(powers.iter().map(|&(base, exponent)| match exponent {
+            1 => base.to_string(),
+            e => format!("{base}^{e}"),
+        }));
+        if parts.is_empty() {
+            parts.push("1".into());
+        }
         (all, parts.join(" x "))
     }
 

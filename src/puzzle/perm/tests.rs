@@ -76,6 +76,15 @@ C
 End
 ";
 
+#[test]
+fn the_assembly_formula_has_no_trivial_factors() {
+    // A lone twisting piece, a set of pieces all alike, and two sets of one orientation
+    // count: `2! x 3! x 2^3`, never `1! x 2^1` or `3!/(3!)`.
+    let text = "Set ONE 1 2\nSet ALIKE 3 1\nSet PAIR 2 2\nSet TRIO 3 1\nSolved\nALIKE\n1 1 1\nEnd\nMove M\nPAIR\n2 1\nTRIO\n2 3 1\nEnd\n";
+    let p = puzzle(text, Metric::Face);
+    assert_eq!(p.configurations(), (2 * 2 * 6 * 4, "2! x 3! x 2^3".into()));
+}
+
 fn puzzle(text: &str, metric: Metric) -> PermPuzzle {
     PermPuzzle::from_text(text, "test", metric).expect("a valid definition")
 }
@@ -423,7 +432,7 @@ fn finds_the_invariants_from_the_moves() {
     assert_eq!(step.states(), 6 * 8);
     let multi = puzzle(MULTISET, Metric::Face);
     assert_eq!(multi.states(), 6);
-    assert_eq!(multi.configurations().0, 6 * 2 * 9);
+    assert_eq!(multi.configurations(), (6 * 2 * 9, "4!/(2! x 2!) x 2! x 3^2".into()));
     let spin = puzzle(TOP_SPIN, Metric::Face);
     assert_eq!(spin.states(), 181_440);
     // The pyraminx: tips and axial pieces twist, edges flip with an even sum and move by
