@@ -64,6 +64,9 @@ pub struct Analysis {
     pub antipode_examples: Vec<String>,
     /// The same configurations drawn as grids.
     pub antipode_drawings: Vec<String>,
+    /// For the first antipodes of a permutation puzzle, the moves that reach each from the
+    /// goal, space-separated (filled by the caller, which has the solver; may be empty).
+    pub antipode_moves: Vec<String>,
     /// The goal configurations drawn as grids.
     pub goal_drawings: Vec<String>,
     /// Rank of the move matrix over GF(2), for coin puzzles.
@@ -283,6 +286,7 @@ fn search_and_check<P: Puzzle>(
         classes,
         antipode_examples: search.antipodes.iter().map(|&r| puzzle.render(r)).collect(),
         antipode_drawings: search.antipodes.iter().map(|&r| puzzle.draw(r)).collect(),
+        antipode_moves: Vec::new(),
         goal_drawings: puzzle.goals().iter().map(|&r| puzzle.draw(r)).collect(),
         gf2_rank: puzzle.gf2_rank(),
         start_distance: start.map(|_| search.watched.first().copied().flatten()),

@@ -291,3 +291,26 @@ fn the_whole_cube_is_refused_at_once_with_its_count_and_memory() {
     assert_eq!((levels.len() - 1, levels.last()), (15, Some(&144)));
     assert_eq!(levels.iter().sum::<u64>(), 663_552);
 }
+
+#[test]
+fn the_report_gives_moves_from_the_goal_to_its_first_antipodes() {
+    let sandbox = Sandbox::new();
+    let file = example("pocket-cube-held.tws");
+    sandbox.run(&["--rules", &file, "--out", "out", "--quiet"]).success();
+    let report = sandbox.read("out/pocket-cube-held/report.md");
+    let lines: Vec<&str> = report.lines().filter(|l| l.starts_with("- `")).collect();
+    assert_eq!(lines.len(), 3, "{report}");
+    for line in lines {
+        let parts: Vec<&str> = line.split('`').collect();
+        let (position, moves) = (parts[1], parts[3]);
+        assert_eq!(moves.split(' ').count(), 11, "{line}: the antipodes are 11 moves out");
+        // The moves, played from the solved state, make the position the line names: the
+        // solver, given them, draws it and needs 11 moves back.
+        let solved = sandbox.run(&["--rules", &file, "--solve", moves]).success();
+        let text = String::from_utf8_lossy(&solved.get_output().stdout).to_string();
+        assert!(text.starts_with("solution (11 moves): "), "{text}");
+        let (pieces, twists) = position.split_once(", ").expect("pieces, twists");
+        let drawn: Vec<&str> = text.lines().skip(1).take(2).map(str::trim).collect();
+        assert_eq!(drawn, [format!("CORNERS {pieces}"), twists.to_string()], "{text}");
+    }
+}

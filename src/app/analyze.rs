@@ -72,9 +72,10 @@ pub fn analyze_all(jobs: &[Job], index: bool, out: &Path, threads: usize, settin
     let mut analyses = Vec::new();
     for (job, stage) in jobs.iter().zip(staged) {
         let built = build(job)?;
-        let Some(analysis) = pool.install(|| analyze(job, built.as_ref(), settings, None))? else {
+        let Some(mut analysis) = pool.install(|| analyze(job, built.as_ref(), settings, None))? else {
             return Err(interrupted(analyses.len()).into());
         };
+        pool.install(|| reach_antipodes(job, &mut analysis, settings.quiet));
         report::write_all(&analysis, &stage.path(), settings.oeis)?;
         if INTERRUPTED.load(Ordering::Relaxed) {
             return Err(interrupted(analyses.len()).into());
@@ -259,6 +260,40 @@ pub fn identity(job: &Job, built: &dyn Built, settings: &Settings) -> Identity {
 }
 
 /// Builds `job`'s puzzle to search.
+/// Most states a permutation puzzle may have for its report to show how the goal reaches
+/// the first antipodes: the solver's table is a second search, seconds at this size.
+const MAX_REACH_STATES: u128 = 1 << 27;
+
+/// Antipodes whose moves from the goal a report shows.
+const REACHED_ANTIPODES: usize = 3;
+
+/// Gives a permutation puzzle's first antipodes the moves that reach them from the goal,
+/// walked on the solver's distance table (kept in the cache for `--solve`). Only a note
+/// if that fails: the report is complete without them.
+fn reach_antipodes(job: &Job, analysis: &mut Analysis, quiet: bool) {
+    if analysis.board || job.states() > MAX_REACH_STATES {
+        return;
+    }
+    let reached = || -> Result<Vec<String>> {
+        let mut solver = job.solver()?;
+        solver.prepare(super::cache::cache_dir().as_deref(), &|_| {})?;
+        let mut moves = Vec::new();
+        for example in analysis.antipode_examples.iter().take(REACHED_ANTIPODES) {
+            let position = solver.read(example)?;
+            match solver.reach(&position)? {
+                Some(path) => moves.push(path.join(" ")),
+                None => break,
+            }
+        }
+        Ok(moves)
+    };
+    match reached() {
+        Ok(moves) => analysis.antipode_moves = moves,
+        Err(e) if !quiet => note(format_args!("{job}: the report shows no moves to its antipodes: {e:#}")),
+        Err(_) => {}
+    }
+}
+
 fn build(job: &Job) -> Result<Box<dyn Built>> {
     job.build()
         .map_err(|e| anyhow::anyhow!("{job} cannot be enumerated: {e}"))

@@ -138,6 +138,16 @@ fn write_farthest(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
                 .join(", ")
         )?;
     }
+    if !a.antipode_moves.is_empty() {
+        writeln!(
+            w,
+            "From the goal, these moves reach the first of them (each a shortest way):\n"
+        )?;
+        for (example, moves) in a.antipode_examples.iter().zip(&a.antipode_moves) {
+            writeln!(w, "- `{example}`: `{moves}`")?;
+        }
+        writeln!(w)?;
+    }
     Ok(())
 }
 

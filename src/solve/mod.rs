@@ -140,6 +140,13 @@ pub trait Route: Send {
     /// Draws positions at a distance from the goal ([`Solver::sample`]), in the puzzle's
     /// one-line notation, preparing what it needs.
     fn sample(&mut self, request: Sample, how: &Preparing) -> Result<Vec<String>>;
+    /// The moves that take the goal to a position read by [`Route::read`], once prepared:
+    /// a shortest solution walked backwards, where every move can be undone; `None` where
+    /// the route cannot say (a heuristic search, a directed puzzle, an unreached position).
+    fn reach(&mut self, position: &Position) -> Result<Option<Vec<String>>> {
+        let _ = position;
+        Ok(None)
+    }
 }
 
 /// What a route's preparation may use: the cache folder and the key of what it keeps there,
@@ -362,6 +369,13 @@ impl Solver {
         }
         self.prepare(None, &|_| {})?;
         self.route.solve(position, progress)
+    }
+
+    /// The moves from the goal to `position` (see [`Route::reach`]), preparing first
+    /// (without a cache) if [`Solver::prepare`] was not called.
+    pub fn reach(&mut self, position: &Position) -> Result<Option<Vec<String>>> {
+        self.prepare(None, &|_| {})?;
+        self.route.reach(position)
     }
 }
 

@@ -319,6 +319,22 @@ impl<P: Puzzle + Send> Route for TableRoute<P> {
         Ok(ranks.into_iter().map(|rank| self.puzzle.render(rank)).collect())
     }
 
+    fn reach(&mut self, position: &Position) -> Result<Option<Vec<String>>> {
+        let (Some(table), State::Rank(rank)) = (&self.table, &position.state) else {
+            return Ok(None);
+        };
+        if !self.puzzle.symmetric() {
+            return Ok(None);
+        }
+        let Some(mut path) = table.path(&self.puzzle, *rank) else {
+            return Ok(None);
+        };
+        path.reverse();
+        Ok(Some(
+            path.windows(2).map(|w| self.puzzle.describe_move(w[0], w[1])).collect(),
+        ))
+    }
+
     fn solve(&mut self, position: &Position, _: &mut dyn FnMut(u32, u64)) -> Result<Outcome> {
         let (Some(table), State::Rank(rank)) = (&self.table, &position.state) else {
             anyhow::bail!("{}: this position does not belong to this puzzle", position.label);
