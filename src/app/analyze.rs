@@ -9,12 +9,12 @@ use analyze::engine::bfs::Notify;
 use analyze::engine::checkpoint::{self, Note};
 use analyze::engine::exchange::Exchange;
 use analyze::engine::exchange::Partition;
+use analyze::engine::memory::SPARSE_CHUNK_BYTES;
 use analyze::engine::memory::{BITS_PER_STATE, IN_FLIGHT_BYTES};
+use analyze::engine::sparse::SparseOptions;
 use analyze::engine::{EngineError, Level, Options};
 use analyze::hosts::Cluster;
 use analyze::identity::Identity;
-use analyze::engine::memory::SPARSE_CHUNK_BYTES;
-use analyze::engine::sparse::SparseOptions;
 use analyze::job::{Built, Job, SearchRoute, SparseError};
 use analyze::report;
 use analyze::util::{human_bytes, thousands};
@@ -270,11 +270,20 @@ fn analyze_sparse(job: &Job, key_bytes: u32, settings: &Settings) -> Result<Opti
         note(format_args!(
             "{job}: searched as packed states because {why}: {key_bytes} bytes a state reached (two levels kept) plus a {} sort buffer, at most {}",
             human_bytes(SPARSE_CHUNK_BYTES),
-            available.map_or_else(|| "what the machine gives".into(), |a| human_bytes(u128::from(a) * 9 / 10))
+            available.map_or_else(
+                || "what the machine gives".into(),
+                |a| human_bytes(u128::from(a) * 9 / 10)
+            )
         ));
     }
-    let expected = job.reach_estimate().or_else(|| job.unranked().is_none().then(|| job.states()));
-    let bar = progress_bar(job, settings.quiet, expected.map_or(0, |n| u64::try_from(n).unwrap_or(u64::MAX)))?;
+    let expected = job
+        .reach_estimate()
+        .or_else(|| job.unranked().is_none().then(|| job.states()));
+    let bar = progress_bar(
+        job,
+        settings.quiet,
+        expected.map_or(0, |n| u64::try_from(n).unwrap_or(u64::MAX)),
+    )?;
     let options = SparseOptions {
         budget: available.map_or(u128::MAX, |a| u128::from(a) * 9 / 10),
         keep_levels: false,

@@ -76,7 +76,9 @@ pub const SPARSE_CHUNK_BYTES: u128 = 256 << 20;
 /// level (a search keeps two, but which two are the largest is not known before), plus a
 /// chunk's sort buffer.
 pub fn sparse_memory(states: u128, key_bytes: u32) -> u128 {
-    states.saturating_mul(u128::from(key_bytes)).saturating_add(SPARSE_CHUNK_BYTES)
+    states
+        .saturating_mul(u128::from(key_bytes))
+        .saturating_add(SPARSE_CHUNK_BYTES)
 }
 
 /// The rule between the routes: the sparse route (packed states, sorted levels) when the

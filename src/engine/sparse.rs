@@ -334,7 +334,10 @@ mod tests {
         assert_eq!(d.levels.iter().sum::<u64>(), 720);
         assert!(d.last.windows(2).all(|w| w[0] < w[1]));
         assert_eq!(d.last.len() as u64, *d.levels.last().unwrap());
-        let d = sparse_bfs(&Directed, &options(u128::MAX, false), |_, _, _| ControlFlow::Continue(())).unwrap();
+        let d = sparse_bfs(&Directed, &options(u128::MAX, false), |_, _, _| {
+            ControlFlow::Continue(())
+        })
+        .unwrap();
         assert_eq!(d.levels, plain(&Directed));
         assert_eq!(d.levels.iter().sum::<u64>(), 1009);
     }
@@ -352,7 +355,10 @@ mod tests {
     #[test]
     fn refuses_past_its_budget() {
         let e = sparse_bfs(&Pancakes(6), &options(1000, false), |_, _, _| ControlFlow::Continue(())).unwrap_err();
-        assert!(matches!(e, EngineError::SparseMemory(OutOfMemory { budget: 1000, .. })), "{e:?}");
+        assert!(
+            matches!(e, EngineError::SparseMemory(OutOfMemory { budget: 1000, .. })),
+            "{e:?}"
+        );
     }
 
     #[test]

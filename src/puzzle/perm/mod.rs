@@ -9,20 +9,20 @@
 
 pub mod coords;
 pub mod family;
+pub mod packed;
 pub mod parse;
 pub mod rank;
 pub mod structure;
-pub mod text;
-pub mod packed;
 #[cfg(test)]
 mod tests;
+pub mod text;
 
 use super::{ClassInfo, Invariant, Notation, ParseError, SearchGraph};
 use coords::{Coords, Plan};
 pub use parse::{Definition, DefinitionError, parse_definition};
 use structure::Structure;
-use text::join;
 pub use structure::{Metric, Move};
+use text::join;
 
 /// Most invariant classes listed one by one; beyond, the unsolvable ones are one row.
 const MAX_CLASSES: u64 = 256;

@@ -4,10 +4,10 @@
 //! involved, so it serves puzzles too large or too loose to rank (M24's 24 distinct
 //! pieces take 24 fields of 5 bits, 120 bits).
 
+use super::PermPuzzle;
 use super::parse::{Definition, DefinitionError};
 use super::structure::{self, Layout, Metric, Move};
 use super::text;
-use super::PermPuzzle;
 use crate::puzzle::{Key, PackedGraph, PackedPuzzle, Unranked};
 use std::marker::PhantomData;
 
@@ -67,8 +67,7 @@ impl Packing {
         let layout = Layout::new(&def);
         let moves = structure::expand(&def, &layout, metric)?;
         let (solved_pieces, solved_twists) = layout.flatten(&def.solved);
-        let touched =
-            |i: usize| moves.iter().any(|m| usize::from(m.from[i]) != i || m.twist[i] != 0);
+        let touched = |i: usize| moves.iter().any(|m| usize::from(m.from[i]) != i || m.twist[i] != 0);
         let (mut fields, mut twisted) = (Vec::new(), Vec::new());
         let (mut word, mut shift) = (0, 0);
         for i in (0..layout.positions()).filter(|&i| touched(i)) {
@@ -277,7 +276,8 @@ impl<K: Key> PackedGraph for PackedPerm<K> {
     /// The moves are closed under inverses (every power, or a move and its inverse), so a
     /// key's successors are its predecessors.
     fn predecessors(&self, key: K, out: &mut [K]) {
-        self.packing.successors(key.to_u128(), |m, next| out[m] = K::from_u128(next));
+        self.packing
+            .successors(key.to_u128(), |m, next| out[m] = K::from_u128(next));
     }
 
     fn symmetric(&self) -> bool {
@@ -344,7 +344,10 @@ impl<K: Key> PackedPuzzle for SparsePerm<K> {
     /// Every key the search reaches is in the goal's class, so it has a rank.
     fn rank(&self, key: K) -> u64 {
         let (p, t) = self.packed.packing.state(key.to_u128());
-        self.ranked.as_ref().and_then(|r| r.rank_of(&p, &t).ok()).unwrap_or(u64::MAX)
+        self.ranked
+            .as_ref()
+            .and_then(|r| r.rank_of(&p, &t).ok())
+            .unwrap_or(u64::MAX)
     }
 
     fn unranked(&self) -> Unranked {

@@ -73,7 +73,11 @@ pub fn draw_state(def: &Definition, layout: &Layout, pieces: &[u8], twists: &[u8
             join(pieces[range.clone()].iter().map(|&x| u32::from(x) + 1))
         ));
         if set.orientations > 1 {
-            lines.push(format!("{:width$} {}", "", join(twists[range].iter().map(|&x| u32::from(x)))));
+            lines.push(format!(
+                "{:width$} {}",
+                "",
+                join(twists[range].iter().map(|&x| u32::from(x)))
+            ));
         }
     }
     lines.join("\n")
