@@ -329,15 +329,16 @@ mod tests {
     #[test]
     fn agrees_with_a_plain_search() {
         let g = Pancakes(6);
-        let d = sparse_bfs(&g, &options(u128::MAX, false), |_, _, _| ControlFlow::Continue(())).unwrap();
+        let d = sparse_bfs(&g, &options(u128::MAX, false), |_, _, _| ControlFlow::Continue(()))
+            .expect("the test's own values");
         assert_eq!(d.levels, plain(&g));
         assert_eq!(d.levels.iter().sum::<u64>(), 720);
         assert!(d.last.windows(2).all(|w| w[0] < w[1]));
-        assert_eq!(d.last.len() as u64, *d.levels.last().unwrap());
+        assert_eq!(d.last.len() as u64, *d.levels.last().expect("the test's own values"));
         let d = sparse_bfs(&Directed, &options(u128::MAX, false), |_, _, _| {
             ControlFlow::Continue(())
         })
-        .unwrap();
+        .expect("the test's own values");
         assert_eq!(d.levels, plain(&Directed));
         assert_eq!(d.levels.iter().sum::<u64>(), 1009);
     }
@@ -345,7 +346,8 @@ mod tests {
     #[test]
     fn keeps_levels_when_asked() {
         let g = Pancakes(5);
-        let d = sparse_bfs(&g, &options(u128::MAX, true), |_, _, _| ControlFlow::Continue(())).unwrap();
+        let d = sparse_bfs(&g, &options(u128::MAX, true), |_, _, _| ControlFlow::Continue(()))
+            .expect("the test's own values");
         assert_eq!(d.kept.len(), d.levels.len());
         let sizes: Vec<u64> = d.kept.iter().map(|l| l.len() as u64).collect();
         assert_eq!(sizes, d.levels);
@@ -354,7 +356,8 @@ mod tests {
 
     #[test]
     fn refuses_past_its_budget() {
-        let e = sparse_bfs(&Pancakes(6), &options(1000, false), |_, _, _| ControlFlow::Continue(())).unwrap_err();
+        let e = sparse_bfs(&Pancakes(6), &options(1000, false), |_, _, _| ControlFlow::Continue(()))
+            .expect_err("a refusal");
         assert!(
             matches!(e, EngineError::SparseMemory(OutOfMemory { budget: 1000, .. })),
             "{e:?}"

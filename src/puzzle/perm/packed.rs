@@ -403,7 +403,8 @@ mod tests {
     use crate::puzzle::perm::{PermPuzzle, parse_definition};
 
     fn packing(name: &str, text: &str, metric: Metric) -> Packing {
-        Packing::new(parse_definition(text).unwrap(), name, metric).unwrap()
+        Packing::new(parse_definition(text).expect("the test's own values"), name, metric)
+            .expect("the test's own values")
     }
 
     /// Keys round-trip to states, and each move on a key is the ranked puzzle's move on
@@ -412,7 +413,7 @@ mod tests {
     fn moves_on_keys_are_moves_on_states() {
         let text = include_str!("../../../examples/pyraminx.tws");
         let p = packing("pyraminx", text, Metric::Face);
-        let puzzle = PermPuzzle::from_text(text, "pyraminx", Metric::Face).unwrap();
+        let puzzle = PermPuzzle::from_text(text, "pyraminx", Metric::Face).expect("the test's own values");
         assert_eq!(p.moves(), puzzle.moves());
         let (mut pieces, mut twists) = p.state(p.goal());
         let (mut p2, mut t2) = (Vec::new(), Vec::new());
@@ -423,7 +424,11 @@ mod tests {
             let mut next = Vec::new();
             p.successors(key, |_, k| next.push(k));
             puzzle.apply(m, &pieces, &twists, &mut p2, &mut t2);
-            let moved = puzzle.moves().iter().position(|x| x == m).unwrap();
+            let moved = puzzle
+                .moves()
+                .iter()
+                .position(|x| x == m)
+                .expect("the test's own values");
             assert_eq!(p.state(next[moved]), (p2.clone(), t2.clone()));
             (pieces, twists) = (p2.clone(), t2.clone());
         }
@@ -435,7 +440,12 @@ mod tests {
         // 40 distinct pieces of 6 bits, ten to a 64-bit word: four words.
         let cycle: Vec<String> = (2..=40).chain([1]).map(|i| i.to_string()).collect();
         let text = format!("Set A 40 1\nMove R\nA\n{}\nEnd\n", cycle.join(" "));
-        let e = Packing::new(parse_definition(&text).unwrap(), "big", Metric::Face).unwrap_err();
+        let e = Packing::new(
+            parse_definition(&text).expect("the test's own values"),
+            "big",
+            Metric::Face,
+        )
+        .expect_err("a refusal");
         assert!(e.message.contains("252 bits"), "{e}");
     }
 }
