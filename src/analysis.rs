@@ -4,9 +4,10 @@
 //! [`Analysis::seconds`] and [`Analysis::threads`] is the same on every run.
 
 use crate::atlas::{Collector, astar};
-use crate::engine::{self, EngineError, Level, Options};
+use crate::engine::sparse::{SparseDistances, SparseOptions, sparse_bfs};
+use crate::engine::{self, Distances, EngineError, Level, Options};
 use crate::heuristics::Estimates;
-use crate::puzzle::{Notation, Puzzle};
+use crate::puzzle::{Notation, PackedPuzzle, Puzzle, SearchGraph};
 use serde::Serialize;
 use std::ops::ControlFlow;
 use std::time::Instant;
@@ -49,8 +50,9 @@ pub struct Analysis {
     pub cols: usize,
     /// The family's size parameters beyond the board's shape, in order.
     pub parameters: Vec<(String, u64)>,
-    /// All configurations, reachable or not.
-    pub configurations: u64,
+    /// All configurations, reachable or not (128 bits: a permutation puzzle's assemblies
+    /// may pass 64).
+    pub configurations: u128,
     /// How `configurations` arises, e.g. `9!`.
     pub configurations_formula: String,
     /// What a distance counts: `moves`, or the name of the moves' cost such as `flips`.
@@ -240,6 +242,14 @@ fn search_and_check<P: Puzzle>(
         },
         e => e.into(),
     })?;
+    let mut analysis = assemble(puzzle, &search, start.is_some())?;
+    analysis.seconds = started.elapsed().as_secs_f64();
+    Ok(analysis)
+}
+
+/// The analysis of `puzzle` from what its search found, checked against the invariant
+/// (`watched`: the search watched the puzzle's start); `seconds` is the caller's to set.
+fn assemble<P: Puzzle>(puzzle: &P, search: &Distances, watched: bool) -> Result<Analysis, AnalysisError> {
     let classes: Vec<ClassRow> = puzzle
         .classes()
         .into_iter()
@@ -279,7 +289,7 @@ fn search_and_check<P: Puzzle>(
         rows,
         cols,
         parameters: Vec::new(),
-        configurations,
+        configurations: u128::from(configurations),
         configurations_formula,
         metric: puzzle.metric(),
         levels: search.levels.clone(),
@@ -289,9 +299,82 @@ fn search_and_check<P: Puzzle>(
         antipode_moves: Vec::new(),
         goal_drawings: puzzle.goals().iter().map(|&r| puzzle.draw(r)).collect(),
         gf2_rank: puzzle.gf2_rank(),
-        start_distance: start.map(|_| search.watched.first().copied().flatten()),
+        start_distance: watched.then(|| search.watched.first().copied().flatten()),
         atlas: None,
-        seconds: started.elapsed().as_secs_f64(),
+        seconds: 0.0,
         threads: rayon::current_num_threads(),
     })
+}
+
+/// The analysis of a puzzle searched over packed states (the sparse route): the same as
+/// [`analyze`] gives where the puzzle is also ranked, else one class, of what was reached.
+/// `progress` sees each level's depth, states and states reached so far.
+pub fn analyze_sparse<P: PackedPuzzle>(
+    puzzle: &P,
+    options: &SparseOptions,
+    progress: impl FnMut(usize, u64, u64) -> ControlFlow<()>,
+) -> Result<Analysis, AnalysisError> {
+    let started = Instant::now();
+    let found = sparse_bfs(puzzle, options, progress)?;
+    let mut analysis = match puzzle.ranked() {
+        Some(ranked) => assemble(ranked, &ranked_distances(puzzle, ranked, &found), false)?,
+        None => unranked_analysis(puzzle, &found),
+    };
+    analysis.seconds = started.elapsed().as_secs_f64();
+    Ok(analysis)
+}
+
+/// The sparse search's findings as the dense search reports them: every state reached is
+/// in the goal's class, and the antipodes are the smallest ranks of the last level.
+fn ranked_distances<P: PackedPuzzle>(puzzle: &P, ranked: &P::Ranked, found: &SparseDistances<P::Key>) -> Distances {
+    let mut by_class = vec![0; ranked.class_count()];
+    by_class[0] = found.levels.iter().sum();
+    let mut last: Vec<u64> = found.last.iter().map(|&k| puzzle.rank(k)).collect();
+    last.sort_unstable();
+    last.truncate(engine::bfs::EXAMPLES);
+    Distances {
+        levels: found.levels.clone(),
+        reached_by_class: by_class,
+        antipodes: last,
+        watched: Vec::new(),
+    }
+}
+
+/// The analysis of a puzzle with no ranked form: one class, all that was reached.
+fn unranked_analysis<P: PackedPuzzle>(puzzle: &P, found: &SparseDistances<P::Key>) -> Analysis {
+    let text = puzzle.unranked();
+    let reached: u64 = found.levels.iter().sum();
+    let antipodes = &found.last[..found.last.len().min(engine::bfs::EXAMPLES)];
+    let goals = puzzle.goal_keys();
+    Analysis {
+        family: String::new(),
+        id: puzzle.id(),
+        title: text.title,
+        rules: text.rules,
+        invariant: text.invariant,
+        rows: text.shape.0,
+        cols: text.shape.1,
+        parameters: Vec::new(),
+        configurations: text.configurations.0,
+        configurations_formula: text.configurations.1,
+        metric: text.metric,
+        levels: found.levels.clone(),
+        classes: vec![ClassRow {
+            class: "reached".into(),
+            configurations: reached,
+            solvable: true,
+            reached,
+            example: puzzle.render_key(goals[0]),
+        }],
+        antipode_examples: antipodes.iter().map(|&k| puzzle.render_key(k)).collect(),
+        antipode_drawings: antipodes.iter().map(|&k| puzzle.draw_key(k)).collect(),
+        goal_drawings: goals.iter().map(|&k| puzzle.draw_key(k)).collect(),
+        board: false,
+        antipode_moves: Vec::new(),
+        gf2_rank: None,
+        start_distance: None,
+        atlas: None,
+        seconds: 0.0,
+        threads: rayon::current_num_threads(),
+    }
 }

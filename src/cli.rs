@@ -5,7 +5,7 @@ pub mod help;
 
 use crate::engine::checkpoint::Config;
 use crate::hosts::{self, Cluster};
-use crate::job::Job;
+use crate::job::{Job, SearchRoute};
 use crate::puzzle::family::{SizeArgs, count};
 use crate::registry;
 use crate::solve::{Pdb, Sample};
@@ -56,6 +56,10 @@ pub struct Cli {
     /// [default: 0].
     #[arg(long, value_name = "S", value_parser = count, requires = "sample")]
     pub seed: Option<u64>,
+    /// How the whole space is searched: dense (bit planes over ranks) or sparse (sorted
+    /// levels of packed states); left out, chosen by memory. For tests and measurements.
+    #[arg(long, value_name = "ROUTE", hide = true, conflicts_with_all = ["solve", "sample"])]
+    pub route: Option<String>,
     /// With --solve: print one JSON object per line for each position (the position, its
     /// moves, the positions along the path, the facts, the time) instead of text.
     #[arg(long, requires = "solve")]
@@ -355,6 +359,7 @@ impl Cli {
         if self.output.checkpoint.is_some() {
             return usage("--checkpoint saves an analysis; --solve does not take it");
         }
+        refuse_unranked(&job, "--solve")?;
         Ok(Command::Solve {
             pdb: self.pdb_for(&job)?,
             job,
@@ -374,6 +379,7 @@ impl Cli {
                 "--sample draws positions from one puzzle's table: it takes neither --checkpoint nor --hosts",
             );
         }
+        refuse_unranked(&job, "--sample")?;
         let distance = self.sample[0];
         let count = self.sample.get(1).copied().unwrap_or(10);
         if count == 0 {
@@ -424,13 +430,25 @@ impl Cli {
             return usage("--heuristics on a board of more than 10 cells runs in one process: leave out --hosts");
         }
         no_dangling_link("--out", &self.output.out)?;
-        for job in &jobs {
-            check_id(job)?;
-            match &cluster {
-                Some(cluster) => check_share(job, available_memory, cluster)?,
-                None => check_memory(job, available_memory)?,
+        let mut routed = Vec::new();
+        for job in jobs {
+            check_id(&job)?;
+            // A shared search splits the planes between machines: the memory here does not
+            // decide against them.
+            let memory = if cluster.is_some() { None } else { available_memory };
+            let route = job.pick_route(self.route.as_deref(), memory).map_err(UsageError)?;
+            let job = job.with_route(route);
+            if let SearchRoute::Sparse { key_bytes } = route {
+                check_sparse(&job, key_bytes, cluster.is_some(), self.output.checkpoint.is_some())?;
+            } else {
+                match &cluster {
+                    Some(cluster) => check_share(&job, available_memory, cluster)?,
+                    None => check_memory(&job, available_memory)?,
+                }
             }
+            routed.push(job);
         }
+        let jobs = routed;
         Ok(Command::Analyze {
             checkpoint: self.checkpoint(jobs.len())?,
             index: self.all || self.rules.len() > 1,
@@ -682,6 +700,38 @@ fn count_text(n: u128) -> String {
     } else {
         thousands(n)
     }
+}
+
+/// Refuses to solve or sample a puzzle that cannot be ranked: both read a distance table
+/// indexed by rank.
+fn refuse_unranked(job: &Job, flag: &str) -> Result<(), UsageError> {
+    match job.unranked() {
+        Some(why) => usage(format!(
+            "{flag} reads a distance table indexed by rank, and {job} cannot be ranked ({why}); it can only be analysed, as packed states"
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Refuses what the sparse route does not do: share a search (`--hosts`) or save one
+/// (`--checkpoint`).
+fn check_sparse(job: &Job, key_bytes: u32, hosts: bool, checkpoint: bool) -> Result<(), UsageError> {
+    let flag = match (hosts, checkpoint) {
+        (true, _) => "--hosts",
+        (false, true) => "--checkpoint",
+        (false, false) => return Ok(()),
+    };
+    let why = match job.unranked() {
+        Some(why) => format!("it cannot be ranked ({why})"),
+        None => format!(
+            "its {} ranks' bit planes ({}) are far more than it needs",
+            count_text(job.states()),
+            human_bytes(job.memory())
+        ),
+    };
+    usage(format!(
+        "{job} is searched as packed states ({key_bytes} bytes a state) because {why}; that search runs in one process and is not saved: leave out {flag}"
+    ))
 }
 
 /// Refuses a job whose bit sets would not fit in the memory available now.

@@ -7,9 +7,11 @@
 
 use crate::analysis::{self, ATLAS_CELLS, Analysis, AnalysisError};
 use crate::engine::memory;
+use crate::engine::sparse::SparseOptions;
 use crate::engine::{Level, Options};
 use crate::identity::Identity;
 use crate::puzzle::family::{Family, SizeArgs};
+use crate::puzzle::perm::packed::Sparse;
 use crate::puzzle::{Notation, Puzzle, SearchGraph};
 use crate::solve::table::TableRoute;
 use crate::solve::{Route, Solver};
@@ -78,6 +80,22 @@ pub struct Job {
     choice: Arc<dyn Choice>,
     /// `--goal`, as the puzzle renders it (checked when set).
     goal: Option<String>,
+    /// How the whole space is searched, once chosen ([`Job::with_route`]).
+    route: SearchRoute,
+}
+
+/// How a job's whole space is searched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SearchRoute {
+    /// Bit planes over the dense ranks (2 bits a rank): [`crate::engine::search`].
+    #[default]
+    Dense,
+    /// Sorted levels of packed states (a key of this many bytes a state):
+    /// [`crate::engine::sparse`].
+    Sparse {
+        /// Bytes of one packed state, 8 or 16.
+        key_bytes: u32,
+    },
 }
 
 /// A family and one of its sizes.
@@ -91,6 +109,9 @@ trait Choice: Send + Sync {
     fn beyond(&self) -> Option<String>;
     fn tiles(&self) -> Option<(usize, usize)>;
     fn build(&self, goal: Option<&str>) -> Result<Box<dyn Built>, String>;
+    fn unranked(&self) -> Option<String>;
+    fn packed_bits(&self) -> Option<u32>;
+    fn build_sparse(&self) -> Result<Sparse, String>;
 }
 
 struct Chosen<F: Family> {
@@ -131,6 +152,18 @@ impl<F: Family> Choice for Chosen<F> {
         self.family.tiles(&self.size)
     }
 
+    fn unranked(&self) -> Option<String> {
+        self.family.unranked(&self.size)
+    }
+
+    fn packed_bits(&self) -> Option<u32> {
+        self.family.packed_bits(&self.size)
+    }
+
+    fn build_sparse(&self) -> Result<Sparse, String> {
+        self.family.build_sparse(&self.size)
+    }
+
     fn build(&self, goal: Option<&str>) -> Result<Box<dyn Built>, String> {
         let puzzle = self.family.build(&self.size)?;
         let puzzle = match goal {
@@ -146,6 +179,7 @@ impl Job {
         Job {
             choice: Arc::new(Chosen { family, size }),
             goal: None,
+            route: SearchRoute::Dense,
         }
     }
 
@@ -232,6 +266,78 @@ impl Job {
         memory::machines(self.states(), machine)
     }
 
+    /// Bytes of a packed state, where the puzzle can be searched as packed states.
+    pub fn key_bytes(&self) -> Option<u32> {
+        self.choice.packed_bits().map(|bits| if bits <= 64 { 8 } else { 16 })
+    }
+
+    /// Why the puzzle cannot be ranked, if it cannot (only the sparse route searches it).
+    pub fn unranked(&self) -> Option<String> {
+        self.choice.unranked()
+    }
+
+    /// The route the rule of [`memory::sparse_route`] picks with `available` bytes of
+    /// memory, or the one `forced` names (`--route`); `Err` says why a forced sparse route
+    /// cannot be taken.
+    pub fn pick_route(&self, forced: Option<&str>, available: Option<u64>) -> Result<SearchRoute, String> {
+        let sparse = self.key_bytes().map(|key_bytes| SearchRoute::Sparse { key_bytes });
+        let ranks = self.unranked().is_none().then(|| self.states());
+        match (forced, sparse) {
+            (Some("dense"), _) if ranks.is_some() => Ok(SearchRoute::Dense),
+            (Some("dense"), _) => Err(format!(
+                "--route dense: {self} cannot be ranked ({}); leave out --route",
+                self.unranked().unwrap_or_default()
+            )),
+            (Some("sparse"), Some(route)) => Ok(route),
+            (Some("sparse"), None) => Err(format!(
+                "--route sparse: {self} is not searched as packed states (permutation puzzles whose state packs into 128 bits are)"
+            )),
+            (Some(other), _) => Err(format!(
+                "--route {} is not a route: use dense or sparse (leave it out to choose by memory)",
+                crate::util::quote(other)
+            )),
+            (None, Some(route @ SearchRoute::Sparse { key_bytes })) => {
+                let wins = memory::sparse_route(ranks, self.reach_estimate(), key_bytes, available);
+                Ok(if wins { route } else { SearchRoute::Dense })
+            }
+            (None, _) => Ok(SearchRoute::Dense),
+        }
+    }
+
+    /// How many positions the moves reach, if known before the search (a group order);
+    /// none is computed yet, so the rule falls back on the rank space.
+    pub fn reach_estimate(&self) -> Option<u128> {
+        None
+    }
+
+    /// The same job searched by `route`.
+    pub fn with_route(mut self, route: SearchRoute) -> Job {
+        self.route = route;
+        self
+    }
+
+    /// How the job's whole space is searched.
+    pub fn route(&self) -> SearchRoute {
+        self.route
+    }
+
+    /// Searches the job's space as packed states (the sparse route), with `budget` bytes
+    /// at most: see [`analysis::analyze_sparse`].
+    pub fn analyze_sparse(
+        &self,
+        options: &SparseOptions,
+        progress: &mut dyn FnMut(usize, u64, u64) -> ControlFlow<()>,
+    ) -> Result<Analysis, SparseError> {
+        let sparse = self.choice.build_sparse().map_err(SparseError::Build)?;
+        let mut analysis = match &sparse {
+            Sparse::Narrow(p) => analysis::analyze_sparse(p, options, progress),
+            Sparse::Wide(p) => analysis::analyze_sparse(p, options, progress),
+        }?;
+        analysis.family = self.family().into();
+        analysis.parameters = self.choice.parameters();
+        Ok(analysis)
+    }
+
     /// Builds the puzzle to enumerate or solve; fails (one line) where it cannot be.
     pub fn build(&self) -> Result<Box<dyn Built>, String> {
         self.choice.build(self.goal.as_deref())
@@ -300,6 +406,17 @@ impl fmt::Display for Job {
             None => Ok(()),
         }
     }
+}
+
+/// Why a sparse analysis failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SparseError {
+    /// The packed form could not be built.
+    #[error("{0}")]
+    Build(String),
+    /// The search or its check failed.
+    #[error(transparent)]
+    Analysis(#[from] AnalysisError),
 }
 
 /// A built puzzle with its type erased; its methods run the engine specialised for it.

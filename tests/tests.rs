@@ -29,6 +29,7 @@ mod ranks;
 mod rules;
 mod sample;
 mod solve;
+mod sparse;
 mod split_pdb;
 mod summary;
 mod tables;

@@ -9,11 +9,13 @@ use analyze::engine::bfs::Notify;
 use analyze::engine::checkpoint::{self, Note};
 use analyze::engine::exchange::Exchange;
 use analyze::engine::exchange::Partition;
+use analyze::engine::memory::SPARSE_CHUNK_BYTES;
 use analyze::engine::memory::{BITS_PER_STATE, IN_FLIGHT_BYTES};
+use analyze::engine::sparse::SparseOptions;
 use analyze::engine::{EngineError, Level, Options};
 use analyze::hosts::Cluster;
 use analyze::identity::Identity;
-use analyze::job::{Built, Job};
+use analyze::job::{Built, Job, SearchRoute, SparseError};
 use analyze::report;
 use analyze::util::{human_bytes, thousands};
 use anyhow::{Context, Result};
@@ -71,8 +73,14 @@ pub fn analyze_all(jobs: &[Job], index: bool, out: &Path, threads: usize, settin
         .map_err(|e| stopped(e, || interrupted(0)))?;
     let mut analyses = Vec::new();
     for (job, stage) in jobs.iter().zip(staged) {
-        let built = build(job)?;
-        let Some(mut analysis) = pool.install(|| analyze(job, built.as_ref(), settings, None))? else {
+        let analysis = match job.route() {
+            SearchRoute::Sparse { key_bytes } => pool.install(|| analyze_sparse(job, key_bytes, settings))?,
+            SearchRoute::Dense => {
+                let built = build(job)?;
+                pool.install(|| analyze(job, built.as_ref(), settings, None))?
+            }
+        };
+        let Some(mut analysis) = analysis else {
             return Err(interrupted(analyses.len()).into());
         };
         pool.install(|| reach_antipodes(job, &mut analysis, settings.quiet));
@@ -245,6 +253,53 @@ fn analyze(
     match analysis {
         Err(AnalysisError::Engine(EngineError::Interrupted)) => Ok(None),
         Err(AnalysisError::Engine(EngineError::Checkpoint(e))) if e.is_refusal() => Err(BadInput(e.to_string()).into()),
+        other => other.map(Some).with_context(|| format!("{job}: analysis failed")),
+    }
+}
+
+/// Runs one analysis by the sparse route (packed states in sorted levels), announced in one
+/// line with its memory per state, with a progress bar; `None` if interrupted.
+fn analyze_sparse(job: &Job, key_bytes: u32, settings: &Settings) -> Result<Option<Analysis>> {
+    let available = super::available_memory();
+    if !settings.quiet {
+        let why = match job.unranked() {
+            Some(why) => format!("it cannot be ranked ({why})"),
+            None => format!(
+                "the dense search's {} ranks would take {} of bit planes",
+                thousands(job.states()),
+                human_bytes(job.memory())
+            ),
+        };
+        note(format_args!(
+            "{job}: searched as packed states because {why}: {key_bytes} bytes a state reached (two levels kept) plus a {} sort buffer, at most {}",
+            human_bytes(SPARSE_CHUNK_BYTES),
+            available.map_or_else(
+                || "what the machine gives".into(),
+                |a| human_bytes(u128::from(a) * 9 / 10)
+            )
+        ));
+    }
+    let expected = job
+        .reach_estimate()
+        .or_else(|| job.unranked().is_none().then(|| job.states()));
+    let bar = progress_bar(
+        job,
+        settings.quiet,
+        expected.map_or(0, |n| u64::try_from(n).unwrap_or(u64::MAX)),
+    )?;
+    let options = SparseOptions {
+        budget: available.map_or(u128::MAX, |a| u128::from(a) * 9 / 10),
+        keep_levels: false,
+        stop: Some(&INTERRUPTED),
+    };
+    let analysis = job.analyze_sparse(&options, &mut |depth, _, reached| {
+        bar.set_message(depth.to_string());
+        bar.set_position(reached);
+        ControlFlow::Continue(())
+    });
+    bar.finish_and_clear();
+    match analysis {
+        Err(SparseError::Analysis(AnalysisError::Engine(EngineError::Interrupted))) => Ok(None),
         other => other.map(Some).with_context(|| format!("{job}: analysis failed")),
     }
 }

@@ -112,6 +112,9 @@ pub enum EngineError {
     /// The bit planes do not fit in memory.
     #[error(transparent)]
     Memory(#[from] TooLarge),
+    /// The sparse search's sorted levels outgrew the memory it may take.
+    #[error(transparent)]
+    SparseMemory(super::sparse::OutOfMemory),
     /// The processes could not go on together.
     #[error(transparent)]
     Exchange(#[from] ExchangeError),

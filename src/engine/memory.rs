@@ -65,6 +65,38 @@ pub fn machines(states: u128, machine: u64) -> Option<usize> {
     Some(high)
 }
 
+/// How many times the states reached the rank space must be for the sparse route to be
+/// chosen when both fit (see `docs/performance.md` for the measurements behind it).
+pub const SPARSE_RATIO: u128 = 16;
+
+/// Bytes the sparse route holds beyond its levels: one chunk's sort buffer.
+pub const SPARSE_CHUNK_BYTES: u128 = 256 << 20;
+
+/// Bytes the sparse route needs at most for `states` states of `key_bytes` bytes: every
+/// level (a search keeps two, but which two are the largest is not known before), plus a
+/// chunk's sort buffer.
+pub fn sparse_memory(states: u128, key_bytes: u32) -> u128 {
+    states
+        .saturating_mul(u128::from(key_bytes))
+        .saturating_add(SPARSE_CHUNK_BYTES)
+}
+
+/// The rule between the routes: the sparse route (packed states, sorted levels) when the
+/// rank space cannot be ranked (`ranks` is `None`), when its bit planes would not fit in
+/// 90% of `available`, or when it is [`SPARSE_RATIO`] times what the moves reach
+/// (`reach`, a group order, where known) and the reached states' keys fit; the dense route
+/// otherwise. Without `reach`, the rank space bounds it, and the ratio never decides.
+pub fn sparse_route(ranks: Option<u128>, reach: Option<u128>, key_bytes: u32, available: Option<u64>) -> bool {
+    let Some(ranks) = ranks else {
+        return true;
+    };
+    let fits = |bytes: u128| available.is_none_or(|free| bytes <= u128::from(free) * 9 / 10);
+    if !fits(memory(ranks, 1)) {
+        return true;
+    }
+    reach.is_some_and(|reach| ranks >= reach.saturating_mul(SPARSE_RATIO) && fits(sparse_memory(reach, key_bytes)))
+}
+
 /// Bytes of the two occupancy summaries of `ranks` ranks.
 fn summaries(ranks: u128) -> u128 {
     2 * ranks.div_ceil(SUMMARY_RANKS * 64) * 8
@@ -90,5 +122,20 @@ mod tests {
         assert_eq!(machines(states, 24 << 30), Some(1));
         assert_eq!(machines(653_837_184_000, 24 << 30), Some(8));
         assert_eq!(machines(u128::MAX, 24 << 30), None);
+    }
+
+    #[test]
+    fn the_route_rule_falls_back_on_the_rank_space() {
+        let gib = 1u64 << 30;
+        // Cannot be ranked: sparse whatever the figures.
+        assert!(sparse_route(None, None, 16, Some(gib)));
+        // 235: 1.1 billion ranks (274 MiB of planes) fit; no group order: dense.
+        assert!(!sparse_route(Some(1_146_617_856), None, 8, Some(20 * gib)));
+        // With its group order (31,850,496, 36 times fewer): sparse.
+        assert!(sparse_route(Some(1_146_617_856), Some(31_850_496), 8, Some(20 * gib)));
+        // Planes that do not fit: sparse.
+        assert!(sparse_route(Some(1 << 40), None, 16, Some(20 * gib)));
+        // A small reach ratio: dense.
+        assert!(!sparse_route(Some(1000), Some(500), 8, None));
     }
 }

@@ -11,6 +11,7 @@ pub mod exchange;
 mod expand;
 pub mod memory;
 mod planes;
+pub mod sparse;
 
 pub use bfs::{Distances, EngineError, Level, Options};
 

@@ -233,6 +233,24 @@ pub trait Family: Sync + 'static {
         let _ = size;
         None
     }
+    /// Why a size cannot be ranked (`None`: it can): it is then searched as packed states
+    /// only, if [`Family::packed_bits`] allows.
+    fn unranked(&self, size: &Self::Size) -> Option<String> {
+        let _ = size;
+        None
+    }
+    /// Bits of a packed state, where the size can be searched as packed states (the sparse
+    /// route; permutation puzzles only).
+    fn packed_bits(&self, size: &Self::Size) -> Option<u32> {
+        let _ = size;
+        None
+    }
+    /// Builds the size's packed form for the sparse route (with its ranked form where it
+    /// has one).
+    fn build_sparse(&self, size: &Self::Size) -> Result<super::perm::packed::Sparse, String> {
+        let _ = size;
+        Err(format!("{} is not searched as packed states", self.name()))
+    }
     /// Builds the puzzle; fails (why, one line) only where [`Family::beyond`] says so.
     fn build(&self, size: &Self::Size) -> Result<Self::Puzzle, String>;
     /// The rows and columns of a sliding board, whose positions the solver can also take

@@ -153,6 +153,91 @@ pub trait SearchGraph: Sync {
     }
 }
 
+/// A configuration packed into an integer, its pieces side by side: the key of
+/// [`PackedGraph`], `u64` or `u128` (the narrower halves the sparse search's memory).
+pub trait Key: Copy + Ord + std::hash::Hash + Default + Send + Sync + std::fmt::Debug + 'static {
+    /// Bits of the key.
+    const BITS: u32;
+    /// The key's bits as a `u128`.
+    fn to_u128(self) -> u128;
+    /// A key from bits that fit in [`Key::BITS`].
+    fn from_u128(bits: u128) -> Self;
+}
+
+impl Key for u64 {
+    const BITS: u32 = 64;
+    fn to_u128(self) -> u128 {
+        u128::from(self)
+    }
+    fn from_u128(bits: u128) -> Self {
+        bits as u64
+    }
+}
+
+impl Key for u128 {
+    const BITS: u32 = 128;
+    fn to_u128(self) -> u128 {
+        self
+    }
+    fn from_u128(bits: u128) -> Self {
+        bits
+    }
+}
+
+/// The graph the sparse search walks: configurations packed into keys rather than ranked,
+/// for puzzles whose rank space is far larger than what their moves reach, or cannot be
+/// ranked at all; memory then follows the states reached, not the rank space.
+pub trait PackedGraph: Sync {
+    /// A packed configuration.
+    type Key: Key;
+    /// The goal configurations distances are measured to.
+    fn goal_keys(&self) -> Vec<Self::Key>;
+    /// How many predecessors every key has (one per move, repeats included).
+    fn degree(&self) -> usize;
+    /// Writes the [`PackedGraph::degree`] predecessors of `key` into `out`, of that length.
+    fn predecessors(&self, key: Self::Key, out: &mut [Self::Key]);
+    /// Whether every move is undone by a move: a level's predecessors then lie in the
+    /// level before, the level itself or the next, so the search keeps only two levels.
+    fn symmetric(&self) -> bool;
+}
+
+/// What the sparse search needs of a puzzle it reports on: the packed graph, and the key
+/// of a configuration written, drawn and described.
+pub trait PackedPuzzle: PackedGraph {
+    /// The report id.
+    fn id(&self) -> String;
+    /// The ranked form of the puzzle, when it has one: the report is then the dense
+    /// search's, byte for byte.
+    fn ranked(&self) -> Option<&Self::Ranked>;
+    /// The ranked puzzle's type.
+    type Ranked: Puzzle;
+    /// The rank of a key in [`PackedPuzzle::ranked`].
+    fn rank(&self, key: Self::Key) -> u64;
+    /// A description of the puzzle without its ranking: everything but the levels and the
+    /// antipodes, for a puzzle that has no ranked form.
+    fn unranked(&self) -> Unranked;
+    /// A key in the one-line notation.
+    fn render_key(&self, key: Self::Key) -> String;
+    /// A key drawn as a grid.
+    fn draw_key(&self, key: Self::Key) -> String;
+}
+
+/// The report's text for a puzzle the sparse search alone can take.
+pub struct Unranked {
+    /// The title, as [`Notation::title`].
+    pub title: String,
+    /// The rules, as [`Notation::rules`].
+    pub rules: String,
+    /// Why the classes are what they are, as [`Invariant::invariant`].
+    pub invariant: String,
+    /// Rows and columns of a drawing, as [`Notation::shape`].
+    pub shape: (usize, usize),
+    /// All configurations and how they arise, as [`Invariant::configurations`].
+    pub configurations: (u128, String),
+    /// What a distance counts, as [`Notation::metric`].
+    pub metric: String,
+}
+
 /// The invariant that sorts every configuration, reachable or not, into classes before
 /// any search; the analysis checks the search against it.
 pub trait Invariant {

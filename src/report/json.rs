@@ -55,9 +55,14 @@ const EXACT_IN_DOUBLES: u64 = 1 << 53;
 
 /// Inserts the count `name`; one above 2^53 also as a string, `NAME_string`, since a
 /// reader that holds numbers as doubles (JavaScript) would round it.
-fn count(map: &mut Map<String, Value>, name: &str, value: u64) {
-    map.insert(name.into(), json!(value));
-    if value > EXACT_IN_DOUBLES {
+fn count(map: &mut Map<String, Value>, name: &str, value: impl Into<u128>) {
+    let value: u128 = value.into();
+    // Past 64 bits JSON has no exact integer here: the nearest double, and the string.
+    match u64::try_from(value) {
+        Ok(exact) => map.insert(name.into(), json!(exact)),
+        Err(_) => map.insert(name.into(), json!(value as f64)),
+    };
+    if value > u128::from(EXACT_IN_DOUBLES) {
         map.insert(format!("{name}_string"), json!(value.to_string()));
     }
 }

@@ -12,7 +12,7 @@ const INLINE_ROWS: usize = 64;
 
 /// `reachable` as a closed form when it is a simple one, e.g. `9!/2` or `2^23`.
 pub fn reachable_formula(a: &Analysis) -> Option<String> {
-    let r = a.reachable();
+    let r = u128::from(a.reachable());
     if r == a.configurations {
         Some(a.configurations_formula.clone())
     } else if r * 2 == a.configurations {
@@ -24,7 +24,7 @@ pub fn reachable_formula(a: &Analysis) -> Option<String> {
     }
 }
 
-fn with_formula(formula: Option<String>, n: u64) -> String {
+fn with_formula(formula: Option<String>, n: impl Into<u128>) -> String {
     match formula {
         Some(f) => format!("{f} = {}", thousands(n)),
         None => thousands(n),

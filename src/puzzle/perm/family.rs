@@ -28,8 +28,12 @@ pub struct Definition {
     /// The definition parsed, built into the puzzle when the job runs.
     def: Arc<super::Definition>,
     metric: Metric,
-    /// Ranks the search covers.
-    states: u64,
+    /// Ranks the search covers (with [`Definition::unranked`], all assemblies of the pieces).
+    states: u128,
+    /// Why the definition cannot be ranked, if it cannot (it is then searched packed).
+    unranked: Option<String>,
+    /// Bits of a packed state (`None`: past 128, not searched packed).
+    packed_bits: Option<u32>,
 }
 
 impl PartialEq for Definition {
@@ -63,11 +67,21 @@ impl Definition {
         if metric == Metric::Quarter {
             id.push_str("-quarter");
         }
-        let states = PermPuzzle::rank_space(&def, metric).map_err(located)?;
-        let states = match states.map(u64::try_from) {
-            Some(Ok(states)) => states,
+        let packed_bits = super::packed::Packing::new(def.clone(), &id, metric)
+            .ok()
+            .map(|p| p.bits());
+        let (states, unranked) = match PermPuzzle::rank_space(&def, metric) {
+            Ok(states) => (states, None),
+            // A ranking limit (an orbit too large to rank), not a fault of the file: the
+            // packed form searches it.
+            Err(e) if packed_bits.is_some() => (super::structure::assemblies(&def), Some(e.message)),
+            Err(e) => return Err(located(e)),
+        };
+        let states = match (states.map(u64::try_from), &unranked) {
+            (_, Some(_)) => states.unwrap_or(u128::MAX),
+            (Some(Ok(states)), None) => u128::from(states),
             // Ranks are 64-bit: said with the figures, before anything is built.
-            Some(Err(_)) => {
+            (Some(Err(_)), None) => {
                 let n = states.unwrap_or_default();
                 return Err(format!(
                     " its moves reach up to {} positions (the goal's class of the invariants found from the moves), which would take {} of bit planes at 2 bits a position; ranks are 64-bit, so at most {} positions are searched",
@@ -76,7 +90,7 @@ impl Definition {
                     crate::util::thousands(u64::MAX)
                 ));
             }
-            None => {
+            (None, None) => {
                 return Err(
                     " its moves reach up to more than 10^38 positions (the goal's class of the invariants found from the moves); ranks are 64-bit".into(),
                 );
@@ -87,6 +101,8 @@ impl Definition {
             def: Arc::new(def),
             metric,
             states,
+            unranked,
+            packed_bits,
         })
     }
 }
@@ -194,7 +210,19 @@ impl Family for PermFamily {
     }
 
     fn states(&self, definition: &Definition) -> u128 {
-        u128::from(definition.states)
+        definition.states
+    }
+
+    fn unranked(&self, definition: &Definition) -> Option<String> {
+        definition.unranked.clone()
+    }
+
+    fn packed_bits(&self, definition: &Definition) -> Option<u32> {
+        definition.packed_bits
+    }
+
+    fn build_sparse(&self, definition: &Definition) -> Result<super::packed::Sparse, String> {
+        super::packed::Sparse::new((*definition.def).clone(), &definition.id, definition.metric)
     }
 
     fn build(&self, definition: &Definition) -> Result<PermPuzzle, String> {

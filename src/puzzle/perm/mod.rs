@@ -9,17 +9,20 @@
 
 pub mod coords;
 pub mod family;
+pub mod packed;
 pub mod parse;
 pub mod rank;
 pub mod structure;
 #[cfg(test)]
 mod tests;
+pub mod text;
 
 use super::{ClassInfo, Invariant, Notation, ParseError, SearchGraph};
 use coords::{Coords, Plan};
 pub use parse::{Definition, DefinitionError, parse_definition};
 use structure::Structure;
 pub use structure::{Metric, Move};
+use text::join;
 
 /// Most invariant classes listed one by one; beyond, the unsolvable ones are one row.
 const MAX_CLASSES: u64 = 256;
@@ -170,17 +173,7 @@ impl PermPuzzle {
     /// Flattened pieces and twists written set by set, `/` between sets, a set's twists
     /// after a comma: `2 1 3 4, 0 0 1 2 / 1 2 3`.
     pub fn render_state(&self, pieces: &[u8], twists: &[u8]) -> String {
-        let mut sets = Vec::new();
-        for (s, set) in self.def.sets.iter().enumerate() {
-            let range = self.s.layout.offset[s]..self.s.layout.offset[s] + set.size;
-            let mut text = join(pieces[range.clone()].iter().map(|&p| u32::from(p) + 1));
-            if set.orientations > 1 {
-                text.push_str(", ");
-                text.push_str(&join(twists[range].iter().map(|&t| u32::from(t))));
-            }
-            sets.push(text);
-        }
-        sets.join(" / ")
+        text::render_state(&self.def, &self.s.layout, pieces, twists)
     }
 
     /// Reads a position in the definition's own lines or as moves from the goal.
@@ -614,62 +607,21 @@ fn split_slash(t: &str) -> Vec<&str> {
     out
 }
 
-fn join<T: ToString>(items: impl Iterator<Item = T>) -> String {
-    items.map(|i| i.to_string()).collect::<Vec<_>>().join(" ")
-}
-
 impl Notation for PermPuzzle {
     fn id(&self) -> String {
         self.id.clone()
     }
 
     fn title(&self) -> String {
-        // The id's words: `pocket-cube-held` as "Pocket cube held".
-        let words = self.id.strip_suffix("-quarter").unwrap_or(&self.id).replace('-', " ");
-        let mut chars = words.chars();
-        let first = chars.next().map(|c| c.to_ascii_uppercase()).into_iter();
-        let name: String = first.chain(chars).collect();
-        match self.metric {
-            Metric::Face => name,
-            Metric::Quarter => format!("{name} (in {})", self.metric.unit()),
-        }
+        text::title(&self.id, self.metric)
     }
 
     fn rules(&self) -> String {
-        let sets: Vec<String> = self
-            .def
-            .sets
-            .iter()
-            .map(|s| {
-                if s.orientations > 1 {
-                    format!("{} ({} pieces, {} orientations)", s.name, s.size, s.orientations)
-                } else {
-                    format!("{} ({} pieces)", s.name, s.size)
-                }
-            })
-            .collect();
-        let names: Vec<&str> = self.def.moves.iter().map(|m| m.name.as_str()).collect();
-        let metric = match self.metric {
-            Metric::Face => "each power of a move counts as one move",
-            Metric::Quarter => "only a move and its inverse count as one move",
-        };
-        format!(
-            "A permutation puzzle from a definition file: sets {}; moves {} ({metric}, {} in all). The goal is the definition's solved state.",
-            sets.join(", "),
-            names.join(" "),
-            self.s.moves.len()
-        )
+        text::rules(&self.def, self.metric, self.s.moves.len())
     }
 
     fn shape(&self) -> (usize, usize) {
-        let rows = self
-            .def
-            .sets
-            .iter()
-            .map(|s| if s.orientations > 1 { 2 } else { 1 })
-            .sum();
-        let cols = self.def.sets.iter().map(|s| s.size).max().unwrap_or(1);
-        (rows, cols)
+        text::shape(&self.def)
     }
 
     fn on_board(&self) -> bool {
@@ -687,24 +639,7 @@ impl Notation for PermPuzzle {
 
     fn draw(&self, rank: u64) -> String {
         let (p, t) = self.state(rank);
-        let width = self.def.sets.iter().map(|s| s.name.len()).max().unwrap_or(0);
-        let mut lines = Vec::new();
-        for (s, set) in self.def.sets.iter().enumerate() {
-            let range = self.s.layout.offset[s]..self.s.layout.offset[s] + set.size;
-            lines.push(format!(
-                "{:width$} {}",
-                set.name,
-                join(p[range.clone()].iter().map(|&x| u32::from(x) + 1))
-            ));
-            if set.orientations > 1 {
-                lines.push(format!(
-                    "{:width$} {}",
-                    "",
-                    join(t[range].iter().map(|&x| u32::from(x)))
-                ));
-            }
-        }
-        lines.join("\n")
+        text::draw_state(&self.def, &self.s.layout, &p, &t)
     }
 
     fn parse(&self, text: &str) -> Result<u64, ParseError> {
@@ -782,40 +717,7 @@ impl Invariant for PermPuzzle {
             let counted = u64::try_from(self.structured()).unwrap_or(u64::MAX);
             return (counted, self.structured_formula());
         };
-        // Factorials in set order, then each orientation count once with its exponent
-        // summed over the sets: `8! x 12! x 3^8 x 2^12`, never `1!` or `2^1`.
-        let mut parts: Vec<String> = Vec::new();
-        let mut powers: Vec<(u8, usize)> = Vec::new();
-        for (i, s) in self.def.sets.iter().enumerate() {
-            let mut labels = self.def.solved.pieces[i].clone();
-            labels.sort_unstable();
-            let repeats: Vec<String> = labels
-                .chunk_by(|a, b| a == b)
-                .filter(|c| c.len() > 1)
-                .map(|c| format!("{}!", c.len()))
-                .collect();
-            // One piece, or pieces all alike: one arrangement, no factor.
-            if labels.first() != labels.last() {
-                parts.push(match repeats.is_empty() {
-                    true => format!("{}!", s.size),
-                    false => format!("{}!/({})", s.size, repeats.join(" x ")),
-                });
-            }
-            if s.orientations > 1 {
-                match powers.iter_mut().find(|(base, _)| *base == s.orientations) {
-                    Some((_, exponent)) => *exponent += s.size,
-                    None => powers.push((s.orientations, s.size)),
-                }
-            }
-        }
-        parts.extend(powers.iter().map(|&(base, exponent)| match exponent {
-            1 => base.to_string(),
-            e => format!("{base}^{e}"),
-        }));
-        if parts.is_empty() {
-            parts.push("1".into());
-        }
-        (all, parts.join(" x "))
+        (all, text::assemblies_formula(&self.def))
     }
 
     fn classes(&self) -> Vec<ClassInfo> {

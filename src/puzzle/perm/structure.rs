@@ -87,7 +87,7 @@ pub struct Layout {
 }
 
 impl Layout {
-    fn new(def: &Definition) -> Self {
+    pub(super) fn new(def: &Definition) -> Self {
         let mut offset = Vec::new();
         let (mut modulus, mut set_of) = (Vec::new(), Vec::new());
         for (s, set) in def.sets.iter().enumerate() {
@@ -256,7 +256,7 @@ pub struct Structure {
 }
 
 /// The moves with their powers: `U`, `U2`, `U'` for a move of order 4 (twsearch's names).
-fn expand(def: &Definition, layout: &Layout, metric: Metric) -> Result<Vec<Move>, DefinitionError> {
+pub(super) fn expand(def: &Definition, layout: &Layout, metric: Metric) -> Result<Vec<Move>, DefinitionError> {
     let mut moves = Vec::new();
     for (b, m) in def.moves.iter().enumerate() {
         let mut base = Move::identity(layout.positions());
@@ -494,7 +494,7 @@ impl Sources<'_> {
 
 /// All assemblies of the pieces: every set's arrangements times its twists (`None`: past
 /// 128 bits; the whole 3x3x3 cube's 5.2 x 10^20 are past 64).
-fn assemblies(def: &Definition) -> Option<u128> {
+pub(super) fn assemblies(def: &Definition) -> Option<u128> {
     let mut assemblies: Option<u128> = Some(1);
     for (s, set) in def.sets.iter().enumerate() {
         let mut labels = def.solved.pieces[s].clone();

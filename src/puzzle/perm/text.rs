@@ -1,0 +1,132 @@
+//! How a definition's puzzle is named and written, shared by its ranked form
+//! ([`super::PermPuzzle`]) and its packed one ([`super::packed::PackedPerm`]), which a
+//! puzzle too large to rank has alone.
+
+use super::parse::Definition;
+use super::structure::{Layout, Metric};
+
+/// The id's words as a title: `pocket-cube-held` as "Pocket cube held", and under the
+/// quarter metric "Pocket cube held (in quarter turns)".
+pub fn title(id: &str, metric: Metric) -> String {
+    let words = id.strip_suffix("-quarter").unwrap_or(id).replace('-', " ");
+    let mut chars = words.chars();
+    let first = chars.next().map(|c| c.to_ascii_uppercase()).into_iter();
+    let name: String = first.chain(chars).collect();
+    match metric {
+        Metric::Face => name,
+        Metric::Quarter => format!("{name} (in {})", metric.unit()),
+    }
+}
+
+/// The sets and moves in a sentence, `moves` counting the metric's moves.
+pub fn rules(def: &Definition, metric: Metric, moves: usize) -> String {
+    let sets: Vec<String> = def
+        .sets
+        .iter()
+        .map(|s| {
+            if s.orientations > 1 {
+                format!("{} ({} pieces, {} orientations)", s.name, s.size, s.orientations)
+            } else {
+                format!("{} ({} pieces)", s.name, s.size)
+            }
+        })
+        .collect();
+    let names: Vec<&str> = def.moves.iter().map(|m| m.name.as_str()).collect();
+    let metric = match metric {
+        Metric::Face => "each power of a move counts as one move",
+        Metric::Quarter => "only a move and its inverse count as one move",
+    };
+    format!(
+        "A permutation puzzle from a definition file: sets {}; moves {} ({metric}, {moves} in all). The goal is the definition's solved state.",
+        sets.join(", "),
+        names.join(" "),
+    )
+}
+
+/// Rows (a set's pieces, and its twists if it has orientations) and columns (the largest set).
+pub fn shape(def: &Definition) -> (usize, usize) {
+    let rows = def.sets.iter().map(|s| if s.orientations > 1 { 2 } else { 1 }).sum();
+    let cols = def.sets.iter().map(|s| s.size).max().unwrap_or(1);
+    (rows, cols)
+}
+
+/// Flattened pieces and twists written set by set, `/` between sets, a set's twists
+/// after a comma: `2 1 3 4, 0 0 1 2 / 1 2 3`.
+pub fn render_state(def: &Definition, layout: &Layout, pieces: &[u8], twists: &[u8]) -> String {
+    let mut sets = Vec::new();
+    for (s, set) in def.sets.iter().enumerate() {
+        let range = layout.offset[s]..layout.offset[s] + set.size;
+        let mut text = join(pieces[range.clone()].iter().map(|&p| u32::from(p) + 1));
+        if set.orientations > 1 {
+            text.push_str(", ");
+            text.push_str(&join(twists[range].iter().map(|&t| u32::from(t))));
+        }
+        sets.push(text);
+    }
+    sets.join(" / ")
+}
+
+/// Flattened pieces and twists drawn a set a line (its twists on the next line).
+pub fn draw_state(def: &Definition, layout: &Layout, pieces: &[u8], twists: &[u8]) -> String {
+    let width = def.sets.iter().map(|s| s.name.len()).max().unwrap_or(0);
+    let mut lines = Vec::new();
+    for (s, set) in def.sets.iter().enumerate() {
+        let range = layout.offset[s]..layout.offset[s] + set.size;
+        lines.push(format!(
+            "{:width$} {}",
+            set.name,
+            join(pieces[range.clone()].iter().map(|&x| u32::from(x) + 1))
+        ));
+        if set.orientations > 1 {
+            lines.push(format!(
+                "{:width$} {}",
+                "",
+                join(twists[range].iter().map(|&x| u32::from(x)))
+            ));
+        }
+    }
+    lines.join("\n")
+}
+
+/// How all assemblies of the pieces arise: factorials in set order, then each orientation
+/// count once with its exponent summed over the sets: `8! x 12! x 3^8 x 2^12`, never `1!`
+/// or `2^1`.
+pub fn assemblies_formula(def: &Definition) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut powers: Vec<(u8, usize)> = Vec::new();
+    for (i, s) in def.sets.iter().enumerate() {
+        let mut labels = def.solved.pieces[i].clone();
+        labels.sort_unstable();
+        let repeats: Vec<String> = labels
+            .chunk_by(|a, b| a == b)
+            .filter(|c| c.len() > 1)
+            .map(|c| format!("{}!", c.len()))
+            .collect();
+        // One piece, or pieces all alike: one arrangement, no factor.
+        if labels.first() != labels.last() {
+            parts.push(match repeats.is_empty() {
+                true => format!("{}!", s.size),
+                false => format!("{}!/({})", s.size, repeats.join(" x ")),
+            });
+        }
+        if s.orientations > 1 {
+            match powers.iter_mut().find(|(base, _)| *base == s.orientations) {
+                Some((_, exponent)) => *exponent += s.size,
+                None => powers.push((s.orientations, s.size)),
+            }
+        }
+    }
+    parts.extend(powers.iter().map(|&(base, exponent)| match exponent {
+        1 => base.to_string(),
+        e => format!("{base}^{e}"),
+    }));
+    if parts.is_empty() {
+        parts.push("1".into());
+    }
+    parts.join(" x ")
+}
+
+/// Items separated by spaces.
+pub fn join<T: ToString>(items: impl Iterator<Item = T>) -> String {
+    items.map(|i| i.to_string()).collect::<Vec<_>>().join(" ")
+}

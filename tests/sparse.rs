@@ -1,0 +1,168 @@
+//! The sparse route (packed states in sorted levels) end to end: the same report as the
+//! dense route, byte for byte but for the timings; the Mathieu group M12 counted against a
+//! plain search; the route taken by itself where the pieces cannot be ranked; and the
+//! one-line refusals of what the route does not do.
+
+use crate::util::Sandbox;
+use std::collections::{HashSet, VecDeque};
+
+/// The shipped definition `name` under `examples/`.
+fn example(name: &str) -> String {
+    format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every file of the report folder `dir` but `run.json` (wall time and threads), by name.
+fn report_files(sandbox: &Sandbox, dir: &str) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = sandbox
+        .list(dir)
+        .into_iter()
+        .filter(|name| name != "run.json")
+        .map(|name| {
+            let bytes = std::fs::read(sandbox.path(&format!("{dir}/{name}"))).expect("a report file");
+            (name, bytes)
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn the_sparse_route_writes_the_dense_reports_byte_for_byte() {
+    let sandbox = Sandbox::new();
+    for (file, id) in [
+        ("pocket-cube-held.tws", "pocket-cube-held"),
+        ("3x3x3-squares.tws", "3x3x3-squares"),
+        ("pancakes-10.tws", "pancakes-10"),
+        ("burnt-pancakes-8.tws", "burnt-pancakes-8"),
+    ] {
+        let file = example(file);
+        sandbox
+            .run(&["--rules", &file, "--route", "dense", "--quiet", "--out", "dense"])
+            .success();
+        let run = sandbox
+            .run(&["--rules", &file, "--route", "sparse", "--out", "sparse"])
+            .success();
+        let stderr = String::from_utf8_lossy(&run.get_output().stderr).to_string();
+        assert!(
+            stderr.contains("searched as packed states") && stderr.contains("bytes a state"),
+            "{stderr}"
+        );
+        let dense = report_files(&sandbox, &format!("dense/{id}"));
+        assert!(dense.len() >= 6, "{dense:?}");
+        assert_eq!(dense, report_files(&sandbox, &format!("sparse/{id}")), "{id}");
+    }
+}
+
+/// The Mathieu group M12 on 12 points (GAP's generators): a 11-cycle, a product of two
+/// 4-cycles, and an involution.
+const M12: [&[&[u8]]; 3] = [
+    &[&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]],
+    &[&[3, 7, 11, 8], &[4, 10, 5, 6]],
+    &[&[1, 12], &[2, 11], &[3, 6], &[4, 8], &[5, 9], &[7, 10]],
+];
+
+/// A permutation of `0..n` from its cycles (1-based): `p[i]` is where the point at `i` goes.
+fn from_cycles(n: usize, cycles: &[&[u8]]) -> Vec<usize> {
+    let mut p: Vec<usize> = (0..n).collect();
+    for c in cycles {
+        for (i, &a) in c.iter().enumerate() {
+            p[usize::from(a) - 1] = usize::from(c[(i + 1) % c.len()]) - 1;
+        }
+    }
+    p
+}
+
+/// A definition whose moves carry the piece at `i` to `p[i]` (a move line says where each
+/// position's piece comes from).
+fn definition(name: &str, n: usize, moves: &[Vec<usize>]) -> String {
+    let mut text = format!("Name {name}\nSet POINTS {n} 1\n");
+    for (m, p) in moves.iter().enumerate() {
+        let mut from = vec![0; n];
+        for (i, &to) in p.iter().enumerate() {
+            from[to] = i + 1;
+        }
+        let line: Vec<String> = from.iter().map(ToString::to_string).collect();
+        text += &format!("Move G{m}\nPOINTS\n{}\nEnd\n", line.join(" "));
+    }
+    text
+}
+
+/// Levels of the Cayley graph of `moves` and their inverses, by a queue over arrangements.
+fn plain_levels(n: usize, moves: &[Vec<usize>]) -> Vec<u64> {
+    let mut all: Vec<Vec<usize>> = moves.to_vec();
+    for p in moves {
+        let mut inverse = vec![0; n];
+        for (i, &to) in p.iter().enumerate() {
+            inverse[to] = i;
+        }
+        all.push(inverse);
+    }
+    let start: Vec<usize> = (0..n).collect();
+    let mut seen = HashSet::from([start.clone()]);
+    let mut queue = VecDeque::from([(start, 0usize)]);
+    let mut levels = vec![0u64];
+    while let Some((state, d)) = queue.pop_front() {
+        levels[d] += 1;
+        for p in &all {
+            let mut next = vec![0; n];
+            for (i, &to) in p.iter().enumerate() {
+                next[to] = state[i];
+            }
+            if seen.insert(next.clone()) {
+                if levels.len() == d + 1 {
+                    levels.push(0);
+                }
+                queue.push_back((next, d + 1));
+            }
+        }
+    }
+    levels
+}
+
+#[test]
+fn m12_reaches_its_95040_positions_as_a_plain_search_does() {
+    let sandbox = Sandbox::new();
+    let moves: Vec<Vec<usize>> = M12.iter().map(|c| from_cycles(12, c)).collect();
+    std::fs::write(sandbox.path("m12.tws"), definition("M12", 12, &moves)).expect("write the definition");
+    sandbox
+        .run(&[
+            "--rules", "m12.tws", "--metric", "quarter", "--route", "sparse", "--quiet", "--out", "out",
+        ])
+        .success();
+    let csv = sandbox.read("out/m12-quarter/distances.csv");
+    let levels: Vec<u64> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).expect("a states column").parse().expect("a count"))
+        .collect();
+    assert_eq!(levels, plain_levels(12, &moves));
+    assert_eq!(levels.iter().sum::<u64>(), 95_040, "|M12| = 2^6 x 3^3 x 5 x 11");
+}
+
+#[test]
+fn an_orbit_too_large_to_rank_takes_the_sparse_route_by_itself() {
+    // 21 distinct pieces in one orbit cannot be ranked (20 can); a 21-cycle reaches 21.
+    let sandbox = Sandbox::new();
+    let cycle: Vec<usize> = (0..21).map(|i| (i + 1) % 21).collect();
+    std::fs::write(sandbox.path("c21.tws"), definition("Cycle21", 21, &[cycle])).expect("write");
+    let run = sandbox.run(&["--rules", "c21.tws", "--out", "out"]).success();
+    let stderr = String::from_utf8_lossy(&run.get_output().stderr).to_string();
+    assert!(
+        stderr.contains("cannot be ranked") && stderr.contains("16 bytes a state"),
+        "{stderr}"
+    );
+    let csv = sandbox.read("out/cycle-21/distances.csv");
+    // Every power of the 21-cycle is one move (face metric): 1 + 20 positions.
+    assert_eq!(csv.lines().skip(1).count(), 2, "{csv}");
+    assert!(sandbox.read("out/cycle-21/classes.csv").contains("reached,21,true,21"));
+    // --solve reads a table by rank; --checkpoint and --hosts are refused before any work.
+    for args in [
+        vec!["--rules", "c21.tws", "--solve", "G0"],
+        vec!["--rules", "c21.tws", "--checkpoint", "."],
+    ] {
+        let ended = sandbox.output(&args);
+        assert_eq!(ended.code, Some(2), "{args:?}: {}", ended.stderr);
+        assert_eq!(ended.stderr.lines().count(), 1, "{}", ended.stderr);
+        assert!(ended.stderr.contains("cannot be ranked"), "{}", ended.stderr);
+    }
+}
