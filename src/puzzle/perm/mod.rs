@@ -9,6 +9,7 @@
 
 pub mod coords;
 pub mod family;
+pub mod group;
 pub mod parse;
 pub mod rank;
 pub mod structure;
