@@ -137,6 +137,16 @@ pub enum AnalysisError {
         /// What the invariant said.
         solvable: bool,
     },
+    /// The search reached other than the count known before it: a bug.
+    #[error("internal error: the search reached {} configurations, not the {} known before it ({how})", crate::util::thousands(*reached), crate::util::thousands(*expected))]
+    Unreached {
+        /// How the count is known.
+        how: String,
+        /// The count known before the search.
+        expected: u64,
+        /// Configurations reached.
+        reached: u64,
+    },
 }
 
 /// Largest sliding board whose heuristic atlas every run measures (any size with
@@ -255,6 +265,15 @@ fn search_and_check<P: Puzzle>(
             });
         }
     }
+    let mut invariant = puzzle.invariant();
+    if let Some((expected, how)) = puzzle.reachable() {
+        let reached = search.levels.iter().sum();
+        if reached != expected {
+            return Err(AnalysisError::Unreached { how, expected, reached });
+        }
+        let n = crate::util::thousands(expected);
+        invariant.push_str(&format!(" {how}: {n}; reached: {n}."));
+    }
     let (rows, cols) = puzzle.shape();
     let (configurations, configurations_formula) = puzzle.configurations();
     Ok(Analysis {
@@ -262,7 +281,7 @@ fn search_and_check<P: Puzzle>(
         id: puzzle.id(),
         title: puzzle.title(),
         rules: puzzle.rules(),
-        invariant: puzzle.invariant(),
+        invariant,
         rows,
         cols,
         parameters: Vec::new(),

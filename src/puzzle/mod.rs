@@ -167,6 +167,11 @@ pub trait Invariant {
     fn exact(&self) -> bool {
         true
     }
+    /// The configurations the search must reach, known independently of it, and how they
+    /// are known (e.g. the order of the group the moves generate), or `None`.
+    fn reachable(&self) -> Option<(u64, String)> {
+        None
+    }
     /// Rank of the move matrix over GF(2), for coin puzzles.
     fn gf2_rank(&self) -> Option<u32> {
         None

@@ -57,24 +57,9 @@ impl Definition {
         if metric == Metric::Quarter {
             id.push_str("-quarter");
         }
-        let states = PermPuzzle::rank_space(&def, metric).map_err(located)?;
-        let states = match states.map(u64::try_from) {
-            Some(Ok(states)) => states,
-            // Ranks are 64-bit: said with the figures, before anything is built.
-            Some(Err(_)) => {
-                let n = states.unwrap_or_default();
-                return Err(format!(
-                    " its moves reach up to {} positions (the goal's class of the invariants found from the moves), which would take {} of bit planes at 2 bits a position; ranks are 64-bit, so at most {} positions are searched",
-                    crate::util::thousands(n),
-                    crate::util::human_bytes(n.div_ceil(4)),
-                    crate::util::thousands(u64::MAX)
-                ));
-            }
-            None => {
-                return Err(
-                    " its moves reach up to more than 10^38 positions (the goal's class of the invariants found from the moves); ranks are 64-bit".into(),
-                );
-            }
+        let (states, reach) = PermPuzzle::rank_space(&def, metric).map_err(located)?;
+        let Some(Ok(states)) = states.map(u64::try_from) else {
+            return Err(too_big(states, &reach));
         };
         Ok(Definition {
             id,
@@ -83,6 +68,33 @@ impl Definition {
             states,
         })
     }
+}
+
+/// Why a rank space past 64 bits is refused, with the positions the moves reach where the
+/// group they generate counts them, else the rank space's figures.
+fn too_big(states: Option<u128>, reach: &super::Reach) -> String {
+    let thousands = crate::util::thousands;
+    let group = "the order of the group they generate, by Schreier–Sims";
+    let class = "the goal's class of the invariants found from the moves";
+    let (n, what) = match (reach.positions(), states) {
+        (Some(n), _) if n > u128::from(u64::MAX) => (n, group),
+        (Some(n), _) => {
+            let space = states.map_or_else(|| "more than 10^38".into(), thousands);
+            return format!(
+                " its moves reach {} positions ({group}), but its coordinates rank them among {space} ({class}), past 64 bits",
+                thousands(n)
+            );
+        }
+        (None, Some(n)) => (n, class),
+        (None, None) => return format!(" its moves reach up to more than 10^38 positions ({class}); ranks are 64-bit"),
+    };
+    format!(
+        " its moves reach {}{} positions ({what}), which would take {} of bit planes at 2 bits a position; ranks are 64-bit, so at most {} positions are searched",
+        if what == group { "" } else { "up to " },
+        thousands(n),
+        crate::util::human_bytes(n.div_ceil(4)),
+        thousands(u128::from(u64::MAX))
+    )
 }
 
 /// An error as the command line prints it after the file's name: `:LINE: what` (` what`

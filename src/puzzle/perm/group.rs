@@ -155,7 +155,11 @@ impl Chain {
     /// point `r` moves) when it went through them all.
     fn extend(&mut self, r: Perm, from: usize, to: usize) {
         if to == self.levels.len() {
-            let moved = r.iter().enumerate().position(|(x, &y)| usize::from(y) != x).unwrap_or(0);
+            let moved = r
+                .iter()
+                .enumerate()
+                .position(|(x, &y)| usize::from(y) != x)
+                .unwrap_or(0);
             self.levels.push(Level::new(moved as u16, self.n));
         }
         for level in &mut self.levels[from..=to] {
@@ -273,7 +277,9 @@ mod tests {
     #[test]
     fn m24_has_order_244823040() {
         // Conway's generators (twsearch's `samples/main/m24conway.tws`).
-        let s = perm(&[24, 23, 4, 3, 22, 11, 8, 7, 10, 9, 6, 21, 14, 13, 20, 17, 16, 19, 18, 15, 12, 5, 2, 1]);
+        let s = perm(&[
+            24, 23, 4, 3, 22, 11, 8, 7, 10, 9, 6, 21, 14, 13, 20, 17, 16, 19, 18, 15, 12, 5, 2, 1,
+        ]);
         let mut r: Vec<u16> = (2..=23).collect();
         r.extend([1, 24]);
         let order = Chain::new(24, &[s, perm(&r)]).order();
@@ -301,7 +307,9 @@ mod tests {
 
     #[test]
     fn orders_past_128_bits_are_written_as_powers_of_ten() {
-        let order = Order { orbits: vec![u64::MAX, u64::MAX, 1000] };
+        let order = Order {
+            orbits: vec![u64::MAX, u64::MAX, 1000],
+        };
         assert_eq!(order.exact(), None);
         assert_eq!(order.text(), "about 3.4 x 10^41");
     }
