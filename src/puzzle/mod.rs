@@ -167,9 +167,10 @@ pub trait Invariant {
     fn exact(&self) -> bool {
         true
     }
-    /// The configurations the search must reach, known independently of it, and how they
-    /// are known (e.g. the order of the group the moves generate), or `None`.
-    fn reachable(&self) -> Option<(u64, String)> {
+    /// The order of the group the moves generate, when it is the number of configurations
+    /// the search must reach (a permutation puzzle whose pieces are all distinct): known
+    /// before the search, and checked against it.
+    fn group_order(&self) -> Option<u64> {
         None
     }
     /// Rank of the move matrix over GF(2), for coin puzzles.

@@ -831,9 +831,8 @@ impl Invariant for PermPuzzle {
         false
     }
 
-    fn reachable(&self) -> Option<(u64, String)> {
-        let n = u64::try_from(self.reach.positions()?).ok()?;
-        Some((n, "Group order by Schreier–Sims".into()))
+    fn group_order(&self) -> Option<u64> {
+        u64::try_from(self.reach.positions()?).ok()
     }
 
     fn configurations(&self) -> (u64, String) {

@@ -403,7 +403,7 @@ fn every_small_example_equals_a_plain_search_over_explicit_states() {
             let plain = plain_levels(text, metric);
             assert_eq!(levels(&p), plain, "{} {metric:?}", p.definition().name);
             // Where the pieces are distinct, the group's order is the count.
-            if let Some((n, _)) = p.reachable() {
+            if let Some(n) = p.group_order() {
                 assert_eq!(n, plain.iter().sum::<u64>(), "{}", p.definition().name);
             }
         }
@@ -678,7 +678,7 @@ fn the_whole_cube_is_counted_past_64_bits_and_its_subgroups_ranked_tightly() {
     // 120 x 3^5 x 7!/2 ranks, every one a position.
     let ur = puzzle(CUBE_UR, Metric::Quarter);
     assert_eq!((ur.states(), ur.plan()), (120 * 243 * 2520, "split"));
-    assert_eq!(ur.reachable().map(|r| r.0), Some(73_483_200));
+    assert_eq!(ur.group_order(), Some(73_483_200));
     let edges = &ur.s.components[1];
     assert_eq!(
         (edges.len(), edges.carried.is_some(), edges.ranks_twists()),
@@ -719,7 +719,7 @@ fn tightened_coordinates_round_trip() {
     let pentagon = puzzle(PENTAGON, Metric::Face);
     assert_eq!(pentagon.states(), 10);
     let hexagon = puzzle(HEXAGON, Metric::Face);
-    assert_eq!((hexagon.states(), hexagon.reachable().map(|r| r.0)), (12 * 3, Some(36)));
+    assert_eq!((hexagon.states(), hexagon.group_order()), (12 * 3, Some(36)));
 }
 
 #[test]
