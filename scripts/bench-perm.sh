@@ -15,6 +15,8 @@
 #   TWSEARCH=PATH          twsearch's binary, for the side-by-side runs
 #   BENCH_REPEATS=N        rounds (default 3)
 #   BENCH_RUST_BIN=PATH    the analyze binary (default target/release/analyze, built first)
+#   BENCH_TIMEOUT=SECONDS  stop a run after that long (it then reads n/a)
+#   BENCH_PRIVATE=0        skip the untimed runs that measure the private peak
 set -euo pipefail
 export LC_ALL=C
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -28,7 +30,8 @@ trap 'rm -rf "$OUT"' EXIT
 
 # Runs a command under /usr/bin/time: "seconds peak-KiB", or "n/a n/a" if it failed.
 timed() {
-    /usr/bin/time -f "%e %M" -o "$OUT/time" "$@" > /dev/null 2>&1 && cat "$OUT/time" || echo "n/a n/a"
+    /usr/bin/time -f "%e %M" -o "$OUT/time" ${BENCH_TIMEOUT:+timeout "$BENCH_TIMEOUT"} "$@" > /dev/null 2>&1 \
+        && cat "$OUT/time" || echo "n/a n/a"
 }
 
 # The largest anonymous (private) resident set of a command, in KiB, polled from
@@ -87,9 +90,11 @@ for file in "${FILES[@]}"; do
         fi
         echo "$(basename "$file") round $round: analyze $ours s, twsearch $theirs s" >&2
     done
-    ours_private=$(private_peak "$BIN" --quiet --rules "$file" --out "$OUT/reports")
-    theirs_private=n/a
-    [ -z "${TWSEARCH:-}" ] || theirs_private=$(private_peak "$TWSEARCH" -t 2 -g "$file")
+    ours_private=n/a theirs_private=n/a
+    if [ "${BENCH_PRIVATE:-1}" != 0 ]; then
+        ours_private=$(private_peak "$BIN" --quiet --rules "$file" --out "$OUT/reports")
+        [ -z "${TWSEARCH:-}" ] || theirs_private=$(private_peak "$TWSEARCH" -t 2 -g "$file")
+    fi
     mib() { [ "$1" = n/a ] && echo n/a || awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
     ratio=$(awk -v a="$ours" -v b="$theirs" 'BEGIN { if (a == "n/a" || b == "n/a") print "n/a"; else printf "%.2f", a / b }')
     echo "| $(basename "$file") | $ours | $(mib "$ours_kb") | $(mib "$ours_private") | $theirs | $(mib "$theirs_kb") | $(mib "$theirs_private") | $ratio |"

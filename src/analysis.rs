@@ -73,6 +73,9 @@ pub struct Analysis {
     pub goal_drawings: Vec<String>,
     /// Rank of the move matrix over GF(2), for coin puzzles.
     pub gf2_rank: Option<u32>,
+    /// The order of the group the moves generate, where it counts the configurations the
+    /// goal reaches (permutation puzzles of distinct pieces): equal to [`Analysis::reachable`].
+    pub group_order: Option<u64>,
     /// Distance of the puzzle's classic start, if it has one (`None` inside: unsolvable).
     pub start_distance: Option<Option<usize>>,
     /// The heuristic atlas of a sliding board, when it was measured.
@@ -150,6 +153,14 @@ pub enum AnalysisError {
         reached: u64,
         /// What the invariant said.
         solvable: bool,
+    },
+    /// The search reached other than the order of the group the moves generate: a bug.
+    #[error("internal error: the search reached {} configurations, but the moves generate a group of {} (Schreier–Sims), each one configuration", crate::util::thousands(*reached), crate::util::thousands(*order))]
+    Unreached {
+        /// The group's order.
+        order: u64,
+        /// Configurations reached.
+        reached: u64,
     },
 }
 
@@ -277,6 +288,16 @@ fn assemble<P: Puzzle>(puzzle: &P, search: &Distances, watched: bool) -> Result<
             });
         }
     }
+    let mut invariant = puzzle.invariant();
+    let group_order = puzzle.group_order();
+    if let Some(order) = group_order {
+        let reached = search.levels.iter().sum();
+        if reached != order {
+            return Err(AnalysisError::Unreached { order, reached });
+        }
+        let n = crate::util::thousands(order);
+        invariant.push_str(&format!(" Group order by Schreier–Sims: {n}; reached: {n}."));
+    }
     let (rows, cols) = puzzle.shape();
     let (configurations, configurations_formula) = puzzle.configurations();
     Ok(Analysis {
@@ -284,7 +305,7 @@ fn assemble<P: Puzzle>(puzzle: &P, search: &Distances, watched: bool) -> Result<
         id: puzzle.id(),
         title: puzzle.title(),
         rules: puzzle.rules(),
-        invariant: puzzle.invariant(),
+        invariant,
         board: puzzle.on_board(),
         rows,
         cols,
@@ -299,6 +320,7 @@ fn assemble<P: Puzzle>(puzzle: &P, search: &Distances, watched: bool) -> Result<
         antipode_moves: Vec::new(),
         goal_drawings: puzzle.goals().iter().map(|&r| puzzle.draw(r)).collect(),
         gf2_rank: puzzle.gf2_rank(),
+        group_order,
         start_distance: watched.then(|| search.watched.first().copied().flatten()),
         atlas: None,
         seconds: 0.0,
@@ -371,6 +393,7 @@ fn unranked_analysis<P: PackedPuzzle>(puzzle: &P, found: &SparseDistances<P::Key
         goal_drawings: goals.iter().map(|&k| puzzle.draw_key(k)).collect(),
         board: false,
         antipode_moves: Vec::new(),
+        group_order: None,
         gf2_rank: None,
         start_distance: None,
         atlas: None,

@@ -111,6 +111,7 @@ trait Choice: Send + Sync {
     fn build(&self, goal: Option<&str>) -> Result<Box<dyn Built>, String>;
     fn unranked(&self) -> Option<String>;
     fn packed_bits(&self) -> Option<u32>;
+    fn reach(&self) -> Option<u128>;
     fn build_sparse(&self) -> Result<Sparse, String>;
 }
 
@@ -158,6 +159,10 @@ impl<F: Family> Choice for Chosen<F> {
 
     fn packed_bits(&self) -> Option<u32> {
         self.family.packed_bits(&self.size)
+    }
+
+    fn reach(&self) -> Option<u128> {
+        self.family.reach(&self.size)
     }
 
     fn build_sparse(&self) -> Result<Sparse, String> {
@@ -304,10 +309,10 @@ impl Job {
         }
     }
 
-    /// How many positions the moves reach, if known before the search (a group order);
-    /// none is computed yet, so the rule falls back on the rank space.
+    /// How many positions the moves reach, if known before the search (a permutation
+    /// puzzle's group order); without it the rule falls back on the rank space.
     pub fn reach_estimate(&self) -> Option<u128> {
-        None
+        self.choice.reach()
     }
 
     /// The same job searched by `route`.

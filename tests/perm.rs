@@ -278,7 +278,7 @@ fn the_whole_cube_is_refused_at_once_with_its_count_and_memory() {
     assert_eq!(ended.code, Some(2), "{}", ended.stderr);
     assert_eq!(ended.stderr.lines().count(), 1, "{}", ended.stderr);
     assert!(
-        ended.stderr.contains("43,252,003,274,489,856,000 positions") && ended.stderr.contains("9.4 EiB"),
+        ended.stderr.contains("reach 43,252,003,274,489,856,000 positions") && ended.stderr.contains("9.4 EiB"),
         "{}",
         ended.stderr
     );
@@ -313,4 +313,68 @@ fn the_report_gives_moves_from_the_goal_to_its_first_antipodes() {
         let drawn: Vec<&str> = text.lines().skip(1).take(2).map(str::trim).collect();
         assert_eq!(drawn, [format!("CORNERS {pieces}"), twists.to_string()], "{text}");
     }
+}
+
+#[test]
+fn every_example_reaches_the_order_of_the_group_its_moves_generate() {
+    // Schreier–Sims counts the positions before the search (every example's pieces are
+    // distinct); the report says both, and a difference would end the run with an error.
+    let sandbox = Sandbox::new();
+    let dir = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("examples")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "tws"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 9, "{files:?}");
+    for file in files {
+        let stem = file.file_stem().and_then(|s| s.to_str()).expect("a name").to_string();
+        let out = format!("out-{stem}");
+        // M24 is the sparse route's benchmark (minutes, not ranked): its group order is
+        // checked in the unit tests of `group.rs`.
+        if stem == "m24" {
+            continue;
+        }
+        let ended = sandbox.output(&["--rules", file.to_str().expect("a path"), "--out", &out, "--quiet"]);
+        if stem == "3x3x3" {
+            assert_eq!(ended.code, Some(2), "{}", ended.stderr);
+            let count = "reach 43,252,003,274,489,856,000 positions (the order of the group";
+            assert!(ended.stderr.contains(count), "{}", ended.stderr);
+            continue;
+        }
+        assert_eq!(ended.code, Some(0), "{stem}: {}", ended.stderr);
+        let folder = std::fs::read_dir(sandbox.path(&out))
+            .expect("a report folder")
+            .next()
+            .expect("one")
+            .expect("an entry")
+            .path();
+        let summary = std::fs::read_to_string(folder.join("summary.json")).expect("a summary");
+        let reachable: u64 = summary
+            .split("\"reachable\": ")
+            .nth(1)
+            .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
+            .and_then(|n| n.parse().ok())
+            .expect("a reachable count");
+        let n = with_commas(reachable);
+        let line = format!("Group order by Schreier–Sims: {n}; reached: {n}.");
+        let report = std::fs::read_to_string(folder.join("report.md")).expect("a report");
+        assert!(report.contains(&line), "{stem}: {line}");
+        let order = format!("\"group_order\": {reachable},");
+        assert!(summary.contains(&order), "{stem}: {summary}");
+    }
+}
+
+/// `1234567` as `1,234,567`.
+fn with_commas(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
 }

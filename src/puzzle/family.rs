@@ -245,6 +245,12 @@ pub trait Family: Sync + 'static {
         let _ = size;
         None
     }
+    /// The states the moves reach, where known before the search (a permutation puzzle's
+    /// group order): the route rule weighs it against the rank space.
+    fn reach(&self, size: &Self::Size) -> Option<u128> {
+        let _ = size;
+        None
+    }
     /// Builds the size's packed form for the sparse route (with its ranked form where it
     /// has one).
     fn build_sparse(&self, size: &Self::Size) -> Result<super::perm::packed::Sparse, String> {

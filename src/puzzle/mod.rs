@@ -252,6 +252,12 @@ pub trait Invariant {
     fn exact(&self) -> bool {
         true
     }
+    /// The order of the group the moves generate, when it is the number of configurations
+    /// the search must reach (a permutation puzzle whose pieces are all distinct): known
+    /// before the search, and checked against it.
+    fn group_order(&self) -> Option<u64> {
+        None
+    }
     /// Rank of the move matrix over GF(2), for coin puzzles.
     fn gf2_rank(&self) -> Option<u32> {
         None

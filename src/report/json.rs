@@ -25,6 +25,9 @@ pub fn summary(analysis: &Analysis) -> Value {
     map.insert("configurations_formula".into(), json!(analysis.configurations_formula));
     map.insert("metric".into(), json!(analysis.metric));
     count(&mut map, "reachable", analysis.reachable());
+    if let Some(order) = analysis.group_order {
+        count(&mut map, "group_order", order);
+    }
     map.insert("max_distance".into(), json!(analysis.max_distance()));
     if let Some(sequence) = super::oeis::find(&analysis.levels) {
         map.insert("oeis".into(), json!(sequence.id));

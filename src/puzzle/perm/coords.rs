@@ -309,7 +309,12 @@ impl Coords {
                 // Its low table's entries are in 16 bits: the other coordinates' ranks at
                 // least must fit.
                 let small: u64 = self.list[..last].iter().map(|c| c.size).product();
-                if c.kind == Kind::Pieces && comp.distinct && comp.parity == Parity::Free && small <= BIG_LOW_MAX {
+                if c.kind == Kind::Pieces
+                    && comp.distinct
+                    && comp.parity == Parity::Free
+                    && comp.reached.is_none()
+                    && small <= BIG_LOW_MAX
+                {
                     // The small coordinates' tables are combined into the plan's own.
                     build_tables(s, &mut self.list[..last]);
                     let big = big(s, &self.list);
@@ -337,7 +342,7 @@ impl Coords {
                 .iter()
                 .find(|x| x.comp == j && x.kind == Kind::Pieces)
                 .map_or(0, |x| rank / x.stride % x.size);
-            wanted ^= parity_of_rank(v, other.len()) ^ super::rank::parity(&other.solved_code);
+            wanted ^= parity_of_rank(full_rank(other, v), other.len()) ^ super::rank::parity(&other.solved_code);
         }
         wanted
     }
@@ -385,10 +390,10 @@ impl Coords {
                 for (&b, &p) in buf.iter().zip(&comp.positions) {
                     twists[p] = b;
                 }
-            } else if !matches!(comp.parity, Parity::Tied(_)) {
+            } else if !comp.parity_class() {
                 let v = value(c);
                 if comp.distinct {
-                    unrank_distinct(v, buf);
+                    unrank_distinct(full_rank(comp, v), buf);
                 } else {
                     unrank_multiset(v, &comp.counts, comp.arrangements, buf);
                 }
@@ -397,7 +402,7 @@ impl Coords {
         }
         for (i, comp) in s.components.iter().enumerate() {
             if let Parity::Tied(on) = &comp.parity
-                && comp.ranks_pieces()
+                && comp.parity_class()
             {
                 let mut wanted = super::rank::parity(&comp.solved_code);
                 for &j in on {
@@ -449,9 +454,19 @@ fn write_codes(comp: &Component, codes: &[u8], pieces: &mut [u8]) {
     }
 }
 
-/// A component's piece coordinate from its codes.
+/// The [`rank_distinct`] rank of the arrangement of a component's piece coordinate `v`
+/// (the same but where [`Component::reached`] lists the arrangements).
+fn full_rank(comp: &Component, v: u64) -> u64 {
+    comp.reached.as_ref().map_or(v, |r| r[v as usize])
+}
+
+/// A component's piece coordinate from its codes. (The moves keep the arrangement among
+/// those [`Component::reached`] lists, and [`Structure::class_of`] refuses the others before
+/// they are ranked.)
 fn piece_rank(comp: &Component, code: &[u8]) -> u64 {
-    if !comp.distinct {
+    if let Some(reached) = &comp.reached {
+        reached.binary_search(&rank_distinct(code)).map_or(0, |i| i as u64)
+    } else if !comp.distinct {
         rank_multiset(code, &comp.counts, comp.arrangements)
     } else if matches!(comp.parity, Parity::Tied(_)) {
         rank_half(code)
@@ -482,6 +497,7 @@ impl Coord {
         let fixed = comp.fixed_sum.then_some(comp.solved_sum);
         match self.kind {
             Kind::Pieces if !comp.distinct => unrank_multiset(v, &comp.counts, comp.arrangements, cur),
+            Kind::Pieces if comp.reached.is_some() => unrank_distinct(full_rank(comp, v), cur),
             Kind::Pieces if matches!(comp.parity, Parity::Tied(_)) => unrank_half(v, parity, cur),
             Kind::Pieces => unrank_distinct(v, cur),
             Kind::Twists => unrank_twists(v, comp.orientations, fixed, cur),

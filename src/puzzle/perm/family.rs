@@ -34,6 +34,8 @@ pub struct Definition {
     unranked: Option<String>,
     /// Bits of a packed state (`None`: past 128, not searched packed).
     packed_bits: Option<u32>,
+    /// The positions the moves reach, where Schreier–Sims counts them before the search.
+    reach: Option<u128>,
 }
 
 impl PartialEq for Definition {
@@ -70,31 +72,20 @@ impl Definition {
         let packed_bits = super::packed::Packing::new(def.clone(), &id, metric)
             .ok()
             .map(|p| p.bits());
-        let (states, unranked) = match PermPuzzle::rank_space(&def, metric) {
-            Ok(states) => (states, None),
+        let (states, unranked, reach) = match PermPuzzle::rank_space(&def, metric) {
+            Ok((states, reach)) => match states.map(u64::try_from) {
+                Some(Ok(states)) => (u128::from(states), None, reach.positions()),
+                // Ranks are 64-bit: said with the figures, before anything is built.
+                _ => return Err(too_big(states, &reach)),
+            },
             // A ranking limit (an orbit too large to rank), not a fault of the file: the
             // packed form searches it.
-            Err(e) if packed_bits.is_some() => (super::structure::assemblies(&def), Some(e.message)),
+            Err(e) if packed_bits.is_some() => (
+                super::structure::assemblies(&def).unwrap_or(u128::MAX),
+                Some(e.message),
+                None,
+            ),
             Err(e) => return Err(located(e)),
-        };
-        let states = match (states.map(u64::try_from), &unranked) {
-            (_, Some(_)) => states.unwrap_or(u128::MAX),
-            (Some(Ok(states)), None) => u128::from(states),
-            // Ranks are 64-bit: said with the figures, before anything is built.
-            (Some(Err(_)), None) => {
-                let n = states.unwrap_or_default();
-                return Err(format!(
-                    " its moves reach up to {} positions (the goal's class of the invariants found from the moves), which would take {} of bit planes at 2 bits a position; ranks are 64-bit, so at most {} positions are searched",
-                    crate::util::thousands(n),
-                    crate::util::human_bytes(n.div_ceil(4)),
-                    crate::util::thousands(u64::MAX)
-                ));
-            }
-            (None, None) => {
-                return Err(
-                    " its moves reach up to more than 10^38 positions (the goal's class of the invariants found from the moves); ranks are 64-bit".into(),
-                );
-            }
         };
         Ok(Definition {
             id,
@@ -103,8 +94,36 @@ impl Definition {
             states,
             unranked,
             packed_bits,
+            reach,
         })
     }
+}
+
+/// Why a rank space past 64 bits is refused, with the positions the moves reach where the
+/// group they generate counts them, else the rank space's figures.
+fn too_big(states: Option<u128>, reach: &super::Reach) -> String {
+    let thousands = crate::util::thousands;
+    let group = "the order of the group they generate, by Schreier–Sims";
+    let class = "the goal's class of the invariants found from the moves";
+    let (n, what) = match (reach.positions(), states) {
+        (Some(n), _) if n > u128::from(u64::MAX) => (n, group),
+        (Some(n), _) => {
+            let space = states.map_or_else(|| "more than 10^38".into(), thousands);
+            return format!(
+                " its moves reach {} positions ({group}), but its coordinates rank them among {space} ({class}), past 64 bits",
+                thousands(n)
+            );
+        }
+        (None, Some(n)) => (n, class),
+        (None, None) => return format!(" its moves reach up to more than 10^38 positions ({class}); ranks are 64-bit"),
+    };
+    format!(
+        " its moves reach {}{} positions ({what}), which would take {} of bit planes at 2 bits a position; ranks are 64-bit, so at most {} positions are searched",
+        if what == group { "" } else { "up to " },
+        thousands(n),
+        crate::util::human_bytes(n.div_ceil(4)),
+        thousands(u128::from(u64::MAX))
+    )
 }
 
 /// An error as the command line prints it after the file's name: `:LINE: what` (` what`
@@ -219,6 +238,10 @@ impl Family for PermFamily {
 
     fn packed_bits(&self, definition: &Definition) -> Option<u32> {
         definition.packed_bits
+    }
+
+    fn reach(&self, definition: &Definition) -> Option<u128> {
+        definition.reach
     }
 
     fn build_sparse(&self, definition: &Definition) -> Result<super::packed::Sparse, String> {

@@ -9,6 +9,7 @@
 
 pub mod coords;
 pub mod family;
+pub mod group;
 pub mod packed;
 pub mod parse;
 pub mod rank;
@@ -41,6 +42,65 @@ pub struct PermPuzzle {
     classes: Vec<ClassInfo>,
     /// All assemblies of the pieces (`None`: past 128 bits).
     assemblies: Option<u128>,
+    /// The reach of the moves, known before the search.
+    reach: Reach,
+}
+
+/// What the moves reach, from the order of the group they generate ([`group`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reach {
+    /// Every piece is distinct, so every element of the group is one position.
+    Positions(group::Order),
+    /// Some pieces are identical: the group permutes labelled pieces, and the positions
+    /// are its order divided by the goal's stabiliser's, not computed.
+    Labelled(group::Order),
+    /// Too many (position, orientation) points for the chain.
+    Unknown {
+        /// The points.
+        points: usize,
+    },
+}
+
+impl Reach {
+    /// What the moves of `s` reach from the goal of `def`.
+    pub fn of(def: &Definition, s: &Structure) -> Self {
+        let distinct = def.solved.pieces.iter().all(|labels| {
+            let mut sorted = labels.clone();
+            sorted.sort_unstable();
+            sorted.windows(2).all(|w| w[0] != w[1])
+        });
+        match group::order(s) {
+            Some(order) if distinct => Reach::Positions(order),
+            Some(order) => Reach::Labelled(order),
+            None => Reach::Unknown {
+                points: s.layout.modulus.iter().map(|&o| usize::from(o)).sum(),
+            },
+        }
+    }
+
+    /// The positions reached, when known and below 2^128.
+    pub fn positions(&self) -> Option<u128> {
+        match self {
+            Reach::Positions(order) => order.exact(),
+            _ => None,
+        }
+    }
+
+    /// A sentence on it for reports, when the group does not count the positions (when it
+    /// does, the analysis states it beside what the search reached).
+    fn sentence(&self) -> Option<String> {
+        match self {
+            Reach::Positions(_) => None,
+            Reach::Labelled(order) => Some(format!(
+                "By Schreier–Sims the moves generate a group of {} permutations of the labelled pieces; some pieces are identical, so the positions are that order divided by the order of the goal's stabiliser, which is not computed.",
+                order.text()
+            )),
+            Reach::Unknown { points } => Some(format!(
+                "The order of the group the moves generate is not computed: its {points} (position, orientation) points are more than the {} the Schreier–Sims chain is built for.",
+                group::MAX_POINTS
+            )),
+        }
+    }
 }
 
 /// What one worker keeps between ranks: the high part's moves for the run being expanded.
@@ -75,9 +135,9 @@ impl PermPuzzle {
     /// cannot be built: what [`PermPuzzle::new`] checks, without laying out the coordinates
     /// or building their tables, so a rank space past 64 bits (the whole 3x3x3 cube) is
     /// counted, for the caller to refuse with its figures.
-    pub fn rank_space(def: &Definition, metric: Metric) -> Result<Option<u128>, DefinitionError> {
+    pub fn rank_space(def: &Definition, metric: Metric) -> Result<(Option<u128>, Reach), DefinitionError> {
         let s = Structure::new(def, metric)?;
-        Ok(Coords::space(&s))
+        Ok((Coords::space(&s), Reach::of(def, &s)))
     }
 
     /// Whether the quarter metric would search `def` as the face metric does: every move has
@@ -96,6 +156,7 @@ impl PermPuzzle {
             Structure::new(&def, Metric::Face)?.moves
         };
         let assemblies = s.assemblies;
+        let reach = Reach::of(&def, &s);
         let mut coords = Coords::layout(&s).map_err(|message| DefinitionError { line: 0, message })?;
         coords.plan(&s);
         let mut buf = Vec::new();
@@ -110,6 +171,7 @@ impl PermPuzzle {
             goal,
             classes: Vec::new(),
             assemblies,
+            reach,
         };
         puzzle.classes = puzzle.build_classes();
         Ok(puzzle)
@@ -322,7 +384,7 @@ impl PermPuzzle {
                 parts.push(format!("{} twist {}", comp.name(&self.def), rest % o));
                 rest /= o;
             }
-            if matches!(comp.parity, structure::Parity::Tied(_)) && comp.ranks_pieces() {
+            if comp.parity_class() {
                 let what = if rest % 2 == 0 { "even" } else { "odd" };
                 parts.push(format!("{} {what}", comp.name(&self.def)));
                 rest /= 2;
@@ -346,7 +408,7 @@ impl PermPuzzle {
                 t[first] = ((u64::from(t[first]) + rest % o) % o) as u8;
                 rest /= o;
             }
-            if matches!(comp.parity, structure::Parity::Tied(_)) && comp.ranks_pieces() {
+            if comp.parity_class() {
                 if rest % 2 == 1 {
                     p.swap(comp.positions[0], comp.positions[1]);
                 }
@@ -440,11 +502,14 @@ impl PermPuzzle {
         classes
     }
 
-    /// The classes' assemblies as a product, component by component: `6! x 3^6 x 7!`.
+    /// The classes' assemblies as a product, component by component: `6! x 3^6 x 7!` (an
+    /// arrangement count the moves make where they make few: `120 x 3^6 x 7!`).
     fn structured_formula(&self) -> String {
         let mut parts = Vec::new();
         for c in &self.s.components {
-            if c.ranks_pieces() {
+            if let Some(reached) = &c.reached {
+                parts.push(reached.len().to_string());
+            } else if c.ranks_pieces() {
                 let mut f = format!("{}!", c.len());
                 let repeats: Vec<String> = c.counts.iter().filter(|&&n| n > 1).map(|n| format!("{n}!")).collect();
                 if !repeats.is_empty() {
@@ -712,6 +777,10 @@ impl Invariant for PermPuzzle {
         false
     }
 
+    fn group_order(&self) -> Option<u64> {
+        u64::try_from(self.reach.positions()?).ok()
+    }
+
     fn configurations(&self) -> (u64, String) {
         let Some(all) = self.assemblies_u64() else {
             let counted = u64::try_from(self.structured()).unwrap_or(u64::MAX);
@@ -755,16 +824,24 @@ impl Invariant for PermPuzzle {
                 ));
             }
             match &comp.parity {
-                structure::Parity::Tied(on) if on.is_empty() && comp.ranks_pieces() => {
+                structure::Parity::Tied(on) if on.is_empty() && comp.parity_class() => {
                     facts.push(format!("every move permutes {name} evenly"));
                 }
-                structure::Parity::Tied(on) if comp.ranks_pieces() => {
+                structure::Parity::Tied(on) if comp.parity_class() => {
                     let others: Vec<String> = on.iter().map(|&j| self.s.components[j].name(&self.def)).collect();
                     facts.push(format!("{name}'s permutation parity follows {}'s", others.join(" + ")));
                 }
                 _ => {}
             }
+            if let Some(reached) = &comp.reached {
+                facts.push(format!(
+                    "the moves make {} of {name}'s {} arrangements (the order of the group they generate on its positions, by Schreier–Sims)",
+                    crate::util::thousands(reached.len() as u64),
+                    crate::util::thousands(comp.arrangements)
+                ));
+            }
         }
+        let group = self.reach.sentence().map_or_else(String::new, |s| format!(" {s}"));
         let (r, k) = (self.coords.states, self.s.invariant_classes());
         let assemblies = self
             .assemblies
@@ -782,16 +859,17 @@ impl Invariant for PermPuzzle {
         };
         if facts.is_empty() {
             if rest.is_empty() {
-                return "No invariant found: the moves keep no twist sum or parity, so every assembly is one class."
-                    .into();
+                return format!(
+                    "No invariant found: the moves keep no twist sum or parity, so every assembly is one class.{group}"
+                );
             }
             return format!(
-                "No twist sum or parity found: the {assemblies} assemblies hold one class of {}{rest}.",
+                "No twist sum or parity found: the {assemblies} assemblies hold one class of {}{rest}.{group}",
                 crate::util::thousands(r)
             );
         }
         format!(
-            "Found from the moves: {}. So the {assemblies} assemblies split into {k} classes of {} positions each{rest}; the moves may generate less than a class, which the search then shows.",
+            "Found from the moves: {}. So the {assemblies} assemblies split into {k} classes of {} positions each{rest}; the moves may generate less than a class, which the search then shows.{group}",
             facts.join("; "),
             crate::util::thousands(r),
         )

@@ -3,11 +3,16 @@
 //! in step, twist sums every move keeps, and permutation parities the moves tie together.
 //! The ranking covers the goal's class of these invariants only.
 
+use super::group::{Chain, Perm};
 use super::parse::{Definition, DefinitionError, State, err};
-use super::rank::{MAX_DISTINCT, multinomial, parity};
+use super::rank::{MAX_DISTINCT, multinomial, parity, rank_distinct};
+use std::collections::HashSet;
 
 /// Most moves after expanding powers.
 const MAX_MOVES: usize = 1024;
+
+/// Most arrangements of one component listed in [`Component::reached`]: 32 MiB of ranks.
+const REACHED_MAX: u128 = 1 << 22;
 
 /// Distance metric: what one move is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -160,6 +165,11 @@ pub struct Component {
     pub parity: Parity,
     /// Arrangements of its pieces (`k!` or the multinomial).
     pub arrangements: u64,
+    /// The arrangements the moves make of its distinct pieces, as sorted full ranks
+    /// ([`rank_distinct`]), when they are at most half of those its parity allows (`<U,R>`
+    /// makes 120 of the 720 arrangements of the corners it turns): the piece coordinate is
+    /// the index in this list.
+    pub reached: Option<Vec<u64>>,
 }
 
 impl Component {
@@ -189,10 +199,18 @@ impl Component {
         self.orientations > 1 && self.carried.is_none() && !(self.fixed_sum && self.len() == 1)
     }
 
+    /// Whether its permutation's parity sorts positions into classes: tied to others' and
+    /// ranked, not listed in [`Component::reached`].
+    pub fn parity_class(&self) -> bool {
+        matches!(self.parity, Parity::Tied(_)) && self.ranks_pieces() && self.reached.is_none()
+    }
+
     /// Ranked size of its permutation coordinate.
     pub fn piece_size(&self) -> u64 {
         if !self.ranks_pieces() {
             1
+        } else if let Some(reached) = &self.reached {
+            reached.len() as u64
         } else if matches!(self.parity, Parity::Tied(_)) {
             self.arrangements / 2
         } else {
@@ -418,6 +436,7 @@ impl Sources<'_> {
             follows: None,
             parity: Parity::None,
             arrangements,
+            reached: None,
         })
     }
 
@@ -532,6 +551,9 @@ impl Structure {
         let mut components = sources.components(&root, &touched)?;
         follow(&mut components, &moves);
         parities(&mut components, &moves);
+        for c in &mut components {
+            c.reached = reached(c, &moves);
+        }
         Ok(Structure {
             layout,
             moves,
@@ -550,11 +572,7 @@ impl Structure {
             .iter()
             .map(|c| {
                 let twist = if c.fixed_sum { u64::from(c.orientations) } else { 1 };
-                let parity = if matches!(c.parity, Parity::Tied(_)) && c.ranks_pieces() {
-                    2
-                } else {
-                    1
-                };
+                let parity = if c.parity_class() { 2 } else { 1 };
                 twist * parity
             })
             .product()
@@ -584,6 +602,15 @@ impl Structure {
                 }
                 counts[usize::from(k)] += 1;
                 *slot = k;
+            }
+            if let Some(reached) = &c.reached
+                && reached.binary_search(&rank_distinct(&code)).is_err()
+            {
+                return Err(format!(
+                    "the moves make {} arrangements of set {}'s pieces, and not this one",
+                    crate::util::thousands(reached.len() as u64),
+                    self.layout.names[c.set]
+                ));
             }
             if let Some(carried) = &c.carried
                 && code
@@ -626,7 +653,7 @@ impl Structure {
                 radix *= u64::from(c.orientations);
             }
             if let Parity::Tied(on) = &c.parity
-                && c.ranks_pieces()
+                && c.parity_class()
             {
                 let relative = |j: usize| parity(&codes[j]) ^ parity(&self.components[j].solved_code);
                 let wrong = on.iter().fold(relative(i), |acc, &j| acc ^ relative(j));
@@ -713,4 +740,41 @@ fn parities(components: &mut [Component], moves: &[Move]) {
             )
         };
     }
+}
+
+/// The arrangements the moves make of `c`'s distinct pieces, if they are at most half of
+/// what its parity allows and at most [`REACHED_MAX`]: the order of the group the moves
+/// generate on its positions says so before they are listed.
+fn reached(c: &Component, moves: &[Move]) -> Option<Vec<u64>> {
+    let free = matches!(&c.parity, Parity::Free) || c.parity == Parity::Tied(Vec::new());
+    if !(c.distinct && c.ranks_pieces() && free) {
+        return None;
+    }
+    let local: Vec<Perm> = moves
+        .iter()
+        .map(|m| {
+            c.positions
+                .iter()
+                .map(|&p| c.positions.binary_search(&usize::from(m.from[p])).unwrap_or(0) as u16)
+                .collect()
+        })
+        .collect();
+    let order = Chain::new(c.len(), &local).order().exact()?;
+    if order > REACHED_MAX || 2 * order > u128::from(c.piece_size()) {
+        return None;
+    }
+    // Every element of the group makes one arrangement of the distinct pieces.
+    let mut seen = HashSet::from([rank_distinct(&c.solved_code)]);
+    let mut todo = vec![c.solved_code.clone()];
+    while let Some(code) = todo.pop() {
+        for from in &local {
+            let next: Vec<u8> = from.iter().map(|&f| code[usize::from(f)]).collect();
+            if seen.insert(rank_distinct(&next)) {
+                todo.push(next);
+            }
+        }
+    }
+    let mut ranks: Vec<u64> = seen.into_iter().collect();
+    ranks.sort_unstable();
+    Some(ranks)
 }

@@ -85,6 +85,52 @@ fn the_assembly_formula_has_no_trivial_factors() {
     assert_eq!(p.configurations(), (2 * 2 * 6 * 4, "2! x 3! x 2^3".into()));
 }
 
+/// The corners `<U,R>` turns: 120 of their 720 arrangements, a ranked list.
+const UR_CORNERS: &str = "
+Set CORNERS 8 3
+Move U
+CORNERS
+4 1 2 3 5 6 7 8
+End
+Move R
+CORNERS
+5 2 3 1 8 6 7 4
+1 0 0 2 2 0 0 1
+End
+";
+
+/// A pentagon turned and flipped, every move even: 10 of the 60 even arrangements.
+const PENTAGON: &str = "
+Set P 5 1
+Move T
+P
+2 3 4 5 1
+End
+Move F
+P
+1 5 4 3 2
+End
+";
+
+/// A hexagon turned and flipped (12 of 720 arrangements, listed) whose parity a set of
+/// three follows.
+const HEXAGON: &str = "
+Set H 6 1
+Set B 3 1
+Move T
+H
+2 3 4 5 6 1
+B
+2 1 3
+End
+Move F
+H
+6 5 4 3 2 1
+B
+1 3 2
+End
+";
+
 fn puzzle(text: &str, metric: Metric) -> PermPuzzle {
     PermPuzzle::from_text(text, "test", metric).expect("a valid definition")
 }
@@ -325,6 +371,9 @@ fn the_ranking_is_a_bijection_on_every_small_example() {
         TIED_PARITIES.into(),
         IN_STEP.into(),
         MULTISET.into(),
+        UR_CORNERS.into(),
+        PENTAGON.into(),
+        HEXAGON.into(),
     ];
     for text in &small {
         for metric in [Metric::Face, Metric::Quarter] {
@@ -353,16 +402,19 @@ fn every_small_example_equals_a_plain_search_over_explicit_states() {
         TIED_PARITIES.into(),
         IN_STEP.into(),
         MULTISET.into(),
+        UR_CORNERS.into(),
+        PENTAGON.into(),
+        HEXAGON.into(),
     ];
     for text in &small {
         for metric in [Metric::Face, Metric::Quarter] {
             let p = puzzle(text, metric);
-            assert_eq!(
-                levels(&p),
-                plain_levels(text, metric),
-                "{} {metric:?}",
-                p.definition().name
-            );
+            let plain = plain_levels(text, metric);
+            assert_eq!(levels(&p), plain, "{} {metric:?}", p.definition().name);
+            // Where the pieces are distinct, the group's order is the count.
+            if let Some(n) = p.group_order() {
+                assert_eq!(n, plain.iter().sum::<u64>(), "{}", p.definition().name);
+            }
         }
     }
 }
@@ -575,7 +627,7 @@ fn the_rank_space_is_known_before_the_tables_are_built() {
     ] {
         for metric in [Metric::Face, Metric::Quarter] {
             let def = parse_definition(text).expect("valid");
-            let states = PermPuzzle::rank_space(&def, metric).expect("fits");
+            let (states, _) = PermPuzzle::rank_space(&def, metric).expect("fits");
             assert_eq!(states, Some(u128::from(puzzle(text, metric).states())), "{}", def.name);
         }
     }
@@ -605,10 +657,9 @@ fn positions_outside_every_class_are_named_by_set() {
 fn the_whole_cube_is_counted_past_64_bits_and_its_subgroups_ranked_tightly() {
     // 8! x 3^7 x 12! x 2^11 / 2: the invariants' count, its ranks past 64 bits.
     let def = parse_definition(CUBE).expect("valid");
-    assert_eq!(
-        PermPuzzle::rank_space(&def, Metric::Face),
-        Ok(Some(43_252_003_274_489_856_000))
-    );
+    let (states, reach) = PermPuzzle::rank_space(&def, Metric::Face).expect("valid");
+    assert_eq!(states, Some(43_252_003_274_489_856_000));
+    assert_eq!(reach.positions(), Some(43_252_003_274_489_856_000));
     let err = PermPuzzle::new(def, "cube", Metric::Face)
         .map(|_| ())
         .map_err(|e| e.to_string());
@@ -632,9 +683,11 @@ fn the_whole_cube_is_counted_past_64_bits_and_its_subgroups_ranked_tightly() {
     );
     assert!(squares.invariant().contains("519,024,039,293,878,272,000 assemblies"));
     // <U,R>: 6 corners (twist sum kept) and 7 edges (orientation never changed) moved, the
-    // edges' parity tied to the corners': 6! x 3^5 x 7!/2 ranks.
+    // edges' parity tied to the corners', and the corners in 120 of their 720 arrangements:
+    // 120 x 3^5 x 7!/2 ranks, every one a position.
     let ur = puzzle(CUBE_UR, Metric::Quarter);
-    assert_eq!((ur.states(), ur.plan()), (720 * 243 * 2520, "split"));
+    assert_eq!((ur.states(), ur.plan()), (120 * 243 * 2520, "split"));
+    assert_eq!(ur.group_order(), Some(73_483_200));
     let edges = &ur.s.components[1];
     assert_eq!(
         (edges.len(), edges.carried.is_some(), edges.ranks_twists()),
@@ -659,6 +712,23 @@ fn tightened_coordinates_round_trip() {
     let ur = puzzle(CUBE_UR, Metric::Face);
     let r = ur.parse("R U R' U R U2 R'").expect("moves");
     assert_eq!(ur.parse(&ur.render(r)), Ok(r));
+    // Listed arrangements: the ranks are exactly those the moves make.
+    let corners = puzzle(UR_CORNERS, Metric::Face);
+    assert_eq!((corners.states(), corners.plan()), (120 * 243, "split"));
+    let swapped = corners.parse("2 1 3 4 5 6 7 8");
+    assert!(
+        matches!(&swapped, Err(ParseError::Unsolvable(m)) if m.contains("the moves make 120 arrangements")),
+        "{swapped:?}"
+    );
+    assert!(
+        corners
+            .invariant()
+            .contains("the moves make 120 of CORNERS's 720 arrangements")
+    );
+    let pentagon = puzzle(PENTAGON, Metric::Face);
+    assert_eq!(pentagon.states(), 10);
+    let hexagon = puzzle(HEXAGON, Metric::Face);
+    assert_eq!((hexagon.states(), hexagon.group_order()), (12 * 3, Some(36)));
 }
 
 #[test]
