@@ -315,6 +315,18 @@ pub fn utf8(bytes: Vec<u8>) -> std::io::Result<String> {
     })
 }
 
+/// A rules or definition file's bytes as text: a UTF-8 byte-order mark is dropped, and a
+/// file that is not UTF-8 is read as Latin-1 (each byte one character), as older ksolve
+/// files have accented letters in their comments; the keywords are ASCII either way.
+pub fn rules_text(bytes: Vec<u8>) -> String {
+    const BOM: &[u8] = b"\xEF\xBB\xBF";
+    let bytes = match bytes.strip_prefix(BOM) {
+        Some(rest) => rest.to_vec(),
+        None => bytes,
+    };
+    String::from_utf8(bytes).unwrap_or_else(|e| e.into_bytes().iter().map(|&b| char::from(b)).collect())
+}
+
 impl Cli {
     /// Checks every option against the puzzle and turns the line into a [`Command`]; the
     /// files it names are read with `read`.
@@ -544,7 +556,7 @@ impl Cli {
     fn read_rules(&self, path: &std::path::Path, read: ReadFile) -> Result<Job, UsageError> {
         let shown = path.display();
         let text = read(path)
-            .and_then(utf8)
+            .map(rules_text)
             .map_err(|e| UsageError(format!("cannot read the rules file {shown}: {e}")))?;
         let args = self.size_args();
         let Some(family) = registry::for_file(path, &text) else {

@@ -169,22 +169,31 @@ impl Family for PermFamily {
     }
 
     /// The definition as read, without its comments, layout or line numbers: its name, the
-    /// sets, the solved state, every move (name, permutation, twists) and the metric.
+    /// sets, the solved state, every move and sequence (name, permutation, twists), the
+    /// metric, and the aliases and `Illegal` lines when there are any.
     fn canonical(&self, definition: &Definition) -> Vec<(&'static str, String)> {
         let def = &definition.def;
-        let moves = def
-            .moves
-            .iter()
-            .map(|m| format!("{} {:?} {:?}", m.name, m.from, m.twist))
-            .collect::<Vec<_>>()
-            .join("\n");
-        vec![
+        let moves = move_lines(&def.moves);
+        let mut parts = vec![
             ("name", def.name.clone()),
             ("sets", format!("{:?}", def.sets)),
             ("solved", format!("{:?}", def.solved)),
             ("moves", moves),
             ("metric", format!("{:?}", definition.metric)),
-        ]
+        ];
+        // Named only when given, so the identity of a file without them stays as it was.
+        if !def.aliases.is_empty() {
+            parts.push(("aliases", move_lines(&def.aliases)));
+        }
+        if !def.illegal.is_empty() {
+            let illegal: Vec<String> = def
+                .illegal
+                .iter()
+                .map(|i| format!("{} {} {:?}", def.sets[i.set].name, i.position, i.pieces))
+                .collect();
+            parts.push(("illegal", illegal.join("\n")));
+        }
+        parts
     }
 
     fn states(&self, definition: &Definition) -> u128 {
@@ -194,6 +203,15 @@ impl Family for PermFamily {
     fn build(&self, definition: &Definition) -> Result<PermPuzzle, String> {
         PermPuzzle::new((*definition.def).clone(), &definition.id, definition.metric).map_err(|e| e.to_string())
     }
+}
+
+/// Moves as the identity reads them: name, permutation and twists, one a line.
+fn move_lines(moves: &[super::parse::MoveDef]) -> String {
+    moves
+        .iter()
+        .map(|m| format!("{} {:?} {:?}", m.name, m.from, m.twist))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 #[cfg(test)]
