@@ -6,7 +6,7 @@ pub mod help;
 use crate::engine::checkpoint::Config;
 use crate::hosts::{self, Cluster};
 use crate::job::Job;
-use crate::puzzle::family::SizeArgs;
+use crate::puzzle::family::{SizeArgs, count};
 use crate::registry;
 use crate::solve::{Pdb, Sample};
 use crate::util::{human_bytes, thousands};
@@ -32,27 +32,9 @@ pub struct Cli {
     /// Puzzle to analyse (--list describes each).
     #[arg(long, value_parser = PossibleValuesParser::new(registry::names()))]
     pub puzzle: Option<String>,
-    /// Board rows, for the puzzles on a board (--list says which take which size options).
-    /// Give --rows and --cols together, or neither for the default board of the puzzle.
-    #[arg(long, value_name = "R", value_parser = count)]
-    pub rows: Option<u64>,
-    /// Board columns; see --rows.
-    #[arg(long, value_name = "C", value_parser = count)]
-    pub cols: Option<u64>,
-    /// Side of a square board.
-    #[arg(long, value_name = "N", value_parser = count)]
-    pub size: Option<u64>,
-    /// Number of coins N in a row.
-    #[arg(long, value_name = "N", value_parser = count)]
-    pub coins: Option<u64>,
-    /// Coins flipped per move K.
-    #[arg(long, value_name = "K", value_parser = count)]
-    pub flip: Option<u64>,
-    /// What one move is, for a permutation puzzle's definition file (--rules FILE.tws):
-    /// face (every power of a move is one move, the default) or quarter (only a move and
-    /// its inverse).
-    #[arg(long, value_name = "METRIC", value_parser = MetricParser)]
-    pub metric: Option<String>,
+    /// The size options (--rows, --cols, --size, --coins, --flip, --metric).
+    #[command(flatten)]
+    pub size: SizeArgs,
     /// Print a shortest solution of each STATE instead of analysing the whole puzzle; a
     /// STATE is written in the puzzle's notation (e.g. tiles row by row, 0 for the blank,
     /// or an H/T string), or is a data file.
@@ -167,49 +149,6 @@ pub struct OutputArgs {
     /// Save at most every M minutes instead of at every level.
     #[arg(long, value_name = "M", value_parser = count, requires = "checkpoint")]
     pub checkpoint_minutes: Option<u64>,
-}
-
-/// `--metric`: any word is taken here and checked by the puzzle it is given to, whose
-/// refusal names its own metrics; face and quarter, the metrics of definition files, are
-/// listed for `--help` and for shell completion.
-#[derive(Debug, Clone, Copy)]
-struct MetricParser;
-
-impl clap::builder::TypedValueParser for MetricParser {
-    type Value = String;
-
-    fn parse_ref(
-        &self,
-        cmd: &clap::Command,
-        arg: Option<&clap::Arg>,
-        value: &std::ffi::OsStr,
-    ) -> Result<String, clap::Error> {
-        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
-    }
-
-    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
-        use clap::builder::PossibleValue;
-        Some(Box::new(
-            [
-                PossibleValue::new("face").help("every power of a move is one move (the default)"),
-                PossibleValue::new("quarter").help("only a move and its inverse"),
-            ]
-            .into_iter(),
-        ))
-    }
-}
-
-/// Reads a count (a board side, a number of coins, threads, seconds ...), naming what is
-/// accepted where it is not one: without it a negative number would be taken for an
-/// unknown option.
-fn count(text: &str) -> Result<u64, String> {
-    text.parse().map_err(|_| {
-        if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
-            "too large".to_string()
-        } else {
-            "use a whole number, 0 or more".to_string()
-        }
-    })
 }
 
 /// Reads `--threads`: 1 to [`MAX_THREADS`], one message for every value refused (a
@@ -540,17 +479,6 @@ impl Cli {
         }))
     }
 
-    fn size_args(&self) -> SizeArgs {
-        SizeArgs {
-            rows: self.rows,
-            cols: self.cols,
-            size: self.size,
-            coins: self.coins,
-            flip: self.flip,
-            metric: self.metric.clone(),
-        }
-    }
-
     /// Reads and checks a rules file, of whichever family takes it: errors name the file,
     /// and the line and column of the offending value when the family's reader gives them.
     fn read_rules(&self, path: &std::path::Path, read: ReadFile) -> Result<Job, UsageError> {
@@ -558,7 +486,7 @@ impl Cli {
         let text = read(path)
             .map(rules_text)
             .map_err(|e| UsageError(format!("cannot read the rules file {shown}: {e}")))?;
-        let args = self.size_args();
+        let args = &self.size;
         let Some(family) = registry::for_file(path, &text) else {
             return usage(format!(
                 "{shown}: not a rules file: give a coin puzzle's TOML rules (FILE.toml) or a permutation puzzle's definition (FILE.tws), see the README"
@@ -567,7 +495,7 @@ impl Cli {
         let (flags, hint) = family.flags();
         self.allow_only(&format!("--rules {shown}"), flags, hint)?;
         family
-            .read(path, &text, &args)
+            .read(path, &text, args)
             .map_err(|e| UsageError(format!("{shown}:{e}")))
     }
 
@@ -578,7 +506,7 @@ impl Cli {
     /// Refuses a size flag outside `allowed`, with a hint at what to give instead: for
     /// `--metric`, who takes it; else the family's own `hint`, or the flags it takes.
     fn allow_only(&self, what: &str, allowed: &[&str], hint: &str) -> Result<(), UsageError> {
-        let Some(option) = self.size_args().given().into_iter().find(|o| !allowed.contains(o)) else {
+        let Some(option) = self.size.given().into_iter().find(|o| !allowed.contains(&o.as_str())) else {
             return Ok(());
         };
         let hint = if option == "--metric" {
@@ -589,7 +517,7 @@ impl Cli {
         } else if allowed.is_empty() {
             " (it takes no size options)".to_string()
         } else {
-            let flags: Vec<String> = allowed.iter().map(|flag| with_value(flag)).collect();
+            let flags: Vec<String> = allowed.iter().map(|flag| SizeArgs::with_value(flag)).collect();
             format!(" (use {})", flags.join(" "))
         };
         usage(format!("{what} does not take {option}{hint}"))
@@ -615,24 +543,12 @@ impl Cli {
         let family = registry::by_name(name).ok_or_else(|| UsageError(format!("no puzzle is named `{name}`")))?;
         let (flags, hint) = family.flags();
         self.allow_only(&format!("--puzzle {name}"), flags, hint)?;
-        let job = family.choose(&self.size_args()).map_err(UsageError)?;
+        let job = family.choose(&self.size).map_err(UsageError)?;
         match job.beyond() {
             Some(why) if !(solving && job.tiles().is_some()) => too_big(&job, &why),
             _ => Ok(job),
         }
     }
-}
-
-/// A size flag with its value as `--help` names it: `--rows R`, `--metric face|quarter`.
-fn with_value(flag: &str) -> String {
-    let value = match flag {
-        "--rows" => "R",
-        "--cols" => "C",
-        "--flip" => "K",
-        "--metric" => "face|quarter",
-        _ => "N",
-    };
-    format!("{flag} {value}")
 }
 
 /// Most days `--cache-clear` takes: a century.

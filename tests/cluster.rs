@@ -897,3 +897,50 @@ fn ctrl_c_while_waiting_for_the_others_exits_130_at_once_naming_the_one_waited_f
     }
     assert!(!sandbox.path("out").exists());
 }
+
+#[test]
+fn a_flood_of_strangers_is_named_ten_times_then_counted() {
+    let sandbox = Sandbox::new();
+    let addresses = hostfile(&sandbox, "hosts", 2);
+    let args = [
+        "--puzzle",
+        "eight",
+        "--out",
+        "out",
+        "--quiet",
+        "--hosts",
+        "hosts",
+        "--process",
+        "0",
+        "--level-timeout",
+        "30",
+    ];
+    let zero = sandbox.spawn(&args);
+    // Fifteen strangers each send a line of junk and hang up.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut sent = 0;
+    while sent < 15 {
+        match std::net::TcpStream::connect(&addresses[0]) {
+            Ok(mut stream) => {
+                let _ = std::io::Write::write_all(&mut stream, b"GET / HTTP/1.0\r\n\r\n");
+                sent += 1;
+            }
+            Err(_) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(20)),
+            Err(e) => panic!("process 0 never listened: {e}"),
+        }
+    }
+    // Process 0 names each refusal as it comes: give it time to take them all.
+    std::thread::sleep(Duration::from_secs(2));
+    let mut one_args = args;
+    one_args[8] = "1";
+    let one = wait(sandbox.spawn(&one_args), LIMIT);
+    let zero = wait(zero, LIMIT);
+    assert_eq!((zero.code, one.code), (Some(0), Some(0)), "{zero:?} {one:?}");
+    let named = zero.stderr.matches("refused the connection from 127.0.0.1:").count();
+    assert_eq!(named, 10, "{}", zero.stderr);
+    assert!(
+        zero.stderr.contains("10 named above, the others are not"),
+        "{}",
+        zero.stderr
+    );
+}

@@ -49,12 +49,16 @@ fn user_folders_with_look_alike_names_survive_and_marked_leftovers_are_tidied() 
     let staged = marked(&sandbox, &format!("out/.eight.partial-{dead}-def"), dead);
     fs::create_dir(staged.join(REPORT)).expect("mkdir");
     fs::write(staged.join(REPORT).join("distances.csv"), "half").expect("write");
+    // A run killed between making its folder and marking it left it empty: removed. An
+    // empty folder of the user's, of another shape, stays.
+    fs::create_dir(sandbox.path(&format!("out/.eight.partial-{dead}-k3Xz9q"))).expect("mkdir");
+    fs::create_dir(sandbox.path("out/.music.partial-2019")).expect("mkdir");
 
     sandbox
         .run(&[&SLIDING_2X3[..], &["--out", "out", "--quiet"]].concat())
         .success();
     let mut expected: Vec<String> = mine.to_vec();
-    expected.extend(["eight", "notes", "sliding-2x3"].map(String::from));
+    expected.extend([".music.partial-2019", "eight", "notes", "sliding-2x3"].map(String::from));
     expected.sort();
     assert_eq!(sandbox.list("out"), expected);
     for name in &mine {

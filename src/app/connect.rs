@@ -77,6 +77,7 @@ pub fn connect(cluster: &Cluster, job: &str) -> Result<Vec<Option<TcpStream>>, S
         },
         timeout: Duration::from_secs(cluster.connect_timeout()),
         deadline: Instant::now() + Duration::from_secs(cluster.connect_timeout()),
+        refused: std::cell::Cell::new(0),
     };
     // Listen first: a second process started with the same --process fails here, before it
     // has spoken to anyone.
@@ -103,7 +104,13 @@ struct Setup<'a> {
     greeting: Greeting,
     timeout: Duration,
     deadline: Instant,
+    /// Connections refused so far: past [`MAX_REFUSALS`] they are counted, not each named,
+    /// so a port scan or a flood cannot bury the run's own lines.
+    refused: std::cell::Cell<u64>,
 }
+
+/// Refused connections named one by one on stderr; the rest are summed up in one line.
+const MAX_REFUSALS: u64 = 10;
 
 impl Setup<'_> {
     /// Listens on this process's address.
@@ -275,6 +282,41 @@ impl Setup<'_> {
         }
     }
 
+    /// Names a refused connection by the address it came from, the first
+    /// [`MAX_REFUSALS`] of them; then says once that the others go unnamed.
+    fn refuse(&self, from: SocketAddr, refused: &Refused, secret: bool) {
+        let count = self.refused.get() + 1;
+        self.refused.set(count);
+        if count > MAX_REFUSALS + 1 {
+            return;
+        }
+        if count == MAX_REFUSALS + 1 {
+            note(format_args!(
+                "refused more connections (from {from} and on): {MAX_REFUSALS} named above, the others are not"
+            ));
+            return;
+        }
+        match refused {
+            Refused::Secret if secret => note(format_args!(
+                "refused the connection from {from}: it did not prove this run's secret (--secret-file)"
+            )),
+            Refused::Secret => note(format_args!(
+                "refused the connection from {from}: its proof is wrong (not an analyze process of this version)"
+            )),
+            Refused::Io(e) => {
+                let proof = if secret {
+                    " and did not prove this run's secret (--secret-file)"
+                } else {
+                    ""
+                };
+                note(format_args!(
+                    "refused the connection from {from}: it did not greet{proof}: {}",
+                    why(e)
+                ));
+            }
+        }
+    }
+
     /// Takes a greeted connection from `from` as the process it says it is, if it is one;
     /// every message about it names `from`, the address it really came from.
     fn admit(
@@ -291,28 +333,8 @@ impl Setup<'_> {
             Ok(theirs) => theirs,
             // Not one of ours (a port scan, a silent connection, a process that died, a
             // stranger): dropped, and named.
-            Err(Refused::Secret) if secret => {
-                note(format_args!(
-                    "refused the connection from {from}: it did not prove this run's secret (--secret-file)"
-                ));
-                return Ok(());
-            }
-            Err(Refused::Secret) => {
-                note(format_args!(
-                    "refused the connection from {from}: its proof is wrong (not an analyze process of this version)"
-                ));
-                return Ok(());
-            }
-            Err(Refused::Io(e)) => {
-                let proof = if secret {
-                    " and did not prove this run's secret (--secret-file)"
-                } else {
-                    ""
-                };
-                note(format_args!(
-                    "refused the connection from {from}: it did not greet{proof}: {}",
-                    why(&e)
-                ));
+            Err(refused) => {
+                self.refuse(from, &refused, secret);
                 return Ok(());
             }
         };

@@ -7,37 +7,82 @@ use super::Puzzle;
 use std::fmt::Debug;
 use std::path::Path;
 
-/// The size options of the command line as given: syntax checked, not yet validated.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// The size options of the command line as given: syntax checked, not yet validated. The
+/// struct is their one table: clap reads it (help, completions, parsing), and [`given`]
+/// and [`with_value`] read clap's description of it back, so a new size option is one
+/// field here.
+///
+/// [`given`]: SizeArgs::given
+/// [`with_value`]: SizeArgs::with_value
+#[derive(Debug, Clone, Default, PartialEq, Eq, clap::Args, serde::Serialize)]
 pub struct SizeArgs {
-    /// `--rows`.
+    /// Board rows, for the puzzles on a board (--list says which take which size options).
+    /// Give --rows and --cols together, or neither for the default board of the puzzle.
+    #[arg(long, value_name = "R", value_parser = count)]
     pub rows: Option<u64>,
-    /// `--cols`.
+    /// Board columns; see --rows.
+    #[arg(long, value_name = "C", value_parser = count)]
     pub cols: Option<u64>,
-    /// `--size`.
+    /// Side of a square board.
+    #[arg(long, value_name = "N", value_parser = count)]
     pub size: Option<u64>,
-    /// `--coins`.
+    /// Number of coins N in a row.
+    #[arg(long, value_name = "N", value_parser = count)]
     pub coins: Option<u64>,
-    /// `--flip`.
+    /// Coins flipped per move K.
+    #[arg(long, value_name = "K", value_parser = count)]
     pub flip: Option<u64>,
-    /// `--metric`.
+    /// What one move is, for a permutation puzzle's definition file (--rules FILE.tws):
+    /// face (every power of a move is one move, the default) or quarter (only a move and
+    /// its inverse).
+    #[arg(long, value_name = "METRIC", value_parser = MetricParser)]
     pub metric: Option<String>,
 }
 
 impl SizeArgs {
-    /// The size flags given, by name.
-    pub fn given(&self) -> Vec<&'static str> {
-        [
-            ("--rows", self.rows),
-            ("--cols", self.cols),
-            ("--size", self.size),
-            ("--coins", self.coins),
-            ("--flip", self.flip),
-            ("--metric", self.metric.as_ref().map(|_| 0)),
-        ]
-        .into_iter()
-        .filter_map(|(name, value)| value.map(|_| name))
-        .collect()
+    /// The size options given, as the command line names them (`--rows`), in `--help`'s
+    /// order: the fields set, named by clap's own table of them.
+    pub fn given(&self) -> Vec<String> {
+        let set = match serde_json::to_value(self) {
+            Ok(serde_json::Value::Object(fields)) => fields,
+            _ => return Vec::new(),
+        };
+        Self::options()
+            .filter(|arg| set.get(arg.get_id().as_str()).is_some_and(|v| !v.is_null()))
+            .filter_map(|arg| arg.get_long().map(|long| format!("--{long}")))
+            .collect()
+    }
+
+    /// A size option with its value as `--help` names it: `--rows R`, `--metric face|quarter`.
+    pub fn with_value(flag: &str) -> String {
+        let value = Self::options()
+            .find(|arg| arg.get_long().is_some_and(|long| flag.strip_prefix("--") == Some(long)))
+            .map(|arg| {
+                let choices: Vec<String> = arg
+                    .get_possible_values()
+                    .iter()
+                    .map(|v| v.get_name().to_string())
+                    .collect();
+                match choices.is_empty() {
+                    true => arg
+                        .get_value_names()
+                        .and_then(|v| v.first())
+                        .map_or("VALUE".into(), |v| v.to_string()),
+                    false => choices.join("|"),
+                }
+            })
+            .unwrap_or_else(|| "VALUE".into());
+        format!("{flag} {value}")
+    }
+
+    /// clap's description of the size options.
+    fn options() -> impl Iterator<Item = clap::Arg> {
+        use clap::Args;
+        Self::augment_args(clap::Command::new("size"))
+            .get_arguments()
+            .cloned()
+            .collect::<Vec<_>>()
+            .into_iter()
     }
 
     /// `--rows` and `--cols`: both, or neither for `default` (one alone is refused rather
@@ -66,6 +111,48 @@ pub fn dimension(flag: &str, value: u64) -> Result<usize, String> {
             "{flag} {v} is too large: boards up to 64 on a side are considered at all"
         )),
         v => Ok(v as usize),
+    }
+}
+
+/// Reads a count (a board side, a number of coins ...), naming what is accepted where it
+/// is not one: without it a negative number would be taken for an unknown option.
+pub fn count(text: &str) -> Result<u64, String> {
+    text.parse().map_err(|_| {
+        if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+            "too large".to_string()
+        } else {
+            "use a whole number, 0 or more".to_string()
+        }
+    })
+}
+
+/// `--metric`: any word is taken here and checked by the puzzle it is given to, whose
+/// refusal names its own metrics; face and quarter, the metrics of definition files, are
+/// listed for `--help` and for shell completion.
+#[derive(Debug, Clone, Copy)]
+struct MetricParser;
+
+impl clap::builder::TypedValueParser for MetricParser {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        use clap::builder::PossibleValue;
+        Some(Box::new(
+            [
+                PossibleValue::new("face").help("every power of a move is one move (the default)"),
+                PossibleValue::new("quarter").help("only a move and its inverse"),
+            ]
+            .into_iter(),
+        ))
     }
 }
 
@@ -153,5 +240,32 @@ pub trait Family: Sync + 'static {
     fn tiles(&self, size: &Self::Size) -> Option<(usize, usize)> {
         let _ = size;
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SizeArgs;
+
+    /// `given` reads the fields through serde and names them through clap: every option
+    /// set must come back, named and with its value, or a new field would go unchecked.
+    #[test]
+    fn every_size_option_is_named() {
+        let all = SizeArgs {
+            rows: Some(3),
+            cols: Some(4),
+            size: Some(5),
+            coins: Some(6),
+            flip: Some(2),
+            metric: Some("quarter".into()),
+        };
+        assert_eq!(
+            all.given(),
+            ["--rows", "--cols", "--size", "--coins", "--flip", "--metric"]
+        );
+        assert_eq!(SizeArgs::options().count(), all.given().len());
+        assert!(SizeArgs::default().given().is_empty());
+        assert_eq!(SizeArgs::with_value("--rows"), "--rows R");
+        assert_eq!(SizeArgs::with_value("--metric"), "--metric face|quarter");
     }
 }

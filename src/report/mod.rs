@@ -118,10 +118,26 @@ fn marker_pid(dir: &Path) -> Option<u32> {
     lines.next()?.strip_prefix("pid ")?.parse().ok()
 }
 
+/// The process that made a hidden folder named exactly as [`marked_folder`] names them
+/// (`NAME.partial-PID-XXXXXX` or `NAME.old-PID-XXXXXX`, without the leading dot), or `None`.
+fn unmarked_owner(hidden: &str) -> Option<u32> {
+    let (_, rest) = hidden.split_once(".partial-").or_else(|| hidden.split_once(".old-"))?;
+    let (pid, suffix) = rest.split_once('-')?;
+    let random = suffix.len() == TEMP_SUFFIX && suffix.bytes().all(|b| b.is_ascii_alphanumeric());
+    (random && pid.bytes().all(|b| b.is_ascii_digit())).then(|| pid.parse().ok())?
+}
+
+/// The random characters `tempfile` ends a folder's name with (its default, set here).
+const TEMP_SUFFIX: usize = 6;
+
 /// A new hidden folder `out/{prefix}*`, marked as analyze's own before anything else is
-/// done with it (a folder killed before the marker is written stays, empty and untouched).
+/// done with it (a run killed before the marker is written leaves it empty, and `tidy`
+/// removes it by its name's exact shape).
 fn marked_folder(out: &Path, prefix: &str) -> std::io::Result<TempDir> {
-    let dir = tempfile::Builder::new().prefix(prefix).tempdir_in(out)?;
+    let dir = tempfile::Builder::new()
+        .prefix(prefix)
+        .rand_bytes(TEMP_SUFFIX)
+        .tempdir_in(out)?;
     fs::write(dir.path().join(MARKER), marker_text(std::process::id()))?;
     Ok(dir)
 }
@@ -242,6 +258,14 @@ fn tidy(out: &Path) {
         };
         let folder = entry.path();
         let Some(owner) = marker_pid(&folder) else {
+            // Killed between creating one of its folders and marking it: that folder is
+            // empty, and `remove_dir` removes nothing else.
+            if let Some(pid) = unmarked_owner(hidden)
+                && processes
+                && !Path::new("/proc").join(pid.to_string()).exists()
+            {
+                let _ = fs::remove_dir(&folder);
+            }
             continue;
         };
         if let Some((name, _)) = hidden.split_once(".old-") {
