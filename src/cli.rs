@@ -32,7 +32,7 @@ pub struct Cli {
     /// Puzzle to analyse (--list describes each).
     #[arg(long, value_parser = PossibleValuesParser::new(registry::names()))]
     pub puzzle: Option<String>,
-    /// The size options (--rows, --cols, --size, --coins, --flip, --metric).
+    /// The size options (--rows, --cols, --size, --coins, --flip, --metric, --moves).
     #[command(flatten)]
     pub size: SizeArgs,
     /// Print a shortest solution of each STATE instead of analysing the whole puzzle; a
@@ -504,13 +504,13 @@ impl Cli {
     }
 
     /// Refuses a size flag outside `allowed`, with a hint at what to give instead: for
-    /// `--metric`, who takes it; else the family's own `hint`, or the flags it takes.
+    /// `--metric` and `--moves`, who takes them; else the family's own `hint`, or the flags it takes.
     fn allow_only(&self, what: &str, allowed: &[&str], hint: &str) -> Result<(), UsageError> {
         let Some(option) = self.size.given().into_iter().find(|o| !allowed.contains(&o.as_str())) else {
             return Ok(());
         };
-        let hint = if option == "--metric" {
-            " (only a permutation puzzle's definition file has a choice of metric: --rules FILE.tws --metric face|quarter)"
+        let hint = if option == "--metric" || option == "--moves" {
+            " (only a permutation puzzle's definition file has a choice of metric and moves: --rules FILE.tws --metric face|quarter --moves A,B,...)"
                 .to_string()
         } else if !hint.is_empty() {
             hint.to_string()

@@ -1,5 +1,5 @@
 //! The family of permutation puzzles read from ksolve/twsearch definition files
-//! (`--rules FILE.tws`), with `--metric face|quarter`; the pocket cube with one corner held
+//! (`--rules FILE.tws`), with `--metric face|quarter` and `--moves A,B,...`; the pocket cube with one corner held
 //! (shipped in `examples/`) joins `--all`.
 
 use super::{Metric, PermPuzzle};
@@ -23,7 +23,8 @@ pub struct PermFamily;
 #[derive(Debug, Clone)]
 pub struct Definition {
     /// The report id: the definition's `Name` (or the file's name, see [`label`]) in lower
-    /// case, words joined by `-`, and `-quarter` under the quarter metric.
+    /// case, words joined by `-`, `-moves-` and the moves `--moves` chose, and `-quarter`
+    /// under the quarter metric.
     id: String,
     /// The definition parsed, built into the puzzle when the job runs.
     def: Arc<super::Definition>,
@@ -40,8 +41,8 @@ impl PartialEq for Definition {
 
 impl Definition {
     /// Reads `text`, from the file whose name without extension is `stem`, under the metric
-    /// `--metric` names (`None`: face).
-    fn read(text: &str, stem: Option<&str>, metric: Option<&str>) -> Result<Self, String> {
+    /// `--metric` names (`None`: face), with the moves `--moves` chooses (`None`: all).
+    fn read(text: &str, stem: Option<&str>, metric: Option<&str>, moves: Option<&str>) -> Result<Self, String> {
         let metric = match metric {
             None | Some("face") => Metric::Face,
             Some("quarter") => Metric::Quarter,
@@ -52,8 +53,21 @@ impl Definition {
                 ));
             }
         };
-        let def = super::parse_definition(text).map_err(located)?;
+        let mut def = super::parse_definition(text).map_err(located)?;
         let mut id = kebab(label(&def.name, stem));
+        if let Some(list) = moves {
+            let names: Vec<&str> = list.split(',').collect();
+            if names.iter().any(|n| n.is_empty()) {
+                return Err(format!(
+                    " --moves {}: a move name is empty (give names between commas: --moves U,R)",
+                    crate::util::quote(list)
+                ));
+            }
+            def.choose_moves(&names).map_err(|e| format!(" --moves {list}: {e}"))?;
+            // In file order, so `U,R` and `R,U` are one search with one id.
+            let chosen: Vec<&str> = def.moves.iter().map(|m| m.name.as_str()).collect();
+            id = format!("{id}-{}", kebab(&format!("moves {}", chosen.join(" "))));
+        }
         if metric == Metric::Quarter {
             id.push_str("-quarter");
         }
@@ -143,7 +157,10 @@ impl Family for PermFamily {
     }
 
     fn flags(&self) -> (&'static [&'static str], &'static str) {
-        (&["--metric"], " (a definition file takes --metric face|quarter)")
+        (
+            &["--metric", "--moves"],
+            " (a definition file takes --metric face|quarter and --moves A,B,...)",
+        )
     }
 
     fn extensions(&self) -> &'static [&'static str] {
@@ -157,11 +174,11 @@ impl Family for PermFamily {
 
     fn read(&self, path: &Path, text: &str, args: &SizeArgs) -> Result<Definition, String> {
         let stem = path.file_stem().and_then(|s| s.to_str());
-        Definition::read(text, stem, args.metric.as_deref())
+        Definition::read(text, stem, args.metric.as_deref(), args.moves.as_deref())
     }
 
     fn all(&self) -> Vec<Definition> {
-        Definition::read(POCKET_CUBE.1, None, None).into_iter().collect()
+        Definition::read(POCKET_CUBE.1, None, None, None).into_iter().collect()
     }
 
     fn id(&self, definition: &Definition) -> String {

@@ -107,12 +107,6 @@ impl PermPuzzle {
                 })
             })
             .collect();
-        if let Some(f) = illegal.iter().find(|f| s.solved_pieces[f.at] == f.label) {
-            return Err(DefinitionError {
-                line: f.line,
-                message: "this line makes the solved state itself illegal".into(),
-            });
-        }
         if !illegal.is_empty() {
             // The tables of the other plans move ranks without the pieces in hand; the
             // generic plan has them, to skip the states an `Illegal` line forbids.

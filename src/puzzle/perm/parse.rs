@@ -678,6 +678,13 @@ impl Parts {
             let (pieces, twists) = sets.iter().map(SetDef::identity).unzip();
             State { pieces, twists }
         });
+        if let Some(i) = self
+            .illegal
+            .iter()
+            .find(|i| i.pieces.contains(&solved.pieces[i.set][i.position]))
+        {
+            return err(i.line, "this line makes the solved state itself illegal");
+        }
         let composed = compose(&sets, &self.moves, &self.sequences)?;
         let (mut moves, mut aliases) = (self.moves, Vec::new());
         for (q, m) in self.sequences.iter().zip(composed) {
@@ -742,14 +749,15 @@ fn compose(sets: &[SetDef], moves: &[MoveDef], sequences: &[Sequence]) -> Result
             }
             match waiting {
                 Some(d) if open[d] => {
+                    let from = stack.iter().position(|&o| o == d).unwrap_or(0);
+                    let cycle: Vec<&str> = stack[from..]
+                        .iter()
+                        .chain([&d])
+                        .map(|&o| sequences[o].name.as_str())
+                        .collect();
                     return err(
                         q.line,
-                        format!(
-                            "{} {} is made of itself: it names {}, which names it in turn",
-                            q.keyword(),
-                            q.name,
-                            sequences[d].name
-                        ),
+                        format!("the sequences {} name each other in a cycle", cycle.join(" -> ")),
                     );
                 }
                 Some(d) => stack.push(d),
