@@ -303,16 +303,14 @@ fn the_whole_cube_is_refused_at_once_with_its_count_and_memory() {
     assert_eq!(levels.iter().sum::<u64>(), 663_552);
 }
 
+/// A move on explicit states: the state it makes from a state.
+type Turn<'a> = &'a dyn Fn(&[u8]) -> Vec<u8>;
+
 /// Level sizes of a plain breadth-first search over explicit states from `start`: each
 /// generator's powers are found by applying it until the state comes back (all of them
 /// are moves in the face metric, the first and the last in the quarter one), and states
 /// `legal` refuses are never entered. Shares nothing with the program.
-fn plain_levels(
-    start: Vec<u8>,
-    generators: &[&dyn Fn(&[u8]) -> Vec<u8>],
-    face: bool,
-    legal: &dyn Fn(&[u8]) -> bool,
-) -> Vec<u64> {
+fn plain_levels(start: Vec<u8>, generators: &[Turn], face: bool, legal: &dyn Fn(&[u8]) -> bool) -> Vec<u64> {
     let mut seen = std::collections::HashSet::from([start.clone()]);
     let (mut frontier, mut levels) = (vec![start], vec![1]);
     loop {
@@ -363,14 +361,14 @@ fn cube_r(s: &[u8]) -> Vec<u8> {
 
 /// The Sune, R U R' U R U2 R', one turn at a time.
 fn sune(s: &[u8]) -> Vec<u8> {
-    let turns: [(fn(&[u8]) -> Vec<u8>, usize); 7] = [
-        (cube_r, 1),
-        (cube_u, 1),
-        (cube_r, 3),
-        (cube_u, 1),
-        (cube_r, 1),
-        (cube_u, 2),
-        (cube_r, 3),
+    let turns: [(Turn, usize); 7] = [
+        (&cube_r, 1),
+        (&cube_u, 1),
+        (&cube_r, 3),
+        (&cube_u, 1),
+        (&cube_r, 1),
+        (&cube_u, 2),
+        (&cube_r, 3),
     ];
     let mut state = s.to_vec();
     for (turn, times) in turns {
