@@ -32,7 +32,7 @@ pub struct Cli {
     /// Puzzle to analyse (--list describes each).
     #[arg(long, value_parser = PossibleValuesParser::new(registry::names()))]
     pub puzzle: Option<String>,
-    /// The size options (--rows, --cols, --size, --coins, --flip, --metric).
+    /// The size options (--rows, --cols, --size, --coins, --flip, --metric, --moves).
     #[command(flatten)]
     pub size: SizeArgs,
     /// Print a shortest solution of each STATE instead of analysing the whole puzzle; a
@@ -262,6 +262,18 @@ pub fn utf8(bytes: Vec<u8>) -> std::io::Result<String> {
             format!("it is not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
         )
     })
+}
+
+/// A rules or definition file's bytes as text: a UTF-8 byte-order mark is dropped, and a
+/// file that is not UTF-8 is read as Latin-1 (each byte one character), as older ksolve
+/// files have accented letters in their comments; the keywords are ASCII either way.
+pub fn rules_text(bytes: Vec<u8>) -> String {
+    const BOM: &[u8] = b"\xEF\xBB\xBF";
+    let bytes = match bytes.strip_prefix(BOM) {
+        Some(rest) => rest.to_vec(),
+        None => bytes,
+    };
+    String::from_utf8(bytes).unwrap_or_else(|e| e.into_bytes().iter().map(|&b| char::from(b)).collect())
 }
 
 impl Cli {
@@ -497,7 +509,7 @@ impl Cli {
     fn read_rules(&self, path: &std::path::Path, read: ReadFile) -> Result<Job, UsageError> {
         let shown = path.display();
         let text = read(path)
-            .and_then(utf8)
+            .map(rules_text)
             .map_err(|e| UsageError(format!("cannot read the rules file {shown}: {e}")))?;
         let args = &self.size;
         let Some(family) = registry::for_file(path, &text) else {
@@ -517,13 +529,13 @@ impl Cli {
     }
 
     /// Refuses a size flag outside `allowed`, with a hint at what to give instead: for
-    /// `--metric`, who takes it; else the family's own `hint`, or the flags it takes.
+    /// `--metric` and `--moves`, who takes them; else the family's own `hint`, or the flags it takes.
     fn allow_only(&self, what: &str, allowed: &[&str], hint: &str) -> Result<(), UsageError> {
         let Some(option) = self.size.given().into_iter().find(|o| !allowed.contains(&o.as_str())) else {
             return Ok(());
         };
-        let hint = if option == "--metric" {
-            " (only a permutation puzzle's definition file has a choice of metric: --rules FILE.tws --metric face|quarter)"
+        let hint = if option == "--metric" || option == "--moves" {
+            " (only a permutation puzzle's definition file has a choice of metric and moves: --rules FILE.tws --metric face|quarter --moves A,B,...)"
                 .to_string()
         } else if !hint.is_empty() {
             hint.to_string()

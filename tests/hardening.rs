@@ -539,6 +539,48 @@ fn a_huge_goal_or_metric_is_quoted_by_its_start() {
     }
 }
 
+#[test]
+fn hostile_definitions_get_one_line_naming_the_file_and_line() {
+    let sandbox = Sandbox::new();
+    let head = "Set A 3 1\nSolved\nA\n1 2 3\nEnd\nMove M\nA\n2 1 3\nEnd\n";
+    // Ten thousand sequences; a chain of sequences each naming the next (composed without
+    // deep recursion); a cycle; a sequence naming what no line defines; Illegal on a set
+    // or a position that is not there.
+    let many: String = (0..10_000).map(|i| format!("MoveSequence S{i} M\n")).collect();
+    let chain: String = (0..1_000)
+        .map(|i| format!("MoveSequence C{i} C{} M\n", i + 1))
+        .collect();
+    let cases = [
+        (many, ":1034: ", "more than 1024 `MoveSequence`"),
+        (format!("{chain}MoveSequence C1000 M\n"), ":", "moves"),
+        (
+            "MoveSequence P Q\nMoveSequence Q R\nMoveSequence R P'\n".into(),
+            ":12: ",
+            "P -> Q -> R -> P name each other in a cycle",
+        ),
+        ("MoveSequence P M Z\n".into(), ":10: ", "`Z` is not a move"),
+        ("Illegal CORNERS 1 2\n".into(), ":10: ", "unknown set `CORNERS`"),
+        ("Illegal A 0 2\n".into(), ":10: ", "out of range 1 to 3"),
+        ("Illegal A 1 2 x\n".into(), ":10: ", "`x` is not a number"),
+        ("Illegal A 1 1\n".into(), ":10: ", "solved state itself illegal"),
+    ];
+    for (i, (tail, line, what)) in cases.iter().enumerate() {
+        let name = format!("hostile{i}.tws");
+        fs::write(sandbox.path(&name), format!("{head}{tail}")).expect("write");
+        let stderr = refusal_in(&sandbox, &["--rules", &name, "--out", "out"]);
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(&format!("{name}{line}")), "{stderr}");
+        assert!(stderr.contains(what), "{stderr}");
+    }
+    let cube = format!("{}/examples/pocket-cube-held.tws", env!("CARGO_MANIFEST_DIR"));
+    let stderr = refusal_in(&sandbox, &["--rules", &cube, "--moves", "U,X"]);
+    assert!(
+        stderr.contains("`X` is not a move of the definition (its moves are U R F)"),
+        "{stderr}"
+    );
+    assert!(!sandbox.path("out").exists());
+}
+
 // 12. wording ----------------------------------------------------------------------------
 
 #[test]

@@ -106,6 +106,28 @@ fn bad_definitions_are_refused_with_their_line() {
         ("Name X\nSet A 3 1\nIllegal\nEnd\n", ":3: ", "Illegal"),
         ("Name X\nSet A 3 1\nMove M\nB\n2 1 3\nEnd\n", ":4: ", "B"),
         ("Name X\nSet A 3 2\nMove M\nA\n2 1 3\n0 0 5\nEnd\n", ":6: ", "5"),
+        ("Name X\nSet A 3 1\nSet B x 1\n", ":3: ", "`x` is not a number"),
+        ("Name X\nSet A 3 1\nShuffle A\n", ":3: ", "`Shuffle` is not supported"),
+        (
+            "Set A 3 1\nMove M\nA\n2 1 3\nEnd\nMoveSequence P M Q'\nMoveSequence Q P M\n",
+            ":7: ",
+            "the sequences P -> Q -> P name each other in a cycle",
+        ),
+        (
+            "Set A 3 1\nMove M\nA\n2 1 3\nEnd\nMoveSequence P M N2\n",
+            ":6: ",
+            "`N2` is not a move",
+        ),
+        (
+            "Set A 3 1\nSolved\nA\n1 2 3\nEnd\nIllegal B 1 2\n",
+            ":6: ",
+            "unknown set `B`",
+        ),
+        (
+            "Set A 3 1\nSolved\nA\n1 2 3\nEnd\nIllegal A 4 2\n",
+            ":6: ",
+            "the position `4` is out of range 1 to 3",
+        ),
     ];
     for (i, (text, line, mentions)) in cases.into_iter().enumerate() {
         let name = format!("bad{i}.tws");
@@ -377,4 +399,203 @@ fn with_commas(n: u64) -> String {
         out.push(d);
     }
     out
+}
+
+/// A move on explicit states: the state it makes from a state.
+type Turn<'a> = &'a dyn Fn(&[u8]) -> Vec<u8>;
+
+/// Level sizes of a plain breadth-first search over explicit states from `start`: each
+/// generator's powers are found by applying it until the state comes back (all of them
+/// are moves in the face metric, the first and the last in the quarter one), and states
+/// `legal` refuses are never entered. Shares nothing with the program.
+fn plain_levels(start: Vec<u8>, generators: &[Turn], face: bool, legal: &dyn Fn(&[u8]) -> bool) -> Vec<u64> {
+    let mut seen = std::collections::HashSet::from([start.clone()]);
+    let (mut frontier, mut levels) = (vec![start], vec![1]);
+    loop {
+        let mut next = Vec::new();
+        for s in &frontier {
+            for g in generators {
+                let mut powers = vec![g(s)];
+                while powers.last() != Some(s) {
+                    let p = g(powers.last().expect("a power"));
+                    powers.push(p);
+                }
+                powers.pop();
+                let last = powers.len() - 1;
+                for (k, p) in powers.into_iter().enumerate() {
+                    if (face || k == 0 || k == last) && legal(&p) && seen.insert(p.clone()) {
+                        next.push(p);
+                    }
+                }
+            }
+        }
+        if next.is_empty() {
+            return levels;
+        }
+        levels.push(next.len() as u64);
+        frontier = next;
+    }
+}
+
+/// A pocket-cube move as a definition writes it (1-based sources; twists listed where the
+/// piece starts) applied to 8 pieces followed by their 8 twists.
+fn corner_move(state: &[u8], from: [u8; 8], twist: [u8; 8]) -> Vec<u8> {
+    let mut out = state.to_vec();
+    for i in 0..8 {
+        let f = usize::from(from[i] - 1);
+        out[i] = state[f];
+        out[8 + i] = (state[8 + f] + twist[f]) % 3;
+    }
+    out
+}
+
+fn cube_u(s: &[u8]) -> Vec<u8> {
+    corner_move(s, [4, 1, 2, 3, 5, 6, 7, 8], [0; 8])
+}
+
+fn cube_r(s: &[u8]) -> Vec<u8> {
+    corner_move(s, [5, 2, 3, 1, 8, 6, 7, 4], [1, 0, 0, 2, 2, 0, 0, 1])
+}
+
+/// The Sune, R U R' U R U2 R', one turn at a time.
+fn sune(s: &[u8]) -> Vec<u8> {
+    let turns: [(Turn, usize); 7] = [
+        (&cube_r, 1),
+        (&cube_u, 1),
+        (&cube_r, 3),
+        (&cube_u, 1),
+        (&cube_r, 1),
+        (&cube_u, 2),
+        (&cube_r, 3),
+    ];
+    let mut state = s.to_vec();
+    for (turn, times) in turns {
+        for _ in 0..times {
+            state = turn(&state);
+        }
+    }
+    state
+}
+
+/// The goal of the pocket cube: pieces 1 to 8 in place, untwisted.
+fn cube_goal() -> Vec<u8> {
+    (1..=8).chain([0; 8]).collect()
+}
+
+#[test]
+fn a_sequence_is_searched_as_the_move_it_stands_for() {
+    let sandbox = Sandbox::new();
+    let file = example("pocket-cube-sune.tws");
+    // The Sune written out as the state it makes from the goal.
+    let written = std::fs::read_to_string(&file).expect("the example").replace(
+        "MoveSequence Sune R U R' U R U2 R'",
+        "Move Sune\nCORNERS\n3 4 1 2 5 6 7 8\n1 0 1 1 0 0 0 0\nEnd",
+    );
+    std::fs::write(sandbox.path("written.tws"), written).expect("written");
+    for (metric, face) in [("face", true), ("quarter", false)] {
+        let mut tables = Vec::new();
+        for path in [file.as_str(), "written.tws"] {
+            let args = [
+                "--rules", path, "--moves", "U,Sune", "--metric", metric, "--out", "out", "--quiet",
+            ];
+            sandbox.run(&args).success();
+            let id = if face {
+                "pocket-cube-sune-moves-u-sune"
+            } else {
+                "pocket-cube-sune-moves-u-sune-quarter"
+            };
+            tables.push(states(&sandbox.read(&format!("out/{id}/distances.csv"))));
+            std::fs::remove_dir_all(sandbox.path("out")).expect("removed");
+        }
+        let plain = plain_levels(cube_goal(), &[&cube_u, &sune], face, &|_| true);
+        assert_eq!(tables[0], plain, "{metric}");
+        assert_eq!(tables[1], plain, "{metric}");
+    }
+}
+
+#[test]
+fn an_alias_names_a_move_in_solutions_but_is_no_generator() {
+    let sandbox = Sandbox::new();
+    let text = std::fs::read_to_string(example("pocket-cube-held.tws")).expect("the example");
+    std::fs::write(sandbox.path("alias.tws"), format!("{text}\nMoveAlias Ri R'\n")).expect("written");
+    let solved = sandbox.output(&["--rules", "alias.tws", "--quiet", "--solve", "Ri U Ri2"]);
+    assert_eq!(solved.code, Some(0), "{}", solved.stderr);
+    assert_eq!(first_length(&solved.stdout), Some("3 moves"), "{}", solved.stdout);
+    sandbox
+        .run(&["--rules", "alias.tws", "--quiet", "--out", "out"])
+        .success();
+    let levels = states(&sandbox.read("out/pocket-cube-held/distances.csv"));
+    assert_eq!(levels[1], 9, "U, R and F with their powers, not Ri");
+}
+
+#[test]
+fn illegal_states_are_never_entered() {
+    // examples/slice-rings.tws: S swaps slots 1-3 with 7-9; label 5 (a long piece's second
+    // half) may not stand at slots 1, 4, 7 or 10.
+    let goal: Vec<u8> = vec![1, 5, 3, 3, 3, 3, 2, 5, 4, 4, 4, 4];
+    let from = |perm: [usize; 12]| move |s: &[u8]| perm.iter().map(|&f| s[f - 1]).collect::<Vec<u8>>();
+    let u = from([6, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12]);
+    let d = from([1, 2, 3, 4, 5, 6, 12, 7, 8, 9, 10, 11]);
+    let s = from([7, 8, 9, 4, 5, 6, 1, 2, 3, 10, 11, 12]);
+    let legal = |state: &[u8]| [0, 3, 6, 9].iter().all(|&i| state[i] != 5);
+    let sandbox = Sandbox::new();
+    let file = example("slice-rings.tws");
+    for (metric, face, id) in [("face", true, "slice-rings"), ("quarter", false, "slice-rings-quarter")] {
+        sandbox
+            .run(&["--rules", &file, "--metric", metric, "--out", "out", "--quiet"])
+            .success();
+        let levels = states(&sandbox.read(&format!("out/{id}/distances.csv")));
+        assert_eq!(
+            levels,
+            plain_levels(goal.clone(), &[&u, &d, &s], face, &legal),
+            "{metric}"
+        );
+    }
+    // The goal's class is every arrangement of the pieces; it counts the legal ones.
+    let legal_arrangements = arrangements(&goal).into_iter().filter(|a| legal(a)).count();
+    let classes = sandbox.read("out/slice-rings/classes.csv");
+    assert!(
+        classes.contains(&format!("all,{legal_arrangements},true,")),
+        "{classes}"
+    );
+    let report = sandbox.read("out/slice-rings/report.md");
+    assert_eq!(
+        report.matches("illegal (the definition's `Illegal` lines)").count(),
+        1,
+        "{report}"
+    );
+}
+
+/// Every distinct arrangement of `pieces`.
+fn arrangements(pieces: &[u8]) -> Vec<Vec<u8>> {
+    let mut sorted = pieces.to_vec();
+    sorted.sort_unstable();
+    let mut all = vec![sorted.clone()];
+    // Lexicographic successors (Narayana's algorithm) visit each distinct arrangement once.
+    loop {
+        let Some(i) = (1..sorted.len()).rev().find(|&i| sorted[i - 1] < sorted[i]) else {
+            return all;
+        };
+        let j = (i..sorted.len())
+            .rev()
+            .find(|&j| sorted[j] > sorted[i - 1])
+            .expect("a larger piece");
+        sorted.swap(i - 1, j);
+        sorted[i..].reverse();
+        all.push(sorted.clone());
+    }
+}
+
+#[test]
+fn a_byte_order_mark_and_latin_1_comments_are_read() {
+    let sandbox = Sandbox::new();
+    let text = std::fs::read(example("pocket-cube-held.tws")).expect("the example");
+    let mut bytes = b"\xEF\xBB\xBF# Caf\xE9 au lait: Latin-1\n".to_vec();
+    bytes.extend(text);
+    std::fs::write(sandbox.path("latin.tws"), bytes).expect("written");
+    sandbox
+        .run(&["--rules", "latin.tws", "--quiet", "--out", "out"])
+        .success();
+    let levels = states(&sandbox.read("out/pocket-cube-held/distances.csv"));
+    assert_eq!(levels.iter().sum::<u64>(), 3_674_160);
 }

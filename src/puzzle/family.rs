@@ -37,6 +37,11 @@ pub struct SizeArgs {
     /// its inverse).
     #[arg(long, value_name = "METRIC", value_parser = MetricParser)]
     pub metric: Option<String>,
+    /// The moves that turn, chosen from a definition file's moves and sequences by name
+    /// (--rules FILE.tws --moves U,R), each with its powers as the metric says; the
+    /// others stay still.
+    #[arg(long, value_name = "A,B,...")]
+    pub moves: Option<String>,
 }
 
 impl SizeArgs {
@@ -282,10 +287,11 @@ mod tests {
             coins: Some(6),
             flip: Some(2),
             metric: Some("quarter".into()),
+            moves: Some("U,R".into()),
         };
         assert_eq!(
             all.given(),
-            ["--rows", "--cols", "--size", "--coins", "--flip", "--metric"]
+            ["--rows", "--cols", "--size", "--coins", "--flip", "--metric", "--moves"]
         );
         assert_eq!(SizeArgs::options().count(), all.given().len());
         assert!(SizeArgs::default().given().is_empty());

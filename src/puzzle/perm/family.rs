@@ -1,5 +1,5 @@
 //! The family of permutation puzzles read from ksolve/twsearch definition files
-//! (`--rules FILE.tws`), with `--metric face|quarter`; the pocket cube with one corner held
+//! (`--rules FILE.tws`), with `--metric face|quarter` and `--moves A,B,...`; the pocket cube with one corner held
 //! (shipped in `examples/`) joins `--all`.
 
 use super::{Metric, PermPuzzle};
@@ -23,7 +23,8 @@ pub struct PermFamily;
 #[derive(Debug, Clone)]
 pub struct Definition {
     /// The report id: the definition's `Name` (or the file's name, see [`label`]) in lower
-    /// case, words joined by `-`, and `-quarter` under the quarter metric.
+    /// case, words joined by `-`, `-moves-` and the moves `--moves` chose, and `-quarter`
+    /// under the quarter metric.
     id: String,
     /// The definition parsed, built into the puzzle when the job runs.
     def: Arc<super::Definition>,
@@ -46,8 +47,8 @@ impl PartialEq for Definition {
 
 impl Definition {
     /// Reads `text`, from the file whose name without extension is `stem`, under the metric
-    /// `--metric` names (`None`: face).
-    fn read(text: &str, stem: Option<&str>, metric: Option<&str>) -> Result<Self, String> {
+    /// `--metric` names (`None`: face), with the moves `--moves` chooses (`None`: all).
+    fn read(text: &str, stem: Option<&str>, metric: Option<&str>, moves: Option<&str>) -> Result<Self, String> {
         let metric = match metric {
             None | Some("face") => Metric::Face,
             Some("quarter") => Metric::Quarter,
@@ -58,14 +59,27 @@ impl Definition {
                 ));
             }
         };
-        let def = super::parse_definition(text).map_err(located)?;
+        let mut def = super::parse_definition(text).map_err(located)?;
+        let mut id = kebab(label(&def.name, stem));
+        if let Some(list) = moves {
+            let names: Vec<&str> = list.split(',').collect();
+            if names.iter().any(|n| n.is_empty()) {
+                return Err(format!(
+                    " --moves {}: a move name is empty (give names between commas: --moves U,R)",
+                    crate::util::quote(list)
+                ));
+            }
+            def.choose_moves(&names).map_err(|e| format!(" --moves {list}: {e}"))?;
+            // In file order, so `U,R` and `R,U` are one search with one id.
+            let chosen: Vec<&str> = def.moves.iter().map(|m| m.name.as_str()).collect();
+            id = format!("{id}-{}", kebab(&format!("moves {}", chosen.join(" "))));
+        }
         if metric == Metric::Quarter && PermPuzzle::quarter_is_face(&def).map_err(located)? {
             return Err(
                 " --metric quarter changes nothing here: every move has order 2 or 3, so a move and its inverse are all its powers and both metrics count the same moves (leave out --metric)"
                     .into(),
             );
         }
-        let mut id = kebab(label(&def.name, stem));
         if metric == Metric::Quarter {
             id.push_str("-quarter");
         }
@@ -184,7 +198,10 @@ impl Family for PermFamily {
     }
 
     fn flags(&self) -> (&'static [&'static str], &'static str) {
-        (&["--metric"], " (a definition file takes --metric face|quarter)")
+        (
+            &["--metric", "--moves"],
+            " (a definition file takes --metric face|quarter and --moves A,B,...)",
+        )
     }
 
     fn extensions(&self) -> &'static [&'static str] {
@@ -198,11 +215,11 @@ impl Family for PermFamily {
 
     fn read(&self, path: &Path, text: &str, args: &SizeArgs) -> Result<Definition, String> {
         let stem = path.file_stem().and_then(|s| s.to_str());
-        Definition::read(text, stem, args.metric.as_deref())
+        Definition::read(text, stem, args.metric.as_deref(), args.moves.as_deref())
     }
 
     fn all(&self) -> Vec<Definition> {
-        Definition::read(POCKET_CUBE.1, None, None).into_iter().collect()
+        Definition::read(POCKET_CUBE.1, None, None, None).into_iter().collect()
     }
 
     fn id(&self, definition: &Definition) -> String {
@@ -210,22 +227,31 @@ impl Family for PermFamily {
     }
 
     /// The definition as read, without its comments, layout or line numbers: its name, the
-    /// sets, the solved state, every move (name, permutation, twists) and the metric.
+    /// sets, the solved state, every move and sequence (name, permutation, twists), the
+    /// metric, and the aliases and `Illegal` lines when there are any.
     fn canonical(&self, definition: &Definition) -> Vec<(&'static str, String)> {
         let def = &definition.def;
-        let moves = def
-            .moves
-            .iter()
-            .map(|m| format!("{} {:?} {:?}", m.name, m.from, m.twist))
-            .collect::<Vec<_>>()
-            .join("\n");
-        vec![
+        let moves = move_lines(&def.moves);
+        let mut parts = vec![
             ("name", def.name.clone()),
             ("sets", format!("{:?}", def.sets)),
             ("solved", format!("{:?}", def.solved)),
             ("moves", moves),
             ("metric", format!("{:?}", definition.metric)),
-        ]
+        ];
+        // Named only when given, so the identity of a file without them stays as it was.
+        if !def.aliases.is_empty() {
+            parts.push(("aliases", move_lines(&def.aliases)));
+        }
+        if !def.illegal.is_empty() {
+            let illegal: Vec<String> = def
+                .illegal
+                .iter()
+                .map(|i| format!("{} {} {:?}", def.sets[i.set].name, i.position, i.pieces))
+                .collect();
+            parts.push(("illegal", illegal.join("\n")));
+        }
+        parts
     }
 
     fn states(&self, definition: &Definition) -> u128 {
@@ -251,6 +277,15 @@ impl Family for PermFamily {
     fn build(&self, definition: &Definition) -> Result<PermPuzzle, String> {
         PermPuzzle::new((*definition.def).clone(), &definition.id, definition.metric).map_err(|e| e.to_string())
     }
+}
+
+/// Moves as the identity reads them: name, permutation and twists, one a line.
+fn move_lines(moves: &[super::parse::MoveDef]) -> String {
+    moves
+        .iter()
+        .map(|m| format!("{} {:?} {:?}", m.name, m.from, m.twist))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 #[cfg(test)]

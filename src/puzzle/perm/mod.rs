@@ -44,6 +44,17 @@ pub struct PermPuzzle {
     assemblies: Option<u128>,
     /// The reach of the moves, known before the search.
     reach: Reach,
+    /// The `Illegal` lines, flattened: a state with `label` at position `at` is never
+    /// entered.
+    illegal: Vec<Forbidden>,
+}
+
+/// One piece an `Illegal` line keeps from one position (flattened).
+#[derive(Debug, Clone, Copy)]
+struct Forbidden {
+    at: usize,
+    label: u8,
+    line: usize,
 }
 
 /// What the moves reach, from the order of the group they generate ([`group`]).
@@ -54,6 +65,8 @@ pub enum Reach {
     /// Some pieces are identical: the group permutes labelled pieces, and the positions
     /// are its order divided by the goal's stabiliser's, not computed.
     Labelled(group::Order),
+    /// `Illegal` lines keep the search out of part of the group: fewer are reached.
+    Restricted(group::Order),
     /// Too many (position, orientation) points for the chain.
     Unknown {
         /// The points.
@@ -70,6 +83,7 @@ impl Reach {
             sorted.windows(2).all(|w| w[0] != w[1])
         });
         match group::order(s) {
+            Some(order) if !def.illegal.is_empty() => Reach::Restricted(order),
             Some(order) if distinct => Reach::Positions(order),
             Some(order) => Reach::Labelled(order),
             None => Reach::Unknown {
@@ -93,6 +107,10 @@ impl Reach {
             Reach::Positions(_) => None,
             Reach::Labelled(order) => Some(format!(
                 "By Schreier–Sims the moves generate a group of {} permutations of the labelled pieces; some pieces are identical, so the positions are that order divided by the order of the goal's stabiliser, which is not computed.",
+                order.text()
+            )),
+            Reach::Restricted(order) => Some(format!(
+                "By Schreier–Sims the moves generate a group of {}; the `Illegal` lines keep the search out of part of it.",
                 order.text()
             )),
             Reach::Unknown { points } => Some(format!(
@@ -150,15 +168,28 @@ impl PermPuzzle {
     /// Builds the puzzle of a definition under `metric`.
     pub fn new(def: Definition, id: &str, metric: Metric) -> Result<Self, DefinitionError> {
         let s = Structure::new(&def, metric)?;
-        let notation = if metric == Metric::Face {
-            s.moves.clone()
-        } else {
-            Structure::new(&def, Metric::Face)?.moves
-        };
+        let notation = Self::notation(&def)?;
         let assemblies = s.assemblies;
         let reach = Reach::of(&def, &s);
         let mut coords = Coords::layout(&s).map_err(|message| DefinitionError { line: 0, message })?;
         coords.plan(&s);
+        let illegal: Vec<Forbidden> = def
+            .illegal
+            .iter()
+            .flat_map(|i| {
+                let at = s.layout.offset[i.set] + i.position;
+                i.pieces.iter().map(move |&label| Forbidden {
+                    at,
+                    label,
+                    line: i.line,
+                })
+            })
+            .collect();
+        if !illegal.is_empty() {
+            // The tables of the other plans move ranks without the pieces in hand; the
+            // generic plan has them, to skip the states an `Illegal` line forbids.
+            coords.plan = Plan::Generic;
+        }
         let mut buf = Vec::new();
         let goal = coords.rank(&s, &s.solved_pieces, &s.solved_twists, &mut buf);
         let mut puzzle = PermPuzzle {
@@ -172,9 +203,22 @@ impl PermPuzzle {
             classes: Vec::new(),
             assemblies,
             reach,
+            illegal,
         };
         puzzle.classes = puzzle.build_classes();
         Ok(puzzle)
+    }
+
+    /// Every power of every move and alias: the names positions and solutions may use.
+    fn notation(def: &Definition) -> Result<Vec<Move>, DefinitionError> {
+        let mut named = def.clone();
+        named.moves.extend(def.aliases.iter().cloned());
+        Structure::moves_of(&named, Metric::Face)
+    }
+
+    /// The `Illegal` line that forbids flattened `pieces`, if any.
+    fn forbidden(&self, pieces: &[u8]) -> Option<&Forbidden> {
+        self.illegal.iter().find(|f| pieces[f.at] == f.label)
     }
 
     /// The definition read.
@@ -210,6 +254,14 @@ impl PermPuzzle {
 
     /// The rank of flattened pieces and twists, if they are in the goal's class.
     pub fn rank_of(&self, pieces: &[u8], twists: &[u8]) -> Result<u64, ParseError> {
+        if let Some(f) = self.forbidden(pieces) {
+            return Err(ParseError::Unsolvable(format!(
+                "the position is illegal: line {} of the definition forbids its piece at position {} of set {}",
+                f.line,
+                f.at - self.s.layout.offset[self.s.layout.set_of[f.at]] + 1,
+                self.s.layout.names[self.s.layout.set_of[f.at]]
+            )));
+        }
         match self.s.class_of(pieces, twists) {
             Ok(0) => Ok(self.coords.rank(&self.s, pieces, twists, &mut Vec::new())),
             Ok(c) => Err(ParseError::Unsolvable(format!(
@@ -464,15 +516,60 @@ impl PermPuzzle {
         self.assemblies.and_then(|a| u64::try_from(a).ok())
     }
 
+    /// The ranks of the goal's class no `Illegal` line forbids: a pass over them all, as
+    /// the forbidden ones follow no formula.
+    fn legal_ranks(&self) -> u64 {
+        if self.illegal.is_empty() {
+            return self.coords.states;
+        }
+        use rayon::prelude::*;
+        const CHUNK: u64 = 1 << 16;
+        let states = self.coords.states;
+        (0..states.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|c| {
+                let (mut p, mut t, mut buf) = (Vec::new(), Vec::new(), Vec::new());
+                let ranks = c * CHUNK..states.min((c + 1) * CHUNK);
+                ranks
+                    .filter(|&rank| {
+                        self.coords.unrank(&self.s, rank, &mut p, &mut t, &mut buf);
+                        self.forbidden(&p).is_none()
+                    })
+                    .count() as u64
+            })
+            .sum()
+    }
+
+    /// The smallest rank an `Illegal` line forbids, written out.
+    fn illegal_example(&self) -> String {
+        let (mut p, mut t, mut buf) = (Vec::new(), Vec::new(), Vec::new());
+        for rank in 0..self.coords.states {
+            self.coords.unrank(&self.s, rank, &mut p, &mut t, &mut buf);
+            if self.forbidden(&p).is_some() {
+                return self.render_state(&p, &t);
+            }
+        }
+        "-".into()
+    }
+
     fn build_classes(&self) -> Vec<ClassInfo> {
         let r = self.coords.states;
         let k = self.s.invariant_classes();
+        let legal = self.legal_ranks();
         let mut classes = vec![ClassInfo {
             label: self.class_label(0),
-            configurations: r,
+            configurations: legal,
             solvable: true,
             example: self.render_state(&self.s.solved_pieces, &self.s.solved_twists),
         }];
+        if legal < r {
+            classes.push(ClassInfo {
+                label: format!("{}, illegal", self.class_label(0)),
+                configurations: r - legal,
+                solvable: false,
+                example: self.illegal_example(),
+            });
+        }
         if k <= MAX_CLASSES {
             classes.extend((1..k).map(|c| ClassInfo {
                 label: self.class_label(c),
@@ -594,10 +691,12 @@ impl PermPuzzle {
                     std::mem::take(&mut memo.moved_twists),
                 );
                 self.coords.unrank(&self.s, rank, &mut p, &mut t, &mut memo.buf);
-                let found = self.s.moves.iter().any(|m| {
-                    self.apply(m, &p, &t, &mut p2, &mut t2);
-                    test(self.coords.rank(&self.s, &p2, &t2, &mut memo.buf))
-                });
+                // An illegal state has no neighbours: it is never entered, nor left.
+                let found = self.forbidden(&p).is_none()
+                    && self.s.moves.iter().any(|m| {
+                        self.apply(m, &p, &t, &mut p2, &mut t2);
+                        self.forbidden(&p2).is_none() && test(self.coords.rank(&self.s, &p2, &t2, &mut memo.buf))
+                    });
                 (memo.pieces, memo.twists, memo.moved_pieces, memo.moved_twists) = (p, t, p2, t2);
                 found
             }
@@ -794,6 +893,21 @@ impl Invariant for PermPuzzle {
     }
 
     fn invariant(&self) -> String {
+        let found = self.found_invariants();
+        match self.classes.get(1).filter(|c| c.label.ends_with(", illegal")) {
+            None => found,
+            Some(illegal) => format!(
+                "{found} Of the goal's class, {} positions are illegal (the definition's `Illegal` lines): the search never enters them, and the class counts the {} others.",
+                crate::util::thousands(illegal.configurations),
+                crate::util::thousands(self.classes[0].configurations)
+            ),
+        }
+    }
+}
+
+impl PermPuzzle {
+    /// The sentence of [`Invariant::invariant`] on what the moves keep.
+    fn found_invariants(&self) -> String {
         let mut facts = Vec::new();
         if !self.s.still.is_empty() {
             let still = self.s.still.len();

@@ -20,8 +20,22 @@
 //! line is indexed by the piece's position *before* the move, so applying a move `(p, w)`
 //! to a state `(s, o)` gives `s'[i] = s[p[i]]` and `o'[i] = o[p[i]] + w[p[i]]` modulo the
 //! set's orientations. Sets a move does not name stay still.
+//!
+//! Beyond the blocks, twsearch's other lines:
+//!
+//! ```text
+//! MoveSequence Sune R U R' U R U2 R'   # a move of cost 1: the moves (any power) left to right
+//! MoveAlias Ri R'                      # a name accepted in positions, never a generator
+//! Illegal SLICE 3 17 18                # after Solved: pieces 17 and 18 never stand at position 3
+//! ```
+//!
+//! A sequence may name moves, sequences and aliases defined anywhere in the file; it is
+//! searched like any move (its powers under the face metric, its inverse under the
+//! quarter one). An illegal state is never entered: the search neither stops at nor passes
+//! through it.
 
 use crate::util::quote;
+use std::collections::HashMap;
 use std::fmt;
 
 /// Largest definition read: the biggest community files are a few hundred kilobytes.
@@ -31,9 +45,12 @@ pub const MAX_BYTES: usize = 1 << 20;
 pub const MAX_PIECES: usize = 255;
 const MAX_ORIENTATIONS: usize = 127;
 
+/// Most `MoveSequence` and `MoveAlias` lines, and most powers of one move: the search
+/// takes at most 1024 moves in all.
+pub const MAX_SEQUENCES: usize = 1024;
+
 /// What the reader understands, for error messages.
-pub const SUPPORTED: &str =
-    "supported: Name, Set NAME PIECES ORIENTATIONS, Solved (or StartState) ... End, Move NAME ... End, # comments";
+pub const SUPPORTED: &str = "supported: Name, Set NAME PIECES ORIENTATIONS, Solved (or StartState) ... End, Move NAME ... End, MoveSequence NAME MOVES..., MoveAlias NAME MOVE, Illegal SET POSITION PIECES..., # comments";
 
 /// Why a definition was refused: a one-line message and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,6 +115,94 @@ pub struct MoveDef {
     pub twist: Vec<Vec<u8>>,
 }
 
+impl MoveDef {
+    /// The move that leaves every piece where it is.
+    fn identity(sets: &[SetDef], name: &str, line: usize) -> Self {
+        let (from, twist) = sets.iter().map(SetDef::identity).unzip();
+        MoveDef {
+            name: name.to_string(),
+            line,
+            from,
+            twist,
+        }
+    }
+
+    fn is_identity(&self) -> bool {
+        self.from
+            .iter()
+            .all(|f| f.iter().enumerate().all(|(i, &p)| usize::from(p) == i))
+            && self.twist.iter().flatten().all(|&t| t == 0)
+    }
+
+    /// `self` then `next` (named as `self`): position `i` receives what `next` brings there
+    /// from the position `self` filled.
+    fn then(&self, next: &MoveDef, sets: &[SetDef]) -> MoveDef {
+        let mut m = self.clone();
+        for (s, set) in sets.iter().enumerate() {
+            for i in 0..set.size {
+                let f = usize::from(next.from[s][i]);
+                m.from[s][i] = self.from[s][f];
+                m.twist[s][i] = (self.twist[s][f] + next.twist[s][i]) % set.orientations;
+            }
+        }
+        m
+    }
+
+    /// Its powers named as twsearch names them ([`power_name`]): `U`, `U2`, `U'` for a move
+    /// of order 4.
+    fn powers(&self, sets: &[SetDef]) -> Result<Vec<MoveDef>, DefinitionError> {
+        let mut powers = vec![self.clone()];
+        while let Some(last) = powers.last() {
+            let next = last.then(self, sets);
+            if next.is_identity() {
+                break;
+            }
+            if powers.len() >= MAX_SEQUENCES {
+                return err(
+                    self.line,
+                    format!("move {} has an order above {MAX_SEQUENCES}", self.name),
+                );
+            }
+            powers.push(next);
+        }
+        let order = powers.len() + 1;
+        for (j, p) in powers.iter_mut().enumerate() {
+            p.name = power_name(&self.name, turns(j + 1, order));
+        }
+        Ok(powers)
+    }
+}
+
+/// The `power`-th power of a move of `order` as quarter turns: the power, or its inverse's
+/// negated when that is smaller (`3` of order 4 is `-1`).
+pub fn turns(power: usize, order: usize) -> i64 {
+    let (power, order) = (power as i64, order as i64);
+    if order - power < power { power - order } else { power }
+}
+
+/// A power's name, twsearch's: `U`, `U2`, `U'`, `U2'` for `turns` 1, 2, -1, -2.
+pub fn power_name(name: &str, turns: i64) -> String {
+    match turns {
+        1 => name.to_string(),
+        -1 => format!("{name}'"),
+        t if t < 0 => format!("{name}{}'", -t),
+        t => format!("{name}{t}"),
+    }
+}
+
+/// An `Illegal` line: a state with one of `pieces` at `position` of `set` is never entered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Illegal {
+    /// The set's index.
+    pub set: usize,
+    /// The position in the set, from 0.
+    pub position: usize,
+    /// The piece labels, from 0 (as written, minus one).
+    pub pieces: Vec<u8>,
+    /// The line it is on.
+    pub line: usize,
+}
+
 /// A definition file read into its parts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Definition {
@@ -107,8 +212,35 @@ pub struct Definition {
     pub sets: Vec<SetDef>,
     /// The solved state (the identity when the file has no `Solved` block).
     pub solved: State,
-    /// The moves, in file order (their powers are not expanded here).
+    /// The moves, in file order, then the sequences, composed (their powers are not
+    /// expanded here).
     pub moves: Vec<MoveDef>,
+    /// The aliases, composed: names positions may use, never generators.
+    pub aliases: Vec<MoveDef>,
+    /// The `Illegal` lines.
+    pub illegal: Vec<Illegal>,
+}
+
+impl Definition {
+    /// Keeps only the moves `names` (`--moves`), in file order; refuses a name that is not a
+    /// move or sequence of the file, with the list of them, or a name given twice.
+    pub fn choose_moves(&mut self, names: &[&str]) -> Result<(), String> {
+        for (i, name) in names.iter().enumerate() {
+            if !self.moves.iter().any(|m| m.name == *name) {
+                let all: Vec<&str> = self.moves.iter().map(|m| m.name.as_str()).collect();
+                return Err(format!(
+                    "{} is not a move of the definition (its moves are {})",
+                    quote(name),
+                    all.join(" ")
+                ));
+            }
+            if names[..i].contains(name) {
+                return Err(format!("{} is named twice", quote(name)));
+            }
+        }
+        self.moves.retain(|m| names.contains(&m.name.as_str()));
+        Ok(())
+    }
 }
 
 /// A definition error at `line` (0: the file as a whole).
@@ -320,6 +452,21 @@ fn twists(line: usize, tokens: &[&str], def: &SetDef) -> Result<Vec<usize>, Defi
 /// An open block: its reader and, for a `Move` block, the move's name and line.
 type OpenBlock = (BlockReader, Option<(String, usize)>);
 
+/// A `MoveSequence` or `MoveAlias` line, composed once the whole file is read (it may
+/// name moves defined after it).
+struct Sequence {
+    name: String,
+    line: usize,
+    moves: Vec<String>,
+    alias: bool,
+}
+
+impl Sequence {
+    fn keyword(&self) -> &'static str {
+        if self.alias { "MoveAlias" } else { "MoveSequence" }
+    }
+}
+
 /// What the definition has given so far, outside the blocks being read.
 #[derive(Default)]
 struct Parts {
@@ -327,6 +474,8 @@ struct Parts {
     sets: Vec<SetDef>,
     solved: Option<State>,
     moves: Vec<MoveDef>,
+    sequences: Vec<Sequence>,
+    illegal: Vec<Illegal>,
 }
 
 impl Parts {
@@ -337,6 +486,8 @@ impl Parts {
             "Set" => self.set_line(line, tokens)?,
             "Solved" | "StartState" => return self.solved_line(line, tokens).map(Some),
             "Move" => return self.move_line(line, tokens).map(Some),
+            "MoveSequence" | "MoveAlias" => self.sequence_line(line, tokens)?,
+            "Illegal" => self.illegal_line(line, tokens)?,
             "End" => return err(line, "`End` without a `Solved` or `Move` block"),
             other => {
                 return err(line, format!("{} is not supported ({SUPPORTED})", quote(other)));
@@ -413,22 +564,92 @@ impl Parts {
             return err(line, "`Move` takes one name: `Move U`");
         }
         let move_name = tokens[1];
-        if self.moves.iter().any(|m| m.name == move_name) {
-            return err(line, format!("move {} defined twice", quote(move_name)));
-        }
-        if move_name.contains(['/', ',']) || move_name.ends_with('\'') {
-            return err(
-                line,
-                format!(
-                    "a move name cannot be {} (no / or , and no ' at its end)",
-                    quote(move_name)
-                ),
-            );
-        }
+        self.check_new_move(line, move_name)?;
         Ok((
             BlockReader::new(&self.sets, Block::Move, line),
             Some((move_name.to_string(), line)),
         ))
+    }
+
+    /// Refuses a move, sequence or alias name already given or that positions could not
+    /// hold.
+    fn check_new_move(&self, line: usize, name: &str) -> Result<(), DefinitionError> {
+        let taken = self.moves.iter().any(|m| m.name == name) || self.sequences.iter().any(|q| q.name == name);
+        if taken {
+            return err(line, format!("move {} defined twice", quote(name)));
+        }
+        if name.contains(['/', ',']) || name.ends_with('\'') {
+            return err(
+                line,
+                format!("a move name cannot be {} (no / or , and no ' at its end)", quote(name)),
+            );
+        }
+        Ok(())
+    }
+
+    /// `MoveSequence NAME MOVES...` or `MoveAlias NAME MOVE`.
+    fn sequence_line(&mut self, line: usize, tokens: &[&str]) -> Result<(), DefinitionError> {
+        let alias = tokens[0] == "MoveAlias";
+        if self.sets.is_empty() {
+            return err(line, format!("`{}` before any `Set`", tokens[0]));
+        }
+        match (alias, tokens.len()) {
+            (true, 3) | (false, 3..) => {}
+            (true, _) => return err(line, "`MoveAlias` takes a name and one move: `MoveAlias Ri R'`"),
+            (false, _) => {
+                return err(
+                    line,
+                    "`MoveSequence` takes a name and the moves it is made of: `MoveSequence Sune R U R' U R U2 R'`",
+                );
+            }
+        }
+        if self.sequences.len() == MAX_SEQUENCES {
+            return err(
+                line,
+                format!("more than {MAX_SEQUENCES} `MoveSequence` and `MoveAlias` lines"),
+            );
+        }
+        self.check_new_move(line, tokens[1])?;
+        self.sequences.push(Sequence {
+            name: tokens[1].to_string(),
+            line,
+            moves: tokens[2..].iter().map(|t| t.to_string()).collect(),
+            alias,
+        });
+        Ok(())
+    }
+
+    /// `Illegal SET POSITION PIECES...`, after the solved state (twsearch's order).
+    fn illegal_line(&mut self, line: usize, tokens: &[&str]) -> Result<(), DefinitionError> {
+        if self.solved.is_none() {
+            return err(line, "`Illegal` must come after the solved state (`Solved` ... `End`)");
+        }
+        if tokens.len() < 4 {
+            return err(
+                line,
+                "`Illegal` takes a set, a position and the pieces that may not stand there: `Illegal SLICE 3 17`",
+            );
+        }
+        let Some(set) = self.sets.iter().position(|s| s.name == tokens[1]) else {
+            let names: Vec<&str> = self.sets.iter().map(|s| s.name.as_str()).collect();
+            return err(
+                line,
+                format!("unknown set {} (the sets are {})", quote(tokens[1]), names.join(", ")),
+            );
+        };
+        let size = self.sets[set].size;
+        let position = number(line, tokens[2], 1, size, "the position")? - 1;
+        let pieces = tokens[3..]
+            .iter()
+            .map(|t| number(line, t, 1, MAX_PIECES, "the piece").map(|p| (p - 1) as u8))
+            .collect::<Result<_, _>>()?;
+        self.illegal.push(Illegal {
+            set,
+            position,
+            pieces,
+            line,
+        });
+        Ok(())
     }
 
     /// A block read to its `End`: the solved state, or a move.
@@ -457,13 +678,122 @@ impl Parts {
             let (pieces, twists) = sets.iter().map(SetDef::identity).unzip();
             State { pieces, twists }
         });
+        if let Some(i) = self
+            .illegal
+            .iter()
+            .find(|i| i.pieces.contains(&solved.pieces[i.set][i.position]))
+        {
+            return err(i.line, "this line makes the solved state itself illegal");
+        }
+        let composed = compose(&sets, &self.moves, &self.sequences)?;
+        let (mut moves, mut aliases) = (self.moves, Vec::new());
+        for (q, m) in self.sequences.iter().zip(composed) {
+            if q.alias { aliases.push(m) } else { moves.push(m) }
+        }
         Ok(Definition {
             name: self.name.unwrap_or_else(|| "Unnamed".into()),
             sets,
             solved,
-            moves: self.moves,
+            moves,
+            aliases,
+            illegal: self.illegal,
         })
     }
+}
+
+/// The sequences and aliases composed, in file order. Each may name any power of a move,
+/// sequence or alias: those it names are composed first (depth first, on a stack of its
+/// own, so a chain of a thousand sequences needs no deep recursion), and a sequence
+/// reached again while open is a cycle.
+fn compose(sets: &[SetDef], moves: &[MoveDef], sequences: &[Sequence]) -> Result<Vec<MoveDef>, DefinitionError> {
+    if sequences.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut powers: HashMap<String, MoveDef> = HashMap::new();
+    for m in moves {
+        powers.extend(m.powers(sets)?.into_iter().map(|p| (p.name.clone(), p)));
+    }
+    let index: HashMap<&str, usize> = sequences
+        .iter()
+        .enumerate()
+        .map(|(i, q)| (q.name.as_str(), i))
+        .collect();
+    let mut done: Vec<Option<MoveDef>> = vec![None; sequences.len()];
+    let mut open = vec![false; sequences.len()];
+    for start in 0..sequences.len() {
+        let mut stack = vec![start];
+        while let Some(&s) = stack.last() {
+            if done[s].is_some() {
+                stack.pop();
+                continue;
+            }
+            open[s] = true;
+            let q = &sequences[s];
+            let mut composed = MoveDef::identity(sets, &q.name, q.line);
+            let mut waiting = None;
+            for name in &q.moves {
+                if let Some(m) = powers.get(name) {
+                    composed = composed.then(m, sets);
+                    continue;
+                }
+                // `Sune`, `Sune'`, `Sune2'` name a sequence not composed yet.
+                let bare = name.trim_end_matches('\'');
+                let base = bare.trim_end_matches(|c: char| c.is_ascii_digit());
+                match [name.as_str(), bare, base].iter().find_map(|n| index.get(n)) {
+                    Some(&d) if done[d].is_none() => {
+                        waiting = Some(d);
+                        break;
+                    }
+                    _ => return err(q.line, unknown_move(q, name, moves, sequences)),
+                }
+            }
+            match waiting {
+                Some(d) if open[d] => {
+                    let from = stack.iter().position(|&o| o == d).unwrap_or(0);
+                    let cycle: Vec<&str> = stack[from..]
+                        .iter()
+                        .chain([&d])
+                        .map(|&o| sequences[o].name.as_str())
+                        .collect();
+                    return err(
+                        q.line,
+                        format!("the sequences {} name each other in a cycle", cycle.join(" -> ")),
+                    );
+                }
+                Some(d) => stack.push(d),
+                None => {
+                    if composed.is_identity() {
+                        return err(
+                            q.line,
+                            format!("{} {} moves nothing: its moves cancel out", q.keyword(), q.name),
+                        );
+                    }
+                    powers.extend(composed.powers(sets)?.into_iter().map(|p| (p.name.clone(), p)));
+                    done[s] = Some(composed);
+                    open[s] = false;
+                    stack.pop();
+                }
+            }
+        }
+    }
+    Ok(done.into_iter().flatten().collect())
+}
+
+/// Why a sequence's move is refused: it names no power of a move, with the names it may use.
+fn unknown_move(q: &Sequence, name: &str, moves: &[MoveDef], sequences: &[Sequence]) -> String {
+    let names: Vec<&str> = moves
+        .iter()
+        .map(|m| m.name.as_str())
+        .chain(sequences.iter().map(|q| q.name.as_str()))
+        .collect();
+    let more = if names.len() > 30 { " ..." } else { "" };
+    format!(
+        "{} {}: {} is not a move (the moves are {}{more}, each with its powers: U2, U')",
+        q.keyword(),
+        q.name,
+        quote(name),
+        names[..names.len().min(30)].join(" ")
+    )
 }
 
 /// Reads a definition. Refuses, with the line and what is supported, every keyword outside

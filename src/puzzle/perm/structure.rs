@@ -4,7 +4,7 @@
 //! The ranking covers the goal's class of these invariants only.
 
 use super::group::{Chain, Perm};
-use super::parse::{Definition, DefinitionError, State, err};
+use super::parse::{Definition, DefinitionError, State, err, power_name, turns};
 use super::rank::{MAX_DISTINCT, multinomial, parity, rank_distinct};
 use std::collections::HashSet;
 
@@ -298,19 +298,11 @@ pub(super) fn expand(def: &Definition, layout: &Layout, metric: Metric) -> Resul
             }
             powers.push(next);
         }
-        let order = powers.len() as i64 + 1;
+        let order = powers.len() + 1;
         for (j, mut p) in powers.into_iter().enumerate() {
-            let mut turns = j as i64 + 1;
-            if order - turns < turns {
-                turns -= order;
-            }
+            let turns = turns(j + 1, order);
             p.cost = turns.unsigned_abs() as u32;
-            p.name = match turns {
-                1 => m.name.clone(),
-                -1 => format!("{}'", m.name),
-                t if t < 0 => format!("{}{}'", m.name, -t),
-                t => format!("{}{t}", m.name),
-            };
+            p.name = power_name(&m.name, turns);
             p.base = b;
             if metric == Metric::Face || p.cost == 1 {
                 moves.push(p);
@@ -563,6 +555,11 @@ impl Structure {
             still,
             assemblies: assemblies(def),
         })
+    }
+
+    /// The moves of `def` under `metric`, powers expanded, without finding what they keep.
+    pub fn moves_of(def: &Definition, metric: Metric) -> Result<Vec<Move>, DefinitionError> {
+        expand(def, &Layout::new(def), metric)
     }
 
     /// How many classes the invariants split the structured assemblies into: twist sums

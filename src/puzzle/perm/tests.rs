@@ -227,15 +227,43 @@ fn refuses_what_the_reader_does_not_support() {
     let cases: &[(String, &str)] = &[
         (
             format!("{set}Illegal C 1 2\n"),
-            "line 2: `Illegal` is not supported (supported: Name, Set",
+            "line 2: `Illegal` must come after the solved state",
         ),
         (
-            format!("{set}Move A\nC\n2 3 1\nEnd\nMoveAlias B A\n"),
-            "line 6: `MoveAlias` is not supported",
+            format!("{set}Move A\nC\n2 3 1\nEnd\nMoveAlias B A A\n"),
+            "line 6: `MoveAlias` takes a name and one move",
         ),
         (
-            format!("{set}Move A\nC\n2 3 1\nEnd\nMoveSequence B A A\n"),
-            "line 6: `MoveSequence` is not supported",
+            format!("{set}Move A\nC\n2 3 1\nEnd\nMoveSequence B\n"),
+            "line 6: `MoveSequence` takes a name and the moves",
+        ),
+        (
+            format!("{set}Move A\nC\n2 3 1\nEnd\nMoveSequence B A A'\n"),
+            "line 6: MoveSequence B moves nothing",
+        ),
+        (
+            format!("{set}Move A\nC\n2 3 1\nEnd\nMoveSequence A A A\n"),
+            "line 6: move `A` defined twice",
+        ),
+        (
+            format!("{set}Move A\nC\n2 3 1\nEnd\nMoveSequence B A3\n"),
+            "line 6: MoveSequence B: `A3` is not a move (the moves are A B",
+        ),
+        (
+            format!("{set}MoveSequence B A A\nMoveSequence A B\nMove C\nC\n2 3 1\nEnd\n"),
+            "line 3: the sequences B -> A -> B name each other in a cycle",
+        ),
+        (
+            format!("{set}Solved\nC\n1 2 3\nEnd\nMove A\nC\n2 3 1\nEnd\nIllegal C 2 2\n"),
+            "line 10: this line makes the solved state itself illegal",
+        ),
+        (
+            format!("{set}Solved\nC\n1 2 3\nEnd\nIllegal C 1 ?\n"),
+            "line 6: the piece wildcards `?` are not supported",
+        ),
+        (
+            format!("{set}Solved\nC\n1 2 3\n? 0 0\nEnd\n"),
+            "line 5: wildcards `?` are not supported",
         ),
         (format!("Ignore C\n{set}"), "line 1: `Ignore` is not supported"),
         (
@@ -360,6 +388,37 @@ fn reads_the_format_as_twsearch_does() {
     // The twist is written where the piece starts (position 1) and kept where it arrives (2).
     assert_eq!(def.moves[1].twist, vec![vec![0, 0, 0], vec![0, 1]]);
     assert_eq!(levels(&puzzle(text, Metric::Face)).iter().sum::<u64>(), 3 * 4);
+}
+
+#[test]
+fn sequences_and_aliases_are_composed_wherever_they_are_defined() {
+    // `T` names `S` before `S` is defined; `S` is M then N; the alias `Mi` is M's inverse.
+    let text = "Set A 3 1\nMoveSequence T S Mi\nMoveAlias Mi M'\nMove M\nA\n2 3 1\nEnd\nMoveSequence S M N\nMove N\nA\n2 1 3\nEnd\n";
+    let def = parse_definition(text).expect("valid");
+    let names: Vec<&str> = def.moves.iter().map(|m| m.name.as_str()).collect();
+    assert_eq!(names, ["M", "N", "T", "S"], "sequences after the moves, in file order");
+    // M brings position 2's piece to 1, 3's to 2, 1's to 3; N then swaps positions 1 and 2.
+    let s = &def.moves[3];
+    assert_eq!(s.from, vec![vec![2, 1, 0]]);
+    // T = S then M': position 1 keeps its piece, 2 and 3 swap.
+    assert_eq!(def.moves[2].from, vec![vec![0, 2, 1]]);
+    assert_eq!(def.aliases.len(), 1);
+    assert_eq!(def.aliases[0].from, vec![vec![2, 0, 1]]);
+    let p = puzzle(text, Metric::Face);
+    assert!(
+        p.moves().iter().all(|m| !m.name.starts_with("Mi")),
+        "an alias is no generator"
+    );
+    assert_eq!(p.parse("Mi M"), Ok(p.goals()[0]));
+    let mut chosen = def.clone();
+    chosen.choose_moves(&["S", "M"]).expect("moves of the file");
+    let names: Vec<&str> = chosen.moves.iter().map(|m| m.name.as_str()).collect();
+    assert_eq!(names, ["M", "S"]);
+    assert!(
+        def.clone().choose_moves(&["Mi"]).is_err(),
+        "an alias is not a move to choose"
+    );
+    assert!(def.clone().choose_moves(&["M", "M"]).is_err());
 }
 
 #[test]

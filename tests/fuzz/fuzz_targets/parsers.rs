@@ -25,6 +25,8 @@ fn round_trip<P: Puzzle>(puzzle: &P, text: &str) {
 }
 
 fuzz_target!(|data: &[u8]| {
+    // Any bytes, as `--rules` reads a definition (a byte-order mark dropped, else Latin-1).
+    let _ = analyze::puzzle::perm::parse_definition(&analyze::cli::rules_text(data.to_vec()));
     let Ok(text) = std::str::from_utf8(data) else { return };
     // The command line: words of the input as arguments. No file is read: a hostfile or
     // rules file it names is missing.
@@ -34,10 +36,16 @@ fuzz_target!(|data: &[u8]| {
     // Rules and definition files, as `--rules` reads them (by extension, then by their
     // first line), and the rules parser itself.
     let args = SizeArgs::default();
+    // The same text again with `--moves` choosing its first words, as a definition's moves.
+    let chosen = SizeArgs {
+        moves: Some(text.split_whitespace().take(3).collect::<Vec<_>>().join(",")),
+        ..SizeArgs::default()
+    };
     for name in ["rules.toml", "cube.tws", "rules"] {
         let path = Path::new(name);
         if let Some(family) = registry::for_file(path, text) {
             let _ = family.read(path, text, &args);
+            let _ = family.read(path, text, &chosen);
         }
     }
     let _ = analyze::puzzle::rules::parse_rules(text);
