@@ -44,6 +44,7 @@ fn main() -> ExitCode {
 }
 
 fn run(command: Command) -> Result<()> {
+    say_notes(&command);
     match command {
         Command::List => list(),
         Command::Cache => app::cache::list(),
@@ -89,6 +90,19 @@ fn run(command: Command) -> Result<()> {
                 cluster: cluster.as_ref(),
             },
         ),
+    }
+}
+
+/// Says what reading the puzzles chose (which moves of a KPuzzle file are searched with),
+/// unless quiet.
+fn say_notes(command: &Command) {
+    let (jobs, quiet) = match command {
+        Command::Solve { job, quiet, .. } | Command::Sample { job, quiet, .. } => (std::slice::from_ref(job), *quiet),
+        Command::Analyze { jobs, quiet, .. } => (jobs.as_slice(), *quiet),
+        _ => return,
+    };
+    for note in jobs.iter().filter_map(|job| job.note()).filter(|_| !quiet) {
+        app::note(note);
     }
 }
 

@@ -1,6 +1,7 @@
 //! The family of permutation puzzles read from ksolve/twsearch definition files
-//! (`--rules FILE.tws`), with `--metric face|quarter`; the pocket cube with one corner held
-//! (shipped in `examples/`) joins `--all`.
+//! (`--rules FILE.tws`) or cubing.js KPuzzle definitions (`--rules FILE.kpuzzle.json`), with
+//! `--metric face|quarter`; the pocket cube with one corner held (shipped in `examples/`)
+//! joins `--all`.
 
 use super::{Metric, PermPuzzle};
 use crate::puzzle::family::{Family, SizeArgs};
@@ -16,7 +17,7 @@ const POCKET_CUBE: (&str, &str) = (
 /// The keywords a definition's first line may start with (comments and blank lines aside).
 const FIRST_KEYWORDS: [&str; 2] = ["Name", "Set"];
 
-/// `--rules FILE.tws`: a permutation puzzle from its definition.
+/// `--rules FILE.tws` or `FILE.kpuzzle.json`: a permutation puzzle from its definition.
 pub struct PermFamily;
 
 /// A definition read and checked, under the metric chosen.
@@ -30,6 +31,8 @@ pub struct Definition {
     metric: Metric,
     /// Ranks the search covers.
     states: u64,
+    /// Which moves of a KPuzzle file are generators, for stderr.
+    note: Option<String>,
 }
 
 impl PartialEq for Definition {
@@ -52,7 +55,7 @@ impl Definition {
                 ));
             }
         };
-        let def = super::parse_definition(text).map_err(located)?;
+        let (def, note) = read_either(text).map_err(located)?;
         let mut id = kebab(label(&def.name, stem));
         if metric == Metric::Quarter {
             id.push_str("-quarter");
@@ -81,8 +84,40 @@ impl Definition {
             def: Arc::new(def),
             metric,
             states,
+            note,
         })
     }
+}
+
+/// Reads a definition in either format (a KPuzzle's JSON starts with `{`). A KPuzzle
+/// file's rotations are left out of the generators; the note says which moves were taken.
+fn read_either(text: &str) -> Result<(super::Definition, Option<String>), super::DefinitionError> {
+    if !text.trim_start().starts_with('{') {
+        return Ok((super::parse_definition(text)?, None));
+    }
+    let mut def = super::kpuzzle::parse_kpuzzle(text)?;
+    let rotations: Vec<String> = def
+        .moves
+        .iter()
+        .filter(|m| super::kpuzzle::is_rotation(&m.name))
+        .map(|m| m.name.clone())
+        .collect();
+    if rotations.len() == def.moves.len() {
+        return super::parse::err(
+            0,
+            "every move is a rotation of the whole puzzle (x, y, z, or a name ending in v): no move to search with",
+        );
+    }
+    def.moves.retain(|m| !super::kpuzzle::is_rotation(&m.name));
+    let taken: Vec<&str> = def.moves.iter().map(|m| m.name.as_str()).collect();
+    let mut note = format!("moves {}", taken.join(" "));
+    if !rotations.is_empty() {
+        note.push_str(&format!(
+            "; the rotations {} left out (they turn the whole puzzle)",
+            rotations.join(" ")
+        ));
+    }
+    Ok((def, Some(note)))
 }
 
 /// An error as the command line prints it after the file's name: `:LINE: what` (` what`
@@ -147,12 +182,12 @@ impl Family for PermFamily {
     }
 
     fn extensions(&self) -> &'static [&'static str] {
-        &["tws", "ksolve"]
+        &["tws", "ksolve", "json"]
     }
 
-    /// A definition starts with `Name` or `Set`.
+    /// A definition starts with `Name` or `Set`, a KPuzzle's JSON with `{`.
     fn recognises(&self, first_line: &str) -> bool {
-        FIRST_KEYWORDS.contains(&first_line.split_whitespace().next().unwrap_or(""))
+        first_line.starts_with('{') || FIRST_KEYWORDS.contains(&first_line.split_whitespace().next().unwrap_or(""))
     }
 
     fn read(&self, path: &Path, text: &str, args: &SizeArgs) -> Result<Definition, String> {
@@ -185,6 +220,10 @@ impl Family for PermFamily {
             ("moves", moves),
             ("metric", format!("{:?}", definition.metric)),
         ]
+    }
+
+    fn note(&self, definition: &Definition) -> Option<String> {
+        definition.note.clone()
     }
 
     fn states(&self, definition: &Definition) -> u128 {

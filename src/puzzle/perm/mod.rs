@@ -9,8 +9,11 @@
 
 pub mod coords;
 pub mod family;
+pub mod kpuzzle;
 pub mod parse;
 pub mod rank;
+pub mod scramble;
+pub mod sequence;
 pub mod structure;
 #[cfg(test)]
 mod tests;
@@ -18,6 +21,7 @@ mod tests;
 use super::{ClassInfo, Invariant, Notation, ParseError, SearchGraph};
 use coords::{Coords, Plan};
 pub use parse::{Definition, DefinitionError, parse_definition};
+use sequence::Transform;
 use structure::Structure;
 pub use structure::{Metric, Move};
 
@@ -31,8 +35,6 @@ pub struct PermPuzzle {
     def: Definition,
     metric: Metric,
     s: Structure,
-    /// Every power of every move, whatever the metric: the notation of move sequences.
-    notation: Vec<Move>,
     coords: Coords,
     goal: u64,
     classes: Vec<ClassInfo>,
@@ -80,11 +82,6 @@ impl PermPuzzle {
     /// Builds the puzzle of a definition under `metric`.
     pub fn new(def: Definition, id: &str, metric: Metric) -> Result<Self, DefinitionError> {
         let s = Structure::new(&def, metric)?;
-        let notation = if metric == Metric::Face {
-            s.moves.clone()
-        } else {
-            Structure::new(&def, Metric::Face)?.moves
-        };
         let assemblies = s.assemblies;
         let mut coords = Coords::layout(&s).map_err(|message| DefinitionError { line: 0, message })?;
         coords.plan(&s);
@@ -95,7 +92,6 @@ impl PermPuzzle {
             def,
             metric,
             s,
-            notation,
             coords,
             goal,
             classes: Vec::new(),
@@ -185,7 +181,8 @@ impl PermPuzzle {
             return Err(ParseError::Malformed("an empty position".into()));
         };
         let is_set = self.def.sets.iter().any(|s| s.name == first);
-        let is_move = self.notation.iter().any(|m| m.name == first);
+        let names: Vec<&str> = self.def.moves.iter().map(|m| m.name.as_str()).collect();
+        let is_move = sequence::parse(first, &names).is_ok();
         if !is_move && (first.bytes().next().is_some_and(|b| b.is_ascii_digit()) || is_set) {
             self.parse_lines(text)
         } else {
@@ -193,28 +190,14 @@ impl PermPuzzle {
         }
     }
 
+    /// A move sequence ([`sequence`]) applied to the definition's solved state.
     fn parse_moves(&self, text: &str) -> Result<(Vec<u8>, Vec<u8>), ParseError> {
-        let (mut p, mut t) = (self.s.solved_pieces.clone(), self.s.solved_twists.clone());
-        let (mut p2, mut t2) = (Vec::new(), Vec::new());
-        for name in text
-            .split(|c: char| c.is_whitespace() || c == ',')
-            .filter(|t| !t.is_empty())
-        {
-            let Some(m) = self.notation.iter().find(|m| m.name == name) else {
-                // Every power the notation has (`U U2 U'`; a move that is its own inverse, none).
-                let names: Vec<&str> = self.notation.iter().map(|m| m.name.as_str()).collect();
-                let more = if names.len() > 30 { " ..." } else { "" };
-                return Err(ParseError::Malformed(format!(
-                    "{} is not a move (the moves are {}{more})",
-                    super::quote(name),
-                    names[..names.len().min(30)].join(" "),
-                )));
-            };
-            self.apply(m, &p, &t, &mut p2, &mut t2);
-            std::mem::swap(&mut p, &mut p2);
-            std::mem::swap(&mut t, &mut t2);
-        }
-        Ok((p, t))
+        let names: Vec<&str> = self.def.moves.iter().map(|m| m.name.as_str()).collect();
+        let seq = sequence::parse(text, &names).map_err(|e| ParseError::Malformed(e.0))?;
+        let moves: Vec<Transform> = self.def.moves.iter().map(Transform::of).collect();
+        let sets = &self.def.sets;
+        let state = sequence::evaluate(&seq, &moves, sets).apply(&self.def.solved, sets);
+        Ok(self.s.layout.flatten(&state))
     }
 
     fn parse_lines(&self, text: &str) -> Result<(Vec<u8>, Vec<u8>), ParseError> {
