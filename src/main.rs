@@ -8,6 +8,7 @@
 mod app;
 
 use analyze::cli::{Cli, Command};
+use analyze::job::Job;
 use analyze::registry;
 use anyhow::{Context, Result};
 use app::analyze::Settings;
@@ -93,16 +94,12 @@ fn run(command: Command) -> Result<()> {
     }
 }
 
-/// Says what reading the puzzles chose (which moves of a KPuzzle file are searched with),
-/// unless quiet.
+/// Says what reading the puzzles chose (which moves of a KPuzzle file are searched with)
+/// before an analysis, unless quiet; `--solve` and `--sample` say it once their input is
+/// read.
 fn say_notes(command: &Command) {
-    let (jobs, quiet) = match command {
-        Command::Solve { job, quiet, .. } | Command::Sample { job, quiet, .. } => (std::slice::from_ref(job), *quiet),
-        Command::Analyze { jobs, quiet, .. } => (jobs.as_slice(), *quiet),
-        _ => return,
-    };
-    for note in jobs.iter().filter_map(|job| job.note()).filter(|_| !quiet) {
-        app::note(note);
+    if let Command::Analyze { jobs, quiet: false, .. } = command {
+        jobs.iter().filter_map(Job::note).for_each(app::note);
     }
 }
 

@@ -39,6 +39,9 @@ pub fn run(spec: &Job, states: &[String], threads: usize, quiet: bool, pdb: Opti
     for state in states {
         positions.extend(read_positions(&solver, state).map_err(|e| BadInput(format!("{e:#}")))?);
     }
+    if let Some(note) = spec.note() {
+        say(&note);
+    }
     if positions.iter().any(Position::needs_solver) {
         prepare(spec, &mut solver, &pool, quiet)?;
     }
@@ -118,6 +121,9 @@ pub fn sample(spec: &Job, request: Sample, threads: usize, quiet: bool) -> Resul
             if positions.len() == 1 { "s" } else { "" },
             request.distance
         ));
+    }
+    if let Some(note) = spec.note() {
+        say(&note);
     }
     let mut out = std::io::stdout().lock();
     for position in &positions {

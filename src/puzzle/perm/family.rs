@@ -33,6 +33,8 @@ pub struct Definition {
     states: u64,
     /// Which moves of a KPuzzle file are generators, for stderr.
     note: Option<String>,
+    /// The number of the first piece in positions: 1 as in `.tws`, 0 as in KPuzzle.
+    first_piece: u32,
 }
 
 impl PartialEq for Definition {
@@ -85,14 +87,20 @@ impl Definition {
             metric,
             states,
             note,
+            first_piece: if is_kpuzzle(text) { 0 } else { 1 },
         })
     }
+}
+
+/// Whether a definition is a KPuzzle's JSON rather than a `.tws` text.
+fn is_kpuzzle(text: &str) -> bool {
+    text.trim_start().starts_with('{')
 }
 
 /// Reads a definition in either format (a KPuzzle's JSON starts with `{`). A KPuzzle
 /// file's rotations are left out of the generators; the note says which moves were taken.
 fn read_either(text: &str) -> Result<(super::Definition, Option<String>), super::DefinitionError> {
-    if !text.trim_start().starts_with('{') {
+    if !is_kpuzzle(text) {
         return Ok((super::parse_definition(text)?, None));
     }
     let mut def = super::kpuzzle::parse_kpuzzle(text)?;
@@ -231,7 +239,10 @@ impl Family for PermFamily {
     }
 
     fn build(&self, definition: &Definition) -> Result<PermPuzzle, String> {
-        PermPuzzle::new((*definition.def).clone(), &definition.id, definition.metric).map_err(|e| e.to_string())
+        let puzzle = PermPuzzle::new((*definition.def).clone(), &definition.id, definition.metric);
+        puzzle
+            .map(|p| p.numbered_from(definition.first_piece))
+            .map_err(|e| e.to_string())
     }
 }
 

@@ -40,6 +40,9 @@ pub struct PermPuzzle {
     classes: Vec<ClassInfo>,
     /// All assemblies of the pieces (`None`: past 128 bits).
     assemblies: Option<u128>,
+    /// The number of the first piece in positions read and written: 1 as in a `.tws`
+    /// file, 0 as in a KPuzzle's.
+    first: u32,
 }
 
 /// What one worker keeps between ranks: the high part's moves for the run being expanded.
@@ -96,9 +99,18 @@ impl PermPuzzle {
             goal,
             classes: Vec::new(),
             assemblies,
+            first: 1,
         };
         puzzle.classes = puzzle.build_classes();
         Ok(puzzle)
+    }
+
+    /// The same puzzle with positions read and written with pieces numbered from `first`
+    /// (0 for a KPuzzle definition, whose pieces count from 0).
+    pub fn numbered_from(mut self, first: u32) -> Self {
+        self.first = first;
+        self.classes = self.build_classes();
+        self
     }
 
     /// The definition read.
@@ -162,7 +174,7 @@ impl PermPuzzle {
         let mut sets = Vec::new();
         for (s, set) in self.def.sets.iter().enumerate() {
             let range = self.s.layout.offset[s]..self.s.layout.offset[s] + set.size;
-            let mut text = join(pieces[range.clone()].iter().map(|&p| u32::from(p) + 1));
+            let mut text = join(pieces[range.clone()].iter().map(|&p| u32::from(p) + self.first));
             if set.orientations > 1 {
                 text.push_str(", ");
                 text.push_str(&join(twists[range].iter().map(|&t| u32::from(t))));
@@ -266,10 +278,10 @@ impl PermPuzzle {
                     return bad(format!("{} is not a number", super::quote(t)));
                 };
                 if i < n {
-                    if !(1..=256).contains(&v) {
+                    let Some(p) = v.checked_sub(self.first).filter(|&p| p < 256) else {
                         return bad(format!("piece {v} out of range in set {}", set.name));
-                    }
-                    pieces[off + i] = (v - 1) as u8;
+                    };
+                    pieces[off + i] = p as u8;
                 } else {
                     if v >= u32::from(set.orientations) {
                         return bad(format!(
@@ -666,7 +678,7 @@ impl Notation for PermPuzzle {
             lines.push(format!(
                 "{:width$} {}",
                 set.name,
-                join(p[range.clone()].iter().map(|&x| u32::from(x) + 1))
+                join(p[range.clone()].iter().map(|&x| u32::from(x) + self.first))
             ));
             if set.orientations > 1 {
                 lines.push(format!(

@@ -49,7 +49,9 @@ pub fn read_scrambles(text: &str) -> Result<Vec<Scramble>, DefinitionError> {
             (_, []) => {}
             (Some(_), ["End"]) => scrambles.extend(open.take()),
             (Some(block), _) => {
-                block.position.push(' ');
+                if !block.position.is_empty() {
+                    block.position.push(' ');
+                }
                 block.position.push_str(&words.join(" "));
             }
             (None, ["Scramble" | "ScrambleAlg", name]) => {
@@ -97,7 +99,7 @@ mod tests {
         let read = read_scrambles(text).expect("scrambles");
         let got: Vec<(&str, usize, &str)> = read
             .iter()
-            .map(|s| (s.name.as_str(), s.line, s.position.trim()))
+            .map(|s| (s.name.as_str(), s.line, s.position.as_str()))
             .collect();
         assert_eq!(got, [("A", 2, "CORNERS 2 1 3 0 0 0"), ("B", 8, "R U R'")]);
     }
