@@ -28,6 +28,10 @@ const MAX_ORIENTATIONS: usize = 127;
 /// Most moves, given and derived together: what a search takes once powers are expanded.
 pub const MAX_MOVES: usize = 1024;
 
+/// Most pieces in all orbits: far past the community's largest puzzles (a 7x7x7 has a few
+/// hundred), and it bounds what every move and every step of a derived move costs.
+pub const MAX_POSITIONS: usize = 4096;
+
 /// What the reader understands, for error messages.
 const SUPPORTED: &str = "a KPuzzle definition: name, orbits [{orbitName, numPieces, numOrientations}], defaultPattern, moves {permutation, orientationDelta}, derivedMoves";
 
@@ -156,6 +160,13 @@ fn orbits(orbits: &[Orbit]) -> Result<Vec<SetDef>, DefinitionError> {
             size: o.num_pieces,
             orientations: o.num_orientations as u8,
         });
+    }
+    let positions: usize = sets.iter().map(|s| s.size).sum();
+    if positions > MAX_POSITIONS {
+        return err(
+            0,
+            format!("the orbits hold {positions} pieces in all, more than the {MAX_POSITIONS} accepted"),
+        );
     }
     Ok(sets)
 }
@@ -550,5 +561,13 @@ mod tests {
         assert!(e.message.contains("missing field `moves`"), "{e}");
         let e = parse_kpuzzle(r#"{"orbits": [], "moves": {"M": {}}}"#).expect_err("no orbits");
         assert!(e.message.contains("no orbits"), "{e}");
+        let orbit = |i: usize| format!(r#"{{"orbitName": "O{i}", "numPieces": 255, "numOrientations": 1}}"#);
+        let orbits: Vec<String> = (0..17).map(orbit).collect();
+        let e = parse_kpuzzle(&format!(
+            r#"{{"orbits": [{}], "moves": {{"M": {{}}}}}}"#,
+            orbits.join(",")
+        ))
+        .expect_err("too many pieces");
+        assert!(e.message.contains("4335 pieces in all, more than the 4096"), "{e}");
     }
 }
