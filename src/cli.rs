@@ -37,7 +37,8 @@ pub struct Cli {
     pub size: SizeArgs,
     /// Print a shortest solution of each STATE instead of analysing the whole puzzle; a
     /// STATE is written in the puzzle's notation (e.g. tiles row by row, 0 for the blank,
-    /// or an H/T string), or is a data file.
+    /// an H/T string, or a definition file's moves: "(R U)3 [F: R]"), or is a data file
+    /// (a twsearch scramble file FILE.scr: each of its scrambles).
     #[arg(long, num_args = 1.., value_name = "STATE")]
     pub solve: Vec<String>,
     /// Print N positions (default 10) drawn at random among those D moves from the goal,
@@ -66,8 +67,9 @@ pub struct Cli {
     pub json: bool,
     /// Analyse (or with --solve, solve) puzzles described in files: coin puzzles in TOML
     /// rules files (FILE.toml), permutation puzzles in twsearch/ksolve definition files
-    /// (FILE.tws, FILE.ksolve: pocket cube, pancakes, Top Spin, pyraminx ...); formats in
-    /// the README. Several files also get an index README.md and overview.png.
+    /// (FILE.tws, FILE.ksolve: pocket cube, pancakes, Top Spin, pyraminx ...) or cubing.js
+    /// KPuzzle definitions (FILE.kpuzzle.json); formats in the README. Several files also
+    /// get an index README.md and overview.png.
     #[arg(long, num_args = 1.., value_name = "FILE", conflicts_with_all = ["puzzle", "all"])]
     pub rules: Vec<PathBuf>,
     /// Measure distances to STATE, in the puzzle's notation, instead of the puzzle's own

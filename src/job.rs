@@ -103,6 +103,7 @@ trait Choice: Send + Sync {
     fn family(&self) -> &'static str;
     fn id(&self) -> String;
     fn canonical(&self) -> Vec<(&'static str, String)>;
+    fn note(&self) -> Option<String>;
     fn parameters(&self) -> Vec<(String, u64)>;
     fn states(&self) -> u128;
     fn max_move_cost(&self) -> u32;
@@ -131,6 +132,10 @@ impl<F: Family> Choice for Chosen<F> {
 
     fn canonical(&self) -> Vec<(&'static str, String)> {
         self.family.canonical(&self.size)
+    }
+
+    fn note(&self) -> Option<String> {
+        self.family.note(&self.size)
     }
 
     fn parameters(&self) -> Vec<(String, u64)> {
@@ -201,6 +206,11 @@ impl Job {
         let head = [("family", self.family().to_string()), ("id", self.choice.id())];
         let goal = ("goal", self.goal.clone().unwrap_or_default());
         Identity::new(head.into_iter().chain(self.choice.canonical()).chain([goal]))
+    }
+
+    /// What reading the puzzle chose that the user should hear (see [`Family::note`]).
+    pub fn note(&self) -> Option<String> {
+        self.choice.note().map(|n| format!("{self}: {n}"))
     }
 
     /// The goal given with `--goal`, if any, as the puzzle writes it.

@@ -8,6 +8,7 @@
 mod app;
 
 use analyze::cli::{Cli, Command};
+use analyze::job::Job;
 use analyze::registry;
 use anyhow::{Context, Result};
 use app::analyze::Settings;
@@ -44,6 +45,7 @@ fn main() -> ExitCode {
 }
 
 fn run(command: Command) -> Result<()> {
+    say_notes(&command);
     match command {
         Command::List => list(),
         Command::Cache => app::cache::list(),
@@ -91,6 +93,15 @@ fn run(command: Command) -> Result<()> {
                 cluster: cluster.as_ref(),
             },
         ),
+    }
+}
+
+/// Says what reading the puzzles chose (which moves of a KPuzzle file are searched with)
+/// before an analysis, unless quiet; `--solve` and `--sample` say it once their input is
+/// read.
+fn say_notes(command: &Command) {
+    if let Command::Analyze { jobs, quiet: false, .. } = command {
+        jobs.iter().filter_map(Job::note).for_each(app::note);
     }
 }
 

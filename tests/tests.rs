@@ -20,6 +20,7 @@ mod folders;
 mod goal;
 mod hardening;
 mod identity;
+mod kpuzzle;
 mod mod3;
 mod oeis;
 mod parse;

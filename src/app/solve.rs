@@ -6,6 +6,7 @@ use super::cache::cache_dir;
 use super::{BadInput, INTERRUPTED, STDOUT, note};
 use analyze::heuristics::PositionFacts;
 use analyze::job::Job;
+use analyze::puzzle::perm::scramble::read_scrambles;
 use analyze::solve::sample::SampleError;
 use analyze::solve::{Outcome, Pdb, Position, Sample, Solution, Solver};
 use anyhow::{Context, Result};
@@ -17,6 +18,9 @@ use std::time::Instant;
 
 /// Largest position data file read: a 64-cell board takes a few hundred bytes.
 const MAX_DATA_FILE: u64 = 64 * 1024;
+
+/// Largest scramble file read: what a definition may take.
+const MAX_SCRAMBLE_FILE: u64 = analyze::puzzle::perm::parse::MAX_BYTES as u64;
 
 /// Solves each of `states` for `spec` and prints one block each, then a summary table, or
 /// with `json` one JSON object per line for each. Every position is read and checked
@@ -31,10 +35,13 @@ pub fn run(spec: &Job, states: &[String], threads: usize, quiet: bool, pdb: Opti
     };
     let mut solver = spec.solver().map_err(|e| BadInput(format!("{e:#}")))?;
     solver.set_pdb(pdb);
-    let positions = states
-        .iter()
-        .map(|s| read_position(&solver, s).map_err(|e| BadInput(format!("{e:#}"))))
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut positions = Vec::new();
+    for state in states {
+        positions.extend(read_positions(&solver, state).map_err(|e| BadInput(format!("{e:#}")))?);
+    }
+    if let Some(note) = spec.note() {
+        say(&note);
+    }
     if positions.iter().any(Position::needs_solver) {
         prepare(spec, &mut solver, &pool, quiet)?;
     }
@@ -114,6 +121,9 @@ pub fn sample(spec: &Job, request: Sample, threads: usize, quiet: bool) -> Resul
             if positions.len() == 1 { "s" } else { "" },
             request.distance
         ));
+    }
+    if let Some(note) = spec.note() {
+        say(&note);
     }
     let mut out = std::io::stdout().lock();
     for position in &positions {
@@ -241,6 +251,32 @@ fn prepare(spec: &Job, solver: &mut Solver, pool: &rayon::ThreadPool, quiet: boo
 /// `1 move`, `2 moves`.
 fn moves(n: usize) -> String {
     format!("{n} {}", if n == 1 { "move" } else { "moves" })
+}
+
+/// The positions of one `--solve` argument: each scramble of a twsearch scramble file
+/// (`FILE.scr`), under its name, or the one position [`read_position`] reads.
+fn read_positions(solver: &Solver, text: &str) -> Result<Vec<Position>> {
+    let path = Path::new(text);
+    if path.extension().is_none_or(|e| e != "scr") || !path.is_file() {
+        return read_position(solver, text).map(|p| vec![p]);
+    }
+    let contents = super::read_text(path, MAX_SCRAMBLE_FILE)
+        .with_context(|| format!("cannot read the scramble file {}", path.display()))?;
+    let at = |line: usize| match line {
+        0 => format!("{}:", path.display()),
+        line => format!("{}:{line}:", path.display()),
+    };
+    let scrambles = read_scrambles(&contents).map_err(|e| anyhow::anyhow!("{} {}", at(e.line), e.message))?;
+    scrambles
+        .into_iter()
+        .map(|scramble| {
+            let mut position = solver
+                .read(&scramble.position)
+                .with_context(|| format!("{} scramble {}", at(scramble.line), scramble.name))?;
+            position.label = scramble.name;
+            Ok(position)
+        })
+        .collect()
 }
 
 /// A position as typed, or for sliding boards the path of an existing data file. Text

@@ -221,6 +221,12 @@ pub trait Family: Sync + 'static {
     fn canonical(&self, size: &Self::Size) -> Vec<(&'static str, String)> {
         vec![("size", format!("{size:?}"))]
     }
+    /// What reading the size chose that the user should hear, one line for stderr (e.g.
+    /// which moves of a definition file are searched with).
+    fn note(&self, size: &Self::Size) -> Option<String> {
+        let _ = size;
+        None
+    }
     /// Size parameters the summary lists beyond the board's shape, in order.
     fn parameters(&self, size: &Self::Size) -> Vec<(String, u64)> {
         let _ = size;

@@ -1,5 +1,6 @@
 //! The family of permutation puzzles read from ksolve/twsearch definition files
-//! (`--rules FILE.tws`), with `--metric face|quarter` and `--moves A,B,...`; the pocket cube with one corner held
+//! (`--rules FILE.tws`) or cubing.js KPuzzle definitions (`--rules FILE.kpuzzle.json`), with
+//! `--metric face|quarter` and `--moves A,B,...`; the pocket cube with one corner held
 //! (shipped in `examples/`) joins `--all`.
 
 use super::{Metric, PermPuzzle};
@@ -16,7 +17,7 @@ const POCKET_CUBE: (&str, &str) = (
 /// The keywords a definition's first line may start with (comments and blank lines aside).
 const FIRST_KEYWORDS: [&str; 2] = ["Name", "Set"];
 
-/// `--rules FILE.tws`: a permutation puzzle from its definition.
+/// `--rules FILE.tws` or `FILE.kpuzzle.json`: a permutation puzzle from its definition.
 pub struct PermFamily;
 
 /// A definition read and checked, under the metric chosen.
@@ -37,6 +38,10 @@ pub struct Definition {
     packed_bits: Option<u32>,
     /// The positions the moves reach, where Schreier–Sims counts them before the search.
     reach: Option<u128>,
+    /// Which moves of a KPuzzle file are generators, for stderr.
+    note: Option<String>,
+    /// The number of the first piece in positions: 1 as in `.tws`, 0 as in KPuzzle.
+    first_piece: u32,
 }
 
 impl PartialEq for Definition {
@@ -59,7 +64,7 @@ impl Definition {
                 ));
             }
         };
-        let mut def = super::parse_definition(text).map_err(located)?;
+        let (mut def, note) = read_either(text, moves.is_none()).map_err(located)?;
         let mut id = kebab(label(&def.name, stem));
         if let Some(list) = moves {
             let names: Vec<&str> = list.split(',').collect();
@@ -109,6 +114,8 @@ impl Definition {
             unranked,
             packed_bits,
             reach,
+            note,
+            first_piece: if is_kpuzzle(text) { 0 } else { 1 },
         })
     }
 }
@@ -138,6 +145,49 @@ fn too_big(states: Option<u128>, reach: &super::Reach) -> String {
         crate::util::human_bytes(n.div_ceil(4)),
         thousands(u128::from(u64::MAX))
     )
+}
+
+/// Whether a definition is a KPuzzle's JSON rather than a `.tws` text.
+fn is_kpuzzle(text: &str) -> bool {
+    text.trim_start().starts_with('{')
+}
+
+/// Reads a definition in either format (a KPuzzle's JSON starts with `{`). Unless `--moves`
+/// chooses (`leave_rotations` false), a KPuzzle file's rotations are left out of the
+/// generators; the note says which moves were taken.
+fn read_either(
+    text: &str,
+    leave_rotations: bool,
+) -> Result<(super::Definition, Option<String>), super::DefinitionError> {
+    if !is_kpuzzle(text) {
+        return Ok((super::parse_definition(text)?, None));
+    }
+    let mut def = super::kpuzzle::parse_kpuzzle(text)?;
+    if !leave_rotations {
+        return Ok((def, None));
+    }
+    let rotations: Vec<String> = def
+        .moves
+        .iter()
+        .filter(|m| super::kpuzzle::is_rotation(&m.name))
+        .map(|m| m.name.clone())
+        .collect();
+    if rotations.len() == def.moves.len() {
+        return super::parse::err(
+            0,
+            "every move is a rotation of the whole puzzle (x, y, z, or a name ending in v): no move to search with",
+        );
+    }
+    def.moves.retain(|m| !super::kpuzzle::is_rotation(&m.name));
+    let taken: Vec<&str> = def.moves.iter().map(|m| m.name.as_str()).collect();
+    let mut note = format!("moves {}", taken.join(" "));
+    if !rotations.is_empty() {
+        note.push_str(&format!(
+            "; the rotations {} left out (they turn the whole puzzle)",
+            rotations.join(" ")
+        ));
+    }
+    Ok((def, Some(note)))
 }
 
 /// An error as the command line prints it after the file's name: `:LINE: what` (` what`
@@ -205,12 +255,12 @@ impl Family for PermFamily {
     }
 
     fn extensions(&self) -> &'static [&'static str] {
-        &["tws", "ksolve"]
+        &["tws", "ksolve", "json"]
     }
 
-    /// A definition starts with `Name` or `Set`.
+    /// A definition starts with `Name` or `Set`, a KPuzzle's JSON with `{`.
     fn recognises(&self, first_line: &str) -> bool {
-        FIRST_KEYWORDS.contains(&first_line.split_whitespace().next().unwrap_or(""))
+        first_line.starts_with('{') || FIRST_KEYWORDS.contains(&first_line.split_whitespace().next().unwrap_or(""))
     }
 
     fn read(&self, path: &Path, text: &str, args: &SizeArgs) -> Result<Definition, String> {
@@ -254,6 +304,10 @@ impl Family for PermFamily {
         parts
     }
 
+    fn note(&self, definition: &Definition) -> Option<String> {
+        definition.note.clone()
+    }
+
     fn states(&self, definition: &Definition) -> u128 {
         definition.states
     }
@@ -275,7 +329,10 @@ impl Family for PermFamily {
     }
 
     fn build(&self, definition: &Definition) -> Result<PermPuzzle, String> {
-        PermPuzzle::new((*definition.def).clone(), &definition.id, definition.metric).map_err(|e| e.to_string())
+        let puzzle = PermPuzzle::new((*definition.def).clone(), &definition.id, definition.metric);
+        puzzle
+            .map(|p| p.numbered_from(definition.first_piece))
+            .map_err(|e| e.to_string())
     }
 }
 

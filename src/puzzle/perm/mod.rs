@@ -10,9 +10,12 @@
 pub mod coords;
 pub mod family;
 pub mod group;
+pub mod kpuzzle;
 pub mod packed;
 pub mod parse;
 pub mod rank;
+pub mod scramble;
+pub mod sequence;
 pub mod structure;
 #[cfg(test)]
 mod tests;
@@ -21,6 +24,7 @@ pub mod text;
 use super::{ClassInfo, Invariant, Notation, ParseError, SearchGraph};
 use coords::{Coords, Plan};
 pub use parse::{Definition, DefinitionError, parse_definition};
+use sequence::Transform;
 use structure::Structure;
 pub use structure::{Metric, Move};
 use text::join;
@@ -35,8 +39,6 @@ pub struct PermPuzzle {
     def: Definition,
     metric: Metric,
     s: Structure,
-    /// Every power of every move, whatever the metric: the notation of move sequences.
-    notation: Vec<Move>,
     coords: Coords,
     goal: u64,
     classes: Vec<ClassInfo>,
@@ -47,6 +49,9 @@ pub struct PermPuzzle {
     /// The `Illegal` lines, flattened: a state with `label` at position `at` is never
     /// entered.
     illegal: Vec<Forbidden>,
+    /// The number of the first piece in positions read and written: 1 as in a `.tws`
+    /// file, 0 as in a KPuzzle's.
+    first: u32,
 }
 
 /// One piece an `Illegal` line keeps from one position (flattened).
@@ -168,7 +173,6 @@ impl PermPuzzle {
     /// Builds the puzzle of a definition under `metric`.
     pub fn new(def: Definition, id: &str, metric: Metric) -> Result<Self, DefinitionError> {
         let s = Structure::new(&def, metric)?;
-        let notation = Self::notation(&def)?;
         let assemblies = s.assemblies;
         let reach = Reach::of(&def, &s);
         let mut coords = Coords::layout(&s).map_err(|message| DefinitionError { line: 0, message })?;
@@ -197,28 +201,29 @@ impl PermPuzzle {
             def,
             metric,
             s,
-            notation,
             coords,
             goal,
             classes: Vec::new(),
             assemblies,
             reach,
             illegal,
+            first: 1,
         };
         puzzle.classes = puzzle.build_classes();
         Ok(puzzle)
     }
 
-    /// Every power of every move and alias: the names positions and solutions may use.
-    fn notation(def: &Definition) -> Result<Vec<Move>, DefinitionError> {
-        let mut named = def.clone();
-        named.moves.extend(def.aliases.iter().cloned());
-        Structure::moves_of(&named, Metric::Face)
-    }
-
     /// The `Illegal` line that forbids flattened `pieces`, if any.
     fn forbidden(&self, pieces: &[u8]) -> Option<&Forbidden> {
         self.illegal.iter().find(|f| pieces[f.at] == f.label)
+    }
+
+    /// The same puzzle with positions read and written with pieces numbered from `first`
+    /// (0 for a KPuzzle definition, whose pieces count from 0).
+    pub fn numbered_from(mut self, first: u32) -> Self {
+        self.first = first;
+        self.classes = self.build_classes();
+        self
     }
 
     /// The definition read.
@@ -287,7 +292,7 @@ impl PermPuzzle {
     /// Flattened pieces and twists written set by set, `/` between sets, a set's twists
     /// after a comma: `2 1 3 4, 0 0 1 2 / 1 2 3`.
     pub fn render_state(&self, pieces: &[u8], twists: &[u8]) -> String {
-        text::render_state(&self.def, &self.s.layout, pieces, twists)
+        text::render_state(&self.def, &self.s.layout, pieces, twists, self.first)
     }
 
     /// Reads a position in the definition's own lines or as moves from the goal.
@@ -299,7 +304,14 @@ impl PermPuzzle {
             return Err(ParseError::Malformed("an empty position".into()));
         };
         let is_set = self.def.sets.iter().any(|s| s.name == first);
-        let is_move = self.notation.iter().any(|m| m.name == first);
+        let names: Vec<&str> = self
+            .def
+            .moves
+            .iter()
+            .chain(&self.def.aliases)
+            .map(|m| m.name.as_str())
+            .collect();
+        let is_move = sequence::parse(first, &names).is_ok();
         if !is_move && (first.bytes().next().is_some_and(|b| b.is_ascii_digit()) || is_set) {
             self.parse_lines(text)
         } else {
@@ -307,28 +319,16 @@ impl PermPuzzle {
         }
     }
 
+    /// A move sequence ([`sequence`]) applied to the definition's solved state.
     fn parse_moves(&self, text: &str) -> Result<(Vec<u8>, Vec<u8>), ParseError> {
-        let (mut p, mut t) = (self.s.solved_pieces.clone(), self.s.solved_twists.clone());
-        let (mut p2, mut t2) = (Vec::new(), Vec::new());
-        for name in text
-            .split(|c: char| c.is_whitespace() || c == ',')
-            .filter(|t| !t.is_empty())
-        {
-            let Some(m) = self.notation.iter().find(|m| m.name == name) else {
-                // Every power the notation has (`U U2 U'`; a move that is its own inverse, none).
-                let names: Vec<&str> = self.notation.iter().map(|m| m.name.as_str()).collect();
-                let more = if names.len() > 30 { " ..." } else { "" };
-                return Err(ParseError::Malformed(format!(
-                    "{} is not a move (the moves are {}{more})",
-                    super::quote(name),
-                    names[..names.len().min(30)].join(" "),
-                )));
-            };
-            self.apply(m, &p, &t, &mut p2, &mut t2);
-            std::mem::swap(&mut p, &mut p2);
-            std::mem::swap(&mut t, &mut t2);
-        }
-        Ok((p, t))
+        // The moves and the `MoveAlias` names: positions may use either.
+        let named = || self.def.moves.iter().chain(&self.def.aliases);
+        let names: Vec<&str> = named().map(|m| m.name.as_str()).collect();
+        let seq = sequence::parse(text, &names).map_err(|e| ParseError::Malformed(e.0))?;
+        let moves: Vec<Transform> = named().map(Transform::of).collect();
+        let sets = &self.def.sets;
+        let state = sequence::evaluate(&seq, &moves, sets).apply(&self.def.solved, sets);
+        Ok(self.s.layout.flatten(&state))
     }
 
     fn parse_lines(&self, text: &str) -> Result<(Vec<u8>, Vec<u8>), ParseError> {
@@ -397,10 +397,10 @@ impl PermPuzzle {
                     return bad(format!("{} is not a number", super::quote(t)));
                 };
                 if i < n {
-                    if !(1..=256).contains(&v) {
+                    let Some(p) = v.checked_sub(self.first).filter(|&p| p < 256) else {
                         return bad(format!("piece {v} out of range in set {}", set.name));
-                    }
-                    pieces[off + i] = (v - 1) as u8;
+                    };
+                    pieces[off + i] = p as u8;
                 } else {
                     if v >= u32::from(set.orientations) {
                         return bad(format!(
@@ -803,7 +803,7 @@ impl Notation for PermPuzzle {
 
     fn draw(&self, rank: u64) -> String {
         let (p, t) = self.state(rank);
-        text::draw_state(&self.def, &self.s.layout, &p, &t)
+        text::draw_state(&self.def, &self.s.layout, &p, &t, self.first)
     }
 
     fn parse(&self, text: &str) -> Result<u64, ParseError> {

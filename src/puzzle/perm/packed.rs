@@ -231,13 +231,13 @@ impl Packing {
     /// A key in the definition's one-line notation.
     pub fn render(&self, key: u128) -> String {
         let (p, t) = self.state(key);
-        text::render_state(&self.def, &self.layout, &p, &t)
+        text::render_state(&self.def, &self.layout, &p, &t, 1)
     }
 
     /// A key drawn a set a line.
     pub fn draw(&self, key: u128) -> String {
         let (p, t) = self.state(key);
-        text::draw_state(&self.def, &self.layout, &p, &t)
+        text::draw_state(&self.def, &self.layout, &p, &t, 1)
     }
 
     /// All assemblies of the pieces (saturated at `u64::MAX`) and how they arise.

@@ -51,12 +51,13 @@ pub fn shape(def: &Definition) -> (usize, usize) {
 }
 
 /// Flattened pieces and twists written set by set, `/` between sets, a set's twists
-/// after a comma: `2 1 3 4, 0 0 1 2 / 1 2 3`.
-pub fn render_state(def: &Definition, layout: &Layout, pieces: &[u8], twists: &[u8]) -> String {
+/// after a comma: `2 1 3 4, 0 0 1 2 / 1 2 3`; pieces numbered from `first` (1 as in a
+/// `.tws` file, 0 as in a KPuzzle's).
+pub fn render_state(def: &Definition, layout: &Layout, pieces: &[u8], twists: &[u8], first: u32) -> String {
     let mut sets = Vec::new();
     for (s, set) in def.sets.iter().enumerate() {
         let range = layout.offset[s]..layout.offset[s] + set.size;
-        let mut text = join(pieces[range.clone()].iter().map(|&p| u32::from(p) + 1));
+        let mut text = join(pieces[range.clone()].iter().map(|&p| u32::from(p) + first));
         if set.orientations > 1 {
             text.push_str(", ");
             text.push_str(&join(twists[range].iter().map(|&t| u32::from(t))));
@@ -66,8 +67,9 @@ pub fn render_state(def: &Definition, layout: &Layout, pieces: &[u8], twists: &[
     sets.join(" / ")
 }
 
-/// Flattened pieces and twists drawn a set a line (its twists on the next line).
-pub fn draw_state(def: &Definition, layout: &Layout, pieces: &[u8], twists: &[u8]) -> String {
+/// Flattened pieces and twists drawn a set a line (its twists on the next line), pieces
+/// numbered from `first`.
+pub fn draw_state(def: &Definition, layout: &Layout, pieces: &[u8], twists: &[u8], first: u32) -> String {
     let width = def.sets.iter().map(|s| s.name.len()).max().unwrap_or(0);
     let mut lines = Vec::new();
     for (s, set) in def.sets.iter().enumerate() {
@@ -75,7 +77,7 @@ pub fn draw_state(def: &Definition, layout: &Layout, pieces: &[u8], twists: &[u8
         lines.push(format!(
             "{:width$} {}",
             set.name,
-            join(pieces[range.clone()].iter().map(|&x| u32::from(x) + 1))
+            join(pieces[range.clone()].iter().map(|&x| u32::from(x) + first))
         ));
         if set.orientations > 1 {
             lines.push(format!(

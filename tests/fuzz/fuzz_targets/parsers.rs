@@ -1,6 +1,6 @@
 //! Every parser that reads user input must return a value or an error, never panic: the
-//! command line, rules and definition files as the registry reads them, `--goal`, and each
-//! puzzle's notation for `--solve`.
+//! command line, rules and definition files (`.tws`, KPuzzle JSON) as the registry reads
+//! them, move sequences, scramble files, `--goal`, and each puzzle's notation for `--solve`.
 #![no_main]
 
 use analyze::cli::Cli;
@@ -9,6 +9,7 @@ use analyze::puzzle::family::SizeArgs;
 use analyze::puzzle::flip_k::FlipK;
 use analyze::puzzle::lights_out::lights_out;
 use analyze::puzzle::nine_tails::nine_tails;
+use analyze::puzzle::perm;
 use analyze::puzzle::prelude::*;
 use analyze::puzzle::sliding::Sliding;
 use analyze::registry;
@@ -41,7 +42,7 @@ fuzz_target!(|data: &[u8]| {
         moves: Some(text.split_whitespace().take(3).collect::<Vec<_>>().join(",")),
         ..SizeArgs::default()
     };
-    for name in ["rules.toml", "cube.tws", "rules"] {
+    for name in ["rules.toml", "cube.tws", "cube.kpuzzle.json", "rules"] {
         let path = Path::new(name);
         if let Some(family) = registry::for_file(path, text) {
             let _ = family.read(path, text, &args);
@@ -49,6 +50,10 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     let _ = analyze::puzzle::rules::parse_rules(text);
+    // KPuzzle definitions, move sequences and twsearch scramble files.
+    let _ = perm::kpuzzle::parse_kpuzzle(text);
+    let _ = perm::sequence::parse(text, &["R", "U", "R2", "flip1", "flip10"]);
+    let _ = perm::scramble::read_scrambles(text);
     // `--goal` on every family at its default size.
     for family in registry::FAMILIES.iter().filter(|f| f.about().is_some()) {
         if let Ok(job) = family.choose(&args) {
@@ -64,4 +69,9 @@ fuzz_target!(|data: &[u8]| {
     round_trip(&lights_out(4, 3), text);
     round_trip(&coin_lines(3), text);
     round_trip(&FlipK::new(7, 5), text);
+    // A permutation puzzle's positions and move sequences (`[M: N2]`, `(M N)3'`).
+    let tiny = "Set A 4 3\nMove M\nA\n2 3 1 4\n1 0 0 0\nEnd\nMove N\nA\n1 2 4 3\nEnd\n";
+    if let Ok(puzzle) = perm::PermPuzzle::from_text(tiny, "tiny", perm::Metric::Face) {
+        round_trip(&puzzle, text);
+    }
 });
