@@ -310,7 +310,7 @@ fn assemble<P: Puzzle>(puzzle: &P, search: &Distances, watched: bool) -> Result<
         rows,
         cols,
         parameters: Vec::new(),
-        configurations: u128::from(configurations),
+        configurations,
         configurations_formula,
         metric: puzzle.metric(),
         levels: search.levels.clone(),

@@ -382,6 +382,12 @@ fn every_example_reaches_the_order_of_the_group_its_moves_generate() {
         let n = with_commas(reachable);
         let line = format!("Group order by Schreier–Sims: {n}; reached: {n}.");
         let report = std::fs::read_to_string(folder.join("report.md")).expect("a report");
+        // `Illegal` lines keep the search out of part of the group: no equality to check,
+        // the report says so.
+        if report.contains("the `Illegal` lines keep the search out of part of it") {
+            assert!(!summary.contains("\"group_order\""), "{stem}: {summary}");
+            continue;
+        }
         assert!(report.contains(&line), "{stem}: {line}");
         let order = format!("\"group_order\": {reachable},");
         assert!(summary.contains(&order), "{stem}: {summary}");
@@ -421,7 +427,11 @@ fn plain_levels(start: Vec<u8>, generators: &[Turn], face: bool, legal: &dyn Fn(
                     powers.push(p);
                 }
                 powers.pop();
-                let last = powers.len() - 1;
+                // A move that leaves this state alone (identical pieces swapped) has no
+                // power to take.
+                let Some(last) = powers.len().checked_sub(1) else {
+                    continue;
+                };
                 for (k, p) in powers.into_iter().enumerate() {
                     if (face || k == 0 || k == last) && legal(&p) && seen.insert(p.clone()) {
                         next.push(p);

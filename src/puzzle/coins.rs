@@ -357,8 +357,8 @@ impl Invariant for Coins {
         Some(self.rank())
     }
 
-    fn configurations(&self) -> (u64, String) {
-        (self.states(), format!("2^{}", self.coins()))
+    fn configurations(&self) -> (u128, String) {
+        (u128::from(self.states()), format!("2^{}", self.coins()))
     }
 
     fn classes(&self) -> Vec<ClassInfo> {

@@ -236,7 +236,7 @@ impl Invariant for FlipK {
         Some(self.rank())
     }
 
-    fn configurations(&self) -> (u64, String) {
+    fn configurations(&self) -> (u128, String) {
         (1 << self.n, format!("2^{}", self.n))
     }
 

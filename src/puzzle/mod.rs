@@ -242,7 +242,7 @@ pub struct Unranked {
 /// any search; the analysis checks the search against it.
 pub trait Invariant {
     /// All configurations of the puzzle, reachable or not, and how that number arises.
-    fn configurations(&self) -> (u64, String);
+    fn configurations(&self) -> (u128, String);
     /// Solvability classes predicted by the invariant, in a fixed order.
     fn classes(&self) -> Vec<ClassInfo>;
     /// One sentence on the invariant that separates the classes.

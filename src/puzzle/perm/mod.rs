@@ -880,12 +880,13 @@ impl Invariant for PermPuzzle {
         u64::try_from(self.reach.positions()?).ok()
     }
 
-    fn configurations(&self) -> (u64, String) {
-        let Some(all) = self.assemblies_u64() else {
-            let counted = u64::try_from(self.structured()).unwrap_or(u64::MAX);
-            return (counted, self.structured_formula());
-        };
-        (all, text::assemblies_formula(&self.def))
+    /// Every assembly of the pieces, in 128 bits (the invariant's sentence says which are
+    /// not counted in a class past 64); past 128 bits, the ranked classes' count instead.
+    fn configurations(&self) -> (u128, String) {
+        match self.assemblies {
+            Some(all) => (all, text::assemblies_formula(&self.def)),
+            None => (self.structured(), self.structured_formula()),
+        }
     }
 
     fn classes(&self) -> Vec<ClassInfo> {

@@ -433,8 +433,8 @@ impl SearchGraph for Sliding {
 }
 
 impl Invariant for Sliding {
-    fn configurations(&self) -> (u64, String) {
-        (factorial(self.cells), format!("{}!", self.cells))
+    fn configurations(&self) -> (u128, String) {
+        (u128::from(factorial(self.cells)), format!("{}!", self.cells))
     }
 
     fn classes(&self) -> Vec<ClassInfo> {
