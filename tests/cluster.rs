@@ -814,7 +814,8 @@ fn a_stranger_without_the_secret_is_named_on_both_sides() {
         greeting.extend(&job);
         greeting.extend([9u8; 32]);
         stream.write_all(&greeting).expect("the greeting is sent");
-        stream.shutdown(Shutdown::Write).expect("the stranger stops sending");
+        // Process 1 may have read the greeting and hung up already: nothing to stop then.
+        let _ = stream.shutdown(Shutdown::Write);
         let ended = wait(one.take(), LIMIT);
         assert_eq!(ended.code, Some(1), "{}", ended.stderr);
         assert_eq!(ended.stderr.lines().count(), 1, "{}", ended.stderr);
