@@ -668,7 +668,8 @@ fn greet_as(stream: &mut TcpStream, from: u32, processes: u32, job: &[u8], secre
     bytes.extend(nonce);
     stream.write_all(&bytes).expect("the greeting is sent");
     let Some(secret) = secret else {
-        stream.shutdown(Shutdown::Write).expect("the stranger stops sending");
+        // The process may have refused on reading the greeting and hung up already.
+        let _ = stream.shutdown(Shutdown::Write);
         return;
     };
     let mut mac = <Hmac<sha2::Sha256> as KeyInit>::new_from_slice(secret).expect("any key");
