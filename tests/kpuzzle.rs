@@ -2,27 +2,15 @@
 //! pocket cube's published tables, `--solve` and `--goal` take move sequences, twsearch
 //! scramble files are solved block by block, and bad files get one line and exit 2.
 
-use crate::util::{Sandbox, first_length};
+use crate::util::{Sandbox, example, first_length, states};
 use analyze::puzzle::family::SizeArgs;
 use analyze::registry;
 use analyze::report::oeis;
 use std::path::Path;
 
-fn example(name: &str) -> String {
-    format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
 /// The sequence whose published terms, length and total a `distances.csv` equals.
 fn sequence(csv: &str) -> Option<&'static str> {
     oeis::find(&states(csv)).map(|s| s.id)
-}
-
-/// The `states` column of a `distances.csv`.
-fn states(csv: &str) -> Vec<u64> {
-    csv.lines()
-        .skip(1)
-        .map(|l| l.split(',').nth(1).expect("a states column").parse().expect("a count"))
-        .collect()
 }
 
 #[test]

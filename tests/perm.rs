@@ -2,15 +2,7 @@
 //! cube's published tables (OEIS A079761 and A079762), the metric, the classes, solving by
 //! moves, and the one-line refusals of bad files.
 
-use crate::util::{Sandbox, example, first_length};
-
-/// The `states` column of a `distances.csv`.
-fn states(csv: &str) -> Vec<u64> {
-    csv.lines()
-        .skip(1)
-        .map(|l| l.split(',').nth(1).expect("a states column").parse().expect("a count"))
-        .collect()
-}
+use crate::util::{Sandbox, example, first_length, states};
 
 #[test]
 fn the_pocket_cube_with_a_corner_held_equals_a079761_and_a079762() {

@@ -351,3 +351,11 @@ pub fn cache_name(args: &[&str], kind: &str) -> String {
 pub fn example(name: &str) -> String {
     format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"))
 }
+
+/// The `states` column of a `distances.csv`.
+pub fn states(csv: &str) -> Vec<u64> {
+    csv.lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).expect("a states column").parse().expect("a count"))
+        .collect()
+}
