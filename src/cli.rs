@@ -155,6 +155,18 @@ pub struct OutputArgs {
     /// Save at most every M minutes instead of at every level.
     #[arg(long, value_name = "M", value_parser = count, requires = "checkpoint")]
     pub checkpoint_minutes: Option<u64>,
+    /// Keep the search's bit planes in files in DIR, a part in memory at a time, for spaces
+    /// larger than memory; the same command resumes a run that was stopped or killed.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["checkpoint", "hosts", "all"])]
+    pub disk: Option<PathBuf>,
+    /// Memory the search may use with --disk, e.g. 6GiB, 512MiB (default: 80% of what is
+    /// available).
+    #[arg(long, value_name = "SIZE", value_parser = bytes, requires = "disk")]
+    pub memory: Option<u64>,
+    /// Keep the --disk files after the search (the last level's planes) instead of deleting
+    /// them.
+    #[arg(long, requires = "disk")]
+    pub keep_disk: bool,
     /// Also write each distance table as OEIS takes it: `oeis-terms.txt` (the terms on one
     /// comma-separated line, for a sequence's DATA) and `b-file.txt` (one `n a(n)` a line).
     #[arg(long)]
@@ -170,6 +182,28 @@ fn threads(text: &str) -> Result<u64, String> {
             "use a whole number of threads, 1 to {MAX_THREADS} (leave out --threads for one per core)"
         )),
     }
+}
+
+/// Reads a size in bytes: a number, then optionally K, M, G or T (binary units: `KiB`,
+/// `MiB`, `GiB`, `TiB` and `KB`... read alike), e.g. `6GiB`, `1.5G`, `512MiB`, `65536`.
+fn bytes(text: &str) -> Result<u64, String> {
+    let bad = || format!("use a size such as 6GiB, 512MiB or 65536 (bytes), not `{text}`");
+    let number_end = text.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(text.len());
+    let (number, unit) = text.split_at(number_end);
+    let value: f64 = number.parse().map_err(|_| bad())?;
+    let shift = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        "t" | "tb" | "tib" => 40,
+        _ => return Err(bad()),
+    };
+    let bytes = value * (1u64 << shift) as f64;
+    if !(1.0..1.8e19).contains(&bytes) {
+        return Err(bad());
+    }
+    Ok(bytes as u64)
 }
 
 /// A validated request.
@@ -234,6 +268,8 @@ pub enum Command {
         cluster: Option<Cluster>,
         /// Save and resume the search there (one job only).
         checkpoint: Option<Config>,
+        /// Keep the planes on disk there (one job only).
+        disk: Option<crate::engine::disk::Config>,
     },
 }
 
@@ -444,9 +480,15 @@ impl Cli {
             return usage("--heuristics on a board of more than 10 cells runs in one process: leave out --hosts");
         }
         no_dangling_link("--out", &self.output.out)?;
+        let disk = self.disk(&jobs, heuristics, available_memory)?;
         let mut routed = Vec::new();
         for job in jobs {
             check_id(&job)?;
+            if disk.is_some() && !job.weighted() {
+                // On disk the planes of the ranks are searched, at any memory.
+                routed.push(job.with_route(SearchRoute::Dense));
+                continue;
+            }
             // A shared search splits the planes between machines: the memory here does not
             // decide against them.
             let memory = if cluster.is_some() { None } else { available_memory };
@@ -468,12 +510,70 @@ impl Cli {
             index: self.all || self.rules.len() > 1,
             heuristics: self.all || self.heuristics,
             oeis: self.output.oeis,
+            disk,
             jobs,
             out: self.output.out,
             threads,
             quiet: self.output.quiet,
             cluster,
         })
+    }
+
+    /// `--disk`, `--memory` and `--keep-disk`, checked against the one job they serve.
+    fn disk(
+        &self,
+        jobs: &[Job],
+        heuristics: bool,
+        available: Option<u64>,
+    ) -> Result<Option<crate::engine::disk::Config>, UsageError> {
+        let Some(dir) = &self.output.disk else {
+            return Ok(None);
+        };
+        let [job] = jobs else {
+            return usage("--disk keeps one search's planes: give one puzzle");
+        };
+        no_dangling_link("--disk", dir)?;
+        if dir.exists() && !dir.is_dir() {
+            return usage(format!(
+                "--disk {}: not a folder (give a folder to keep the search's planes in)",
+                dir.display()
+            ));
+        }
+        if let Some(why) = job.unranked() {
+            return usage(format!(
+                "--disk keeps the bit planes of a puzzle's ranks; {job} cannot be ranked ({why}): leave out --disk"
+            ));
+        }
+        if u64::try_from(job.states()).is_err() {
+            return usage(format!(
+                "{job} has {} ranks, more than a search on disk can number (2^64): leave out --disk",
+                count_text(job.states())
+            ));
+        }
+        if heuristics || job.atlas_by_default() {
+            return usage(format!(
+                "{job}: the heuristic atlas reads every level in memory; its {} of planes fit in memory: leave out --disk{}",
+                human_bytes(job.memory()),
+                if heuristics { " (or --heuristics)" } else { "" }
+            ));
+        }
+        let memory = match (self.output.memory, available) {
+            (Some(m), Some(free)) if u128::from(m) > u128::from(free) * 9 / 10 => {
+                return usage(format!(
+                    "--memory {} is more than the {} available (90% of it at most)",
+                    human_bytes(u128::from(m)),
+                    human_bytes(u128::from(free))
+                ));
+            }
+            (Some(m), _) => m,
+            (None, Some(free)) => free / 10 * 8,
+            (None, None) => 1 << 30,
+        };
+        Ok(Some(crate::engine::disk::Config {
+            dir: dir.clone(),
+            memory,
+            keep: self.output.keep_disk,
+        }))
     }
 
     /// `--checkpoint` and `--checkpoint-minutes`, checked.
@@ -760,7 +860,8 @@ fn check_memory(job: &Job, available: Option<u64>) -> Result<(), UsageError> {
                 job.bits_per_state(),
                 human_bytes(u128::from(free)),
             ) + &format!(
-                "; --hosts FILE shares the search between processes on several machines: {}",
+                "; --disk DIR keeps the planes on disk ({} of disk space), or --hosts FILE shares the search between processes on several machines: {}",
+                human_bytes(crate::engine::disk::disk_bytes(u64::try_from(job.states()).unwrap_or(u64::MAX))),
                 machines_hint(job)
             ),
         ),

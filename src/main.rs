@@ -80,6 +80,7 @@ fn run(command: Command) -> Result<()> {
             quiet,
             cluster,
             checkpoint,
+            disk,
         } => app::analyze::analyze_all(
             &jobs,
             index,
@@ -90,6 +91,7 @@ fn run(command: Command) -> Result<()> {
                 oeis,
                 quiet,
                 checkpoint: checkpoint.as_ref(),
+                disk: disk.as_ref(),
                 cluster: cluster.as_ref(),
             },
         ),

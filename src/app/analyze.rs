@@ -7,6 +7,7 @@ use super::{BadInput, INTERRUPTED, Interrupted, STDOUT, note};
 use analyze::analysis::{Analysis, AnalysisError};
 use analyze::engine::bfs::Notify;
 use analyze::engine::checkpoint::{self, Note};
+use analyze::engine::disk;
 use analyze::engine::exchange::Exchange;
 use analyze::engine::exchange::Partition;
 use analyze::engine::memory::SPARSE_CHUNK_BYTES;
@@ -35,6 +36,8 @@ pub struct Settings<'a> {
     pub quiet: bool,
     /// Save the search here at level boundaries, and resume from it.
     pub checkpoint: Option<&'a checkpoint::Config>,
+    /// Keep the planes on disk (`--disk`).
+    pub disk: Option<&'a disk::Config>,
     /// This process's place in a search shared by several (`--hosts`).
     pub cluster: Option<&'a Cluster>,
 }
@@ -198,15 +201,27 @@ fn analyze(
         Some((cluster, timely)) => (Some(cluster), Some(timely)),
         None => (None, None),
     };
+    // Dial's buckets (moves of several costs) are searched in memory.
+    let disk = settings.disk.filter(|_| !job.weighted());
+    if let Some(config) = disk {
+        check_disk_space(job, config)?;
+    }
     if !settings.quiet {
-        match cluster {
-            None => note(format_args!(
+        match (cluster, disk) {
+            (None, None) => note(format_args!(
                 "{job}: {} states to search, {} of bit sets ({} bits a state)",
                 thousands(job.states()),
                 human_bytes(job.memory()),
                 job.bits_per_state()
             )),
-            Some(cluster) => note(cluster_note(job, built.ranks(), cluster)),
+            (None, Some(config)) => note(disk_note(job, built.ranks(), config)),
+            (Some(cluster), _) => note(cluster_note(job, built.ranks(), cluster)),
+        }
+        if settings.disk.is_some() && disk.is_none() {
+            note(format_args!(
+                "{job}: its moves of different costs are searched by Dial's buckets in memory ({}): --disk is not used",
+                human_bytes(job.memory())
+            ));
         }
     }
     let bar = progress_bar(job, settings.quiet, built.expected_reachable())?;
@@ -215,6 +230,7 @@ fn analyze(
         checkpoint: settings.checkpoint.cloned(),
         notify: Some(checkpoint_notes(job, &bar)),
         exchange: timely.as_mut().map(|t| t as &mut dyn Exchange),
+        disk: disk.cloned(),
         stop: Some(&INTERRUPTED),
         ..Options::default()
     };
@@ -253,6 +269,7 @@ fn analyze(
     match analysis {
         Err(AnalysisError::Engine(EngineError::Interrupted)) => Ok(None),
         Err(AnalysisError::Engine(EngineError::Checkpoint(e))) if e.is_refusal() => Err(BadInput(e.to_string()).into()),
+        Err(AnalysisError::Engine(EngineError::Disk(e))) if e.is_refusal() => Err(BadInput(e.to_string()).into()),
         other => other.map(Some).with_context(|| format!("{job}: analysis failed")),
     }
 }
@@ -373,6 +390,47 @@ fn progress_bar(job: &Job, quiet: bool, expected: u64) -> Result<ProgressBar> {
     );
     bar.set_prefix(job.to_string());
     Ok(bar)
+}
+
+/// What a search on disk takes: its parts, the memory, the disk.
+fn disk_note(job: &Job, ranks: u64, config: &disk::Config) -> String {
+    let parts = disk::partition(ranks, config.memory);
+    format!(
+        "{job}: {} states to search on disk in {}: {} of planes in {} part{} of {} (one in memory at a time), at most {} of memory, up to {} of disk",
+        thousands(job.states()),
+        config.dir.display(),
+        human_bytes(u128::from(ranks.div_ceil(64)) * 16),
+        thousands(parts.processes() as u64),
+        if parts.processes() == 1 { "" } else { "s" },
+        human_bytes(u128::from(parts.slice(0).end.div_ceil(64)) * 16),
+        human_bytes(u128::from(config.memory)),
+        human_bytes(disk::disk_bytes(ranks)),
+    )
+}
+
+/// Refuses a search on disk whose folder's file system has less free space than it may
+/// need (both figures named); a folder whose space is unknown is not refused.
+fn check_disk_space(job: &Job, config: &disk::Config) -> Result<()> {
+    let need = disk::disk_bytes(u64::try_from(job.states()).unwrap_or(u64::MAX));
+    // The folder may not exist yet: its nearest existing ancestor's file system holds it.
+    let existing = config.dir.ancestors().find(|d| d.exists());
+    let free = existing.and_then(super::free_space);
+    if let Some(free) = free.filter(|&f| u128::from(f) < need) {
+        // Whatever an earlier run of this search wrote is counted as free: it is reused.
+        let held = std::fs::read_dir(&config.dir)
+            .map(|entries| entries.flatten().filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum::<u64>())
+            .unwrap_or(0);
+        if u128::from(free) + u128::from(held) < need {
+            return Err(BadInput(format!(
+                "--disk {}: {job} may need {} of disk space but only {} is free there",
+                config.dir.display(),
+                human_bytes(need),
+                human_bytes(u128::from(free) + u128::from(held))
+            ))
+            .into());
+        }
+    }
+    Ok(())
 }
 
 /// Tells the user, above the bar, when a checkpoint is resumed or skipped.

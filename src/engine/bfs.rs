@@ -68,6 +68,8 @@ pub struct Options<'a> {
     /// Everything that decides the search's result, hashed: a checkpoint carries it, and
     /// one of another identity is never resumed (required with [`Options::checkpoint`]).
     pub identity: Option<Identity>,
+    /// Keep the bit planes in files there, a part in memory at a time (see [`super::disk`]).
+    pub disk: Option<super::disk::Config>,
     /// Set (by a signal handler) to stop the search within a chunk's time: it then ends
     /// with [`EngineError::Interrupted`], every process of a shared search alike, and a
     /// checkpoint keeps the last complete level.
@@ -88,7 +90,12 @@ pub struct Level<'a> {
     /// Predecessors generated while expanding this level, sent or not (all processes);
     /// for a level whose successor was found bottom-up, the neighbours tested.
     pub generated: u64,
-    /// This process's ranks at distance `depth + 1`, complete (empty after the last level).
+    /// Bytes of disk read and written while expanding this level (0 in memory).
+    pub read: u64,
+    /// See [`Level::read`].
+    pub written: u64,
+    /// This process's ranks at distance `depth + 1`, complete (empty after the last level,
+    /// and with the planes on disk).
     pub next: Frontier<'a>,
 }
 
@@ -122,8 +129,14 @@ pub enum EngineError {
     #[error(transparent)]
     Checkpoint(#[from] CheckpointError),
     /// Moves of several costs are searched by Dial's buckets, in one process, unsaved.
-    #[error("moves of different costs are searched in one process without checkpoints")]
+    #[error("moves of different costs are searched in one process in memory, without checkpoints")]
     Weighted,
+    /// The planes on disk serve one process, which needs no other checkpoint.
+    #[error("a search with its planes on disk runs in one process, and is its own checkpoint")]
+    DiskAlone,
+    /// The planes on disk could not be used.
+    #[error(transparent)]
+    Disk(#[from] super::disk::DiskError),
     /// A search to be saved was given no puzzle id or identity (a bug in the caller): the
     /// header names the puzzle and carries its identity, so that another's checkpoint is
     /// never resumed.
@@ -428,6 +441,8 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
             reached: self.run.levels.iter().sum(),
             sent: total.sent,
             generated: total.generated,
+            read: 0,
+            written: 0,
             next: Frontier::of_planes(&self.planes, depth + 1, &self.frontier),
         }
     }

@@ -85,6 +85,8 @@ pub(super) fn dial<P: SearchGraph>(
             reached: levels.iter().sum(),
             sent: 0,
             generated: 0,
+            read: 0,
+            written: 0,
             next: Frontier::of_bits(next),
         });
         if flow.is_break() {

@@ -7,6 +7,7 @@ mod bottom_up;
 pub mod checkpoint;
 mod counts;
 pub mod dial;
+pub mod disk;
 pub mod exchange;
 mod expand;
 pub mod memory;
@@ -42,10 +43,16 @@ pub fn search<P: SearchGraph>(
         return Err(EngineError::Unnamed);
     }
     if puzzle.max_move_cost() > 1 {
-        if exchange.partition().processes() > 1 || options.checkpoint.is_some() {
+        if exchange.partition().processes() > 1 || options.checkpoint.is_some() || options.disk.is_some() {
             return Err(EngineError::Weighted);
         }
         return dial::dial(puzzle, &options.watch, options.stop, observe);
+    }
+    if let Some(config) = options.disk.take() {
+        if exchange.partition().processes() > 1 || options.checkpoint.is_some() {
+            return Err(EngineError::DiskAlone);
+        }
+        return disk::bfs(puzzle, config, options, observe);
     }
     bfs::bfs(puzzle, exchange, options, observe)
 }

@@ -55,6 +55,17 @@ impl<'a> Frontier<'a> {
         }
     }
 
+    /// No ranks: what the observer is given of a level on disk.
+    pub(super) fn empty() -> Self {
+        Frontier {
+            marks: &[],
+            plane: None,
+            start: 0,
+            words: 0,
+            occupancy: Occupancy::Unknown,
+        }
+    }
+
     /// The level of depth `depth` in `planes`, whose ranks lie in the chunks `chunks` flags
     /// (and in the blocks of its summary, if recorded).
     pub(super) fn of_planes(planes: &'a Planes, depth: usize, chunks: &'a [bool]) -> Self {

@@ -1,0 +1,797 @@
+//! The breadth-first search with its bit planes on disk (`--disk`), for spaces larger than
+//! memory, after Korf's two-bit breadth-first search ("Minimizing Disk I/O in Two-Bit
+//! Breadth-First Search", AAAI 2008).
+//!
+//! The rank space is cut into contiguous *parts* (the slices of a search shared by several
+//! processes, here taken one after the other by one process); each part's two planes are a
+//! file. A level works part by part: load the part, apply the ranks other parts found for it,
+//! expand its frontier (predecessors inside the part marked in place, as in memory), keep the
+//! predecessors owned by other parts as *updates* for them, write the part back. Updates for
+//! a part still to come this level are applied when it is loaded (`early`); those for a part
+//! already done wait for the next level (`late`). Both are sorted and deduplicated in memory,
+//! and written to update files when the buffers are full.
+//!
+//! Nothing committed is overwritten: each part has two slots and a level writes the slot its
+//! last committed version is not in. A level is committed when all its parts and late
+//! updates are written and synced and the manifest (the result so far, each part's slot and
+//! CRC-32, the pending update files' CRC-32) is renamed into place. A run killed at any
+//! moment resumes from the last committed level: run the same command again. A part or update
+//! file whose CRC-32 differs from the manifest's is named and refused.
+//!
+//! The result, and every count the observer is told, equal the search in memory's; the
+//! observer is not given the next level's ranks (they are on disk), so readers of whole
+//! levels (the heuristic atlas) do not run on disk.
+
+use super::bfs::{Distances, EngineError, Level, Options};
+use super::bitset::WORD_BITS;
+use super::counts::LevelCounts;
+use super::exchange::Partition;
+use super::expand::{Expansion, Shifts};
+use super::planes::{CHUNK_WORDS, Frontier, Planes};
+use crate::identity::Identity;
+use crate::puzzle::SearchGraph;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use thiserror::Error;
+
+/// Where the planes live and how much memory the search may use.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    /// The folder of the part and update files (created if missing).
+    pub dir: PathBuf,
+    /// Bytes the search may hold in memory: a part's planes, the update buffers.
+    pub memory: u64,
+    /// Keep the files after a successful search (otherwise they are deleted).
+    pub keep: bool,
+}
+
+/// The manifest's name in the disk folder.
+const MANIFEST: &str = "manifest.json";
+/// The lock file's name: one run at a time uses a folder.
+const LOCK: &str = "analyze-disk.lock";
+/// Bumped whenever the files' layout or meaning changes.
+const FORMAT: u32 = 1;
+/// Bytes copied per block between a file and the planes.
+const BLOCK: usize = 1 << 18;
+/// Chunks of a part expanded together before their updates are buffered (per thread).
+const GROUP_PER_THREAD: usize = 2;
+
+/// How the memory is shared: a part's planes take half, the update buffers a quarter; the
+/// rest is headroom for the expansion's own buffers.
+fn part_bytes(memory: u64) -> u64 {
+    (memory / 2).max(16)
+}
+
+/// The parts a search of `states` ranks is cut into with `memory` bytes: each part's planes
+/// (two bits a rank) within [`part_bytes`].
+pub fn partition(states: u64, memory: u64) -> Partition {
+    let words = states.div_ceil(WORD_BITS).max(1);
+    // Two planes: 16 bytes per word of ranks.
+    let words_per_part = (part_bytes(memory) / 16).max(1);
+    Partition::new(states, words.div_ceil(words_per_part) as usize)
+}
+
+/// Bytes of disk a search of `states` ranks is expected to need: every part in two slots
+/// (a level never overwrites the committed one), plus update files as large as the planes
+/// (a level's far predecessors, sorted and deduplicated in each buffer, at 4 or 8 bytes
+/// each). An estimate: a level whose updates outgrow it fails on a full disk, and the
+/// search resumes from the last committed level once space is made.
+pub fn disk_bytes(states: u64) -> u128 {
+    3 * (u128::from(states.div_ceil(WORD_BITS)) * 16)
+}
+
+/// Why the search on disk could not go on.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum DiskError {
+    /// Reading or writing failed (a full disk, a removed folder...).
+    #[error("--disk {path}: {message}")]
+    Io {
+        /// The file or folder.
+        path: String,
+        /// The system's message.
+        message: String,
+    },
+    /// A file's contents differ from what the manifest says was written.
+    #[error(
+        "--disk: {path} is damaged ({reason}); the search cannot resume from this folder: delete it to start over"
+    )]
+    Damaged {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The folder holds another search, or files that are not a search's.
+    #[error("--disk {path}: {reason}; use another folder")]
+    Foreign {
+        /// The folder.
+        path: String,
+        /// What is there.
+        reason: String,
+    },
+    /// Another run uses the folder.
+    #[error("--disk folder {0} is in use by another analyze run: wait for it to end or use another folder")]
+    InUse(String),
+}
+
+impl DiskError {
+    fn io(path: &Path, e: &io::Error) -> Self {
+        DiskError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        }
+    }
+
+    /// Whether the user asked for something that cannot be (exit 2), rather than the system
+    /// failing (exit 1).
+    pub fn is_refusal(&self) -> bool {
+        !matches!(self, DiskError::Io { .. })
+    }
+}
+
+/// A committed level: what the folder holds, in `manifest.json`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+struct Manifest {
+    format: u32,
+    id: String,
+    identity: String,
+    states: u64,
+    parts: usize,
+    /// Counted levels: the frontier is level `levels.len()`.
+    levels: Vec<u64>,
+    reached_by_class: Vec<u64>,
+    antipodes: Vec<u64>,
+    watched: Vec<Option<usize>>,
+    /// Each part's slot (0 or 1) and CRC-32; `None` for a part never written (all unseen).
+    slots: Vec<Option<(u8, u32)>>,
+    /// Whether each part may hold ranks of the frontier.
+    frontier: Vec<bool>,
+    /// The late updates for each part (found after it was written), if any: CRC-32 and bytes.
+    late: Vec<Option<(u32, u64)>>,
+}
+
+/// Bytes read and written so far.
+#[derive(Default, Clone, Copy)]
+struct Traffic {
+    read: u64,
+    written: u64,
+}
+
+/// The search over the parts on disk; see the module's documentation. Runs in this process
+/// alone, without `--checkpoint` (the folder is its own checkpoint).
+pub(super) fn bfs<P: SearchGraph>(
+    puzzle: &P,
+    config: Config,
+    options: Options,
+    mut observe: impl FnMut(&Level) -> ControlFlow<()>,
+) -> Result<Distances, EngineError> {
+    let identity = options.identity.ok_or(EngineError::Unnamed)?;
+    let mut disk = Disk::open(puzzle, &config, &options.id, &identity, &options.watch)?;
+    let stopped = || options.stop.is_some_and(|s| s.load(Relaxed));
+    loop {
+        let depth = disk.manifest.levels.len();
+        let (total, traffic) = disk.level(puzzle, depth, &options.watch, &stopped)?;
+        if total.stop {
+            return Err(EngineError::Interrupted);
+        }
+        if total.escapes > 0 {
+            return Err(EngineError::InvariantViolated {
+                from: total.escape_from,
+                count: total.escapes,
+            });
+        }
+        if total.states == 0 && depth > 0 {
+            let m = &disk.manifest;
+            let distances = Distances {
+                levels: m.levels.clone(),
+                reached_by_class: m.reached_by_class.clone(),
+                antipodes: m.antipodes.clone(),
+                watched: m.watched.clone(),
+            };
+            disk.finish(config.keep)?;
+            return Ok(distances);
+        }
+        let level = Level {
+            depth,
+            states: total.states,
+            reached: disk.manifest.levels.iter().sum(),
+            sent: total.sent,
+            generated: total.generated,
+            read: traffic.read,
+            written: traffic.written,
+            next: Frontier::empty(),
+        };
+        if observe(&level).is_break() {
+            return Err(EngineError::Interrupted);
+        }
+    }
+}
+
+/// The folder of one search, locked, and its last committed level.
+struct Disk {
+    dir: PathBuf,
+    partition: Partition,
+    manifest: Manifest,
+    /// Bytes of update buffers held before they are written.
+    buffer_bytes: u64,
+    /// Bytes a part's rank takes in an update file: 4 when every part has at most 2^32 ranks.
+    width: usize,
+    _lock: File,
+}
+
+/// The updates of a level being worked: per part, sorted runs in memory and what was
+/// written of them.
+struct Updates {
+    /// `early[p]`: for parts still to come this level; `late[p]`: for the next level.
+    early: Vec<Vec<u64>>,
+    late: Vec<Vec<u64>>,
+    /// What was written of each: file open, CRC-32 so far, bytes.
+    early_files: Vec<Option<Spill>>,
+    late_files: Vec<Option<Spill>>,
+    held: u64,
+}
+
+/// An update file being appended to.
+struct Spill {
+    writer: BufWriter<File>,
+    crc: crc32fast::Hasher,
+    bytes: u64,
+}
+
+impl Disk {
+    /// Opens (creates) the folder, locks it, and reads its manifest, or starts the search
+    /// from the goals if there is none.
+    fn open<P: SearchGraph>(
+        puzzle: &P,
+        config: &Config,
+        id: &str,
+        identity: &Identity,
+        watch: &[u64],
+    ) -> Result<Self, EngineError> {
+        let dir = config.dir.clone();
+        std::fs::create_dir_all(&dir).map_err(|e| DiskError::io(&dir, &e))?;
+        let lock_path = dir.join(LOCK);
+        let lock = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(|e| DiskError::io(&lock_path, &e))?;
+        match lock.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => return Err(DiskError::InUse(dir.display().to_string()).into()),
+            Err(std::fs::TryLockError::Error(e)) => return Err(DiskError::io(&lock_path, &e).into()),
+        }
+        let states = puzzle.states();
+        let foreign = |reason: String| DiskError::Foreign {
+            path: dir.display().to_string(),
+            reason,
+        };
+        let manifest = match read_manifest(&dir)? {
+            Some(m) => {
+                if m.format != FORMAT {
+                    return Err(foreign(format!("it holds a search of another format ({})", m.format)).into());
+                }
+                let theirs = Identity::decode(&m.identity).map_err(|e| foreign(format!("its manifest is unreadable ({e})")))?;
+                if m.id != id || theirs != *identity || m.states != states {
+                    let mut what = theirs.differences(identity);
+                    if what.is_empty() {
+                        what.push("size".into());
+                    }
+                    return Err(foreign(format!("it holds the search of {} (its {} differ)", m.id, what.join(", "))).into());
+                }
+                if m.reached_by_class.len() != puzzle.class_count() || m.watched.len() != watch.len() {
+                    return Err(foreign("it holds this search with other options".into()).into());
+                }
+                m
+            }
+            None => {
+                let others = ours_or_foreign(&dir)?;
+                if let Some(name) = others {
+                    return Err(foreign(format!("it holds {name}, which is not an analyze search's: an empty folder is needed")).into());
+                }
+                let parts = partition(states, config.memory).processes();
+                Manifest {
+                    format: FORMAT,
+                    id: id.into(),
+                    identity: identity.encode(),
+                    states,
+                    parts,
+                    levels: Vec::new(),
+                    reached_by_class: vec![0; puzzle.class_count()],
+                    antipodes: Vec::new(),
+                    watched: vec![None; watch.len()],
+                    slots: vec![None; parts],
+                    frontier: vec![false; parts],
+                    late: vec![None; parts],
+                }
+            }
+        };
+        let partition = Partition::new(states, manifest.parts);
+        let largest = (0..manifest.parts)
+            .map(|p| partition.slice(p))
+            .map(|s| s.end - s.start)
+            .max()
+            .unwrap_or(0);
+        let mut disk = Disk {
+            dir,
+            partition,
+            buffer_bytes: (config.memory / 4).max(1 << 12),
+            width: if largest <= 1 << 32 { 4 } else { 8 },
+            manifest,
+            _lock: lock,
+        };
+        disk.tidy()?;
+        if disk.manifest.levels.is_empty() && disk.manifest.slots.iter().all(Option::is_none) {
+            disk.seed(puzzle, watch)?;
+        }
+        Ok(disk)
+    }
+
+    /// Writes the parts holding goals, as level 0, and commits.
+    fn seed<P: SearchGraph>(&mut self, puzzle: &P, watch: &[u64]) -> Result<(), EngineError> {
+        let states = puzzle.states();
+        let mut goals = puzzle.goals();
+        goals.sort_unstable();
+        goals.dedup();
+        for &goal in &goals {
+            if goal >= states {
+                return Err(EngineError::BadGoal(goal));
+            }
+        }
+        for (slot, &rank) in self.manifest.watched.iter_mut().zip(watch) {
+            if goals.binary_search(&rank).is_ok() {
+                *slot = Some(0);
+            }
+        }
+        for p in 0..self.manifest.parts {
+            let slice = self.partition.slice(p);
+            let mine: Vec<u64> = goals.iter().copied().filter(|g| slice.contains(g)).collect();
+            if mine.is_empty() {
+                continue;
+            }
+            let planes = Planes::try_new(slice)?;
+            for g in mine {
+                planes.set_current(g - planes.slice.start, 0);
+            }
+            let crc = self.write_part(p, 0, &planes)?;
+            self.manifest.slots[p] = Some((0, crc));
+            self.manifest.frontier[p] = true;
+        }
+        self.commit()
+    }
+
+    fn part_path(&self, p: usize, slot: u8) -> PathBuf {
+        self.dir.join(format!("part-{p}.{}", ["a", "b"][slot as usize]))
+    }
+
+    /// The updates for part `p` found while its level was expanded, for later in that level.
+    fn early_path(&self, p: usize) -> PathBuf {
+        self.dir.join(format!("early-{p}.updates"))
+    }
+
+    /// The updates for part `p` found while the level of depth `depth` was expanded, after
+    /// `p` was written: applied in the next level. Named by their level, so that a level's
+    /// new files never replace the files the committed manifest lists.
+    fn late_path(&self, depth: usize, p: usize) -> PathBuf {
+        self.dir.join(format!("late-{depth}-{p}.updates"))
+    }
+
+    /// The late update files the manifest lists: found while expanding the level before
+    /// the frontier.
+    fn pending(&self) -> impl Iterator<Item = (usize, PathBuf)> + '_ {
+        let depth = self.manifest.levels.len().wrapping_sub(1);
+        (0..self.manifest.parts)
+            .filter(|&p| self.manifest.late[p].is_some())
+            .map(move |p| (p, self.late_path(depth, p)))
+    }
+
+    /// Removes what an uncommitted level left: early update files, late ones the manifest does
+    /// not list, temporaries.
+    fn tidy(&self) -> Result<(), EngineError> {
+        let pending: Vec<(usize, PathBuf)> = self.pending().collect();
+        let entries = std::fs::read_dir(&self.dir).map_err(|e| DiskError::io(&self.dir, &e))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| DiskError::io(&self.dir, &e))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let stale = name.starts_with("early-")
+                || name.ends_with(".tmp")
+                || (name.starts_with("late-") && !pending.iter().any(|(_, path)| path.file_name() == Some(&entry.file_name())));
+            if stale {
+                let path = entry.path();
+                std::fs::remove_file(&path).map_err(|e| DiskError::io(&path, &e))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Expands the level of depth `depth`, part by part, and commits it; returns its counts.
+    fn level<P: SearchGraph>(
+        &mut self,
+        puzzle: &P,
+        depth: usize,
+        watch: &[u64],
+        stopped: &(dyn Fn() -> bool + Sync),
+    ) -> Result<(LevelCounts, Traffic), EngineError> {
+        let parts = self.manifest.parts;
+        let classes = puzzle.class_count();
+        let mut updates = Updates {
+            early: vec![Vec::new(); parts],
+            late: vec![Vec::new(); parts],
+            early_files: (0..parts).map(|_| None).collect(),
+            late_files: (0..parts).map(|_| None).collect(),
+            held: 0,
+        };
+        let mut traffic = Traffic::default();
+        let mut total = LevelCounts::new(classes);
+        let mut slots = self.manifest.slots.clone();
+        let mut frontier = vec![false; parts];
+        let adjacent = puzzle.adjacent_predecessors().map(|a| Shifts::new(&a));
+        let group = GROUP_PER_THREAD * rayon::current_num_threads();
+        for p in 0..parts {
+            let pending = self.manifest.late[p].is_some() || updates.early_files[p].is_some() || !updates.early[p].is_empty();
+            if !self.manifest.frontier[p] && !pending {
+                continue;
+            }
+            if stopped() {
+                total.stop = true;
+                return Ok((total, traffic));
+            }
+            let planes = self.load_part(p, &mut traffic)?;
+            let chunks = planes.words.div_ceil(CHUNK_WORDS);
+            let touched: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
+            // Ranks found for this part: those of the last level after it was written (they
+            // are in the frontier), then this level's from the parts before it.
+            if let Some((crc, bytes)) = self.manifest.late[p] {
+                let path = self.late_path(depth.wrapping_sub(1), p);
+                self.apply_file(&path, Some((crc, bytes)), &planes, depth.wrapping_sub(1), &touched, &mut traffic)?;
+            }
+            if let Some(spill) = updates.early_files[p].take() {
+                let path = self.early_path(p);
+                drop(spill.writer.into_inner().map_err(|e| DiskError::io(&path, e.error()))?);
+                self.apply_file(&path, None, &planes, depth, &touched, &mut traffic)?;
+                std::fs::remove_file(&path).map_err(|e| DiskError::io(&path, &e))?;
+            }
+            let early = std::mem::take(&mut updates.early[p]);
+            updates.held = updates.held.saturating_sub(early.len() as u64 * 8);
+            planes.deliver(&early, depth, None, &touched);
+            for (slot, &rank) in self.manifest.watched.iter_mut().zip(watch) {
+                if slot.is_none() && planes.local(rank).is_some_and(|i| planes.is_current(i, depth)) {
+                    *slot = Some(depth);
+                }
+            }
+            let active: Vec<usize> = (0..chunks).filter(|&c| planes.chunk_has_current(c, depth)).collect();
+            let expansion = Expansion {
+                planes: &planes,
+                touched: &touched,
+                adjacent: adjacent.as_ref(),
+                partition: self.partition,
+                me: p,
+                classes,
+                predecessors: true,
+            };
+            for run in active.chunks(group.max(1)) {
+                let tallies: Vec<LevelCounts> = run
+                    .par_iter()
+                    .map(|&c| match stopped() {
+                        true => LevelCounts::new(classes),
+                        false => expansion.expand(puzzle, c, depth, None, None),
+                    })
+                    .collect();
+                for mut t in tallies {
+                    for (owner, ranks) in std::mem::take(&mut t.remote).into_iter().enumerate() {
+                        if !ranks.is_empty() {
+                            total.sent += ranks.len() as u64;
+                            updates.held += ranks.len() as u64 * 8;
+                            let to = if owner > p { &mut updates.early } else { &mut updates.late };
+                            to[owner].extend(ranks);
+                        }
+                    }
+                    total = total.merge(t);
+                }
+                if updates.held > self.buffer_bytes {
+                    self.spill(&mut updates, depth, &mut traffic)?;
+                }
+                if stopped() {
+                    total.stop = true;
+                    return Ok((total, traffic));
+                }
+            }
+            frontier[p] = touched.iter().any(|t| t.load(Relaxed));
+            let slot = slots[p].map_or(0, |(s, _)| 1 - s);
+            let crc = self.write_part(p, slot, &planes)?;
+            traffic.written += planes.words as u64 * 16;
+            slots[p] = Some((slot, crc));
+        }
+        // Late updates for every part, written and synced before the commit.
+        for p in 0..parts {
+            if !updates.late[p].is_empty() {
+                let ranks = sorted(std::mem::take(&mut updates.late[p]));
+                let path = self.late_path(depth, p);
+                self.append(&mut updates.late_files[p], &path, p, &ranks, &mut traffic)?;
+            }
+        }
+        let mut late = vec![None; parts];
+        for (p, spill) in updates.late_files.iter_mut().enumerate() {
+            if let Some(spill) = spill.take() {
+                let path = self.late_path(depth, p);
+                let file = spill.writer.into_inner().map_err(|e| DiskError::io(&path, e.error()))?;
+                file.sync_all().map_err(|e| DiskError::io(&path, &e))?;
+                late[p] = Some((spill.crc.finalize(), spill.bytes));
+                frontier[p] = true;
+            }
+        }
+        if total.states == 0 {
+            // Nothing was expanded: the search is over, its last level committed before.
+            return Ok((total, traffic));
+        }
+        // This level is counted; the frontier committed is the next.
+        let applied: Vec<PathBuf> = self.pending().map(|(_, path)| path).collect();
+        let m = &mut self.manifest;
+        m.levels.push(total.states);
+        for (sum, add) in m.reached_by_class.iter_mut().zip(&total.by_class) {
+            *sum += add;
+        }
+        m.antipodes = std::mem::take(&mut total.examples);
+        m.slots = slots;
+        m.frontier = frontier;
+        m.late = late;
+        sync_dir(&self.dir)?;
+        self.commit()?;
+        // The last level's late updates were applied in this one.
+        for path in applied {
+            std::fs::remove_file(&path).map_err(|e| DiskError::io(&path, &e))?;
+        }
+        Ok((total, traffic))
+    }
+
+    /// Writes the update buffers out, sorted and without repeats, to empty memory.
+    fn spill(&self, updates: &mut Updates, depth: usize, traffic: &mut Traffic) -> Result<(), EngineError> {
+        for p in 0..self.manifest.parts {
+            for (path, buffers, files) in [
+                (self.early_path(p), &mut updates.early, &mut updates.early_files),
+                (self.late_path(depth, p), &mut updates.late, &mut updates.late_files),
+            ] {
+                if buffers[p].is_empty() {
+                    continue;
+                }
+                let ranks = sorted(std::mem::take(&mut buffers[p]));
+                self.append(&mut files[p], &path, p, &ranks, traffic)?;
+            }
+        }
+        updates.held = 0;
+        Ok(())
+    }
+
+    /// Appends `ranks` (of part `p`, sorted) to the update file `path`, creating it.
+    fn append(&self, spill: &mut Option<Spill>, path: &Path, p: usize, ranks: &[u64], traffic: &mut Traffic) -> Result<(), EngineError> {
+        let io = |e: io::Error| DiskError::io(path, &e);
+        if spill.is_none() {
+            let file = File::create(path).map_err(io)?;
+            *spill = Some(Spill {
+                writer: BufWriter::with_capacity(BLOCK, file),
+                crc: crc32fast::Hasher::new(),
+                bytes: 0,
+            });
+        }
+        let Some(spill) = spill.as_mut() else {
+            return Ok(());
+        };
+        let start = self.partition.slice(p).start;
+        let mut bytes = Vec::with_capacity(ranks.len() * self.width);
+        for &rank in ranks {
+            let offset = rank - start;
+            bytes.extend_from_slice(&offset.to_le_bytes()[..self.width]);
+        }
+        spill.writer.write_all(&bytes).map_err(io)?;
+        spill.crc.update(&bytes);
+        spill.bytes += bytes.len() as u64;
+        traffic.written += bytes.len() as u64;
+        Ok(())
+    }
+
+    /// Marks as in the level after `depth` the unseen ranks of the update file `path` (for
+    /// `planes`' part), checking its CRC-32 and length against `expected` if given.
+    fn apply_file(
+        &self,
+        path: &Path,
+        expected: Option<(u32, u64)>,
+        planes: &Planes,
+        depth: usize,
+        touched: &[AtomicBool],
+        traffic: &mut Traffic,
+    ) -> Result<(), EngineError> {
+        let io = |e: io::Error| DiskError::io(path, &e);
+        let mut reader = BufReader::with_capacity(BLOCK, File::open(path).map_err(io)?);
+        let mut crc = crc32fast::Hasher::new();
+        let mut block = vec![0u8; BLOCK / self.width * self.width];
+        let mut ranks = Vec::with_capacity(block.len() / self.width);
+        let mut bytes = 0u64;
+        loop {
+            let n = read_full(&mut reader, &mut block).map_err(io)?;
+            if n == 0 {
+                break;
+            }
+            if n % self.width != 0 {
+                return Err(damaged(path, "its length is not a whole number of ranks"));
+            }
+            crc.update(&block[..n]);
+            bytes += n as u64;
+            ranks.clear();
+            for raw in block[..n].chunks_exact(self.width) {
+                let mut word = [0u8; 8];
+                word[..self.width].copy_from_slice(raw);
+                ranks.push(planes.slice.start + u64::from_le_bytes(word));
+            }
+            if ranks.iter().any(|&r| planes.local(r).is_none()) {
+                return Err(damaged(path, "it holds a rank outside its part"));
+            }
+            planes.deliver(&ranks, depth, None, touched);
+        }
+        traffic.read += bytes;
+        if let Some((want, len)) = expected
+            && (crc.finalize() != want || bytes != len)
+        {
+            return Err(damaged(path, "its CRC-32 or length differs from the manifest's"));
+        }
+        Ok(())
+    }
+
+    /// Part `p`'s planes as last committed (all unseen if it was never written).
+    fn load_part(&self, p: usize, traffic: &mut Traffic) -> Result<Planes, EngineError> {
+        let planes = Planes::try_new(self.partition.slice(p))?;
+        let Some((slot, want)) = self.manifest.slots[p] else {
+            return Ok(planes);
+        };
+        let path = self.part_path(p, slot);
+        let io = |e: io::Error| DiskError::io(&path, &e);
+        let mut file = File::open(&path).map_err(io)?;
+        let words = planes.marks.words();
+        let expected = words.len() as u64 * 8;
+        let len = file.metadata().map_err(io)?.len();
+        if len != expected {
+            return Err(damaged(&path, &format!("{len} bytes where {expected} were written")));
+        }
+        let mut crc = crc32fast::Hasher::new();
+        let mut block = vec![0u8; BLOCK];
+        for run in words.chunks(BLOCK / 8) {
+            let bytes = &mut block[..run.len() * 8];
+            file.read_exact(bytes).map_err(io)?;
+            crc.update(bytes);
+            for (word, raw) in run.iter().zip(bytes.chunks_exact(8)) {
+                word.store(u64::from_le_bytes(raw.try_into().unwrap_or_default()), Relaxed);
+            }
+        }
+        traffic.read += expected;
+        if crc.finalize() != want {
+            return Err(damaged(&path, "its CRC-32 differs from the manifest's"));
+        }
+        Ok(planes)
+    }
+
+    /// Writes `planes` (part `p`) to its slot `slot`, synced; returns the CRC-32.
+    fn write_part(&self, p: usize, slot: u8, planes: &Planes) -> Result<u32, EngineError> {
+        let path = self.part_path(p, slot);
+        let io = |e: io::Error| DiskError::io(&path, &e);
+        let mut file = File::create(&path).map_err(io)?;
+        let mut crc = crc32fast::Hasher::new();
+        let mut block = Vec::with_capacity(BLOCK);
+        for run in planes.marks.words().chunks(BLOCK / 8) {
+            block.clear();
+            for word in run {
+                block.extend_from_slice(&word.load(Relaxed).to_le_bytes());
+            }
+            crc.update(&block);
+            file.write_all(&block).map_err(io)?;
+        }
+        file.sync_all().map_err(io)?;
+        Ok(crc.finalize())
+    }
+
+    /// Makes the manifest the committed state: written aside, synced, renamed into place.
+    fn commit(&self) -> Result<(), EngineError> {
+        let path = self.dir.join(MANIFEST);
+        let temporary = self.dir.join(format!("{MANIFEST}.tmp"));
+        let io = |e: io::Error| DiskError::io(&temporary, &e);
+        let text = serde_json::to_vec(&self.manifest).map_err(|e| io(io::Error::other(e)))?;
+        let mut file = File::create(&temporary).map_err(io)?;
+        file.write_all(&text).map_err(io)?;
+        file.sync_all().map_err(io)?;
+        std::fs::rename(&temporary, &path).map_err(|e| DiskError::io(&path, &e))?;
+        sync_dir(&self.dir)
+    }
+
+    /// The search is over: its files are deleted (the lock last), unless kept.
+    fn finish(&self, keep: bool) -> Result<(), EngineError> {
+        if keep {
+            return Ok(());
+        }
+        let entries = std::fs::read_dir(&self.dir).map_err(|e| DiskError::io(&self.dir, &e))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| DiskError::io(&self.dir, &e))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if is_ours(&name) && name != LOCK {
+                let path = entry.path();
+                std::fs::remove_file(&path).map_err(|e| DiskError::io(&path, &e))?;
+            }
+        }
+        let lock = self.dir.join(LOCK);
+        std::fs::remove_file(&lock).map_err(|e| DiskError::io(&lock, &e))?;
+        Ok(())
+    }
+}
+
+/// `ranks` sorted, without repeats.
+fn sorted(mut ranks: Vec<u64>) -> Vec<u64> {
+    ranks.par_sort_unstable();
+    ranks.dedup();
+    ranks
+}
+
+/// Reads until `buffer` is full or the file ends; the bytes read.
+fn read_full(reader: &mut impl Read, buffer: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buffer.len() {
+        match reader.read(&mut buffer[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+fn damaged(path: &Path, reason: &str) -> EngineError {
+    DiskError::Damaged {
+        path: path.display().to_string(),
+        reason: reason.into(),
+    }
+    .into()
+}
+
+/// The committed manifest of the folder, if there is one.
+fn read_manifest(dir: &Path) -> Result<Option<Manifest>, EngineError> {
+    let path = dir.join(MANIFEST);
+    match std::fs::read(&path) {
+        Ok(bytes) => serde_json::from_slice(&bytes)
+            .map(Some)
+            .map_err(|e| damaged(&path, &format!("unreadable: {e}"))),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(DiskError::io(&path, &e).into()),
+    }
+}
+
+/// The name of a file in `dir` that is not one of a search's, if any (a folder without a
+/// manifest must hold nothing else, so that emptying it never deletes a user's file).
+fn ours_or_foreign(dir: &Path) -> Result<Option<String>, EngineError> {
+    let entries = std::fs::read_dir(dir).map_err(|e| DiskError::io(dir, &e))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| DiskError::io(dir, &e))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !is_ours(&name) {
+            return Ok(Some(name));
+        }
+    }
+    Ok(None)
+}
+
+/// Whether `name` is one of the files a search writes in its folder.
+fn is_ours(name: &str) -> bool {
+    name == LOCK || name == MANIFEST || name.starts_with("part-") || name.ends_with(".updates") || name.ends_with(".tmp")
+}
+
+/// Syncs the folder's entries (renames and new files), where the system allows it.
+fn sync_dir(dir: &Path) -> Result<(), EngineError> {
+    match File::open(dir).and_then(|d| d.sync_all()) {
+        Ok(()) => Ok(()),
+        // Some systems cannot sync a folder; the files themselves are synced.
+        Err(e) if e.kind() == io::ErrorKind::InvalidInput || e.kind() == io::ErrorKind::PermissionDenied => Ok(()),
+        Err(e) => Err(DiskError::io(dir, &e).into()),
+    }
+}
