@@ -188,7 +188,9 @@ fn threads(text: &str) -> Result<u64, String> {
 /// `MiB`, `GiB`, `TiB` and `KB`... read alike), e.g. `6GiB`, `1.5G`, `512MiB`, `65536`.
 fn bytes(text: &str) -> Result<u64, String> {
     let bad = || format!("use a size such as 6GiB, 512MiB or 65536 (bytes), not `{text}`");
-    let number_end = text.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(text.len());
+    let number_end = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
     let (number, unit) = text.split_at(number_end);
     let value: f64 = number.parse().map_err(|_| bad())?;
     let shift = match unit.trim().to_ascii_lowercase().as_str() {
@@ -569,6 +571,17 @@ impl Cli {
             (None, Some(free)) => free / 10 * 8,
             (None, None) => 1 << 30,
         };
+        let ranks = u64::try_from(job.states()).unwrap_or(u64::MAX);
+        let least = crate::engine::disk::least_memory(ranks);
+        if memory < least {
+            return usage(format!(
+                "--memory {} would cut {job}'s {} of planes into more than {} parts: give --memory {} or more",
+                human_bytes(u128::from(memory)),
+                human_bytes(u128::from(ranks.div_ceil(64)) * 16),
+                crate::engine::disk::MAX_PARTS,
+                human_bytes(u128::from(least))
+            ));
+        }
         Ok(Some(crate::engine::disk::Config {
             dir: dir.clone(),
             memory,
@@ -861,7 +874,9 @@ fn check_memory(job: &Job, available: Option<u64>) -> Result<(), UsageError> {
                 human_bytes(u128::from(free)),
             ) + &format!(
                 "; --disk DIR keeps the planes on disk ({} of disk space), or --hosts FILE shares the search between processes on several machines: {}",
-                human_bytes(crate::engine::disk::disk_bytes(u64::try_from(job.states()).unwrap_or(u64::MAX))),
+                human_bytes(crate::engine::disk::disk_bytes(
+                    u64::try_from(job.states()).unwrap_or(u64::MAX)
+                )),
                 machines_hint(job)
             ),
         ),

@@ -15,6 +15,7 @@ mod cli;
 mod cluster;
 mod committed_reports;
 mod differential;
+mod disk;
 mod flip_k;
 mod folders;
 mod goal;

@@ -418,7 +418,13 @@ fn check_disk_space(job: &Job, config: &disk::Config) -> Result<()> {
     if let Some(free) = free.filter(|&f| u128::from(f) < need) {
         // Whatever an earlier run of this search wrote is counted as free: it is reused.
         let held = std::fs::read_dir(&config.dir)
-            .map(|entries| entries.flatten().filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum::<u64>())
+            .map(|entries| {
+                entries
+                    .flatten()
+                    .filter_map(|e| e.metadata().ok())
+                    .map(|m| m.len())
+                    .sum::<u64>()
+            })
             .unwrap_or(0);
         if u128::from(free) + u128::from(held) < need {
             return Err(BadInput(format!(
@@ -439,10 +445,7 @@ fn checkpoint_notes(job: &Job, bar: &ProgressBar) -> Notify {
     Box::new(move |event: &Note| {
         let line = match event {
             Note::Resumed { level, path } => {
-                format!(
-                    "{id}: resuming after level {level} from the checkpoint {}",
-                    path.display()
-                )
+                format!("{id}: resuming after level {level} from {}", path.display())
             }
             Note::Skipped { path, reason } => format!("{id}: not using checkpoint {}: {reason}", path.display()),
             Note::Saved { .. } => return,

@@ -24,6 +24,7 @@
 
 use super::bfs::{Distances, EngineError, Level, Options};
 use super::bitset::WORD_BITS;
+use super::checkpoint::Note;
 use super::counts::LevelCounts;
 use super::exchange::Partition;
 use super::expand::{Expansion, Shifts};
@@ -67,6 +68,21 @@ fn part_bytes(memory: u64) -> u64 {
     (memory / 2).max(16)
 }
 
+/// Most parts a search is cut into: each costs files, and a pass over its parts per level.
+pub const MAX_PARTS: usize = 1024;
+
+/// The least memory that cuts a search of `states` ranks into at most [`MAX_PARTS`] parts.
+pub fn least_memory(states: u64) -> u64 {
+    let words = states.div_ceil(WORD_BITS).max(1);
+    let least = 2 * 16 * words.div_ceil(MAX_PARTS as u64);
+    // In whole KiB beyond one, as messages print it.
+    if least <= 1024 {
+        least
+    } else {
+        least.next_multiple_of(1024)
+    }
+}
+
 /// The parts a search of `states` ranks is cut into with `memory` bytes: each part's planes
 /// (two bits a rank) within [`part_bytes`].
 pub fn partition(states: u64, memory: u64) -> Partition {
@@ -97,9 +113,7 @@ pub enum DiskError {
         message: String,
     },
     /// A file's contents differ from what the manifest says was written.
-    #[error(
-        "--disk: {path} is damaged ({reason}); the search cannot resume from this folder: delete it to start over"
-    )]
+    #[error("--disk: {path} is damaged ({reason}); the search cannot resume from this folder: delete it to start over")]
     Damaged {
         /// The file.
         path: String,
@@ -170,8 +184,15 @@ pub(super) fn bfs<P: SearchGraph>(
     options: Options,
     mut observe: impl FnMut(&Level) -> ControlFlow<()>,
 ) -> Result<Distances, EngineError> {
-    let identity = options.identity.ok_or(EngineError::Unnamed)?;
+    let mut options = options;
+    let identity = options.identity.take().ok_or(EngineError::Unnamed)?;
     let mut disk = Disk::open(puzzle, &config, &options.id, &identity, &options.watch)?;
+    if let (Some(notify), Some(level)) = (options.notify.as_mut(), disk.manifest.levels.len().checked_sub(1)) {
+        notify(&Note::Resumed {
+            level,
+            path: disk.dir.join(MANIFEST),
+        });
+    }
     let stopped = || options.stop.is_some_and(|s| s.load(Relaxed));
     loop {
         let depth = disk.manifest.levels.len();
@@ -277,13 +298,19 @@ impl Disk {
                 if m.format != FORMAT {
                     return Err(foreign(format!("it holds a search of another format ({})", m.format)).into());
                 }
-                let theirs = Identity::decode(&m.identity).map_err(|e| foreign(format!("its manifest is unreadable ({e})")))?;
+                let theirs =
+                    Identity::decode(&m.identity).map_err(|e| foreign(format!("its manifest is unreadable ({e})")))?;
                 if m.id != id || theirs != *identity || m.states != states {
                     let mut what = theirs.differences(identity);
                     if what.is_empty() {
                         what.push("size".into());
                     }
-                    return Err(foreign(format!("it holds the search of {} (its {} differ)", m.id, what.join(", "))).into());
+                    return Err(foreign(format!(
+                        "it holds the search of {} (its {} differ)",
+                        m.id,
+                        what.join(", ")
+                    ))
+                    .into());
                 }
                 if m.reached_by_class.len() != puzzle.class_count() || m.watched.len() != watch.len() {
                     return Err(foreign("it holds this search with other options".into()).into());
@@ -293,7 +320,10 @@ impl Disk {
             None => {
                 let others = ours_or_foreign(&dir)?;
                 if let Some(name) = others {
-                    return Err(foreign(format!("it holds {name}, which is not an analyze search's: an empty folder is needed")).into());
+                    return Err(foreign(format!(
+                        "it holds {name}, which is not an analyze search's: an empty folder is needed"
+                    ))
+                    .into());
                 }
                 let parts = partition(states, config.memory).processes();
                 Manifest {
@@ -401,7 +431,10 @@ impl Disk {
             let name = entry.file_name().to_string_lossy().into_owned();
             let stale = name.starts_with("early-")
                 || name.ends_with(".tmp")
-                || (name.starts_with("late-") && !pending.iter().any(|(_, path)| path.file_name() == Some(&entry.file_name())));
+                || (name.starts_with("late-")
+                    && !pending
+                        .iter()
+                        .any(|(_, path)| path.file_name() == Some(&entry.file_name())));
             if stale {
                 let path = entry.path();
                 std::fs::remove_file(&path).map_err(|e| DiskError::io(&path, &e))?;
@@ -434,7 +467,8 @@ impl Disk {
         let adjacent = puzzle.adjacent_predecessors().map(|a| Shifts::new(&a));
         let group = GROUP_PER_THREAD * rayon::current_num_threads();
         for p in 0..parts {
-            let pending = self.manifest.late[p].is_some() || updates.early_files[p].is_some() || !updates.early[p].is_empty();
+            let pending =
+                self.manifest.late[p].is_some() || updates.early_files[p].is_some() || !updates.early[p].is_empty();
             if !self.manifest.frontier[p] && !pending {
                 continue;
             }
@@ -449,7 +483,14 @@ impl Disk {
             // are in the frontier), then this level's from the parts before it.
             if let Some((crc, bytes)) = self.manifest.late[p] {
                 let path = self.late_path(depth.wrapping_sub(1), p);
-                self.apply_file(&path, Some((crc, bytes)), &planes, depth.wrapping_sub(1), &touched, &mut traffic)?;
+                self.apply_file(
+                    &path,
+                    Some((crc, bytes)),
+                    &planes,
+                    depth.wrapping_sub(1),
+                    &touched,
+                    &mut traffic,
+                )?;
             }
             if let Some(spill) = updates.early_files[p].take() {
                 let path = self.early_path(p);
@@ -488,7 +529,11 @@ impl Disk {
                         if !ranks.is_empty() {
                             total.sent += ranks.len() as u64;
                             updates.held += ranks.len() as u64 * 8;
-                            let to = if owner > p { &mut updates.early } else { &mut updates.late };
+                            let to = if owner > p {
+                                &mut updates.early
+                            } else {
+                                &mut updates.late
+                            };
                             to[owner].extend(ranks);
                         }
                     }
@@ -520,8 +565,7 @@ impl Disk {
         for (p, spill) in updates.late_files.iter_mut().enumerate() {
             if let Some(spill) = spill.take() {
                 let path = self.late_path(depth, p);
-                let file = spill.writer.into_inner().map_err(|e| DiskError::io(&path, e.error()))?;
-                file.sync_all().map_err(|e| DiskError::io(&path, &e))?;
+                spill.writer.into_inner().map_err(|e| DiskError::io(&path, e.error()))?;
                 late[p] = Some((spill.crc.finalize(), spill.bytes));
                 frontier[p] = true;
             }
@@ -541,7 +585,6 @@ impl Disk {
         m.slots = slots;
         m.frontier = frontier;
         m.late = late;
-        sync_dir(&self.dir)?;
         self.commit()?;
         // The last level's late updates were applied in this one.
         for path in applied {
@@ -569,7 +612,14 @@ impl Disk {
     }
 
     /// Appends `ranks` (of part `p`, sorted) to the update file `path`, creating it.
-    fn append(&self, spill: &mut Option<Spill>, path: &Path, p: usize, ranks: &[u64], traffic: &mut Traffic) -> Result<(), EngineError> {
+    fn append(
+        &self,
+        spill: &mut Option<Spill>,
+        path: &Path,
+        p: usize,
+        ranks: &[u64],
+        traffic: &mut Traffic,
+    ) -> Result<(), EngineError> {
         let io = |e: io::Error| DiskError::io(path, &e);
         if spill.is_none() {
             let file = File::create(path).map_err(io)?;
@@ -689,12 +739,14 @@ impl Disk {
             crc.update(&block);
             file.write_all(&block).map_err(io)?;
         }
-        file.sync_all().map_err(io)?;
+        // Synced with everything else the level wrote, at the commit.
         Ok(crc.finalize())
     }
 
-    /// Makes the manifest the committed state: written aside, synced, renamed into place.
+    /// Makes the manifest the committed state: everything written before it is synced, then
+    /// it is written aside, synced, and renamed into place.
     fn commit(&self) -> Result<(), EngineError> {
+        sync_all(&self.dir)?;
         let path = self.dir.join(MANIFEST);
         let temporary = self.dir.join(format!("{MANIFEST}.tmp"));
         let io = |e: io::Error| DiskError::io(&temporary, &e);
@@ -783,7 +835,36 @@ fn ours_or_foreign(dir: &Path) -> Result<Option<String>, EngineError> {
 
 /// Whether `name` is one of the files a search writes in its folder.
 fn is_ours(name: &str) -> bool {
-    name == LOCK || name == MANIFEST || name.starts_with("part-") || name.ends_with(".updates") || name.ends_with(".tmp")
+    name == LOCK
+        || name == MANIFEST
+        || name.starts_with("part-")
+        || name.ends_with(".updates")
+        || name.ends_with(".tmp")
+}
+
+/// Syncs every file written in `dir` (one call for the whole file system on Linux, rather
+/// than one per part and update file).
+fn sync_all(dir: &Path) -> Result<(), EngineError> {
+    let io = |e: io::Error| -> EngineError { DiskError::io(dir, &e).into() };
+    #[cfg(target_os = "linux")]
+    {
+        let folder = File::open(dir).map_err(io)?;
+        rustix::fs::syncfs(&folder).map_err(|e| io(e.into()))
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        for entry in std::fs::read_dir(dir).map_err(io)? {
+            let path = entry.map_err(io)?.path();
+            if path.is_file() {
+                File::options()
+                    .write(true)
+                    .open(&path)
+                    .and_then(|f| f.sync_all())
+                    .map_err(io)?;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Syncs the folder's entries (renames and new files), where the system allows it.

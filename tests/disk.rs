@@ -1,0 +1,286 @@
+//! The search with its planes on disk (`--disk`): the same report as in memory for every
+//! family at memory caps small enough that every level crosses parts, and a run killed,
+//! stopped, starved of disk or handed a damaged file.
+
+use crate::util::{Running, Sandbox, example, signal, wait};
+use std::path::Path;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+/// Every file of the report `out/id` but `run.json` (the time and threads): what a run on
+/// disk must write byte for byte as the run in memory does.
+fn report(sandbox: &Sandbox, out: &str, id: &str) -> Vec<(String, Vec<u8>)> {
+    let dir = sandbox.path(&format!("{out}/{id}"));
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| {
+            let entry = entry.expect("an entry");
+            let name = entry.file_name().to_string_lossy().into_owned();
+            (name, std::fs::read(entry.path()).expect("a report file"))
+        })
+        .filter(|(name, _)| name != "run.json")
+        .collect();
+    files.sort();
+    files
+}
+
+/// Checks two reports have the same files, byte for byte, naming the first that differs.
+fn assert_same(a: &[(String, Vec<u8>)], b: &[(String, Vec<u8>)], what: &str) {
+    let names = |r: &[(String, Vec<u8>)]| r.iter().map(|f| f.0.clone()).collect::<Vec<_>>();
+    assert_eq!(names(a), names(b), "{what}");
+    for (x, y) in a.iter().zip(b) {
+        assert!(x.1 == y.1, "{what}: {} differs", x.0);
+    }
+}
+
+/// Runs `args` in memory and on disk with `memory`, and checks the reports are the same
+/// and the disk folder is left empty.
+fn same_on_disk(args: &[&str], id: &str, memory: &str) {
+    let sandbox = Sandbox::new();
+    sandbox.run(&[args, &["--out", "memory", "--quiet"]].concat()).success();
+    let output = sandbox
+        .run(&[args, &["--out", "disk", "--disk", "planes", "--memory", memory]].concat())
+        .success()
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+    assert!(stderr.contains("on disk in planes"), "{stderr}");
+    assert_same(&report(&sandbox, "memory", id), &report(&sandbox, "disk", id), id);
+    assert!(sandbox.list("planes").is_empty(), "{:?}", sandbox.list("planes"));
+}
+
+#[test]
+fn coin_puzzles_on_disk_write_the_report_they_write_in_memory() {
+    same_on_disk(&["--puzzle", "lights-out"], "lights-out-4x3", "256");
+    // Directed: moves only from a face-up coin.
+    same_on_disk(&["--puzzle", "nine-tails"], "nine-tails-3x3", "64");
+    // Most classes unreached.
+    same_on_disk(&["--puzzle", "coin-lines", "--size", "4"], "coin-lines-4x4", "1KiB");
+    // Ranks standing for many configurations.
+    same_on_disk(
+        &["--puzzle", "flip-k", "--coins", "40", "--flip", "7"],
+        "flip-k-40-7",
+        "64",
+    );
+    let rules = example("merlins-magic-square.toml");
+    same_on_disk(&["--rules", &rules], "merlin-s-magic-square", "64");
+}
+
+#[test]
+fn sliding_boards_on_disk_write_the_report_they_write_in_memory() {
+    // Another goal: no heuristic atlas, which reads whole levels in memory.
+    same_on_disk(
+        &[
+            "--puzzle",
+            "sliding",
+            "--rows",
+            "2",
+            "--cols",
+            "5",
+            "--goal",
+            "0,1,2,3,4,5,6,7,8,9",
+        ],
+        "sliding-2x5-goal-0-1-2-3-4-5-6-7-8-9",
+        "16KiB",
+    );
+}
+
+#[test]
+fn permutation_puzzles_on_disk_write_the_report_they_write_in_memory() {
+    same_on_disk(&["--rules", &example("top-spin-9.tws")], "top-spin-9", "4KiB");
+    same_on_disk(&["--rules", &example("3x3x3-squares.tws")], "3x3x3-squares", "8KiB");
+}
+
+/// Pancakes of 10 at 64 KiB (60 parts): long enough to be stopped mid-search.
+fn pancakes(out: &str) -> Vec<String> {
+    let file = example("pancakes-10.tws");
+    [
+        "--rules",
+        &file,
+        "--out",
+        out,
+        "--disk",
+        "planes",
+        "--memory",
+        "64KiB",
+        "--threads",
+        "1",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+fn args(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+/// Levels the manifest in `dir` has committed (0 while there is none).
+fn committed(dir: &Path) -> usize {
+    std::fs::read(dir.join("manifest.json"))
+        .ok()
+        .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
+        .and_then(|m| m["levels"].as_array().map(Vec::len))
+        .unwrap_or(0)
+}
+
+/// Starts the pancakes on disk and returns the run once `levels` levels are committed.
+fn started_until(sandbox: &Sandbox, levels: usize) -> Running {
+    let mut run = Running(Some(
+        sandbox
+            .command(&args(&pancakes("out")))
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts"),
+    ));
+    let start = Instant::now();
+    while committed(&sandbox.path("planes")) < levels {
+        assert!(
+            run.child().try_wait().expect("wait").is_none(),
+            "the run ended too soon"
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "level {levels} not committed in 2 minutes"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    run
+}
+
+/// The reference report of the pancakes, in memory.
+fn reference(sandbox: &Sandbox) -> Vec<(String, Vec<u8>)> {
+    sandbox
+        .run(&["--rules", &example("pancakes-10.tws"), "--out", "memory", "--quiet"])
+        .success();
+    report(sandbox, "memory", "pancakes-10")
+}
+
+#[test]
+fn a_run_killed_with_sigkill_resumes_from_its_last_level_and_writes_the_same_report() {
+    let sandbox = Sandbox::new();
+    let run = started_until(&sandbox, 4);
+    drop(run); // SIGKILL
+    assert!(!sandbox.path("out/pancakes-10").exists(), "a killed run wrote a report");
+    let output = sandbox.run(&args(&pancakes("out"))).success().get_output().clone();
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+    let level = crate::util::resumed_level(&stderr);
+    assert!(level >= 3, "{stderr}");
+    assert_same(
+        &report(&sandbox, "out", "pancakes-10"),
+        &reference(&sandbox),
+        "pancakes-10",
+    );
+    assert!(sandbox.list("planes").is_empty());
+}
+
+#[test]
+fn ctrl_c_stops_a_run_on_disk_at_once_and_the_same_command_resumes_it() {
+    let sandbox = Sandbox::new();
+    let mut run = started_until(&sandbox, 3);
+    signal(run.child(), "-INT");
+    let ended = wait(run.take(), Duration::from_secs(10));
+    assert_eq!(ended.code, Some(130), "{}", ended.stderr);
+    assert!(!sandbox.path("out/pancakes-10").exists());
+    let output = sandbox.run(&args(&pancakes("out"))).success().get_output().clone();
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+    assert!(crate::util::resumed_level(&stderr) >= 2, "{stderr}");
+    assert_same(
+        &report(&sandbox, "out", "pancakes-10"),
+        &reference(&sandbox),
+        "pancakes-10",
+    );
+}
+
+#[test]
+fn a_damaged_part_is_named_and_refused() {
+    let sandbox = Sandbox::new();
+    drop(started_until(&sandbox, 3));
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(sandbox.path("planes/manifest.json")).expect("manifest")).expect("JSON");
+    let (part, slot) = manifest["slots"]
+        .as_array()
+        .expect("slots")
+        .iter()
+        .enumerate()
+        .find_map(|(p, s)| s.as_array().map(|s| (p, s[0].as_u64().expect("slot"))))
+        .expect("a written part");
+    let name = format!("part-{part}.{}", ["a", "b"][slot as usize]);
+    let path = sandbox.path(&format!("planes/{name}"));
+    let mut bytes = std::fs::read(&path).expect("the part");
+    bytes[0] ^= 0x10;
+    std::fs::write(&path, bytes).expect("written back");
+    let output = sandbox.run(&args(&pancakes("out"))).code(2).get_output().clone();
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+    assert!(stderr.contains(&name) && stderr.contains("damaged"), "{stderr}");
+    assert!(!sandbox.path("out/pancakes-10").exists());
+}
+
+#[test]
+fn a_full_disk_is_an_error_naming_the_file_and_the_run_resumes_once_there_is_room() {
+    let sandbox = Sandbox::new();
+    // Files of at most 16 KiB: the first part (32 KiB) does not fit. The signal a process
+    // gets for a file past the limit is ignored, so its write fails as on a full disk.
+    let command = format!("trap '' XFSZ; ulimit -f 32; exec \"$0\" {}", pancakes("out").join(" "));
+    let output = std::process::Command::new("sh")
+        .args(["-c", &command, env!("CARGO_BIN_EXE_analyze")])
+        .current_dir(sandbox.path("."))
+        .env("ANALYZE_CACHE_DIR", sandbox.cache())
+        .output()
+        .expect("sh runs");
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(errors.len(), 1, "{stderr}");
+    assert!(
+        errors[0].contains("planes/part-") && errors[0].contains("too large"),
+        "{stderr}"
+    );
+    assert!(!sandbox.path("out/pancakes-10").exists());
+    sandbox.run(&args(&pancakes("out"))).success();
+    assert_same(
+        &report(&sandbox, "out", "pancakes-10"),
+        &reference(&sandbox),
+        "pancakes-10",
+    );
+}
+
+#[test]
+fn what_a_search_on_disk_cannot_do_is_refused_in_one_line() {
+    let sandbox = Sandbox::new();
+    let refused = |args: &[&str], expected: &str| {
+        let output = sandbox.run(args).code(2).get_output().clone();
+        let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    };
+    // The atlas reads whole levels.
+    refused(&["--puzzle", "eight", "--disk", "d"], "heuristic atlas");
+    refused(&["--puzzle", "lights-out", "--memory", "1MiB"], "--disk");
+    refused(
+        &["--puzzle", "lights-out", "--disk", "d", "--checkpoint", "c"],
+        "--checkpoint",
+    );
+    refused(&["--puzzle", "lights-out", "--disk", "d", "--memory", "lots"], "6GiB");
+    refused(
+        &[
+            "--rules",
+            &example("pocket-cube.tws"),
+            "--disk",
+            "d",
+            "--memory",
+            "8KiB",
+        ],
+        "give --memory 43.0 KiB or more",
+    );
+    std::fs::create_dir(sandbox.path("mine")).expect("a folder");
+    std::fs::write(sandbox.path("mine/notes.txt"), "mine").expect("a file");
+    refused(&["--puzzle", "lights-out", "--disk", "mine", "--quiet"], "notes.txt");
+    assert_eq!(sandbox.read("mine/notes.txt"), "mine");
+    // Another search's folder.
+    sandbox
+        .run(&["--puzzle", "lights-out", "--disk", "kept", "--keep-disk", "--quiet"])
+        .success();
+    refused(&["--puzzle", "nine-tails", "--disk", "kept", "--quiet"], "lights-out");
+}
