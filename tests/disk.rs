@@ -276,11 +276,11 @@ fn what_a_search_on_disk_cannot_do_is_refused_in_one_line() {
     );
     std::fs::create_dir(sandbox.path("mine")).expect("a folder");
     std::fs::write(sandbox.path("mine/notes.txt"), "mine").expect("a file");
-    refused(&["--puzzle", "lights-out", "--disk", "mine", "--quiet"], "notes.txt");
+    refused(&["--puzzle", "lights-out", "--disk", "mine"], "notes.txt");
     assert_eq!(sandbox.read("mine/notes.txt"), "mine");
     // Another search's folder.
     sandbox
         .run(&["--puzzle", "lights-out", "--disk", "kept", "--keep-disk", "--quiet"])
         .success();
-    refused(&["--puzzle", "nine-tails", "--disk", "kept", "--quiet"], "lights-out");
+    refused(&["--puzzle", "nine-tails", "--disk", "kept"], "lights-out");
 }

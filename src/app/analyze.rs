@@ -203,7 +203,14 @@ fn analyze(
     };
     // Dial's buckets (moves of several costs) are searched in memory.
     let disk = settings.disk.filter(|_| !job.weighted());
+    let identity = identity(job, built, settings);
+    // A folder of another search is refused before anything is said or written; a resumed
+    // search keeps the parts it was cut into.
+    let mut parts = None;
     if let Some(config) = disk {
+        parts = disk::check(&config.dir, &built.id(), &identity, built.ranks())
+            .map_err(|e| BadInput(e.to_string()))?
+            .map(|(parts, _)| parts);
         check_disk_space(job, config)?;
     }
     if !settings.quiet {
@@ -214,7 +221,7 @@ fn analyze(
                 human_bytes(job.memory()),
                 job.bits_per_state()
             )),
-            (None, Some(config)) => note(disk_note(job, built.ranks(), config)),
+            (None, Some(config)) => note(disk_note(job, built.ranks(), config, parts)),
             (Some(cluster), _) => note(cluster_note(job, built.ranks(), cluster)),
         }
         if settings.disk.is_some() && disk.is_none() {
@@ -226,7 +233,7 @@ fn analyze(
     }
     let bar = progress_bar(job, settings.quiet, built.expected_reachable())?;
     let options = Options {
-        identity: Some(identity(job, built, settings)),
+        identity: Some(identity),
         checkpoint: settings.checkpoint.cloned(),
         notify: Some(checkpoint_notes(job, &bar)),
         exchange: timely.as_mut().map(|t| t as &mut dyn Exchange),
@@ -237,7 +244,16 @@ fn analyze(
     let mut traffic = Traffic::default();
     let analysis = job.analyze(built, options, settings.heuristics, &mut |level| {
         traffic.add(level);
-        bar.set_message(level.depth.to_string());
+        match disk {
+            // The bytes the level moved, as the level's progress (no rate: levels differ).
+            Some(_) => bar.set_message(format!(
+                "{} ({} read, {} written)",
+                level.depth,
+                human_bytes(u128::from(level.read)),
+                human_bytes(u128::from(level.written))
+            )),
+            None => bar.set_message(level.depth.to_string()),
+        }
         bar.set_position(level.reached);
         // A signal stops the engine itself (`stop`), in a level's chunk and on every process.
         ControlFlow::Continue(())
@@ -256,6 +272,18 @@ fn analyze(
         if let Some(cluster) = cluster.filter(|_| !settings.quiet && !interrupted) {
             note(traffic.describe(job, cluster.processes()));
         }
+    }
+    if let Some(config) = disk.filter(|_| analysis.is_ok() && !settings.quiet) {
+        note(format_args!(
+            "{job}: {} read and {} written on disk{}",
+            human_bytes(u128::from(traffic.read)),
+            human_bytes(u128::from(traffic.written)),
+            if config.keep {
+                format!("; its files are kept in {}", config.dir.display())
+            } else {
+                String::new()
+            }
+        ));
     }
     if let Some(cause) = by_another {
         return Err(Interrupted {
@@ -393,8 +421,11 @@ fn progress_bar(job: &Job, quiet: bool, expected: u64) -> Result<ProgressBar> {
 }
 
 /// What a search on disk takes: its parts, the memory, the disk.
-fn disk_note(job: &Job, ranks: u64, config: &disk::Config) -> String {
-    let parts = disk::partition(ranks, config.memory);
+fn disk_note(job: &Job, ranks: u64, config: &disk::Config, resumed: Option<usize>) -> String {
+    let parts = match resumed {
+        Some(parts) => Partition::new(ranks, parts),
+        None => disk::partition(ranks, config.memory),
+    };
     format!(
         "{job}: {} states to search on disk in {}: {} of planes in {} part{} of {} (one in memory at a time), at most {} of memory, up to {} of disk",
         thousands(job.states()),
@@ -460,10 +491,14 @@ struct Traffic {
     sent: u64,
     generated: u64,
     busiest: u64,
+    read: u64,
+    written: u64,
 }
 
 impl Traffic {
     fn add(&mut self, level: &Level) {
+        self.read += level.read;
+        self.written += level.written;
         self.sent += level.sent;
         self.generated += level.generated;
         self.busiest = self.busiest.max(level.sent);

@@ -289,42 +289,18 @@ impl Disk {
             Err(std::fs::TryLockError::Error(e)) => return Err(DiskError::io(&lock_path, &e).into()),
         }
         let states = puzzle.states();
-        let foreign = |reason: String| DiskError::Foreign {
-            path: dir.display().to_string(),
-            reason,
-        };
-        let manifest = match read_manifest(&dir)? {
+        let manifest = match committed(&dir, id, identity, states)? {
             Some(m) => {
-                if m.format != FORMAT {
-                    return Err(foreign(format!("it holds a search of another format ({})", m.format)).into());
-                }
-                let theirs =
-                    Identity::decode(&m.identity).map_err(|e| foreign(format!("its manifest is unreadable ({e})")))?;
-                if m.id != id || theirs != *identity || m.states != states {
-                    let mut what = theirs.differences(identity);
-                    if what.is_empty() {
-                        what.push("size".into());
-                    }
-                    return Err(foreign(format!(
-                        "it holds the search of {} (its {} differ)",
-                        m.id,
-                        what.join(", ")
-                    ))
-                    .into());
-                }
                 if m.reached_by_class.len() != puzzle.class_count() || m.watched.len() != watch.len() {
-                    return Err(foreign("it holds this search with other options".into()).into());
+                    return Err(DiskError::Foreign {
+                        path: dir.display().to_string(),
+                        reason: "it holds this search with other options".into(),
+                    }
+                    .into());
                 }
                 m
             }
             None => {
-                let others = ours_or_foreign(&dir)?;
-                if let Some(name) = others {
-                    return Err(foreign(format!(
-                        "it holds {name}, which is not an analyze search's: an empty folder is needed"
-                    ))
-                    .into());
-                }
                 let parts = partition(states, config.memory).processes();
                 Manifest {
                     format: FORMAT,
@@ -805,6 +781,51 @@ fn damaged(path: &Path, reason: &str) -> EngineError {
         reason: reason.into(),
     }
     .into()
+}
+
+/// What the folder `dir` holds for the search `id` of `identity` over `states` ranks: the
+/// parts of its committed levels, if it has some (a resumed search keeps its parts whatever
+/// `--memory` is now); refused if it holds another search, or files that are not a search's.
+pub fn check(dir: &Path, id: &str, identity: &Identity, states: u64) -> Result<Option<(usize, usize)>, EngineError> {
+    if !dir.exists() {
+        return Ok(None);
+    }
+    Ok(committed(dir, id, identity, states)?.map(|m| (m.parts, m.levels.len())))
+}
+
+/// The folder's committed manifest, checked to be this search's; `None` for a folder
+/// without one, which must then hold nothing but a search's files.
+fn committed(dir: &Path, id: &str, identity: &Identity, states: u64) -> Result<Option<Manifest>, EngineError> {
+    let foreign = |reason: String| DiskError::Foreign {
+        path: dir.display().to_string(),
+        reason,
+    };
+    let Some(m) = read_manifest(dir)? else {
+        if let Some(name) = ours_or_foreign(dir)? {
+            return Err(foreign(format!(
+                "it holds {name}, which is not an analyze search's: an empty folder is needed"
+            ))
+            .into());
+        }
+        return Ok(None);
+    };
+    if m.format != FORMAT {
+        return Err(foreign(format!("it holds a search of another format ({})", m.format)).into());
+    }
+    let theirs = Identity::decode(&m.identity).map_err(|e| foreign(format!("its manifest is unreadable ({e})")))?;
+    if m.id != id || theirs != *identity || m.states != states {
+        let mut what = theirs.differences(identity);
+        if what.is_empty() {
+            what.push("size".into());
+        }
+        return Err(foreign(format!(
+            "it holds the search of {} (its {} differ)",
+            m.id,
+            what.join(", ")
+        ))
+        .into());
+    }
+    Ok(Some(m))
 }
 
 /// The committed manifest of the folder, if there is one.
