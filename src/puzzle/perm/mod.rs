@@ -777,7 +777,7 @@ impl Notation for PermPuzzle {
     }
 
     fn title(&self) -> String {
-        text::title(&self.id, self.metric)
+        text::title(&self.id, self.metric, &self.def)
     }
 
     fn rules(&self) -> String {

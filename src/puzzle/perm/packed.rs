@@ -205,7 +205,7 @@ impl Packing {
 
     /// One line: the report id's title.
     pub fn title(&self) -> String {
-        text::title(&self.id, self.metric)
+        text::title(&self.id, self.metric, &self.def)
     }
 
     /// The rules in a sentence.

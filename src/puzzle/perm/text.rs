@@ -5,16 +5,30 @@
 use super::parse::Definition;
 use super::structure::{Layout, Metric};
 
-/// The id's words as a title: `pocket-cube-held` as "Pocket cube held", and under the
-/// quarter metric "Pocket cube held (in quarter turns)".
-pub fn title(id: &str, metric: Metric) -> String {
-    let words = id.strip_suffix("-quarter").unwrap_or(id).replace('-', " ");
+/// The id's words as a title: `pocket-cube-held` as "Pocket cube held", under the quarter
+/// metric "Pocket cube held (in quarter turns)", and with moves chosen by `--moves` (the id's
+/// `-moves-u-r`) "3x3x3 with moves U and R", the moves as the definition spells them.
+pub fn title(id: &str, metric: Metric, def: &Definition) -> String {
+    let id = id.strip_suffix("-quarter").unwrap_or(id);
+    let (name, chosen) = match id.split_once("-moves-") {
+        Some((name, _)) => (name, true),
+        None => (id, false),
+    };
+    let words = name.replace('-', " ");
     let mut chars = words.chars();
     let first = chars.next().map(|c| c.to_ascii_uppercase()).into_iter();
-    let name: String = first.chain(chars).collect();
+    let mut title: String = first.chain(chars).collect();
+    if chosen {
+        let names: Vec<&str> = def.moves.iter().map(|m| m.name.as_str()).collect();
+        let list = match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+            _ => names.concat(),
+        };
+        title = format!("{title} with move{} {list}", if names.len() == 1 { "" } else { "s" });
+    }
     match metric {
-        Metric::Face => name,
-        Metric::Quarter => format!("{name} (in {})", metric.unit()),
+        Metric::Face => title,
+        Metric::Quarter => format!("{title} (in {})", metric.unit()),
     }
 }
 
