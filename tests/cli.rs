@@ -238,7 +238,7 @@ fn rerun_replaces_the_report_folder_cleanly() {
 }
 
 #[test]
-fn all_writes_an_index_an_overview_and_every_puzzle_folder() {
+fn all_writes_an_index_an_overview_and_every_puzzle_folder_as_committed() {
     let (sandbox, assert) = analyze(&["--all", "--out", "out", "--quiet"]);
     assert.success();
     let index = sandbox.read("out/README.md");
@@ -279,6 +279,7 @@ fn all_writes_an_index_an_overview_and_every_puzzle_folder() {
     }
     assert_eq!(sandbox.read("out/eight/distances.csv"), distances_csv(&A089473));
     index_rows_equal_the_tables(&sandbox, &index);
+    crate::committed_reports::assert_committed(&sandbox.path("out"));
 }
 
 /// Every figure in each row of the index equals what the puzzle's own CSV files say.

@@ -7,7 +7,8 @@
 //! move.
 
 use crate::util::{
-    Ended, Rng, SLIDING_4X4, Sandbox, check_incremental, command, first_length, solution_length, test_cache,
+    Ended, Rng, SLIDING_4X4, Sandbox, cache_with_4x4_tables, check_incremental, command, first_length, solution_length,
+    test_cache,
 };
 use analyze::puzzle::coin_lines::coin_lines;
 use analyze::puzzle::flip_k::{FlipK, flip_k_brute};
@@ -737,6 +738,7 @@ fn malformed_positions_are_one_line_errors() {
 fn fifteen_puzzle_positions_of_known_length() {
     // Korf's random instances 12, 9 and 16 (45, 46 and 42 moves), turned to this goal
     // (blank last) by a half turn of the board and relabelling tile t as 16 - t.
+    cache_with_4x4_tables(None);
     let sandbox = Sandbox::new();
     let cases = [
         ("1 3 5 6 0 13 14 9 11 4 8 12 10 7 15 2", 45),
@@ -819,6 +821,7 @@ fn readme_data_file_examples_run_as_written() {
         );
     }
     let fifteen = [&SLIDING_4X4[..], &["--solve", "examples/puzzle04.txt"]].concat();
+    cache_with_4x4_tables(None);
     for (args, moves, side) in [
         (&["--puzzle", "eight", "--solve", "examples/puzzle03.txt"][..], 31, 3),
         (&fifteen[..], 42, 4),

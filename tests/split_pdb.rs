@@ -8,8 +8,8 @@
 //! tiles gives it exactly, and IDA* finds solutions of exactly that length.
 
 use crate::util::{
-    Ended, Rng, SLIDING_3X4, SLIDING_4X4, Sandbox, board_text, check_incremental, distances_to, first_length,
-    in_key_order, pack, slides, textbook_solvable, tiles, unpack,
+    Ended, Rng, SLIDING_3X4, SLIDING_4X4, Sandbox, board_text, cache_with_4x4_tables, check_incremental, distances_to,
+    first_length, in_key_order, pack, slides, textbook_solvable, tiles, unpack,
 };
 use analyze::solve::board::Board;
 use analyze::solve::ida::{self, Heuristic, Node};
@@ -17,7 +17,6 @@ use analyze::solve::split::{SplitDb, SplitHeuristic, goal_groups, groups_78};
 use analyze::solve::{Estimate, Pdb};
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, VecDeque};
-use std::path::Path;
 
 /// The split heuristic of `groups` (tiles of the usual goal, turned to `goal`'s cells).
 fn split(rows: usize, cols: usize, groups: &[Vec<u8>], goal: &[u8]) -> SplitHeuristic {
@@ -137,18 +136,11 @@ fn the_estimate_for_a_goal_uses_split_tables_below_17_cells() {
     assert!(matches!(estimate, Estimate::Split(_)));
     let usual = Estimate::for_goal((3, 3), None, None, None, &|_| {}, &|_, _| {}).expect("tables");
     assert!(matches!(usual, Estimate::Patterns(_)));
-    // 6-6-3 asked for on 4x4 and the usual goal keeps the spread tables.
-    let dir = tempfile::tempdir().expect("a temp dir");
-    let chosen = Estimate::for_goal(
-        (4, 4),
-        None,
-        Some(Pdb::SixSixThree),
-        Some(dir.path()),
-        &|_| {},
-        &|_, _| {},
-    );
+    // 6-6-3 asked for on 4x4 and the usual goal keeps the spread tables (those the binary
+    // built in the shared cache, loaded).
+    let cache = cache_with_4x4_tables(None);
+    let chosen = Estimate::for_goal((4, 4), None, Some(Pdb::SixSixThree), Some(&cache), &|_| {}, &|_, _| {});
     assert!(matches!(chosen, Ok(Estimate::Patterns(_))));
-    assert!(Path::new(dir.path()).read_dir().expect("the cache").count() >= 3);
 }
 
 /// The fewest moves from `start` to `goal` by a plain breadth-first search (near the goal).
@@ -169,18 +161,22 @@ fn plain_distance(start: &[u8], goal: &[u8], rows: usize, cols: usize) -> usize 
     usize::MAX
 }
 
+/// Goals of 4x4: the blank first (on the diagonal: the transposed lookup applies), and one
+/// off the diagonal in the other parity class.
+const GOALS_4X4: [&str; 2] = [
+    "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+    "2 0 1 3 4 5 6 7 8 9 10 11 12 13 14 15",
+];
+
 #[test]
 fn solve_on_4x4_takes_any_goal() {
-    let sandbox = Sandbox::with_own_cache();
+    let sandbox = Sandbox::new();
     let solve = |goal: &str, board: &[u8]| {
         sandbox.output(&[&SLIDING_4X4[..], &["--goal", goal, "--solve", &board_text(board)]].concat())
     };
-    // The blank first (on the diagonal: the transposed lookup applies), and one off the
-    // diagonal in the other parity class.
-    for goal in [
-        "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
-        "2 0 1 3 4 5 6 7 8 9 10 11 12 13 14 15",
-    ] {
+    for goal in GOALS_4X4 {
+        // The goal's tables, built once for this test and the next one.
+        cache_with_4x4_tables(Some(goal));
         let goal_tiles = tiles(goal);
         // A walk of 14 moves from the goal that never steps straight back.
         let mut board = goal_tiles.clone();
@@ -229,7 +225,19 @@ fn solve_on_4x4_takes_any_goal() {
 
 #[test]
 fn pdb_is_checked_and_refused_where_it_has_no_meaning() {
+    // A cache of its own holding the 6-6-3 tables only (copied from the shared cache).
     let sandbox = Sandbox::with_own_cache();
+    let shared = cache_with_4x4_tables(None);
+    let mut seeded: Vec<String> = std::fs::read_dir(&shared)
+        .expect("the shared cache")
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .filter(|name| name.starts_with("sliding-4x4-tiles-") && name.ends_with(".pdb"))
+        .collect();
+    seeded.sort();
+    assert_eq!(seeded.len(), 3, "{seeded:?}");
+    for name in &seeded {
+        std::fs::copy(shared.join(name), sandbox.cache().join(name)).expect("a table copied");
+    }
     let near = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15";
     let cases: [(Vec<&str>, &str); 5] = [
         (
@@ -275,23 +283,25 @@ fn pdb_is_checked_and_refused_where_it_has_no_meaning() {
     let Ended { code, stderr, .. } = sandbox.output(&[&SLIDING_4X4[..], &["--solve", near]].concat());
     assert_eq!(code, Some(0));
     assert!(stderr.contains("`--pdb 78` builds them once"), "{stderr}");
-    let names: Vec<String> = std::fs::read_dir(sandbox.cache())
+    let mut names: Vec<String> = std::fs::read_dir(sandbox.cache())
         .expect("the cache")
         .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
         .collect();
-    assert!(names.iter().all(|n| !n.contains("split")), "{names:?}");
+    names.sort();
+    assert_eq!(names, seeded, "nothing but the 6-6-3 tables is built or kept");
 }
 
 #[test]
 fn split_estimates_updated_move_by_move_equal_fresh_ones_on_4x4() {
-    // 6-6-3 groups turned to two goals: the blank first (both lookups) and off the diagonal.
-    let groups = vec![vec![1, 2, 3, 5, 6, 7], vec![4, 8, 11, 12, 14, 15], vec![9, 10, 13]];
-    for goal in [
-        "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
-        "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
-    ] {
+    // The 6-6-3 groups turned to the two goals of the test above (the tables it has the
+    // binary build, loaded): the blank first (both lookups) and off the diagonal.
+    for goal in GOALS_4X4 {
+        let cache = cache_with_4x4_tables(Some(goal));
         let goal = tiles(goal);
-        let h = split(4, 4, &groups, &goal);
+        let estimate = Estimate::for_goal((4, 4), Some(&goal), None, Some(&cache), &|_| {}, &|_, _| {});
+        let Ok(Estimate::Split(h)) = estimate else {
+            panic!("no split tables for {goal:?}");
+        };
         let start = Board::new(4, 4, goal.clone()).expect("a board");
         let first = check_incremental(&h, &start, &mut Rng(0x9e37_79b9_7f4a_7c15));
         assert_eq!(first, 0, "{goal:?}");

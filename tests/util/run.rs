@@ -23,6 +23,33 @@ pub fn test_cache() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("test-cache")
 }
 
+/// The shared [`test_cache`] once it holds the 4x4 pattern databases for `goal`: the usual
+/// goal's 6-6-3 tables (`None`), or the split tables turned to another goal. A set takes
+/// seconds to build and several tests use each, so the first test to ask builds it (the
+/// binary solving the goal itself) and a lock file makes tests asking at the same time,
+/// in threads or in processes, wait for that build instead of repeating it.
+pub fn cache_with_4x4_tables(goal: Option<&str>) -> PathBuf {
+    let cache = test_cache();
+    std::fs::create_dir_all(&cache).expect("the test cache can be created");
+    let lock_path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("test-cache-4x4.lock");
+    let lock = std::fs::File::create(lock_path).expect("the lock file can be created");
+    lock.lock().expect("the lock can be taken");
+    let usual = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0";
+    let mut args = SLIDING_4X4.to_vec();
+    if let Some(goal) = goal {
+        args.extend(["--goal", goal]);
+    }
+    args.extend(["--solve", goal.unwrap_or(usual)]);
+    let output = command(&cache, &cache, &args).output().expect("the binary runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && first_length(&stdout) == Some("0 moves"),
+        "{args:?}: {stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    cache
+}
+
 /// `analyze ARGS` working in `dir`, its tables cached in `cache`, ready to run or spawn:
 /// the binary cargo built for these tests. The one place the tests start the binary.
 pub fn command(dir: &Path, cache: &Path, args: &[&str]) -> Command {
