@@ -199,17 +199,25 @@ fn a_damaged_part_is_named_and_refused() {
     drop(started_until(&sandbox, 3));
     let manifest: serde_json::Value =
         serde_json::from_slice(&std::fs::read(sandbox.path("planes/manifest.json")).expect("manifest")).expect("JSON");
-    let (part, slot) = manifest["slots"]
+    // The first block written: its part, its slot, and where it lies in the slot's file.
+    let (part, block, slot) = manifest["blocks"]
         .as_array()
-        .expect("slots")
+        .expect("blocks")
         .iter()
         .enumerate()
-        .find_map(|(p, s)| s.as_array().map(|s| (p, s[0].as_u64().expect("slot"))))
-        .expect("a written part");
+        .find_map(|(p, blocks)| {
+            blocks
+                .as_array()
+                .expect("a part's blocks")
+                .iter()
+                .enumerate()
+                .find_map(|(b, entry)| entry.as_array().map(|e| (p, b, e[0].as_u64().expect("slot"))))
+        })
+        .expect("a written block");
     let name = format!("part-{part}.{}", ["a", "b"][slot as usize]);
     let path = sandbox.path(&format!("planes/{name}"));
     let mut bytes = std::fs::read(&path).expect("the part");
-    bytes[0] ^= 0x10;
+    bytes[block << 20] ^= 0x10;
     std::fs::write(&path, bytes).expect("written back");
     let output = sandbox.run(&args(&pancakes("out"))).code(2).get_output().clone();
     let stderr = String::from_utf8(output.stderr).expect("UTF-8");

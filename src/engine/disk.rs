@@ -11,10 +11,11 @@
 //! already done wait for the next level (`late`). Both are sorted and deduplicated in memory,
 //! and written to update files when the buffers are full.
 //!
-//! Nothing committed is overwritten: each part has two slots and a level writes the slot its
-//! last committed version is not in. A level is committed when all its parts and late
-//! updates are written and synced and the manifest (the result so far, each part's slot and
-//! CRC-32, the pending update files' CRC-32) is renamed into place. A run killed at any
+//! Nothing committed is overwritten: each part has two files (slots), and a level writes each
+//! block of 1 MiB it changed to the slot its committed version is not in (a sparse level
+//! writes little). A level is committed when all its blocks and late updates are written and
+//! synced and the manifest (the result so far, each block's slot and CRC-32, the pending
+//! update files' CRC-32) is renamed into place. A run killed at any
 //! moment resumes from the last committed level: run the same command again. A part or update
 //! file whose CRC-32 differs from the manifest's is named and refused.
 //!
@@ -59,6 +60,14 @@ const LOCK: &str = "analyze-disk.lock";
 const FORMAT: u32 = 1;
 /// Bytes copied per block between a file and the planes.
 const BLOCK: usize = 1 << 18;
+/// Bytes of planes a block of a part file holds (16 chunks of the expansion): a level writes
+/// only the blocks it changed, to the slot the committed version is not in, so a sparse
+/// level (the first and last dozens of a big board) writes and syncs little.
+const PART_BLOCK: usize = 1 << 20;
+
+/// Expansion chunks in a block.
+const BLOCK_CHUNKS: usize = PART_BLOCK / 16 / CHUNK_WORDS;
+
 /// Chunks of a part expanded together before their updates are buffered (per thread).
 const GROUP_PER_THREAD: usize = 2;
 
@@ -161,8 +170,10 @@ struct Manifest {
     reached_by_class: Vec<u64>,
     antipodes: Vec<u64>,
     watched: Vec<Option<usize>>,
-    /// Each part's slot (0 or 1) and CRC-32; `None` for a part never written (all unseen).
-    slots: Vec<Option<(u8, u32)>>,
+    /// Each part's blocks ([`PART_BLOCK`] bytes of its planes): the slot (0 or 1) holding
+    /// the block's committed version and its CRC-32; `None` for a block never written (all
+    /// unseen).
+    blocks: Vec<Vec<Option<(u8, u32)>>>,
     /// Whether each part may hold ranks of the frontier.
     frontier: Vec<bool>,
     /// The late updates for each part (found after it was written), if any: CRC-32 and bytes.
@@ -312,7 +323,9 @@ impl Disk {
                     reached_by_class: vec![0; puzzle.class_count()],
                     antipodes: Vec::new(),
                     watched: vec![None; watch.len()],
-                    slots: vec![None; parts],
+                    blocks: (0..parts)
+                        .map(|p| vec![None; blocks_of(&Partition::new(states, parts), p)])
+                        .collect(),
                     frontier: vec![false; parts],
                     late: vec![None; parts],
                 }
@@ -333,7 +346,7 @@ impl Disk {
             _lock: lock,
         };
         disk.tidy()?;
-        if disk.manifest.levels.is_empty() && disk.manifest.slots.iter().all(Option::is_none) {
+        if disk.manifest.levels.is_empty() && disk.manifest.blocks.iter().flatten().all(Option::is_none) {
             disk.seed(puzzle, watch)?;
         }
         Ok(disk)
@@ -365,8 +378,11 @@ impl Disk {
             for g in mine {
                 planes.set_current(g - planes.slice.start, 0);
             }
-            let crc = self.write_part(p, 0, &planes)?;
-            self.manifest.slots[p] = Some((0, crc));
+            let chunks = planes.words.div_ceil(CHUNK_WORDS);
+            let dirty: Vec<bool> = (0..chunks).map(|c| planes.chunk_has_current(c, 0)).collect();
+            let mut blocks = std::mem::take(&mut self.manifest.blocks[p]);
+            self.write_part(p, &planes, &dirty, &mut blocks)?;
+            self.manifest.blocks[p] = blocks;
             self.manifest.frontier[p] = true;
         }
         self.commit()
@@ -438,7 +454,7 @@ impl Disk {
         };
         let mut traffic = Traffic::default();
         let mut total = LevelCounts::new(classes);
-        let mut slots = self.manifest.slots.clone();
+        let mut blocks = self.manifest.blocks.clone();
         let mut frontier = vec![false; parts];
         let adjacent = puzzle.adjacent_predecessors().map(|a| Shifts::new(&a));
         let group = GROUP_PER_THREAD * rayon::current_num_threads();
@@ -524,10 +540,12 @@ impl Disk {
                 }
             }
             frontier[p] = touched.iter().any(|t| t.load(Relaxed));
-            let slot = slots[p].map_or(0, |(s, _)| 1 - s);
-            let crc = self.write_part(p, slot, &planes)?;
-            traffic.written += planes.words as u64 * 16;
-            slots[p] = Some((slot, crc));
+            // Changed: the level's chunks (retired) and those that received a rank.
+            let mut dirty: Vec<bool> = touched.iter().map(|t| t.load(Relaxed)).collect();
+            for &c in &active {
+                dirty[c] = true;
+            }
+            traffic.written += self.write_part(p, &planes, &dirty, &mut blocks[p])?;
         }
         // Late updates for every part, written and synced before the commit.
         for p in 0..parts {
@@ -558,7 +576,7 @@ impl Disk {
             *sum += add;
         }
         m.antipodes = std::mem::take(&mut total.examples);
-        m.slots = slots;
+        m.blocks = blocks;
         m.frontier = frontier;
         m.late = late;
         self.commit()?;
@@ -668,55 +686,85 @@ impl Disk {
         Ok(())
     }
 
-    /// Part `p`'s planes as last committed (all unseen if it was never written).
+    /// Part `p`'s planes as last committed (all unseen where never written), each block
+    /// checked against its CRC-32.
     fn load_part(&self, p: usize, traffic: &mut Traffic) -> Result<Planes, EngineError> {
         let planes = Planes::try_new(self.partition.slice(p))?;
-        let Some((slot, want)) = self.manifest.slots[p] else {
-            return Ok(planes);
-        };
-        let path = self.part_path(p, slot);
-        let io = |e: io::Error| DiskError::io(&path, &e);
-        let mut file = File::open(&path).map_err(io)?;
         let words = planes.marks.words();
-        let expected = words.len() as u64 * 8;
-        let len = file.metadata().map_err(io)?.len();
-        if len != expected {
-            return Err(damaged(&path, &format!("{len} bytes where {expected} were written")));
-        }
-        let mut crc = crc32fast::Hasher::new();
-        let mut block = vec![0u8; BLOCK];
-        for run in words.chunks(BLOCK / 8) {
-            let bytes = &mut block[..run.len() * 8];
-            file.read_exact(bytes).map_err(io)?;
-            crc.update(bytes);
+        let mut files: [Option<File>; 2] = [None, None];
+        let mut bytes = vec![0u8; PART_BLOCK];
+        for (b, entry) in self.manifest.blocks[p].iter().enumerate() {
+            let Some((slot, want)) = *entry else { continue };
+            let path = self.part_path(p, slot);
+            let io = |e: io::Error| DiskError::io(&path, &e);
+            let file = match &mut files[slot as usize] {
+                Some(file) => file,
+                empty => empty.insert(File::open(&path).map_err(io)?),
+            };
+            let run = &words[b * PART_BLOCK / 8..words.len().min((b + 1) * PART_BLOCK / 8)];
+            let bytes = &mut bytes[..run.len() * 8];
+            match std::os::unix::fs::FileExt::read_exact_at(file, bytes, (b * PART_BLOCK) as u64) {
+                Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
+                    return Err(damaged(&path, &format!("it ends before block {b}")));
+                }
+                other => other.map_err(io)?,
+            }
+            if crc32fast::hash(bytes) != want {
+                return Err(damaged(
+                    &path,
+                    &format!("block {b}'s CRC-32 differs from the manifest's"),
+                ));
+            }
             for (word, raw) in run.iter().zip(bytes.chunks_exact(8)) {
                 word.store(u64::from_le_bytes(raw.try_into().unwrap_or_default()), Relaxed);
             }
-        }
-        traffic.read += expected;
-        if crc.finalize() != want {
-            return Err(damaged(&path, "its CRC-32 differs from the manifest's"));
+            traffic.read += bytes.len() as u64;
         }
         Ok(planes)
     }
 
-    /// Writes `planes` (part `p`) to its slot `slot`, synced; returns the CRC-32.
-    fn write_part(&self, p: usize, slot: u8, planes: &Planes) -> Result<u32, EngineError> {
-        let path = self.part_path(p, slot);
-        let io = |e: io::Error| DiskError::io(&path, &e);
-        let mut file = File::create(&path).map_err(io)?;
-        let mut crc = crc32fast::Hasher::new();
-        let mut block = Vec::with_capacity(BLOCK);
-        for run in planes.marks.words().chunks(BLOCK / 8) {
-            block.clear();
-            for word in run {
-                block.extend_from_slice(&word.load(Relaxed).to_le_bytes());
+    /// Writes the blocks of `planes` (part `p`) holding a chunk `dirty` flags, each to the
+    /// slot its committed version (in `blocks`) is not in, and notes its slot and CRC-32 there;
+    /// returns the bytes written. Synced with the rest of the level at the commit.
+    fn write_part(
+        &self,
+        p: usize,
+        planes: &Planes,
+        dirty: &[bool],
+        blocks: &mut [Option<(u8, u32)>],
+    ) -> Result<u64, EngineError> {
+        let words = planes.marks.words();
+        let mut files: [Option<File>; 2] = [None, None];
+        let mut bytes = Vec::with_capacity(PART_BLOCK);
+        let mut written = 0;
+        for (b, entry) in blocks.iter_mut().enumerate() {
+            let chunks = b * BLOCK_CHUNKS..dirty.len().min((b + 1) * BLOCK_CHUNKS);
+            if !dirty[chunks].iter().any(|&d| d) {
+                continue;
             }
-            crc.update(&block);
-            file.write_all(&block).map_err(io)?;
+            let slot = entry.map_or(0, |(s, _)| 1 - s);
+            let path = self.part_path(p, slot);
+            let io = |e: io::Error| DiskError::io(&path, &e);
+            let file = match &mut files[slot as usize] {
+                Some(file) => file,
+                empty => empty.insert(
+                    File::options()
+                        .write(true)
+                        .create(true)
+                        .truncate(false)
+                        .open(&path)
+                        .map_err(io)?,
+                ),
+            };
+            bytes.clear();
+            for word in &words[b * PART_BLOCK / 8..words.len().min((b + 1) * PART_BLOCK / 8)] {
+                bytes.extend_from_slice(&word.load(Relaxed).to_le_bytes());
+            }
+            std::os::unix::fs::FileExt::write_all_at(file, &bytes, (b * PART_BLOCK) as u64).map_err(io)?;
+            *entry = Some((slot, crc32fast::hash(&bytes)));
+            written += bytes.len() as u64;
         }
-        // Synced with everything else the level wrote, at the commit.
-        Ok(crc.finalize())
+        Ok(written)
     }
 
     /// Makes the manifest the committed state: everything written before it is synced, then
@@ -752,6 +800,12 @@ impl Disk {
         std::fs::remove_file(&lock).map_err(|e| DiskError::io(&lock, &e))?;
         Ok(())
     }
+}
+
+/// Blocks of part `p`'s planes (two planes of 16 bytes a word of ranks).
+fn blocks_of(partition: &Partition, p: usize) -> usize {
+    let slice = partition.slice(p);
+    ((slice.end - slice.start).div_ceil(WORD_BITS) as usize * 16).div_ceil(PART_BLOCK)
 }
 
 /// `ranks` sorted, without repeats.
