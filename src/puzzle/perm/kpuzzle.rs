@@ -15,12 +15,11 @@
 //! the piece arrives, are our `twist`, unchanged. Numbers count from 0.
 
 use super::Definition;
-use super::parse::{DefinitionError, MAX_BYTES, MAX_PIECES, MoveDef, SetDef, State, err};
+use super::parse::{DefinitionError, MAX_BYTES, MAX_PIECES, MoveDef, SetDef, State, err, full_moduli};
 use super::sequence::{self, Term, Transform};
 use crate::util::quote;
 use indexmap::IndexMap;
 use serde::Deserialize;
-use std::collections::HashMap;
 
 /// Most orientations of an orbit, as in a `.tws` file.
 const MAX_ORIENTATIONS: usize = 127;
@@ -40,8 +39,8 @@ const SUPPORTED: &str = "a KPuzzle definition: name, orbits [{orbitName, numPiec
 struct Json {
     name: Option<String>,
     orbits: Vec<Orbit>,
-    default_pattern: Option<HashMap<String, PatternOrbit>>,
-    moves: IndexMap<String, HashMap<String, MoveOrbit>>,
+    default_pattern: Option<IndexMap<String, PatternOrbit>>,
+    moves: IndexMap<String, IndexMap<String, MoveOrbit>>,
     #[serde(default)]
     derived_moves: IndexMap<String, String>,
 }
@@ -87,8 +86,8 @@ pub fn parse_kpuzzle(text: &str) -> Result<Definition, DefinitionError> {
         );
     }
     let json: Json = serde_json::from_str(text).map_err(syntax)?;
-    let mut sets = orbits(&json.orbits)?;
-    let solved = default_pattern(&mut sets, json.default_pattern.as_ref())?;
+    let sets = orbits(&json.orbits)?;
+    let (solved, orientation_mod) = default_pattern(&sets, json.default_pattern.as_ref())?;
     let total = json.moves.len() + json.derived_moves.len();
     if json.moves.is_empty() {
         return err(0, format!("no moves in the definition ({SUPPORTED})"));
@@ -100,9 +99,9 @@ pub fn parse_kpuzzle(text: &str) -> Result<Definition, DefinitionError> {
         );
     }
     let mut moves = Vec::with_capacity(total);
-    for (name, orbits) in &json.moves {
+    for (name, orbits) in json.moves.iter() {
         check_name(name, moves.iter().map(|m: &MoveDef| m.name.as_str()))?;
-        moves.push(move_def(&sets, &json.orbits, name, orbits)?);
+        moves.push(move_def(&sets, name, orbits)?);
     }
     derive(&sets, &json.derived_moves, &mut moves)?;
     Ok(Definition {
@@ -112,6 +111,7 @@ pub fn parse_kpuzzle(text: &str) -> Result<Definition, DefinitionError> {
         moves,
         aliases: Vec::new(),
         illegal: Vec::new(),
+        orientation_mod,
     })
 }
 
@@ -192,15 +192,17 @@ fn numbers(set: &SetDef, values: &[usize], limit: usize, what: &str) -> Result<(
     }
 }
 
-/// The solved state: `defaultPattern`, each orbit it leaves out in place.
+/// The solved state: `defaultPattern`, each orbit it leaves out in place; and each
+/// position's orientation modulus, from `orientationMod`.
 fn default_pattern(
-    sets: &mut [SetDef],
-    pattern: Option<&HashMap<String, PatternOrbit>>,
-) -> Result<State, DefinitionError> {
+    sets: &[SetDef],
+    pattern: Option<&IndexMap<String, PatternOrbit>>,
+) -> Result<(State, Vec<Vec<u8>>), DefinitionError> {
     let mut state = State {
         pieces: sets.iter().map(|s| (0..s.size as u8).collect()).collect(),
         twists: sets.iter().map(|s| vec![0; s.size]).collect(),
     };
+    let mut moduli = full_moduli(sets);
     for (name, orbit) in pattern.into_iter().flatten() {
         let Some(s) = sets.iter().position(|set| &set.name == name) else {
             return err(
@@ -213,29 +215,37 @@ fn default_pattern(
         };
         let what = format!("defaultPattern.{name}");
         numbers(&sets[s], &orbit.pieces, sets[s].size, &format!("{what}.pieces"))?;
-        let modulus = orientation_mod(&sets[s], orbit.orientation_mod.as_deref(), &what)?;
-        numbers(
-            &sets[s],
-            &orbit.orientation,
-            usize::from(modulus),
-            &format!("{what}.orientation"),
-        )?;
-        sets[s].orientations = modulus;
+        moduli[s] = orientation_mod(&sets[s], &orbit.pieces, orbit.orientation_mod.as_deref(), &what)?;
+        let top = usize::from(*moduli[s].iter().max().unwrap_or(&1));
+        numbers(&sets[s], &orbit.orientation, top, &format!("{what}.orientation"))?;
+        if let Some(i) = (0..sets[s].size).find(|&i| orbit.orientation[i] >= usize::from(moduli[s][i])) {
+            return err(
+                0,
+                format!(
+                    "{what}.orientation: {} at {i} is not below its orientationMod {}",
+                    orbit.orientation[i], moduli[s][i]
+                ),
+            );
+        }
         state.pieces[s] = orbit.pieces.iter().map(|&p| p as u8).collect();
         state.twists[s] = orbit.orientation.iter().map(|&o| o as u8).collect();
     }
-    Ok(state)
+    Ok((state, moduli))
 }
 
-/// The orientations an orbit's pieces are told apart by. `orientationMod[i]` says piece
-/// `i`'s orientation is known only modulo a proper divisor of the orbit's orientations (0:
-/// fully known). The same modulus for the whole orbit is the orbit with that many
-/// orientations, which counts the same positions; one that differs between pieces is not
-/// a set of the definition, and refused.
-fn orientation_mod(set: &SetDef, mods: Option<&[usize]>, what: &str) -> Result<u8, DefinitionError> {
+/// The orientation modulus of each piece of an orbit: `orientationMod[i]` says the
+/// orientation of the piece at `i` is known only modulo that divisor of the orbit's
+/// orientations (0: fully known; 1: not at all). It travels with the piece, so identical
+/// pieces must agree.
+fn orientation_mod(
+    set: &SetDef,
+    pieces: &[usize],
+    mods: Option<&[usize]>,
+    what: &str,
+) -> Result<Vec<u8>, DefinitionError> {
     let n = usize::from(set.orientations);
     let Some(mods) = mods else {
-        return Ok(set.orientations);
+        return Ok(vec![set.orientations; set.size]);
     };
     let what = format!("{what}.orientationMod");
     numbers(set, mods, n, &what)?;
@@ -245,17 +255,19 @@ fn orientation_mod(set: &SetDef, mods: Option<&[usize]>, what: &str) -> Result<u
             format!("{what}: {m} does not divide the orbit's {n} orientations (0, or a proper divisor of {n})"),
         );
     }
-    match mods.iter().all(|&m| m == mods[0]) {
-        true if mods[0] == 0 => Ok(set.orientations),
-        true => Ok(mods[0] as u8),
-        false => err(
-            0,
-            format!(
-                "{what} differs between pieces ({}): only one modulus for a whole orbit is supported",
-                mods.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")
-            ),
-        ),
+    let moduli: Vec<u8> = mods.iter().map(|&m| if m == 0 { n } else { m } as u8).collect();
+    for i in 0..set.size {
+        if let Some(j) = (0..i).find(|&j| pieces[j] == pieces[i] && moduli[j] != moduli[i]) {
+            return err(
+                0,
+                format!(
+                    "{what}: the identical pieces at {j} and {i} (both {}) have different moduli ({} and {}); identical pieces agree",
+                    pieces[i], mods[j], mods[i]
+                ),
+            );
+        }
     }
+    Ok(moduli)
 }
 
 /// A name a move may have: one word a sequence can name.
@@ -276,12 +288,7 @@ fn check_name<'a>(name: &str, taken: impl IntoIterator<Item = &'a str>) -> Resul
 }
 
 /// A given move: per orbit its permutation and deltas, orbits it leaves out untouched.
-fn move_def(
-    sets: &[SetDef],
-    orbit_defs: &[Orbit],
-    name: &str,
-    orbits: &HashMap<String, MoveOrbit>,
-) -> Result<MoveDef, DefinitionError> {
+fn move_def(sets: &[SetDef], name: &str, orbits: &IndexMap<String, MoveOrbit>) -> Result<MoveDef, DefinitionError> {
     let t = Transform::identity(sets);
     let (mut from, mut twist) = (t.from, t.twist);
     for (orbit_name, orbit) in orbits {
@@ -311,20 +318,14 @@ fn move_def(
                 ),
             );
         }
-        let given = orbit_defs[s].num_orientations;
         numbers(
             set,
             &orbit.orientation_delta,
-            given,
+            usize::from(set.orientations),
             &format!("{what}: orientationDelta"),
         )?;
         from[s] = orbit.permutation.iter().map(|&p| p as u8).collect();
-        // Reduced to the orbit's `orientationMod`, if it has one.
-        twist[s] = orbit
-            .orientation_delta
-            .iter()
-            .map(|&d| (d % usize::from(set.orientations)) as u8)
-            .collect();
+        twist[s] = orbit.orientation_delta.iter().map(|&d| d as u8).collect();
     }
     Ok(MoveDef {
         name: name.to_string(),
@@ -450,7 +451,7 @@ mod tests {
       "derivedMoves": {"D": "[x2: U]", "R": "[z': U]", "L": "[z: U]", "F": "[x: U]", "B": "[x': U]", "z": "[x: y]"}
     }"#;
 
-    fn moves_by_name(def: &Definition) -> HashMap<&str, Transform> {
+    fn moves_by_name(def: &Definition) -> std::collections::HashMap<&str, Transform> {
         def.moves.iter().map(|m| (m.name.as_str(), Transform::of(m))).collect()
     }
 
@@ -502,30 +503,6 @@ mod tests {
 
     const PATTERN: &str = r#"{"pieces": [0, 1, 2], "orientation": [0, 0, 0]}"#;
     const MOVE: &str = r#"{"permutation": [1, 2, 0], "orientationDelta": [1, 3, 0]}"#;
-
-    #[test]
-    fn an_orientation_mod_of_the_whole_orbit_is_its_orientations() {
-        let def = tiny(
-            r#"{"pieces": [0, 1, 2], "orientation": [1, 0, 0], "orientationMod": [2, 2, 2]}"#,
-            MOVE,
-            "",
-        )
-        .expect("a uniform modulus");
-        assert_eq!(def.sets[0].orientations, 2);
-        assert_eq!(def.moves[0].twist, [vec![1, 1, 0]]);
-        let zeros = r#"{"pieces": [0, 1, 2], "orientation": [3, 0, 0], "orientationMod": [0, 0, 0]}"#;
-        assert_eq!(tiny(zeros, MOVE, "").expect("fully known").sets[0].orientations, 4);
-        let mixed = r#"{"pieces": [0, 1, 2], "orientation": [0, 0, 0], "orientationMod": [2, 0, 0]}"#;
-        let e = tiny(mixed, MOVE, "").expect_err("mixed");
-        assert!(e.message.contains("differs between pieces (2 0 0)"), "{e}");
-        let three = r#"{"pieces": [0, 1, 2], "orientation": [0, 0, 0], "orientationMod": [3, 3, 3]}"#;
-        assert!(
-            tiny(three, MOVE, "")
-                .expect_err("3 of 4")
-                .message
-                .contains("does not divide")
-        );
-    }
 
     #[test]
     fn bad_definitions_get_one_line_saying_what_is_wrong() {
