@@ -13,13 +13,21 @@
 //! `new.orientation[i] = old.orientation[permutation[i]] + orientationDelta[i]`
 //! (cubing.js `combine.ts`): the permutation is our `from` and the deltas, indexed where
 //! the piece arrives, are our `twist`, unchanged. Numbers count from 0.
+//!
+//! A key given twice in one object (a move, an orbit) is refused: JSON readers keep one of
+//! them silently. A derived move named like a given move is the given move, its sequence
+//! never read, as cubing.js looks moves up (twips' `clock.kpuzzle.json` lists its given
+//! moves among the derived ones as `"U_PLUS_": "_"`).
 
 use super::Definition;
 use super::parse::{DefinitionError, MAX_BYTES, MAX_PIECES, MoveDef, SetDef, State, err, full_moduli};
 use super::sequence::{self, Term, Transform};
 use crate::util::quote;
 use indexmap::IndexMap;
-use serde::Deserialize;
+use serde::{Deserialize, Deserializer, de};
+use std::fmt;
+use std::marker::PhantomData;
+use std::ops::Deref;
 
 /// Most orientations of an orbit, as in a `.tws` file.
 const MAX_ORIENTATIONS: usize = 127;
@@ -39,10 +47,54 @@ const SUPPORTED: &str = "a KPuzzle definition: name, orbits [{orbitName, numPiec
 struct Json {
     name: Option<String>,
     orbits: Vec<Orbit>,
-    default_pattern: Option<IndexMap<String, PatternOrbit>>,
-    moves: IndexMap<String, IndexMap<String, MoveOrbit>>,
+    default_pattern: Option<Unique<PatternOrbit>>,
+    moves: Unique<Unique<MoveOrbit>>,
     #[serde(default)]
-    derived_moves: IndexMap<String, String>,
+    derived_moves: Unique<String>,
+}
+
+/// A JSON object whose keys all differ, in file order: JSON readers keep one of a key
+/// given twice, which would drop a move or an orbit's data without a word.
+struct Unique<V>(IndexMap<String, V>);
+
+impl<V> Default for Unique<V> {
+    fn default() -> Self {
+        Unique(IndexMap::new())
+    }
+}
+
+impl<V> Deref for Unique<V> {
+    type Target = IndexMap<String, V>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl<'de, V: Deserialize<'de>> Deserialize<'de> for Unique<V> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Keys<V>(PhantomData<V>);
+        impl<'de, V: Deserialize<'de>> de::Visitor<'de> for Keys<V> {
+            type Value = Unique<V>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut out = IndexMap::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    if out.contains_key(&key) {
+                        return Err(de::Error::custom(format!(
+                            "{} is given twice in one object",
+                            quote(&key)
+                        )));
+                    }
+                    let value = map.next_value()?;
+                    out.insert(key, value);
+                }
+                Ok(Unique(out))
+            }
+        }
+        deserializer.deserialize_map(Keys(PhantomData))
+    }
 }
 
 #[derive(Deserialize)]
@@ -87,7 +139,7 @@ pub fn parse_kpuzzle(text: &str) -> Result<Definition, DefinitionError> {
     }
     let json: Json = serde_json::from_str(text).map_err(syntax)?;
     let sets = orbits(&json.orbits)?;
-    let (solved, orientation_mod) = default_pattern(&sets, json.default_pattern.as_ref())?;
+    let (solved, orientation_mod) = default_pattern(&sets, json.default_pattern.as_deref())?;
     let total = json.moves.len() + json.derived_moves.len();
     if json.moves.is_empty() {
         return err(0, format!("no moves in the definition ({SUPPORTED})"));
@@ -336,20 +388,25 @@ fn move_def(sets: &[SetDef], name: &str, orbits: &IndexMap<String, MoveOrbit>) -
 }
 
 /// Adds the derived moves to `moves`, each once the moves its sequence names are known;
-/// refuses a derived move that names itself through others.
+/// refuses a derived move that names itself through others. One named like a given move is
+/// that move (its sequence is not read).
 fn derive(
     sets: &[SetDef],
     derived: &IndexMap<String, String>,
     moves: &mut Vec<MoveDef>,
 ) -> Result<(), DefinitionError> {
     let given = moves.len();
+    let derived: IndexMap<&String, &String> = derived
+        .iter()
+        .filter(|(name, _)| !moves.iter().any(|m| &m.name == *name))
+        .collect();
     for name in derived.keys() {
         check_name(name, moves.iter().map(|m| m.name.as_str()))?;
     }
     let names: Vec<&str> = moves
         .iter()
         .map(|m| m.name.as_str())
-        .chain(derived.keys().map(String::as_str))
+        .chain(derived.keys().map(|k| k.as_str()))
         .collect();
     let sequences = derived
         .iter()
@@ -400,7 +457,7 @@ fn derive(
     }
     for (name, t) in derived.keys().zip(transforms.drain(given..)) {
         moves.push(MoveDef {
-            name: name.clone(),
+            name: name.to_string(),
             line: 0,
             from: t.from,
             twist: t.twist,
@@ -505,6 +562,16 @@ mod tests {
     const MOVE: &str = r#"{"permutation": [1, 2, 0], "orientationDelta": [1, 3, 0]}"#;
 
     #[test]
+    fn a_derived_move_named_like_a_given_move_is_the_given_move() {
+        // As twips' clock lists its given moves: the sequence `_` is never read.
+        let def = tiny(PATTERN, MOVE, r#""M": "_", "P": "M2""#).expect("valid");
+        let names: Vec<&str> = def.moves.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["M", "P"]);
+        assert_eq!(def.moves[0].from, [vec![1, 2, 0]]);
+        assert_eq!(def.moves[1].from, [vec![2, 0, 1]]);
+    }
+
+    #[test]
     fn bad_definitions_get_one_line_saying_what_is_wrong() {
         let message = |pattern: &str, mv: &str, derived: &str| {
             let e = tiny(pattern, mv, derived).expect_err("refused");
@@ -523,8 +590,12 @@ mod tests {
         assert!(cycle.contains("cycle: P -> Q -> R -> P"), "{cycle}");
         let unknown = message(PATTERN, MOVE, r#""P": "M [M, N]""#);
         assert!(unknown.contains("derived move P: `N` is not a move"), "{unknown}");
-        let twice = message(PATTERN, MOVE, r#""M": "M2""#);
-        assert!(twice.contains("move `M` defined twice"), "{twice}");
+        let twice = message(PATTERN, MOVE, r#""P": "M", "Q": "M", "P": "M2""#);
+        assert!(twice.contains("`P` is given twice in one object"), "{twice}");
+        let orbit = r#"{"permutation": [1, 2, 0], "orientationDelta": [0, 0, 0]}, "A": {"permutation": [0, 1, 2], "orientationDelta": [0, 0, 0]}"#;
+        assert!(message(PATTERN, orbit, "").contains("`A` is given twice in one object"));
+        let field = r#"{"pieces": [0, 1, 2], "orientation": [0, 0, 0], "pieces": [0, 1, 2]}"#;
+        assert!(message(field, MOVE, "").contains("duplicate field `pieces`"));
         let many: Vec<String> = (0..10_000).map(|i| format!(r#""D{i}": "M""#)).collect();
         assert!(
             message(PATTERN, MOVE, &many.join(",")).contains("10001 moves (given and derived), more than the 1024")
