@@ -144,6 +144,10 @@ fn bad_kpuzzle_files_get_one_line_naming_the_file_and_exit_2() {
             good.replacen("\"moves\": {", "\"moves\": {,", 1),
             ":7: column 13: key must be a string",
         ),
+        (
+            good.replacen("\"y\": {", "\"U\": {", 1),
+            ":12: column 7: `U` is given twice in one object",
+        ),
     ];
     for (i, (text, mentions)) in cases.iter().enumerate() {
         let name = format!("bad{i}.kpuzzle.json");

@@ -601,3 +601,63 @@ fn a_byte_order_mark_and_latin_1_comments_are_read() {
     let levels = states(&sandbox.read("out/pocket-cube-held/distances.csv"));
     assert_eq!(levels.iter().sum::<u64>(), 3_674_160);
 }
+
+#[test]
+fn an_open_orientation_does_not_matter() {
+    // Four pieces of three orientations, turned, swapped and twisted; piece 1's orientation
+    // is `?`. Explicit states: 4 pieces then 4 twists, piece 1's twist forgotten after each
+    // move.
+    let text = "Name Open\nSet C 4 3\nSolved\nC\n1 2 3 4\n? 0 0 0\nEnd\nMove A\nC\n2 3 4 1\n1 0 0 0\nEnd\nMove B\nC\n2 1 3 4\nEnd\nMove T\nC\n1 2 3 4\n0 0 0 1\nEnd\n";
+    let turn = |from: [usize; 4], twist: [u8; 4]| {
+        move |s: &[u8]| {
+            let mut out = s.to_vec();
+            for i in 0..4 {
+                out[i] = s[from[i] - 1];
+                out[4 + i] = (s[4 + from[i] - 1] + twist[from[i] - 1]) % 3;
+                if out[i] == 1 {
+                    out[4 + i] = 0;
+                }
+            }
+            out
+        }
+    };
+    let a = turn([2, 3, 4, 1], [1, 0, 0, 0]);
+    let b = turn([2, 1, 3, 4], [0; 4]);
+    let t = turn([1, 2, 3, 4], [0, 0, 0, 1]);
+    let goal = vec![1, 2, 3, 4, 0, 0, 0, 0];
+    let sandbox = Sandbox::new();
+    std::fs::write(sandbox.path("open.tws"), text).expect("written");
+    for (metric, face, id) in [("face", true, "open"), ("quarter", false, "open-quarter")] {
+        sandbox
+            .run(&["--rules", "open.tws", "--metric", metric, "--out", "out", "--quiet"])
+            .success();
+        let levels = states(&sandbox.read(&format!("out/{id}/distances.csv")));
+        assert_eq!(
+            levels,
+            plain_levels(goal.clone(), &[&a, &b, &t], face, &|_| true),
+            "{metric}"
+        );
+    }
+    // 4! arrangements and three twists that matter; the group's elements checked against it.
+    let report = sandbox.read("out/open/report.md");
+    assert!(
+        report.contains("Group order by Schreier–Sims: 648; reached: 648."),
+        "{report}"
+    );
+    // A position reads with any twist, or `?`, for the open piece, and is drawn with `?`.
+    let solved = sandbox.output(&[
+        "--rules",
+        "open.tws",
+        "--quiet",
+        "--solve",
+        "C 1 2 3 4, 2 0 0 0",
+        "C 2 1 3 4, 0 ? 0 0",
+    ]);
+    assert_eq!(solved.code, Some(0), "{}", solved.stderr);
+    let out = &solved.stdout;
+    assert!(
+        out.contains("solution (0 moves): none, the position is the goal\nC 1 2 3 4\n  ? 0 0 0"),
+        "{out}"
+    );
+    assert!(out.contains("solution (1 move): B\nC 2 1 3 4\n  0 ? 0 0"), "{out}");
+}

@@ -288,7 +288,9 @@ impl Coords {
             .components
             .iter()
             .any(|c| matches!(&c.parity, Parity::Tied(on) if !on.is_empty()));
-        if states > PLANNED_MAX {
+        // Twists whose radix follows the pieces (some orientations open, others not) have
+        // no table of their own: only the generic plan has the pieces in hand.
+        if states > PLANNED_MAX || s.components.iter().any(|c| c.moduli.is_some()) {
             return Plan::Generic;
         }
         let n = self.list.len();
@@ -357,6 +359,9 @@ impl Coords {
                 piece_rank(comp, buf)
             }
             Kind::Twists => {
+                if let Some(moduli) = &comp.moduli {
+                    return comp.rank_open(moduli, pieces, twists);
+                }
                 for (b, &p) in buf.iter_mut().zip(&comp.positions) {
                     *b = twists[p];
                 }
@@ -384,7 +389,10 @@ impl Coords {
         for c in &self.list {
             let comp = &s.components[c.comp];
             buf.resize(comp.len(), 0);
-            if c.kind == Kind::Twists {
+            if c.kind == Kind::Twists && comp.moduli.is_some() {
+                // Read once the pieces are in place, below.
+                continue;
+            } else if c.kind == Kind::Twists {
                 let fixed = comp.fixed_sum.then_some(comp.solved_sum);
                 unrank_twists(value(c), comp.orientations, fixed, buf);
                 for (&b, &p) in buf.iter().zip(&comp.positions) {
@@ -426,7 +434,14 @@ impl Coords {
                 }
             }
         }
-        // Twists no move changes, from the pieces now in place.
+        // Twists whose radix follows the pieces, and twists no move changes, from the pieces
+        // now in place.
+        for c in self.list.iter().filter(|c| c.kind == Kind::Twists) {
+            let comp = &s.components[c.comp];
+            if let Some(moduli) = &comp.moduli {
+                comp.unrank_open(moduli, value(c), pieces, twists);
+            }
+        }
         for comp in &s.components {
             if let Some(carried) = &comp.carried {
                 for (j, &p) in comp.positions.iter().enumerate() {

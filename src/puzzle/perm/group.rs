@@ -8,8 +8,14 @@
 //! is the deterministic one (Sims' algorithm with every Schreier generator sifted), its
 //! transversals kept as whole permutations: fast for the few hundred points of the
 //! puzzles ranked here, and exact.
+//!
+//! Where the definition leaves some orientations open (a `?`, an `orientationMod`), a set
+//! has a copy of its points for each modulus its pieces are told apart by, and the
+//! positions are the goal's orbit: the chain's base starts at the goal's pieces, each in
+//! the copy of its own modulus, and the product of those first orbits is the group's order
+//! over the order of what only turns the pieces the way nobody tells apart.
 
-use super::structure::{Move, Structure};
+use super::structure::Structure;
 
 /// Most points the chain is built for: its transversals hold up to `points^2`
 /// permutations of `points` entries in the worst case (the symmetric group), 64 MiB at 256
@@ -127,7 +133,16 @@ pub struct Chain {
 impl Chain {
     /// The chain of the group `gens` (permutations of `0..n`) generate.
     pub fn new(n: usize, gens: &[Perm]) -> Self {
-        let mut chain = Chain { n, levels: Vec::new() };
+        Self::with_base(n, gens, &[])
+    }
+
+    /// The chain of the group `gens` generate, its base starting with `base` (points some
+    /// generator moves, distinct): the product of its first `base.len()` orbits is the
+    /// size of the orbit of those points together, the group's order over their
+    /// stabiliser's.
+    pub fn with_base(n: usize, gens: &[Perm], base: &[u16]) -> Self {
+        let levels = base.iter().map(|&b| Level::new(b, n)).collect();
+        let mut chain = Chain { n, levels };
         for g in gens.iter().filter(|g| !is_identity(g)) {
             let (residue, stop) = chain.sift(g.clone(), 0);
             if !is_identity(&residue) {
@@ -146,7 +161,10 @@ impl Chain {
             if i == NONE {
                 return (h, l);
             }
-            h = then(&h, &level.down[i as usize]);
+            // `down[0]` is the identity (a given base point `h` fixes, mostly).
+            if i != 0 {
+                h = then(&h, &level.down[i as usize]);
+            }
         }
         (h, self.levels.len())
     }
@@ -213,38 +231,97 @@ impl Chain {
     }
 }
 
-/// The moves as permutations of the (position, orientation) points of `modulus`, whose
-/// entries are the orientations of each position.
-pub fn generators(moves: &[Move], modulus: &[u8]) -> Vec<Perm> {
-    let mut first = Vec::with_capacity(modulus.len());
-    let mut points = 0usize;
-    for &o in modulus {
-        first.push(points);
-        points += usize::from(o);
-    }
-    moves
-        .iter()
-        .map(|m| {
-            let mut p = vec![0u16; points];
-            for (i, (&f, &w)) in m.from.iter().zip(&m.twist).enumerate() {
-                let (f, o) = (usize::from(f), modulus[i]);
-                for t in 0..o {
-                    p[first[f] + usize::from(t)] = (first[i] + usize::from((t + w) % o)) as u16;
-                }
-            }
-            p
-        })
-        .collect()
+/// The points of `s`: per set, a copy of its (position, orientation) points for each
+/// modulus its pieces are told apart by (just its orientations where none is open).
+struct Points {
+    /// `(set, modulus, first point)` of each copy.
+    copies: Vec<(usize, u8, usize)>,
+    total: usize,
 }
 
-/// The order of the group the moves of `s` generate on (position, orientation) points, or
-/// `None` past [`MAX_POINTS`] points.
-pub fn order(s: &Structure) -> Option<Order> {
-    let points: usize = s.layout.modulus.iter().map(|&o| usize::from(o)).sum();
-    if points > MAX_POINTS {
+impl Points {
+    fn new(s: &Structure) -> Self {
+        let layout = &s.layout;
+        let mut copies = Vec::new();
+        let mut total = 0;
+        for (set, &off) in layout.offset.iter().enumerate() {
+            let size = layout.set_of.iter().filter(|&&x| x == set).count();
+            let mut moduli: Vec<u8> = (off..off + size)
+                .map(|i| layout.piece_mod(i, s.solved_pieces[i]))
+                .collect();
+            moduli.sort_unstable();
+            moduli.dedup();
+            for m in moduli {
+                copies.push((set, m, total));
+                total += size * usize::from(m);
+            }
+        }
+        Points { copies, total }
+    }
+
+    /// The point of flattened position `i` with orientation `t` in the copy of modulus `m`.
+    fn point(&self, s: &Structure, i: usize, t: u8, m: u8) -> u16 {
+        let set = s.layout.set_of[i];
+        let &(_, _, first) = self
+            .copies
+            .iter()
+            .find(|c| c.0 == set && c.1 == m)
+            .expect("a copy for every modulus of the set's pieces");
+        (first + (i - s.layout.offset[set]) * usize::from(m) + usize::from(t % m)) as u16
+    }
+
+    /// The moves as permutations of the points.
+    fn generators(&self, s: &Structure) -> Vec<Perm> {
+        s.moves
+            .iter()
+            .map(|mv| {
+                let mut p = vec![0u16; self.total];
+                for &(set, m, _) in &self.copies {
+                    let off = s.layout.offset[set];
+                    for i in (off..).take_while(|&i| s.layout.set_of.get(i) == Some(&set)) {
+                        let f = usize::from(mv.from[i]);
+                        for t in 0..m {
+                            p[usize::from(self.point(s, f, t, m))] = self.point(s, i, t + mv.twist[i] % m, m);
+                        }
+                    }
+                }
+                p
+            })
+            .collect()
+    }
+}
+
+/// How many points the chain of `s` acts on.
+pub fn points(s: &Structure) -> usize {
+    Points::new(s).total
+}
+
+/// The order of the group the moves of `s` generate on its points, and the size of the
+/// goal's orbit, the positions where the pieces are distinct (the order itself, unless
+/// some orientations are open); `None` past [`MAX_POINTS`] points.
+pub fn order(s: &Structure) -> Option<(Order, Order)> {
+    let points = Points::new(s);
+    if points.total > MAX_POINTS {
         return None;
     }
-    Some(Chain::new(points, &generators(&s.moves, &s.layout.modulus)).order())
+    let gens = points.generators(s);
+    if !s.layout.open {
+        let order = Chain::new(points.total, &gens).order();
+        return Some((order.clone(), order));
+    }
+    // The goal's pieces, each in the copy of its modulus, where some move moves them.
+    let base: Vec<u16> = (0..s.layout.positions())
+        .map(|i| {
+            let m = s.layout.piece_mod(i, s.solved_pieces[i]);
+            points.point(s, i, s.solved_twists[i], m)
+        })
+        .filter(|&x| gens.iter().any(|g| g[usize::from(x)] != x))
+        .collect();
+    let order = Chain::with_base(points.total, &gens, &base).order();
+    let orbit = Order {
+        orbits: order.orbits[..base.len()].to_vec(),
+    };
+    Some((order, orbit))
 }
 
 #[cfg(test)]
@@ -255,7 +332,7 @@ mod tests {
     fn order_of(text: &str) -> u128 {
         let def = parse_definition(text).expect("a valid definition");
         let s = Structure::new(&def, Metric::Face).expect("a structure");
-        order(&s).and_then(|o| o.exact()).expect("an order below 2^128")
+        order(&s).and_then(|o| o.0.exact()).expect("an order below 2^128")
     }
 
     /// A permutation from its 1-based images.

@@ -13,14 +13,21 @@
 //! `new.orientation[i] = old.orientation[permutation[i]] + orientationDelta[i]`
 //! (cubing.js `combine.ts`): the permutation is our `from` and the deltas, indexed where
 //! the piece arrives, are our `twist`, unchanged. Numbers count from 0.
+//!
+//! A key given twice in one object (a move, an orbit) is refused: JSON readers keep one of
+//! them silently. A derived move named like a given move is the given move, its sequence
+//! never read, as cubing.js looks moves up (twips' `clock.kpuzzle.json` lists its given
+//! moves among the derived ones as `"U_PLUS_": "_"`).
 
 use super::Definition;
-use super::parse::{DefinitionError, MAX_BYTES, MAX_PIECES, MoveDef, SetDef, State, err};
+use super::parse::{DefinitionError, MAX_BYTES, MAX_PIECES, MoveDef, SetDef, State, err, full_moduli};
 use super::sequence::{self, Term, Transform};
 use crate::util::quote;
 use indexmap::IndexMap;
-use serde::Deserialize;
-use std::collections::HashMap;
+use serde::{Deserialize, Deserializer, de};
+use std::fmt;
+use std::marker::PhantomData;
+use std::ops::Deref;
 
 /// Most orientations of an orbit, as in a `.tws` file.
 const MAX_ORIENTATIONS: usize = 127;
@@ -40,10 +47,54 @@ const SUPPORTED: &str = "a KPuzzle definition: name, orbits [{orbitName, numPiec
 struct Json {
     name: Option<String>,
     orbits: Vec<Orbit>,
-    default_pattern: Option<HashMap<String, PatternOrbit>>,
-    moves: IndexMap<String, HashMap<String, MoveOrbit>>,
+    default_pattern: Option<Unique<PatternOrbit>>,
+    moves: Unique<Unique<MoveOrbit>>,
     #[serde(default)]
-    derived_moves: IndexMap<String, String>,
+    derived_moves: Unique<String>,
+}
+
+/// A JSON object whose keys all differ, in file order: JSON readers keep one of a key
+/// given twice, which would drop a move or an orbit's data without a word.
+struct Unique<V>(IndexMap<String, V>);
+
+impl<V> Default for Unique<V> {
+    fn default() -> Self {
+        Unique(IndexMap::new())
+    }
+}
+
+impl<V> Deref for Unique<V> {
+    type Target = IndexMap<String, V>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl<'de, V: Deserialize<'de>> Deserialize<'de> for Unique<V> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Keys<V>(PhantomData<V>);
+        impl<'de, V: Deserialize<'de>> de::Visitor<'de> for Keys<V> {
+            type Value = Unique<V>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut out = IndexMap::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    if out.contains_key(&key) {
+                        return Err(de::Error::custom(format!(
+                            "{} is given twice in one object",
+                            quote(&key)
+                        )));
+                    }
+                    let value = map.next_value()?;
+                    out.insert(key, value);
+                }
+                Ok(Unique(out))
+            }
+        }
+        deserializer.deserialize_map(Keys(PhantomData))
+    }
 }
 
 #[derive(Deserialize)]
@@ -87,8 +138,8 @@ pub fn parse_kpuzzle(text: &str) -> Result<Definition, DefinitionError> {
         );
     }
     let json: Json = serde_json::from_str(text).map_err(syntax)?;
-    let mut sets = orbits(&json.orbits)?;
-    let solved = default_pattern(&mut sets, json.default_pattern.as_ref())?;
+    let sets = orbits(&json.orbits)?;
+    let (solved, orientation_mod) = default_pattern(&sets, json.default_pattern.as_deref())?;
     let total = json.moves.len() + json.derived_moves.len();
     if json.moves.is_empty() {
         return err(0, format!("no moves in the definition ({SUPPORTED})"));
@@ -100,9 +151,9 @@ pub fn parse_kpuzzle(text: &str) -> Result<Definition, DefinitionError> {
         );
     }
     let mut moves = Vec::with_capacity(total);
-    for (name, orbits) in &json.moves {
+    for (name, orbits) in json.moves.iter() {
         check_name(name, moves.iter().map(|m: &MoveDef| m.name.as_str()))?;
-        moves.push(move_def(&sets, &json.orbits, name, orbits)?);
+        moves.push(move_def(&sets, name, orbits)?);
     }
     derive(&sets, &json.derived_moves, &mut moves)?;
     Ok(Definition {
@@ -112,6 +163,7 @@ pub fn parse_kpuzzle(text: &str) -> Result<Definition, DefinitionError> {
         moves,
         aliases: Vec::new(),
         illegal: Vec::new(),
+        orientation_mod,
     })
 }
 
@@ -192,15 +244,17 @@ fn numbers(set: &SetDef, values: &[usize], limit: usize, what: &str) -> Result<(
     }
 }
 
-/// The solved state: `defaultPattern`, each orbit it leaves out in place.
+/// The solved state: `defaultPattern`, each orbit it leaves out in place; and each
+/// position's orientation modulus, from `orientationMod`.
 fn default_pattern(
-    sets: &mut [SetDef],
-    pattern: Option<&HashMap<String, PatternOrbit>>,
-) -> Result<State, DefinitionError> {
+    sets: &[SetDef],
+    pattern: Option<&IndexMap<String, PatternOrbit>>,
+) -> Result<(State, Vec<Vec<u8>>), DefinitionError> {
     let mut state = State {
         pieces: sets.iter().map(|s| (0..s.size as u8).collect()).collect(),
         twists: sets.iter().map(|s| vec![0; s.size]).collect(),
     };
+    let mut moduli = full_moduli(sets);
     for (name, orbit) in pattern.into_iter().flatten() {
         let Some(s) = sets.iter().position(|set| &set.name == name) else {
             return err(
@@ -213,29 +267,37 @@ fn default_pattern(
         };
         let what = format!("defaultPattern.{name}");
         numbers(&sets[s], &orbit.pieces, sets[s].size, &format!("{what}.pieces"))?;
-        let modulus = orientation_mod(&sets[s], orbit.orientation_mod.as_deref(), &what)?;
-        numbers(
-            &sets[s],
-            &orbit.orientation,
-            usize::from(modulus),
-            &format!("{what}.orientation"),
-        )?;
-        sets[s].orientations = modulus;
+        moduli[s] = orientation_mod(&sets[s], &orbit.pieces, orbit.orientation_mod.as_deref(), &what)?;
+        let top = usize::from(*moduli[s].iter().max().unwrap_or(&1));
+        numbers(&sets[s], &orbit.orientation, top, &format!("{what}.orientation"))?;
+        if let Some(i) = (0..sets[s].size).find(|&i| orbit.orientation[i] >= usize::from(moduli[s][i])) {
+            return err(
+                0,
+                format!(
+                    "{what}.orientation: {} at {i} is not below its orientationMod {}",
+                    orbit.orientation[i], moduli[s][i]
+                ),
+            );
+        }
         state.pieces[s] = orbit.pieces.iter().map(|&p| p as u8).collect();
         state.twists[s] = orbit.orientation.iter().map(|&o| o as u8).collect();
     }
-    Ok(state)
+    Ok((state, moduli))
 }
 
-/// The orientations an orbit's pieces are told apart by. `orientationMod[i]` says piece
-/// `i`'s orientation is known only modulo a proper divisor of the orbit's orientations (0:
-/// fully known). The same modulus for the whole orbit is the orbit with that many
-/// orientations, which counts the same positions; one that differs between pieces is not
-/// a set of the definition, and refused.
-fn orientation_mod(set: &SetDef, mods: Option<&[usize]>, what: &str) -> Result<u8, DefinitionError> {
+/// The orientation modulus of each piece of an orbit: `orientationMod[i]` says the
+/// orientation of the piece at `i` is known only modulo that divisor of the orbit's
+/// orientations (0: fully known; 1: not at all). It travels with the piece, so identical
+/// pieces must agree.
+fn orientation_mod(
+    set: &SetDef,
+    pieces: &[usize],
+    mods: Option<&[usize]>,
+    what: &str,
+) -> Result<Vec<u8>, DefinitionError> {
     let n = usize::from(set.orientations);
     let Some(mods) = mods else {
-        return Ok(set.orientations);
+        return Ok(vec![set.orientations; set.size]);
     };
     let what = format!("{what}.orientationMod");
     numbers(set, mods, n, &what)?;
@@ -245,17 +307,19 @@ fn orientation_mod(set: &SetDef, mods: Option<&[usize]>, what: &str) -> Result<u
             format!("{what}: {m} does not divide the orbit's {n} orientations (0, or a proper divisor of {n})"),
         );
     }
-    match mods.iter().all(|&m| m == mods[0]) {
-        true if mods[0] == 0 => Ok(set.orientations),
-        true => Ok(mods[0] as u8),
-        false => err(
-            0,
-            format!(
-                "{what} differs between pieces ({}): only one modulus for a whole orbit is supported",
-                mods.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")
-            ),
-        ),
+    let moduli: Vec<u8> = mods.iter().map(|&m| if m == 0 { n } else { m } as u8).collect();
+    for i in 0..set.size {
+        if let Some(j) = (0..i).find(|&j| pieces[j] == pieces[i] && moduli[j] != moduli[i]) {
+            return err(
+                0,
+                format!(
+                    "{what}: the identical pieces at {j} and {i} (both {}) have different moduli ({} and {}); identical pieces agree",
+                    pieces[i], mods[j], mods[i]
+                ),
+            );
+        }
     }
+    Ok(moduli)
 }
 
 /// A name a move may have: one word a sequence can name.
@@ -276,12 +340,7 @@ fn check_name<'a>(name: &str, taken: impl IntoIterator<Item = &'a str>) -> Resul
 }
 
 /// A given move: per orbit its permutation and deltas, orbits it leaves out untouched.
-fn move_def(
-    sets: &[SetDef],
-    orbit_defs: &[Orbit],
-    name: &str,
-    orbits: &HashMap<String, MoveOrbit>,
-) -> Result<MoveDef, DefinitionError> {
+fn move_def(sets: &[SetDef], name: &str, orbits: &IndexMap<String, MoveOrbit>) -> Result<MoveDef, DefinitionError> {
     let t = Transform::identity(sets);
     let (mut from, mut twist) = (t.from, t.twist);
     for (orbit_name, orbit) in orbits {
@@ -311,20 +370,14 @@ fn move_def(
                 ),
             );
         }
-        let given = orbit_defs[s].num_orientations;
         numbers(
             set,
             &orbit.orientation_delta,
-            given,
+            usize::from(set.orientations),
             &format!("{what}: orientationDelta"),
         )?;
         from[s] = orbit.permutation.iter().map(|&p| p as u8).collect();
-        // Reduced to the orbit's `orientationMod`, if it has one.
-        twist[s] = orbit
-            .orientation_delta
-            .iter()
-            .map(|&d| (d % usize::from(set.orientations)) as u8)
-            .collect();
+        twist[s] = orbit.orientation_delta.iter().map(|&d| d as u8).collect();
     }
     Ok(MoveDef {
         name: name.to_string(),
@@ -335,20 +388,25 @@ fn move_def(
 }
 
 /// Adds the derived moves to `moves`, each once the moves its sequence names are known;
-/// refuses a derived move that names itself through others.
+/// refuses a derived move that names itself through others. One named like a given move is
+/// that move (its sequence is not read).
 fn derive(
     sets: &[SetDef],
     derived: &IndexMap<String, String>,
     moves: &mut Vec<MoveDef>,
 ) -> Result<(), DefinitionError> {
     let given = moves.len();
+    let derived: IndexMap<&String, &String> = derived
+        .iter()
+        .filter(|(name, _)| !moves.iter().any(|m| &m.name == *name))
+        .collect();
     for name in derived.keys() {
         check_name(name, moves.iter().map(|m| m.name.as_str()))?;
     }
     let names: Vec<&str> = moves
         .iter()
         .map(|m| m.name.as_str())
-        .chain(derived.keys().map(String::as_str))
+        .chain(derived.keys().map(|k| k.as_str()))
         .collect();
     let sequences = derived
         .iter()
@@ -399,7 +457,7 @@ fn derive(
     }
     for (name, t) in derived.keys().zip(transforms.drain(given..)) {
         moves.push(MoveDef {
-            name: name.clone(),
+            name: name.to_string(),
             line: 0,
             from: t.from,
             twist: t.twist,
@@ -450,7 +508,7 @@ mod tests {
       "derivedMoves": {"D": "[x2: U]", "R": "[z': U]", "L": "[z: U]", "F": "[x: U]", "B": "[x': U]", "z": "[x: y]"}
     }"#;
 
-    fn moves_by_name(def: &Definition) -> HashMap<&str, Transform> {
+    fn moves_by_name(def: &Definition) -> std::collections::HashMap<&str, Transform> {
         def.moves.iter().map(|m| (m.name.as_str(), Transform::of(m))).collect()
     }
 
@@ -504,27 +562,13 @@ mod tests {
     const MOVE: &str = r#"{"permutation": [1, 2, 0], "orientationDelta": [1, 3, 0]}"#;
 
     #[test]
-    fn an_orientation_mod_of_the_whole_orbit_is_its_orientations() {
-        let def = tiny(
-            r#"{"pieces": [0, 1, 2], "orientation": [1, 0, 0], "orientationMod": [2, 2, 2]}"#,
-            MOVE,
-            "",
-        )
-        .expect("a uniform modulus");
-        assert_eq!(def.sets[0].orientations, 2);
-        assert_eq!(def.moves[0].twist, [vec![1, 1, 0]]);
-        let zeros = r#"{"pieces": [0, 1, 2], "orientation": [3, 0, 0], "orientationMod": [0, 0, 0]}"#;
-        assert_eq!(tiny(zeros, MOVE, "").expect("fully known").sets[0].orientations, 4);
-        let mixed = r#"{"pieces": [0, 1, 2], "orientation": [0, 0, 0], "orientationMod": [2, 0, 0]}"#;
-        let e = tiny(mixed, MOVE, "").expect_err("mixed");
-        assert!(e.message.contains("differs between pieces (2 0 0)"), "{e}");
-        let three = r#"{"pieces": [0, 1, 2], "orientation": [0, 0, 0], "orientationMod": [3, 3, 3]}"#;
-        assert!(
-            tiny(three, MOVE, "")
-                .expect_err("3 of 4")
-                .message
-                .contains("does not divide")
-        );
+    fn a_derived_move_named_like_a_given_move_is_the_given_move() {
+        // As twips' clock lists its given moves: the sequence `_` is never read.
+        let def = tiny(PATTERN, MOVE, r#""M": "_", "P": "M2""#).expect("valid");
+        let names: Vec<&str> = def.moves.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["M", "P"]);
+        assert_eq!(def.moves[0].from, [vec![1, 2, 0]]);
+        assert_eq!(def.moves[1].from, [vec![2, 0, 1]]);
     }
 
     #[test]
@@ -546,8 +590,12 @@ mod tests {
         assert!(cycle.contains("cycle: P -> Q -> R -> P"), "{cycle}");
         let unknown = message(PATTERN, MOVE, r#""P": "M [M, N]""#);
         assert!(unknown.contains("derived move P: `N` is not a move"), "{unknown}");
-        let twice = message(PATTERN, MOVE, r#""M": "M2""#);
-        assert!(twice.contains("move `M` defined twice"), "{twice}");
+        let twice = message(PATTERN, MOVE, r#""P": "M", "Q": "M", "P": "M2""#);
+        assert!(twice.contains("`P` is given twice in one object"), "{twice}");
+        let orbit = r#"{"permutation": [1, 2, 0], "orientationDelta": [0, 0, 0]}, "A": {"permutation": [0, 1, 2], "orientationDelta": [0, 0, 0]}"#;
+        assert!(message(PATTERN, orbit, "").contains("`A` is given twice in one object"));
+        let field = r#"{"pieces": [0, 1, 2], "orientation": [0, 0, 0], "pieces": [0, 1, 2]}"#;
+        assert!(message(field, MOVE, "").contains("duplicate field `pieces`"));
         let many: Vec<String> = (0..10_000).map(|i| format!(r#""D{i}": "M""#)).collect();
         assert!(
             message(PATTERN, MOVE, &many.join(",")).contains("10001 moves (given and derived), more than the 1024")

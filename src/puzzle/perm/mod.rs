@@ -67,6 +67,15 @@ struct Forbidden {
 pub enum Reach {
     /// Every piece is distinct, so every element of the group is one position.
     Positions(group::Order),
+    /// Every piece is distinct, but some orientations do not matter (`?`,
+    /// `orientationMod`): the positions are the elements of the group as far as the
+    /// orientations told apart see them, the goal's orbit.
+    Open {
+        /// The group's order on the points told apart.
+        group: group::Order,
+        /// The positions.
+        positions: group::Order,
+    },
     /// Some pieces are identical: the group permutes labelled pieces, and the positions
     /// are its order divided by the goal's stabiliser's, not computed.
     Labelled(group::Order),
@@ -88,11 +97,12 @@ impl Reach {
             sorted.windows(2).all(|w| w[0] != w[1])
         });
         match group::order(s) {
-            Some(order) if !def.illegal.is_empty() => Reach::Restricted(order),
-            Some(order) if distinct => Reach::Positions(order),
-            Some(order) => Reach::Labelled(order),
+            Some((order, _)) if !def.illegal.is_empty() => Reach::Restricted(order),
+            Some((group, positions)) if distinct && s.layout.open => Reach::Open { group, positions },
+            Some((order, _)) if distinct => Reach::Positions(order),
+            Some((order, _)) => Reach::Labelled(order),
             None => Reach::Unknown {
-                points: s.layout.modulus.iter().map(|&o| usize::from(o)).sum(),
+                points: group::points(s),
             },
         }
     }
@@ -100,7 +110,7 @@ impl Reach {
     /// The positions reached, when known and below 2^128.
     pub fn positions(&self) -> Option<u128> {
         match self {
-            Reach::Positions(order) => order.exact(),
+            Reach::Positions(order) | Reach::Open { positions: order, .. } => order.exact(),
             _ => None,
         }
     }
@@ -110,6 +120,11 @@ impl Reach {
     fn sentence(&self) -> Option<String> {
         match self {
             Reach::Positions(_) => None,
+            Reach::Open { group, positions } => Some(format!(
+                "By Schreier–Sims the moves generate a group of {} on the pieces' positions and the orientations told apart; the orientations the definition leaves open do not matter, so its elements make {} positions (the goal's orbit).",
+                group.text(),
+                positions.text()
+            )),
             Reach::Labelled(order) => Some(format!(
                 "By Schreier–Sims the moves generate a group of {} permutations of the labelled pieces; some pieces are identical, so the positions are that order divided by the order of the goal's stabiliser, which is not computed.",
                 order.text()
@@ -282,10 +297,18 @@ impl PermPuzzle {
     pub fn apply(&self, m: &Move, pieces: &[u8], twists: &[u8], out_pieces: &mut Vec<u8>, out_twists: &mut Vec<u8>) {
         out_pieces.resize(pieces.len(), 0);
         out_twists.resize(twists.len(), 0);
+        let layout = &self.s.layout;
         for i in 0..pieces.len() {
             let f = usize::from(m.from[i]);
             out_pieces[i] = pieces[f];
-            out_twists[i] = (twists[f] + m.twist[i]) % self.s.layout.modulus[i];
+            // Modulo what the piece is told apart by: its set's orientations, or fewer
+            // where the definition leaves them open.
+            let o = if layout.open {
+                layout.piece_mod(i, pieces[f])
+            } else {
+                layout.modulus[i]
+            };
+            out_twists[i] = (twists[f] + m.twist[i]) % o;
         }
     }
 
@@ -295,8 +318,15 @@ impl PermPuzzle {
         text::render_state(&self.def, &self.s.layout, pieces, twists, self.first)
     }
 
-    /// Reads a position in the definition's own lines or as moves from the goal.
+    /// Reads a position in the definition's own lines or as moves from the goal; the
+    /// orientations the definition leaves open are forgotten.
     pub fn parse_state(&self, text: &str) -> Result<(Vec<u8>, Vec<u8>), ParseError> {
+        let (pieces, mut twists) = self.parse_unreduced(text)?;
+        self.s.layout.reduce(&pieces, &mut twists);
+        Ok((pieces, twists))
+    }
+
+    fn parse_unreduced(&self, text: &str) -> Result<(Vec<u8>, Vec<u8>), ParseError> {
         let first = text
             .split(|c: char| c.is_whitespace() || c == ',' || c == '/')
             .find(|t| !t.is_empty());
@@ -393,6 +423,11 @@ impl PermPuzzle {
             }
             let off = self.s.layout.offset[s];
             for (i, t) in numbers.iter().enumerate() {
+                // `?`: the orientation of a piece whose orientation the definition leaves open.
+                if *t == "?" && i >= n && self.s.layout.piece_mod(off + i - n, pieces[off + i - n]) == 1 {
+                    twists[off + i - n] = 0;
+                    continue;
+                }
                 let Ok(v) = t.parse::<u32>() else {
                     return bad(format!("{} is not a number", super::quote(t)));
                 };
@@ -475,9 +510,10 @@ impl PermPuzzle {
         let (p, t) = (&self.s.solved_pieces, &self.s.solved_twists);
         let n = p.len();
         for &i in &self.s.still {
-            if self.s.layout.modulus[i] > 1 {
+            let m = self.s.layout.piece_mod(i, p[i]);
+            if m > 1 {
                 let mut t2 = t.clone();
-                t2[i] = (t2[i] + 1) % self.s.layout.modulus[i];
+                t2[i] = (t2[i] + 1) % m;
                 return self.render_state(p, &t2);
             }
         }
@@ -614,7 +650,16 @@ impl PermPuzzle {
                 }
                 parts.push(f);
             }
-            if c.ranks_twists() || c.fixed_sum {
+            if let Some(moduli) = c.moduli.as_ref().filter(|_| c.ranks_twists()) {
+                let mut powers: Vec<(u8, usize)> = Vec::new();
+                for (&m, &n) in moduli.iter().zip(&c.counts).filter(|(m, _)| **m > 1) {
+                    match powers.iter_mut().find(|(base, _)| *base == m) {
+                        Some((_, exponent)) => *exponent += n,
+                        None => powers.push((m, n)),
+                    }
+                }
+                parts.extend(powers.iter().map(|(m, e)| format!("{m}^{e}")));
+            } else if c.ranks_twists() || c.fixed_sum {
                 parts.push(format!("{}^{}", c.orientations, c.len()));
             }
         }

@@ -66,7 +66,8 @@ impl Packing {
     pub fn new(def: Definition, id: &str, metric: Metric) -> Result<Self, DefinitionError> {
         let layout = Layout::new(&def);
         let moves = structure::expand(&def, &layout, metric)?;
-        let (solved_pieces, solved_twists) = layout.flatten(&def.solved);
+        let (solved_pieces, mut solved_twists) = layout.flatten(&def.solved);
+        layout.reduce(&solved_pieces, &mut solved_twists);
         let touched = |i: usize| moves.iter().any(|m| usize::from(m.from[i]) != i || m.twist[i] != 0);
         let (mut fields, mut twisted) = (Vec::new(), Vec::new());
         let (mut word, mut shift) = (0, 0);
@@ -88,11 +89,13 @@ impl Packing {
             if shift + width > 64 {
                 (word, shift) = (word + 1, 0);
             }
-            // A table per twist added, over every value the field's bits can hold.
+            // A table per twist added, over every value the field's bits can hold: modulo
+            // what its piece is told apart by.
             let table = twisted.len();
             let m = usize::from(modulus);
+            let told = |v: usize| u8::try_from(v / m).map_or(m, |label| usize::from(layout.piece_mod(i, label)));
             for add in 0..m {
-                twisted.extend((0..1usize << width).map(|v| (v / m * m + (v % m + add) % m) as u8));
+                twisted.extend((0..1usize << width).map(|v| (v / m * m + (v % m + add) % m % told(v)) as u8));
             }
             fields.push(Field {
                 position: i,
@@ -182,7 +185,7 @@ impl Packing {
     /// Writes the key after each move of `key` into `out`: the fields are read once, and
     /// each move gathers them into its key.
     #[inline]
-    fn successors(&self, key: u128, mut out: impl FnMut(usize, u128)) {
+    pub(super) fn successors(&self, key: u128, mut out: impl FnMut(usize, u128)) {
         let mut values = [0u8; MAX_BITS as usize];
         let words = [key as u64, (key >> 64) as u64];
         for (v, f) in values.iter_mut().zip(&self.fields) {

@@ -29,6 +29,10 @@
 //! Illegal SLICE 3 17 18                # after Solved: pieces 17 and 18 never stand at position 3
 //! ```
 //!
+//! A `?` in the solved state's orientation line leaves that piece's orientation open: it
+//! does not matter, so states that differ only there are one position (identical pieces
+//! must agree). A `?` for a piece itself (an unknown piece) is refused.
+//!
 //! A sequence may name moves, sequences and aliases defined anywhere in the file; it is
 //! searched like any move (its powers under the face metric, its inverse under the
 //! quarter one). An illegal state is never entered: the search neither stops at nor passes
@@ -50,7 +54,7 @@ const MAX_ORIENTATIONS: usize = 127;
 pub const MAX_SEQUENCES: usize = 1024;
 
 /// What the reader understands, for error messages.
-pub const SUPPORTED: &str = "supported: Name, Set NAME PIECES ORIENTATIONS, Solved (or StartState) ... End, Move NAME ... End, MoveSequence NAME MOVES..., MoveAlias NAME MOVE, Illegal SET POSITION PIECES..., # comments";
+pub const SUPPORTED: &str = "supported: Name, Set NAME PIECES ORIENTATIONS, Solved (or StartState) ... End (orientations may be `?`), Move NAME ... End, MoveSequence NAME MOVES..., MoveAlias NAME MOVE, Illegal SET POSITION PIECES..., # comments";
 
 /// Why a definition was refused: a one-line message and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -219,6 +223,11 @@ pub struct Definition {
     pub aliases: Vec<MoveDef>,
     /// The `Illegal` lines.
     pub illegal: Vec<Illegal>,
+    /// `orientation_mod[set][position]`: the orientation of the goal's piece there is
+    /// known modulo this divisor of the set's orientations, and travels with the piece:
+    /// the orientations for a piece tracked fully, 1 for a `?` (it does not matter), a
+    /// proper divisor for a KPuzzle `orientationMod`. Identical pieces agree.
+    pub orientation_mod: Vec<Vec<u8>>,
 }
 
 impl Definition {
@@ -268,7 +277,10 @@ fn token_lines(text: &str) -> impl Iterator<Item = (usize, Vec<&str>)> {
 /// Reads a number in `min..=max`.
 fn number(line: usize, token: &str, min: usize, max: usize, what: &str) -> Result<usize, DefinitionError> {
     if token == "?" {
-        return err(line, format!("{what} wildcards `?` are not supported ({SUPPORTED})"));
+        return err(
+            line,
+            format!("{what} wildcards `?` are not supported (only a solved state's orientations may be `?`)"),
+        );
     }
     match token.parse::<usize>() {
         Ok(n) if (min..=max).contains(&n) => Ok(n),
@@ -329,10 +341,7 @@ impl BlockReader {
             self.check_current_complete(line)?;
             return Ok(true);
         }
-        if first == "?" {
-            return err(line, format!("wildcards `?` are not supported ({SUPPORTED})"));
-        }
-        if is_number(first) {
+        if is_number(first) || first == "?" {
             self.take_numbers(line, tokens)?;
         } else {
             self.take_set_name(line, tokens)?;
@@ -364,7 +373,9 @@ impl BlockReader {
                 e.1 = pieces(line, tokens, self.block)?;
             }
             Some((false, e)) if e.2.is_none() => {
-                e.2 = Some(twists(line, tokens, def)?);
+                let twists = twists(line, tokens, def, self.block)?;
+                check_open(line, def, &e.1, &twists)?;
+                e.2 = Some(twists);
             }
             _ => {
                 return err(
@@ -427,11 +438,25 @@ fn pieces(line: usize, tokens: &[&str], block: Block) -> Result<Vec<usize>, Defi
     tokens.iter().map(|t| number(line, t, min, max, "piece")).collect()
 }
 
-/// A line of orientations, each below the set's orientations.
-fn twists(line: usize, tokens: &[&str], def: &SetDef) -> Result<Vec<usize>, DefinitionError> {
+/// An orientation written `?` in a solved state: [`OPEN`].
+const OPEN: usize = usize::MAX;
+
+/// A line of orientations, each below the set's orientations; in a solved state, `?`
+/// ([`OPEN`]) for an orientation that does not matter.
+fn twists(line: usize, tokens: &[&str], def: &SetDef, block: Block) -> Result<Vec<usize>, DefinitionError> {
     let o = usize::from(def.orientations);
     let mut twists = Vec::with_capacity(def.size);
     for t in tokens {
+        if *t == "?" {
+            if block == Block::Move {
+                return err(
+                    line,
+                    "a move's orientation cannot be `?` (only a solved state's orientations may be)",
+                );
+            }
+            twists.push(OPEN);
+            continue;
+        }
         let v = number(line, t, 0, MAX_PIECES, "orientation")?;
         if v >= o {
             return err(
@@ -447,6 +472,25 @@ fn twists(line: usize, tokens: &[&str], def: &SetDef) -> Result<Vec<usize>, Defi
         twists.push(v);
     }
     Ok(twists)
+}
+
+/// Refuses a solved state whose identical pieces disagree on whether their orientation
+/// matters (twsearch's rule: a label is one kind of piece).
+fn check_open(line: usize, def: &SetDef, pieces: &[usize], twists: &[usize]) -> Result<(), DefinitionError> {
+    for (i, (&p, &t)) in pieces.iter().zip(twists).enumerate() {
+        if let Some(j) = (0..i).find(|&j| pieces[j] == p && (twists[j] == OPEN) != (t == OPEN)) {
+            return err(
+                line,
+                format!(
+                    "set {}: positions {} and {i_1} hold identical pieces ({p}), but only one has its orientation `?` (identical pieces agree)",
+                    def.name,
+                    j + 1,
+                    i_1 = i + 1
+                ),
+            );
+        }
+    }
+    Ok(())
 }
 
 /// An open block: its reader and, for a `Move` block, the move's name and line.
@@ -472,7 +516,7 @@ impl Sequence {
 struct Parts {
     name: Option<String>,
     sets: Vec<SetDef>,
-    solved: Option<State>,
+    solved: Option<(State, Vec<Vec<u8>>)>,
     moves: Vec<MoveDef>,
     sequences: Vec<Sequence>,
     illegal: Vec<Illegal>,
@@ -674,9 +718,9 @@ impl Parts {
             return err(last_line, "no `Move` in the definition");
         }
         let sets = self.sets;
-        let solved = self.solved.unwrap_or_else(|| {
+        let (solved, orientation_mod) = self.solved.unwrap_or_else(|| {
             let (pieces, twists) = sets.iter().map(SetDef::identity).unzip();
-            State { pieces, twists }
+            (State { pieces, twists }, full_moduli(&sets))
         });
         if let Some(i) = self
             .illegal
@@ -697,8 +741,14 @@ impl Parts {
             moves,
             aliases,
             illegal: self.illegal,
+            orientation_mod,
         })
     }
+}
+
+/// Every orientation known fully: each set's orientations at each of its positions.
+pub(super) fn full_moduli(sets: &[SetDef]) -> Vec<Vec<u8>> {
+    sets.iter().map(|s| vec![s.orientations; s.size]).collect()
 }
 
 /// The sequences and aliases composed, in file order. Each may name any power of a move,
@@ -835,12 +885,14 @@ pub fn parse_definition(text: &str) -> Result<Definition, DefinitionError> {
 /// Per set of a block: the line of its pieces, the pieces, and the optional twists.
 type Lines = Vec<Option<(usize, Vec<usize>, Option<Vec<usize>>)>>;
 
-fn solved_state(sets: &[SetDef], lines: Lines, zero_based: bool) -> State {
+/// The solved state and each position's orientation modulus (1 where it is `?`).
+fn solved_state(sets: &[SetDef], lines: Lines, zero_based: bool) -> (State, Vec<Vec<u8>>) {
     let mut state = State {
         pieces: Vec::new(),
         twists: Vec::new(),
     };
-    for (set, entry) in sets.iter().zip(lines) {
+    let mut moduli = full_moduli(sets);
+    for ((set, entry), moduli) in sets.iter().zip(lines).zip(&mut moduli) {
         match entry {
             None => {
                 let (pieces, twists) = set.identity();
@@ -850,13 +902,19 @@ fn solved_state(sets: &[SetDef], lines: Lines, zero_based: bool) -> State {
             Some((_, pieces, twists)) => {
                 let shift = usize::from(!zero_based);
                 state.pieces.push(pieces.iter().map(|&p| (p - shift) as u8).collect());
+                let twists = twists.unwrap_or_else(|| vec![0; set.size]);
+                for (m, &t) in moduli.iter_mut().zip(&twists) {
+                    if t == OPEN {
+                        *m = 1;
+                    }
+                }
                 state
                     .twists
-                    .push(twists.map_or_else(|| vec![0; set.size], |t| t.iter().map(|&v| v as u8).collect()));
+                    .push(twists.iter().map(|&v| if v == OPEN { 0 } else { v as u8 }).collect());
             }
         }
     }
-    state
+    (state, moduli)
 }
 
 fn move_def(sets: &[SetDef], name: String, at: usize, lines: Lines) -> Result<MoveDef, DefinitionError> {

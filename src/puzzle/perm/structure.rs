@@ -89,22 +89,60 @@ pub struct Layout {
     pub set_of: Vec<usize>,
     /// The sets' names, for messages.
     pub names: Vec<String>,
+    /// `label_mod[set * 256 + label]`: the orientations that piece is told apart by (its
+    /// set's, or fewer where the definition leaves them open: 1 for a `?`).
+    label_mod: Vec<u8>,
+    /// Some piece has fewer orientations told apart than its set has.
+    pub open: bool,
 }
 
 impl Layout {
     pub(super) fn new(def: &Definition) -> Self {
         let mut offset = Vec::new();
         let (mut modulus, mut set_of) = (Vec::new(), Vec::new());
+        let mut label_mod = Vec::with_capacity(256 * def.sets.len());
         for (s, set) in def.sets.iter().enumerate() {
             offset.push(modulus.len());
             modulus.extend(std::iter::repeat_n(set.orientations, set.size));
             set_of.extend(std::iter::repeat_n(s, set.size));
+            let mut labels = [set.orientations; 256];
+            for (&label, &m) in def.solved.pieces[s].iter().zip(&def.orientation_mod[s]) {
+                labels[usize::from(label)] = m;
+            }
+            label_mod.extend(labels);
         }
         Layout {
             offset,
+            open: label_mod
+                .iter()
+                .zip(def.sets.iter().flat_map(|set| [set.orientations; 256]))
+                .any(|(&m, n)| m != n),
             modulus,
             set_of,
             names: def.sets.iter().map(|set| set.name.clone()).collect(),
+            label_mod,
+        }
+    }
+
+    /// The orientations piece `label` of `set` is told apart by.
+    #[inline]
+    pub fn label_mod(&self, set: usize, label: u8) -> u8 {
+        self.label_mod[set * 256 + usize::from(label)]
+    }
+
+    /// The orientations piece `label` at flattened position `i` is told apart by.
+    #[inline]
+    pub fn piece_mod(&self, i: usize, label: u8) -> u8 {
+        self.label_mod(self.set_of[i], label)
+    }
+
+    /// Forgets the orientations flattened `twists` hold beyond what their pieces are told
+    /// apart by: one state for each position the definition counts.
+    pub fn reduce(&self, pieces: &[u8], twists: &mut [u8]) {
+        if self.open {
+            for (i, (&p, t)) in pieces.iter().zip(twists.iter_mut()).enumerate() {
+                *t %= self.piece_mod(i, p);
+            }
         }
     }
 
@@ -148,8 +186,14 @@ pub struct Component {
     pub counts: Vec<usize>,
     /// Every piece distinct.
     pub distinct: bool,
-    /// Orientations.
+    /// Orientations its pieces are told apart by: their set's, or the fewer the definition
+    /// leaves its pieces (`?`, `orientationMod`) when they all have the same; the set's
+    /// when they differ ([`Component::moduli`]).
     pub orientations: u8,
+    /// Per piece code, the orientations it is told apart by, when they differ between its
+    /// pieces (a `?` for some pieces only): its twists are then a mixed radix whose digit at
+    /// a position depends on the piece there, ranked with the pieces in hand.
+    pub moduli: Option<Vec<u8>>,
     /// The goal's pieces as codes.
     pub solved_code: Vec<u8>,
     /// The goal's twist sum modulo the orientations.
@@ -199,6 +243,24 @@ impl Component {
         self.orientations > 1 && self.carried.is_none() && !(self.fixed_sum && self.len() == 1)
     }
 
+    /// The rank of its twists when [`Component::moduli`] differ: a mixed radix, the first
+    /// position fastest, each digit in the radix of the piece standing there.
+    pub fn rank_open(&self, moduli: &[u8], pieces: &[u8], twists: &[u8]) -> u64 {
+        self.positions.iter().rev().fold(0, |r, &p| {
+            let m = moduli[usize::from(self.code[usize::from(pieces[p])])];
+            r * u64::from(m) + u64::from(twists[p])
+        })
+    }
+
+    /// Writes into `twists` those [`Component::rank_open`] ranks `v`, the pieces in place.
+    pub fn unrank_open(&self, moduli: &[u8], mut v: u64, pieces: &[u8], twists: &mut [u8]) {
+        for &p in &self.positions {
+            let m = u64::from(moduli[usize::from(self.code[usize::from(pieces[p])])]);
+            twists[p] = (v % m) as u8;
+            v /= m;
+        }
+    }
+
     /// Whether its permutation's parity sorts positions into classes: tied to others' and
     /// ranked, not listed in [`Component::reached`].
     pub fn parity_class(&self) -> bool {
@@ -222,6 +284,12 @@ impl Component {
     pub fn twist_size(&self) -> Option<u128> {
         if !self.ranks_twists() {
             return Some(1);
+        }
+        if let Some(moduli) = &self.moduli {
+            return moduli
+                .iter()
+                .zip(&self.counts)
+                .try_fold(1u128, |a, (&m, &c)| a.checked_mul(u128::from(m).checked_pow(c as u32)?));
         }
         let k = self.len() - usize::from(self.fixed_sum);
         u128::from(self.orientations).checked_pow(k as u32)
@@ -405,11 +473,21 @@ impl Sources<'_> {
                 ),
             );
         };
-        let orientations = self.layout.modulus[r];
+        let told: Vec<u8> = alphabet.iter().map(|&l| self.layout.label_mod(set, l)).collect();
+        let uniform = told.iter().all(|&m| m == told[0]);
+        let orientations = if uniform { told[0] } else { self.layout.modulus[r] };
+        let moduli = (!uniform).then_some(told);
         let sum_of = |m: &Move| positions.iter().map(|&p| u32::from(m.twist[p])).sum::<u32>() % u32::from(orientations);
         let solved_code: Vec<u8> = labels.iter().map(|&l| code[usize::from(l)]).collect();
-        let carried = self.carried(&positions, &solved_code, alphabet.len(), orientations);
-        let fixed_sum = orientations > 1 && carried.is_none() && self.moves.iter().all(|m| sum_of(m) == 0);
+        // Twists told apart by different moduli are ranked whole, neither carried nor
+        // summed: a sum they keep modulo the moduli's common divisor (2 for moduli 2 and 4)
+        // is left to the search, whose class is then that many times what it reaches.
+        let carried = match moduli {
+            None => self.carried(&positions, &solved_code, alphabet.len(), orientations),
+            Some(_) => None,
+        };
+        let fixed_sum =
+            orientations > 1 && moduli.is_none() && carried.is_none() && self.moves.iter().all(|m| sum_of(m) == 0);
         let solved_sum =
             (positions.iter().map(|&p| u32::from(self.solved_twists[p])).sum::<u32>() % u32::from(orientations)) as u8;
         Ok(Component {
@@ -421,6 +499,7 @@ impl Sources<'_> {
             counts,
             distinct,
             orientations,
+            moduli,
             solved_code,
             solved_sum,
             fixed_sum,
@@ -450,7 +529,7 @@ impl Sources<'_> {
             for m in self.moves {
                 for (j, &p) in positions.iter().enumerate() {
                     let f = index(m.from[p])?;
-                    let w = m.twist[p];
+                    let w = m.twist[p] % o;
                     match (shift[f], shift[j]) {
                         (Some(a), None) => shift[j] = Some((a + w) % o),
                         (None, Some(b)) => shift[f] = Some((b + o - w) % o),
@@ -465,7 +544,7 @@ impl Sources<'_> {
             positions
                 .iter()
                 .enumerate()
-                .all(|(j, &p)| index(m.from[p]).is_some_and(|f| (shift[f] + m.twist[p]) % o == shift[j]))
+                .all(|(j, &p)| index(m.from[p]).is_some_and(|f| (shift[f] + m.twist[p] % o) % o == shift[j]))
         });
         if !consistent {
             return None;
@@ -511,7 +590,11 @@ pub(super) fn assemblies(def: &Definition) -> Option<u128> {
         let mut labels = def.solved.pieces[s].clone();
         labels.sort_unstable();
         let counts: Vec<usize> = labels.chunk_by(|a, b| a == b).map(<[u8]>::len).collect();
-        let twists = u128::from(set.orientations).checked_pow(set.size as u32);
+        // Each piece's twists as told apart: the set's orientations, or fewer where open.
+        let twists = def.orientation_mod[s]
+            .iter()
+            .try_fold(1u128, |a, &m| a.checked_mul(u128::from(m)));
+        debug_assert_eq!(def.orientation_mod[s].len(), set.size);
         assemblies = assemblies
             .zip(multinomial(&counts).map(u128::from))
             .and_then(|(a, b)| a.checked_mul(b))
@@ -526,7 +609,8 @@ impl Structure {
     pub fn new(def: &Definition, metric: Metric) -> Result<Self, DefinitionError> {
         let layout = Layout::new(def);
         let moves = expand(def, &layout, metric)?;
-        let (solved_pieces, solved_twists) = layout.flatten(&def.solved);
+        let (solved_pieces, mut solved_twists) = layout.flatten(&def.solved);
+        layout.reduce(&solved_pieces, &mut solved_twists);
         let n = layout.positions();
         let root = orbits(n, &moves);
         let touched: Vec<bool> = (0..n)

@@ -8,6 +8,8 @@ use std::collections::HashMap;
 use std::ops::ControlFlow;
 use structure::Structure;
 
+mod open;
+
 const POCKET_HELD: &str = include_str!("../../../examples/pocket-cube-held.tws");
 const POCKET: &str = include_str!("../../../examples/pocket-cube.tws");
 const TOP_SPIN: &str = include_str!("../../../examples/top-spin-9.tws");
@@ -161,8 +163,37 @@ fn levels(p: &PermPuzzle) -> Vec<u64> {
 /// The levels of a plain breadth-first search over explicit states, applying each defined
 /// move's powers as the file writes them: shares nothing with the ranking.
 fn plain_levels(text: &str, metric: Metric) -> Vec<u64> {
-    let def = parse_definition(text).expect("a valid definition");
+    plain_levels_of(&parse_definition(text).expect("a valid definition"), metric)
+}
+
+/// [`plain_levels`] of a definition read. The orientations it leaves open (`?`,
+/// `orientationMod`) are forgotten only in the keys of the states seen: the states searched
+/// keep every twist.
+fn plain_levels_of(def: &Definition, metric: Metric) -> Vec<u64> {
     type S = (Vec<u8>, Vec<u8>);
+    // Per flattened position's set, each label's modulus, as the solved state gives it.
+    let told: Vec<HashMap<u8, u8>> = def
+        .sets
+        .iter()
+        .enumerate()
+        .map(|(s, _)| {
+            def.solved.pieces[s]
+                .iter()
+                .copied()
+                .zip(def.orientation_mod[s].iter().copied())
+                .collect()
+        })
+        .collect();
+    let set_of: Vec<usize> = def
+        .sets
+        .iter()
+        .enumerate()
+        .flat_map(|(s, set)| std::iter::repeat_n(s, set.size))
+        .collect();
+    let key = |(p, t): &S| -> S {
+        let t = t.iter().enumerate().map(|(i, &x)| x % told[set_of[i]][&p[i]]).collect();
+        (p.clone(), t)
+    };
     let flat = |v: &[Vec<u8>]| v.concat();
     let moduli: Vec<u8> = def
         .sets
@@ -188,7 +219,7 @@ fn plain_levels(text: &str, metric: Metric) -> Vec<u64> {
     };
     let start: S = (flat(&def.solved.pieces), flat(&def.solved.twists));
     // Each move's powers: apply it 1, 2, ... times until back where it started.
-    let mut seen: HashMap<S, usize> = HashMap::from([(start.clone(), 0)]);
+    let mut seen: HashMap<S, usize> = HashMap::from([(key(&start), 0)]);
     let mut frontier = vec![start];
     let mut counts = vec![1u64];
     while !frontier.is_empty() {
@@ -206,8 +237,8 @@ fn plain_levels(text: &str, metric: Metric) -> Vec<u64> {
                 let order = k;
                 for (k, state) in order_powers {
                     let quarter = k == 1 || k == order - 1;
-                    if (metric == Metric::Face || quarter) && !seen.contains_key(&state) {
-                        seen.insert(state.clone(), counts.len());
+                    if (metric == Metric::Face || quarter) && !seen.contains_key(&key(&state)) {
+                        seen.insert(key(&state), counts.len());
                         next.push(state);
                     }
                 }
@@ -262,8 +293,16 @@ fn refuses_what_the_reader_does_not_support() {
             "line 6: the piece wildcards `?` are not supported",
         ),
         (
-            format!("{set}Solved\nC\n1 2 3\n? 0 0\nEnd\n"),
-            "line 5: wildcards `?` are not supported",
+            "Set C 3 2\nSolved\nC\n1 ? 3\nEnd\n".into(),
+            "line 4: piece wildcards `?` are not supported",
+        ),
+        (
+            "Set C 3 2\nMove A\nC\n2 3 1\n? 0 0\nEnd\n".into(),
+            "line 5: a move's orientation cannot be `?`",
+        ),
+        (
+            "Set C 3 2\nSolved\nC\n1 2 1\n0 0 ?\nEnd\n".into(),
+            "line 5: set C: positions 1 and 3 hold identical pieces (1), but only one has its orientation `?`",
         ),
         (format!("Ignore C\n{set}"), "line 1: `Ignore` is not supported"),
         (

@@ -64,6 +64,14 @@ pub fn shape(def: &Definition) -> (usize, usize) {
     (rows, cols)
 }
 
+/// The twists at `range`, `?` for a piece whose orientation the definition leaves open.
+fn twists_text(layout: &Layout, range: std::ops::Range<usize>, pieces: &[u8], twists: &[u8]) -> String {
+    join(range.map(|i| match layout.piece_mod(i, pieces[i]) {
+        1 => "?".to_string(),
+        _ => twists[i].to_string(),
+    }))
+}
+
 /// Flattened pieces and twists written set by set, `/` between sets, a set's twists
 /// after a comma: `2 1 3 4, 0 0 1 2 / 1 2 3`; pieces numbered from `first` (1 as in a
 /// `.tws` file, 0 as in a KPuzzle's).
@@ -74,7 +82,7 @@ pub fn render_state(def: &Definition, layout: &Layout, pieces: &[u8], twists: &[
         let mut text = join(pieces[range.clone()].iter().map(|&p| u32::from(p) + first));
         if set.orientations > 1 {
             text.push_str(", ");
-            text.push_str(&join(twists[range].iter().map(|&t| u32::from(t))));
+            text.push_str(&twists_text(layout, range, pieces, twists));
         }
         sets.push(text);
     }
@@ -94,11 +102,7 @@ pub fn draw_state(def: &Definition, layout: &Layout, pieces: &[u8], twists: &[u8
             join(pieces[range.clone()].iter().map(|&x| u32::from(x) + first))
         ));
         if set.orientations > 1 {
-            lines.push(format!(
-                "{:width$} {}",
-                "",
-                join(twists[range].iter().map(|&x| u32::from(x)))
-            ));
+            lines.push(format!("{:width$} {}", "", twists_text(layout, range, pieces, twists)));
         }
     }
     lines.join("\n")
@@ -125,10 +129,11 @@ pub fn assemblies_formula(def: &Definition) -> String {
                 false => format!("{}!/({})", s.size, repeats.join(" x ")),
             });
         }
-        if s.orientations > 1 {
-            match powers.iter_mut().find(|(base, _)| *base == s.orientations) {
-                Some((_, exponent)) => *exponent += s.size,
-                None => powers.push((s.orientations, s.size)),
+        // Each piece's orientations as told apart (fewer where the definition leaves them open).
+        for &m in def.orientation_mod[i].iter().filter(|&&m| m > 1) {
+            match powers.iter_mut().find(|(base, _)| *base == m) {
+                Some((_, exponent)) => *exponent += 1,
+                None => powers.push((m, 1)),
             }
         }
     }

@@ -69,9 +69,13 @@ fuzz_target!(|data: &[u8]| {
     round_trip(&lights_out(4, 3), text);
     round_trip(&coin_lines(3), text);
     round_trip(&FlipK::new(7, 5), text);
-    // A permutation puzzle's positions and move sequences (`[M: N2]`, `(M N)3'`).
-    let tiny = "Set A 4 3\nMove M\nA\n2 3 1 4\n1 0 0 0\nEnd\nMove N\nA\n1 2 4 3\nEnd\n";
-    if let Ok(puzzle) = perm::PermPuzzle::from_text(tiny, "tiny", perm::Metric::Face) {
-        round_trip(&puzzle, text);
+    // A permutation puzzle's positions and move sequences (`[M: N2]`, `(M N)3'`), with
+    // every orientation known and with the first piece's open (`?`).
+    let moves = "Move M\nA\n2 3 1 4\n1 0 0 0\nEnd\nMove N\nA\n1 2 4 3\nEnd\n";
+    for solved in ["", "Solved\nA\n1 2 3 4\n? 0 0 0\nEnd\n"] {
+        let tiny = format!("Set A 4 3\n{solved}{moves}");
+        if let Ok(puzzle) = perm::PermPuzzle::from_text(&tiny, "tiny", perm::Metric::Face) {
+            round_trip(&puzzle, text);
+        }
     }
 });
