@@ -253,6 +253,9 @@ struct Disk {
     buffer_bytes: u64,
     /// Bytes a part's rank takes in an update file: 4 when every part has at most 2^32 ranks.
     width: usize,
+    /// Files written since the last commit, synced by it (one by one: a sync of the whole
+    /// file system would also wait for other programs' writes).
+    written: std::sync::Mutex<std::collections::BTreeSet<PathBuf>>,
     _lock: File,
 }
 
@@ -343,6 +346,7 @@ impl Disk {
             buffer_bytes: (config.memory / 4).max(1 << 12),
             width: if largest <= 1 << 32 { 4 } else { 8 },
             manifest,
+            written: Default::default(),
             _lock: lock,
         };
         disk.tidy()?;
@@ -457,7 +461,9 @@ impl Disk {
         let mut blocks = self.manifest.blocks.clone();
         let mut frontier = vec![false; parts];
         let adjacent = puzzle.adjacent_predecessors().map(|a| Shifts::new(&a));
-        let group = GROUP_PER_THREAD * rayon::current_num_threads();
+        // Chunks expanded at once: as many as their far predecessors (about 2 MiB a chunk)
+        // fit in the update buffers, and at least two a thread.
+        let group = ((self.buffer_bytes >> 21) as usize).max(GROUP_PER_THREAD * rayon::current_num_threads());
         for p in 0..parts {
             let pending =
                 self.manifest.late[p].is_some() || updates.early_files[p].is_some() || !updates.early[p].is_empty();
@@ -498,7 +504,10 @@ impl Disk {
                     *slot = Some(depth);
                 }
             }
-            let active: Vec<usize> = (0..chunks).filter(|&c| planes.chunk_has_current(c, depth)).collect();
+            let active: Vec<usize> = (0..chunks)
+                .into_par_iter()
+                .filter(|&c| planes.chunk_has_current(c, depth))
+                .collect();
             let expansion = Expansion {
                 planes: &planes,
                 touched: &touched,
@@ -617,6 +626,7 @@ impl Disk {
         let io = |e: io::Error| DiskError::io(path, &e);
         if spill.is_none() {
             let file = File::create(path).map_err(io)?;
+            self.note_written(path.to_path_buf());
             *spill = Some(Spill {
                 writer: BufWriter::with_capacity(BLOCK, file),
                 crc: crc32fast::Hasher::new(),
@@ -687,45 +697,55 @@ impl Disk {
     }
 
     /// Part `p`'s planes as last committed (all unseen where never written), each block
-    /// checked against its CRC-32.
+    /// checked against its CRC-32; the blocks are read and checked in parallel.
     fn load_part(&self, p: usize, traffic: &mut Traffic) -> Result<Planes, EngineError> {
         let planes = Planes::try_new(self.partition.slice(p))?;
         let words = planes.marks.words();
+        let entries = &self.manifest.blocks[p];
         let mut files: [Option<File>; 2] = [None, None];
-        let mut bytes = vec![0u8; PART_BLOCK];
-        for (b, entry) in self.manifest.blocks[p].iter().enumerate() {
-            let Some((slot, want)) = *entry else { continue };
-            let path = self.part_path(p, slot);
-            let io = |e: io::Error| DiskError::io(&path, &e);
-            let file = match &mut files[slot as usize] {
-                Some(file) => file,
-                empty => empty.insert(File::open(&path).map_err(io)?),
-            };
-            let run = &words[b * PART_BLOCK / 8..words.len().min((b + 1) * PART_BLOCK / 8)];
-            let bytes = &mut bytes[..run.len() * 8];
-            match std::os::unix::fs::FileExt::read_exact_at(file, bytes, (b * PART_BLOCK) as u64) {
-                Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
-                    return Err(damaged(&path, &format!("it ends before block {b}")));
-                }
-                other => other.map_err(io)?,
+        for slot in 0..2u8 {
+            if entries.iter().flatten().any(|&(s, _)| s == slot) {
+                let path = self.part_path(p, slot);
+                files[slot as usize] = Some(File::open(&path).map_err(|e| DiskError::io(&path, &e))?);
             }
-            if crc32fast::hash(bytes) != want {
-                return Err(damaged(
-                    &path,
-                    &format!("block {b}'s CRC-32 differs from the manifest's"),
-                ));
-            }
-            for (word, raw) in run.iter().zip(bytes.chunks_exact(8)) {
-                word.store(u64::from_le_bytes(raw.try_into().unwrap_or_default()), Relaxed);
-            }
-            traffic.read += bytes.len() as u64;
         }
+        let read = entries
+            .par_iter()
+            .enumerate()
+            .map(|(b, entry)| {
+                let Some((slot, want)) = *entry else { return Ok(0) };
+                let path = self.part_path(p, slot);
+                let Some(file) = files[slot as usize].as_ref() else {
+                    return Ok(0);
+                };
+                let run = &words[b * PART_BLOCK / 8..words.len().min((b + 1) * PART_BLOCK / 8)];
+                let mut bytes = vec![0u8; run.len() * 8];
+                match std::os::unix::fs::FileExt::read_exact_at(file, &mut bytes, (b * PART_BLOCK) as u64) {
+                    Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
+                        return Err(damaged(&path, &format!("it ends before block {b}")));
+                    }
+                    other => other.map_err(|e| DiskError::io(&path, &e))?,
+                }
+                if crc32fast::hash(&bytes) != want {
+                    return Err(damaged(
+                        &path,
+                        &format!("block {b}'s CRC-32 differs from the manifest's"),
+                    ));
+                }
+                for (word, raw) in run.iter().zip(bytes.chunks_exact(8)) {
+                    word.store(u64::from_le_bytes(raw.try_into().unwrap_or_default()), Relaxed);
+                }
+                Ok(bytes.len() as u64)
+            })
+            .collect::<Result<Vec<u64>, EngineError>>()?;
+        traffic.read += read.iter().sum::<u64>();
         Ok(planes)
     }
 
     /// Writes the blocks of `planes` (part `p`) holding a chunk `dirty` flags, each to the
-    /// slot its committed version (in `blocks`) is not in, and notes its slot and CRC-32 there;
-    /// returns the bytes written. Synced with the rest of the level at the commit.
+    /// slot its committed version (in `blocks`) is not in, in parallel, and notes its slot
+    /// and CRC-32 there; returns the bytes written. Synced with the rest of the level at the
+    /// commit.
     fn write_part(
         &self,
         p: usize,
@@ -734,43 +754,62 @@ impl Disk {
         blocks: &mut [Option<(u8, u32)>],
     ) -> Result<u64, EngineError> {
         let words = planes.marks.words();
+        let changed = |b: usize| {
+            dirty[b * BLOCK_CHUNKS..dirty.len().min((b + 1) * BLOCK_CHUNKS)]
+                .iter()
+                .any(|&d| d)
+        };
         let mut files: [Option<File>; 2] = [None, None];
-        let mut bytes = Vec::with_capacity(PART_BLOCK);
-        let mut written = 0;
-        for (b, entry) in blocks.iter_mut().enumerate() {
-            let chunks = b * BLOCK_CHUNKS..dirty.len().min((b + 1) * BLOCK_CHUNKS);
-            if !dirty[chunks].iter().any(|&d| d) {
-                continue;
+        for slot in 0..2u8 {
+            let used = blocks
+                .iter()
+                .enumerate()
+                .any(|(b, e)| changed(b) && e.map_or(0, |(s, _)| 1 - s) == slot);
+            if used {
+                let path = self.part_path(p, slot);
+                let file = File::options().write(true).create(true).truncate(false).open(&path);
+                files[slot as usize] = Some(file.map_err(|e| DiskError::io(&path, &e))?);
+                self.note_written(path);
             }
-            let slot = entry.map_or(0, |(s, _)| 1 - s);
-            let path = self.part_path(p, slot);
-            let io = |e: io::Error| DiskError::io(&path, &e);
-            let file = match &mut files[slot as usize] {
-                Some(file) => file,
-                empty => empty.insert(
-                    File::options()
-                        .write(true)
-                        .create(true)
-                        .truncate(false)
-                        .open(&path)
-                        .map_err(io)?,
-                ),
-            };
-            bytes.clear();
-            for word in &words[b * PART_BLOCK / 8..words.len().min((b + 1) * PART_BLOCK / 8)] {
-                bytes.extend_from_slice(&word.load(Relaxed).to_le_bytes());
-            }
-            std::os::unix::fs::FileExt::write_all_at(file, &bytes, (b * PART_BLOCK) as u64).map_err(io)?;
-            *entry = Some((slot, crc32fast::hash(&bytes)));
-            written += bytes.len() as u64;
         }
-        Ok(written)
+        let written = blocks
+            .par_iter_mut()
+            .enumerate()
+            .filter(|(b, _)| changed(*b))
+            .map(|(b, entry)| {
+                let slot = entry.map_or(0, |(s, _)| 1 - s);
+                let path = self.part_path(p, slot);
+                let Some(file) = files[slot as usize].as_ref() else {
+                    return Ok(0);
+                };
+                let run = &words[b * PART_BLOCK / 8..words.len().min((b + 1) * PART_BLOCK / 8)];
+                let bytes: Vec<u8> = run.iter().flat_map(|w| w.load(Relaxed).to_le_bytes()).collect();
+                std::os::unix::fs::FileExt::write_all_at(file, &bytes, (b * PART_BLOCK) as u64)
+                    .map_err(|e| DiskError::io(&path, &e))?;
+                *entry = Some((slot, crc32fast::hash(&bytes)));
+                Ok(bytes.len() as u64)
+            })
+            .collect::<Result<Vec<u64>, EngineError>>()?;
+        Ok(written.iter().sum())
+    }
+
+    /// Notes that `path` was written, for the commit to sync.
+    fn note_written(&self, path: PathBuf) {
+        self.written.lock().unwrap_or_else(|e| e.into_inner()).insert(path);
     }
 
     /// Makes the manifest the committed state: everything written before it is synced, then
     /// it is written aside, synced, and renamed into place.
     fn commit(&self) -> Result<(), EngineError> {
-        sync_all(&self.dir)?;
+        let written = std::mem::take(&mut *self.written.lock().unwrap_or_else(|e| e.into_inner()));
+        written.par_iter().try_for_each(|path| {
+            // Early update files are gone by now: nothing of them needs to last.
+            match File::open(path).and_then(|f| f.sync_data()) {
+                Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+                other => other.map_err(|e| EngineError::from(DiskError::io(path, &e))),
+            }
+        })?;
+        sync_dir(&self.dir)?;
         let path = self.dir.join(MANIFEST);
         let temporary = self.dir.join(format!("{MANIFEST}.tmp"));
         let io = |e: io::Error| DiskError::io(&temporary, &e);
@@ -915,31 +954,6 @@ fn is_ours(name: &str) -> bool {
         || name.starts_with("part-")
         || name.ends_with(".updates")
         || name.ends_with(".tmp")
-}
-
-/// Syncs every file written in `dir` (one call for the whole file system on Linux, rather
-/// than one per part and update file).
-fn sync_all(dir: &Path) -> Result<(), EngineError> {
-    let io = |e: io::Error| -> EngineError { DiskError::io(dir, &e).into() };
-    #[cfg(target_os = "linux")]
-    {
-        let folder = File::open(dir).map_err(io)?;
-        rustix::fs::syncfs(&folder).map_err(|e| io(e.into()))
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        for entry in std::fs::read_dir(dir).map_err(io)? {
-            let path = entry.map_err(io)?.path();
-            if path.is_file() {
-                File::options()
-                    .write(true)
-                    .open(&path)
-                    .and_then(|f| f.sync_all())
-                    .map_err(io)?;
-            }
-        }
-        Ok(())
-    }
 }
 
 /// Syncs the folder's entries (renames and new files), where the system allows it.
