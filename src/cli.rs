@@ -562,9 +562,10 @@ impl Cli {
         let memory = match (self.output.memory, available) {
             (Some(m), Some(free)) if u128::from(m) > u128::from(free) * 9 / 10 => {
                 return usage(format!(
-                    "--memory {} is more than the {} available (90% of it at most)",
+                    "--memory {} is more than 90% of the {} available: give at most {}",
                     human_bytes(u128::from(m)),
-                    human_bytes(u128::from(free))
+                    human_bytes(u128::from(free)),
+                    human_bytes(u128::from(free) * 9 / 10)
                 ));
             }
             (Some(m), _) => m,
