@@ -199,22 +199,29 @@ fn a_damaged_part_is_named_and_refused() {
     drop(started_until(&sandbox, 3));
     let manifest: serde_json::Value =
         serde_json::from_slice(&std::fs::read(sandbox.path("planes/manifest.json")).expect("manifest")).expect("JSON");
-    // The first block written: its part, its slot, and where it lies in the slot's file.
-    let (part, block, slot) = manifest["blocks"]
+    // The first block written: its part, plane and slot, and where it lies in its file.
+    let (part, plane, block, slot) = manifest["blocks"]
         .as_array()
         .expect("blocks")
         .iter()
         .enumerate()
-        .find_map(|(p, blocks)| {
-            blocks
+        .find_map(|(p, planes)| {
+            planes
                 .as_array()
-                .expect("a part's blocks")
+                .expect("a part's planes")
                 .iter()
                 .enumerate()
-                .find_map(|(b, entry)| entry.as_array().map(|e| (p, b, e[0].as_u64().expect("slot"))))
+                .find_map(|(k, blocks)| {
+                    blocks
+                        .as_array()
+                        .expect("a plane's blocks")
+                        .iter()
+                        .enumerate()
+                        .find_map(|(b, entry)| entry.as_array().map(|e| (p, k, b, e[0].as_u64().expect("slot"))))
+                })
         })
         .expect("a written block");
-    let name = format!("part-{part}.{}", ["a", "b"][slot as usize]);
+    let name = format!("part-{part}-{plane}.{}", ["a", "b"][slot as usize]);
     let path = sandbox.path(&format!("planes/{name}"));
     let mut bytes = std::fs::read(&path).expect("the part");
     bytes[block << 20] ^= 0x10;
@@ -228,9 +235,10 @@ fn a_damaged_part_is_named_and_refused() {
 #[test]
 fn a_full_disk_is_an_error_naming_the_file_and_the_run_resumes_once_there_is_room() {
     let sandbox = Sandbox::new();
-    // Files of at most 16 KiB: the first part (32 KiB) does not fit. The signal a process
-    // gets for a file past the limit is ignored, so its write fails as on a full disk.
-    let command = format!("trap '' XFSZ; ulimit -f 32; exec \"$0\" {}", pancakes("out").join(" "));
+    // Files of at most 4 KiB (8 where `ulimit` counts KiB): a part's plane (16 KiB) does not
+    // fit. The signal a process gets for a file past the limit is ignored, so its write fails
+    // as on a full disk.
+    let command = format!("trap '' XFSZ; ulimit -f 8; exec \"$0\" {}", pancakes("out").join(" "));
     let output = std::process::Command::new("sh")
         .args(["-c", &command, env!("CARGO_BIN_EXE_analyze")])
         .current_dir(sandbox.path("."))

@@ -11,9 +11,9 @@
 //! already done wait for the next level (`late`). Both are sorted and deduplicated in memory,
 //! and written to update files when the buffers are full.
 //!
-//! Nothing committed is overwritten: each part has two files (slots), and a level writes each
-//! block of 1 MiB it changed to the slot its committed version is not in (a sparse level
-//! writes little). A level is committed when all its blocks and late updates are written and
+//! Nothing committed is overwritten: each plane of a part has two files (slots), and a level
+//! writes each block of 1 MiB it changed of the one plane it changes to the slot its
+//! committed version is not in (a dense level writes half the planes, a sparse one little). A level is committed when all its blocks and late updates are written and
 //! synced and the manifest (the result so far, each block's slot and CRC-32, the pending
 //! update files' CRC-32) is renamed into place. A run killed at any
 //! moment resumes from the last committed level: run the same command again. A part or update
@@ -29,7 +29,7 @@ use super::checkpoint::Note;
 use super::counts::LevelCounts;
 use super::exchange::Partition;
 use super::expand::{Expansion, Shifts};
-use super::planes::{CHUNK_WORDS, Frontier, Planes};
+use super::planes::{CHUNK_WORDS, Frontier, Planes, roles};
 use crate::identity::Identity;
 use crate::puzzle::SearchGraph;
 use rayon::prelude::*;
@@ -60,13 +60,15 @@ const LOCK: &str = "analyze-disk.lock";
 const FORMAT: u32 = 1;
 /// Bytes copied per block between a file and the planes.
 const BLOCK: usize = 1 << 18;
-/// Bytes of planes a block of a part file holds (16 chunks of the expansion): a level writes
-/// only the blocks it changed, to the slot the committed version is not in, so a sparse
-/// level (the first and last dozens of a big board) writes and syncs little.
+/// Bytes of one plane a block of a part file holds (32 chunks of the expansion). Each plane
+/// is its own file, and a level writes only the blocks it changed of the one plane it
+/// changes (the next level's: see `Planes`), to the slot the committed version is not in:
+/// a dense level writes half the planes, a sparse one (the first and last dozens of a big
+/// board) little.
 const PART_BLOCK: usize = 1 << 20;
 
 /// Expansion chunks in a block.
-const BLOCK_CHUNKS: usize = PART_BLOCK / 16 / CHUNK_WORDS;
+const BLOCK_CHUNKS: usize = PART_BLOCK / 8 / CHUNK_WORDS;
 
 /// Chunks of a part expanded together before their updates are buffered (per thread).
 const GROUP_PER_THREAD: usize = 2;
@@ -157,6 +159,10 @@ impl DiskError {
     }
 }
 
+/// Where a block's committed version is: its slot (0 or 1) and CRC-32; `None` if never
+/// written.
+type Block = Option<(u8, u32)>;
+
 /// A committed level: what the folder holds, in `manifest.json`.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 struct Manifest {
@@ -170,10 +176,10 @@ struct Manifest {
     reached_by_class: Vec<u64>,
     antipodes: Vec<u64>,
     watched: Vec<Option<usize>>,
-    /// Each part's blocks ([`PART_BLOCK`] bytes of its planes): the slot (0 or 1) holding
-    /// the block's committed version and its CRC-32; `None` for a block never written (all
-    /// unseen).
-    blocks: Vec<Vec<Option<(u8, u32)>>>,
+    /// Each part's blocks, per plane (`blocks[part][plane][block]`, [`PART_BLOCK`] bytes of
+    /// one plane each): the slot (0 or 1) holding the block's committed version and its CRC-32;
+    /// `None` for a block never written (all clear).
+    blocks: Vec<Vec<Vec<Block>>>,
     /// Whether each part may hold ranks of the frontier.
     frontier: Vec<bool>,
     /// The late updates for each part (found after it was written), if any: CRC-32 and bytes.
@@ -327,7 +333,7 @@ impl Disk {
                     antipodes: Vec::new(),
                     watched: vec![None; watch.len()],
                     blocks: (0..parts)
-                        .map(|p| vec![None; blocks_of(&Partition::new(states, parts), p)])
+                        .map(|p| vec![vec![None; blocks_of(&Partition::new(states, parts), p)]; 2])
                         .collect(),
                     frontier: vec![false; parts],
                     late: vec![None; parts],
@@ -350,7 +356,7 @@ impl Disk {
             _lock: lock,
         };
         disk.tidy()?;
-        if disk.manifest.levels.is_empty() && disk.manifest.blocks.iter().flatten().all(Option::is_none) {
+        if disk.manifest.levels.is_empty() && disk.manifest.blocks.iter().flatten().flatten().all(Option::is_none) {
             disk.seed(puzzle, watch)?;
         }
         Ok(disk)
@@ -385,15 +391,15 @@ impl Disk {
             let chunks = planes.words.div_ceil(CHUNK_WORDS);
             let dirty: Vec<bool> = (0..chunks).map(|c| planes.chunk_has_current(c, 0)).collect();
             let mut blocks = std::mem::take(&mut self.manifest.blocks[p]);
-            self.write_part(p, &planes, &dirty, &mut blocks)?;
+            self.write_part(p, &planes, &dirty, roles(0).0, &mut blocks)?;
             self.manifest.blocks[p] = blocks;
             self.manifest.frontier[p] = true;
         }
         self.commit()
     }
 
-    fn part_path(&self, p: usize, slot: u8) -> PathBuf {
-        self.dir.join(format!("part-{p}.{}", ["a", "b"][slot as usize]))
+    fn part_path(&self, p: usize, plane: usize, slot: u8) -> PathBuf {
+        self.dir.join(format!("part-{p}-{plane}.{}", ["a", "b"][slot as usize]))
     }
 
     /// The updates for part `p` found while its level was expanded, for later in that level.
@@ -479,6 +485,9 @@ impl Disk {
             let touched: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
             // Ranks found for this part: those of the last level after it was written (they
             // are in the frontier), then this level's from the parts before it.
+            // The late ones set the level's own plane, which is then written too where they
+            // fell (`late`).
+            let late: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
             if let Some((crc, bytes)) = self.manifest.late[p] {
                 let path = self.late_path(depth.wrapping_sub(1), p);
                 self.apply_file(
@@ -486,7 +495,7 @@ impl Disk {
                     Some((crc, bytes)),
                     &planes,
                     depth.wrapping_sub(1),
-                    &touched,
+                    &late,
                     &mut traffic,
                 )?;
             }
@@ -554,7 +563,13 @@ impl Disk {
             for &c in &active {
                 dirty[c] = true;
             }
-            traffic.written += self.write_part(p, &planes, &dirty, &mut blocks[p])?;
+            // The next level's plane changed where the level was (retiring a rank sets it) and
+            // where ranks were marked; the level's own only where late updates fell.
+            traffic.written += self.write_part(p, &planes, &dirty, roles(depth).1, &mut blocks[p])?;
+            let late: Vec<bool> = late.iter().map(|t| t.load(Relaxed)).collect();
+            if late.contains(&true) {
+                traffic.written += self.write_part(p, &planes, &late, roles(depth).0, &mut blocks[p])?;
+            }
         }
         // Late updates for every part, written and synced before the commit.
         for p in 0..parts {
@@ -696,64 +711,71 @@ impl Disk {
         Ok(())
     }
 
-    /// Part `p`'s planes as last committed (all unseen where never written), each block
+    /// Part `p`'s planes as last committed (all clear where never written), each block
     /// checked against its CRC-32; the blocks are read and checked in parallel.
     fn load_part(&self, p: usize, traffic: &mut Traffic) -> Result<Planes, EngineError> {
         let planes = Planes::try_new(self.partition.slice(p))?;
-        let words = planes.marks.words();
-        let entries = &self.manifest.blocks[p];
-        let mut files: [Option<File>; 2] = [None, None];
-        for slot in 0..2u8 {
-            if entries.iter().flatten().any(|&(s, _)| s == slot) {
-                let path = self.part_path(p, slot);
-                files[slot as usize] = Some(File::open(&path).map_err(|e| DiskError::io(&path, &e))?);
+        let marks = planes.marks.words();
+        let words = planes.words;
+        let mut read = 0;
+        for (plane, entries) in self.manifest.blocks[p].iter().enumerate() {
+            let mut files: [Option<File>; 2] = [None, None];
+            for slot in 0..2u8 {
+                if entries.iter().flatten().any(|&(s, _)| s == slot) {
+                    let path = self.part_path(p, plane, slot);
+                    files[slot as usize] = Some(File::open(&path).map_err(|e| DiskError::io(&path, &e))?);
+                }
             }
-        }
-        let read = entries
-            .par_iter()
-            .enumerate()
-            .map(|(b, entry)| {
-                let Some((slot, want)) = *entry else { return Ok(0) };
-                let path = self.part_path(p, slot);
-                let Some(file) = files[slot as usize].as_ref() else {
-                    return Ok(0);
-                };
-                let run = &words[b * PART_BLOCK / 8..words.len().min((b + 1) * PART_BLOCK / 8)];
-                let mut bytes = vec![0u8; run.len() * 8];
-                match std::os::unix::fs::FileExt::read_exact_at(file, &mut bytes, (b * PART_BLOCK) as u64) {
-                    Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
-                        return Err(damaged(&path, &format!("it ends before block {b}")));
+            let bytes = entries
+                .par_iter()
+                .enumerate()
+                .map(|(b, entry)| {
+                    let Some((slot, want)) = *entry else { return Ok(0) };
+                    let path = self.part_path(p, plane, slot);
+                    let Some(file) = files[slot as usize].as_ref() else {
+                        return Ok(0);
+                    };
+                    let run = b * PART_BLOCK / 8..words.min((b + 1) * PART_BLOCK / 8);
+                    let mut bytes = vec![0u8; run.len() * 8];
+                    match std::os::unix::fs::FileExt::read_exact_at(file, &mut bytes, (b * PART_BLOCK) as u64) {
+                        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
+                            return Err(damaged(&path, &format!("it ends before block {b}")));
+                        }
+                        other => other.map_err(|e| DiskError::io(&path, &e))?,
                     }
-                    other => other.map_err(|e| DiskError::io(&path, &e))?,
-                }
-                if crc32fast::hash(&bytes) != want {
-                    return Err(damaged(
-                        &path,
-                        &format!("block {b}'s CRC-32 differs from the manifest's"),
-                    ));
-                }
-                for (word, raw) in run.iter().zip(bytes.chunks_exact(8)) {
-                    word.store(u64::from_le_bytes(raw.try_into().unwrap_or_default()), Relaxed);
-                }
-                Ok(bytes.len() as u64)
-            })
-            .collect::<Result<Vec<u64>, EngineError>>()?;
-        traffic.read += read.iter().sum::<u64>();
+                    if crc32fast::hash(&bytes) != want {
+                        return Err(damaged(
+                            &path,
+                            &format!("block {b}'s CRC-32 differs from the manifest's"),
+                        ));
+                    }
+                    for (w, raw) in run.zip(bytes.chunks_exact(8)) {
+                        marks[2 * w + plane].store(u64::from_le_bytes(raw.try_into().unwrap_or_default()), Relaxed);
+                    }
+                    Ok(bytes.len() as u64)
+                })
+                .collect::<Result<Vec<u64>, EngineError>>()?;
+            read += bytes.iter().sum::<u64>();
+        }
+        traffic.read += read;
         Ok(planes)
     }
 
-    /// Writes the blocks of `planes` (part `p`) holding a chunk `dirty` flags, each to the
-    /// slot its committed version (in `blocks`) is not in, in parallel, and notes its slot
-    /// and CRC-32 there; returns the bytes written. Synced with the rest of the level at the
-    /// commit.
+    /// Writes the blocks of plane `plane` of `planes` (part `p`) holding a chunk `dirty`
+    /// flags, each to the slot its committed version (in `blocks`) is not in, in parallel,
+    /// and notes its slot and CRC-32 there; returns the bytes written. Synced with the rest
+    /// of the level at the commit.
     fn write_part(
         &self,
         p: usize,
         planes: &Planes,
         dirty: &[bool],
-        blocks: &mut [Option<(u8, u32)>],
+        plane: usize,
+        blocks: &mut [Vec<Block>],
     ) -> Result<u64, EngineError> {
-        let words = planes.marks.words();
+        let marks = planes.marks.words();
+        let words = planes.words;
+        let blocks = &mut blocks[plane];
         let changed = |b: usize| {
             dirty[b * BLOCK_CHUNKS..dirty.len().min((b + 1) * BLOCK_CHUNKS)]
                 .iter()
@@ -766,7 +788,7 @@ impl Disk {
                 .enumerate()
                 .any(|(b, e)| changed(b) && e.map_or(0, |(s, _)| 1 - s) == slot);
             if used {
-                let path = self.part_path(p, slot);
+                let path = self.part_path(p, plane, slot);
                 let file = File::options().write(true).create(true).truncate(false).open(&path);
                 files[slot as usize] = Some(file.map_err(|e| DiskError::io(&path, &e))?);
                 self.note_written(path);
@@ -778,12 +800,14 @@ impl Disk {
             .filter(|(b, _)| changed(*b))
             .map(|(b, entry)| {
                 let slot = entry.map_or(0, |(s, _)| 1 - s);
-                let path = self.part_path(p, slot);
+                let path = self.part_path(p, plane, slot);
                 let Some(file) = files[slot as usize].as_ref() else {
                     return Ok(0);
                 };
-                let run = &words[b * PART_BLOCK / 8..words.len().min((b + 1) * PART_BLOCK / 8)];
-                let bytes: Vec<u8> = run.iter().flat_map(|w| w.load(Relaxed).to_le_bytes()).collect();
+                let run = b * PART_BLOCK / 8..words.min((b + 1) * PART_BLOCK / 8);
+                let bytes: Vec<u8> = run
+                    .flat_map(|w| marks[2 * w + plane].load(Relaxed).to_le_bytes())
+                    .collect();
                 std::os::unix::fs::FileExt::write_all_at(file, &bytes, (b * PART_BLOCK) as u64)
                     .map_err(|e| DiskError::io(&path, &e))?;
                 *entry = Some((slot, crc32fast::hash(&bytes)));
@@ -841,10 +865,10 @@ impl Disk {
     }
 }
 
-/// Blocks of part `p`'s planes (two planes of 16 bytes a word of ranks).
+/// Blocks of each of part `p`'s planes (8 bytes a word of ranks).
 fn blocks_of(partition: &Partition, p: usize) -> usize {
     let slice = partition.slice(p);
-    ((slice.end - slice.start).div_ceil(WORD_BITS) as usize * 16).div_ceil(PART_BLOCK)
+    ((slice.end - slice.start).div_ceil(WORD_BITS) as usize * 8).div_ceil(PART_BLOCK)
 }
 
 /// `ranks` sorted, without repeats.
