@@ -66,8 +66,11 @@ pub fn machines(states: u128, machine: u64) -> Option<usize> {
 }
 
 /// How many times the states reached the rank space must be for the sparse route to be
-/// chosen when both fit (see `docs/performance.md` for the measurements behind it).
-pub const SPARSE_RATIO: u128 = 16;
+/// chosen when both fit: a state costs the sparse route 130-200 times what a rank costs the
+/// dense one (pyraminx, skewb diamond, mastermorphix, both routes forced on a quiet machine:
+/// see `docs/performance.md`), so at 24-32 times as many ranks as positions the dense route
+/// is still 6 times faster.
+pub const SPARSE_RATIO: u128 = 256;
 
 /// Bytes the sparse route holds beyond its levels: one chunk's sort buffer.
 pub const SPARSE_CHUNK_BYTES: u128 = 256 << 20;
@@ -131,8 +134,10 @@ mod tests {
         assert!(sparse_route(None, None, 16, Some(gib)));
         // 235: 1.1 billion ranks (274 MiB of planes) fit; no group order: dense.
         assert!(!sparse_route(Some(1_146_617_856), None, 8, Some(20 * gib)));
-        // With its group order (31,850,496, 36 times fewer): sparse.
-        assert!(sparse_route(Some(1_146_617_856), Some(31_850_496), 8, Some(20 * gib)));
+        // With its group order (31,850,496, 36 times fewer): still dense, faster per rank.
+        assert!(!sparse_route(Some(1_146_617_856), Some(31_850_496), 8, Some(20 * gib)));
+        // 675 times fewer (tangram's first ranking: 21.5 billion ranks, 5 GiB of planes): sparse.
+        assert!(sparse_route(Some(21_499_084_800), Some(31_850_496), 8, Some(20 * gib)));
         // Planes that do not fit: sparse.
         assert!(sparse_route(Some(1 << 40), None, 16, Some(20 * gib)));
         // A small reach ratio: dense.
