@@ -82,6 +82,22 @@ pub fn binomial(n: u32, r: u32) -> u64 {
     (1..=u64::from(r)).fold(1u64, |acc, i| acc * (u64::from(n - r) + i) / i)
 }
 
+/// Opens (creating) the lock file `path` and takes its lock without waiting: `None` when
+/// another run holds it. The system releases the lock when the file is closed or the
+/// process ends, however it ends.
+pub fn try_lock_file(path: &std::path::Path) -> std::io::Result<Option<std::fs::File>> {
+    let file = std::fs::File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)?;
+    match file.try_lock() {
+        Ok(()) => Ok(Some(file)),
+        Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+        Err(std::fs::TryLockError::Error(e)) => Err(e),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -33,7 +33,7 @@ pub use super::counts::EXAMPLES;
 /// are sent: this bounds what the engine holds for sending to `GROUP_PER_THREAD x
 /// threads x 2^18` frontier ranks times their predecessors, 8 bytes each (16 MiB per
 /// thread for a sliding board, whose ranks have at most two far predecessors).
-const GROUP_PER_THREAD: usize = 2;
+pub(super) const GROUP_PER_THREAD: usize = 2;
 
 /// What a finished search found. Counts are configurations (ranks weighted by
 /// [`SearchGraph::multiplicity`]).

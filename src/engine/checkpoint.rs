@@ -193,22 +193,16 @@ impl Saver {
     fn lock(&mut self) -> Result<(), CheckpointError> {
         let index = self.expected.index;
         let path = self.config.dir.join(format!("slice-{index}.lock"));
-        let file = File::options()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(|e| CheckpointError::io(&path, &e))?;
-        match file.try_lock() {
-            Ok(()) => {
+        match crate::util::try_lock_file(&path) {
+            Ok(Some(file)) => {
                 self.lock = Some(file);
                 Ok(())
             }
-            Err(std::fs::TryLockError::WouldBlock) => Err(CheckpointError::InUse {
+            Ok(None) => Err(CheckpointError::InUse {
                 path: self.config.dir.display().to_string(),
                 index,
             }),
-            Err(std::fs::TryLockError::Error(e)) => Err(CheckpointError::io(&path, &e)),
+            Err(e) => Err(CheckpointError::io(&path, &e)),
         }
     }
 

@@ -23,7 +23,7 @@
 //! observer is not given the next level's ranks (they are on disk), so readers of whole
 //! levels (the heuristic atlas) do not run on disk.
 
-use super::bfs::{Distances, EngineError, Level, Options};
+use super::bfs::{Distances, EngineError, GROUP_PER_THREAD, Level, Options};
 use super::bitset::WORD_BITS;
 use super::checkpoint::Note;
 use super::counts::LevelCounts;
@@ -69,9 +69,6 @@ const PART_BLOCK: usize = 1 << 20;
 
 /// Expansion chunks in a block.
 const BLOCK_CHUNKS: usize = PART_BLOCK / 8 / CHUNK_WORDS;
-
-/// Chunks of a part expanded together before their updates are buffered (per thread).
-const GROUP_PER_THREAD: usize = 2;
 
 /// How the memory is shared: a part's planes take half, the update buffers a quarter; the
 /// rest is headroom for the expansion's own buffers.
@@ -297,17 +294,9 @@ impl Disk {
         let dir = config.dir.clone();
         std::fs::create_dir_all(&dir).map_err(|e| DiskError::io(&dir, &e))?;
         let lock_path = dir.join(LOCK);
-        let lock = File::options()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(|e| DiskError::io(&lock_path, &e))?;
-        match lock.try_lock() {
-            Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => return Err(DiskError::InUse(dir.display().to_string()).into()),
-            Err(std::fs::TryLockError::Error(e)) => return Err(DiskError::io(&lock_path, &e).into()),
-        }
+        let lock = crate::util::try_lock_file(&lock_path)
+            .map_err(|e| DiskError::io(&lock_path, &e))?
+            .ok_or_else(|| DiskError::InUse(dir.display().to_string()))?;
         let states = puzzle.states();
         let manifest = match committed(&dir, id, identity, states)? {
             Some(m) => {
