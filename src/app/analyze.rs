@@ -459,7 +459,7 @@ fn check_disk_space(job: &Job, config: &disk::Config) -> Result<()> {
             .unwrap_or(0);
         if u128::from(free) + u128::from(held) < need {
             return Err(BadInput(format!(
-                "--disk {}: {job} may need {} of disk space but only {} is free there",
+                "--disk {}: {job} may need {} of disk space but has only {} free there",
                 config.dir.display(),
                 human_bytes(need),
                 human_bytes(u128::from(free) + u128::from(held))
