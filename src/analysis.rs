@@ -5,7 +5,7 @@
 
 use crate::atlas::{Collector, astar};
 use crate::engine::sparse::{SparseDistances, SparseOptions, sparse_bfs};
-use crate::engine::{self, Distances, EngineError, Level, Options};
+use crate::engine::{self, Distances, EngineError, Level, Observer, Options};
 use crate::heuristics::Estimates;
 use crate::puzzle::{Notation, PackedPuzzle, Puzzle, SearchGraph};
 use serde::Serialize;
@@ -187,7 +187,7 @@ pub fn analyze<P: Puzzle>(
         !b.has_custom_goal() && (heuristics || rows * cols <= ATLAS_CELLS)
     });
     let Some(board) = board else {
-        return search_and_check(puzzle, options, progress);
+        return search_and_check(puzzle, options, &mut progress);
     };
     // The atlas reads every level whole, as the search finds it. When it could not (the
     // search was shared by several processes, each holding its slice only, or resumed from
@@ -200,7 +200,7 @@ pub fn analyze<P: Puzzle>(
     let mut collector = Collector::new(board);
     let (mut inadmissible, mut complete) = (None, !shared);
     let mut expected = 0;
-    let analysis = search_and_check(puzzle, options, |level| {
+    let analysis = search_and_check(puzzle, options, &mut |level| {
         complete &= level.depth == expected;
         expected = level.depth + 1;
         if complete && let Err(e) = collector.observe(level) {
@@ -240,7 +240,7 @@ pub fn analyze<P: Puzzle>(
 fn search_and_check<P: Puzzle>(
     puzzle: &P,
     mut options: Options,
-    progress: impl FnMut(&Level) -> ControlFlow<()>,
+    progress: &mut Observer,
 ) -> Result<Analysis, AnalysisError> {
     let started = Instant::now();
     let start = puzzle.start();

@@ -21,7 +21,6 @@ use super::planes::{CHUNK_WORDS, Planes};
 use crate::identity::Identity;
 use crate::puzzle::SearchGraph;
 use rayon::prelude::*;
-use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use thiserror::Error;
 
@@ -155,7 +154,7 @@ pub(super) fn bfs<P: SearchGraph>(
     puzzle: &P,
     exchange: &mut dyn Exchange,
     mut options: Options,
-    mut observe: impl FnMut(&Level) -> ControlFlow<()>,
+    observe: &mut super::Observer,
 ) -> Result<Distances, EngineError> {
     let mut driver = Driver::new(puzzle, exchange, std::mem::take(&mut options.watch))?;
     let mut notify = |note: &Note| {

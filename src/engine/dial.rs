@@ -16,7 +16,6 @@ use super::expand::BATCH;
 use super::planes::CHUNK_WORDS;
 use crate::puzzle::SearchGraph;
 use rayon::prelude::*;
-use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 /// Enumerates every configuration reachable from the goals and counts them by least
@@ -29,7 +28,7 @@ pub(super) fn dial<P: SearchGraph>(
     puzzle: &P,
     watch: &[u64],
     stop: Option<&AtomicBool>,
-    mut observe: impl FnMut(&Level) -> ControlFlow<()>,
+    observe: &mut super::Observer,
 ) -> Result<Distances, EngineError> {
     let states = puzzle.states();
     let classes = puzzle.class_count();

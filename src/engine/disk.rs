@@ -36,7 +36,6 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
-use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use thiserror::Error;
@@ -196,7 +195,7 @@ pub(super) fn bfs<P: SearchGraph>(
     puzzle: &P,
     config: Config,
     options: Options,
-    mut observe: impl FnMut(&Level) -> ControlFlow<()>,
+    observe: &mut super::Observer,
 ) -> Result<Distances, EngineError> {
     let mut options = options;
     let identity = options.identity.take().ok_or(EngineError::Unnamed)?;

@@ -16,6 +16,11 @@ pub mod sparse;
 
 pub use bfs::{Distances, EngineError, Level, Options};
 
+/// What sees each level as a search completes it and may stop the search. Taken as a trait
+/// object inside the engine, so that each caller's closure does not compile another copy
+/// of the whole engine (it is called once a level).
+pub type Observer<'a> = dyn FnMut(&Level) -> ControlFlow<()> + 'a;
+
 use crate::puzzle::SearchGraph;
 use exchange::{Exchange, Local};
 use std::ops::ControlFlow;
@@ -28,9 +33,14 @@ use std::ops::ControlFlow;
 /// level and may stop the search by returning `ControlFlow::Break`.
 pub fn search<P: SearchGraph>(
     puzzle: &P,
-    mut options: Options,
-    observe: impl FnMut(&Level) -> ControlFlow<()>,
+    options: Options,
+    mut observe: impl FnMut(&Level) -> ControlFlow<()>,
 ) -> Result<Distances, EngineError> {
+    run(puzzle, options, &mut observe)
+}
+
+/// [`search`] with its observer as a trait object.
+fn run<P: SearchGraph>(puzzle: &P, mut options: Options, observe: &mut Observer) -> Result<Distances, EngineError> {
     let mut alone;
     let exchange: &mut dyn Exchange = match options.exchange.take() {
         Some(exchange) => exchange,
