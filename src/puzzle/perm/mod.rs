@@ -308,7 +308,9 @@ impl PermPuzzle {
             } else {
                 layout.modulus[i]
             };
-            out_twists[i] = (twists[f] + m.twist[i]) % o;
+            // Both terms are almost always below `o`: a division only where they are not.
+            let t = twists[f] + m.twist[i];
+            out_twists[i] = if t < o { t } else { t % o };
         }
     }
 
