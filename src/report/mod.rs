@@ -15,6 +15,7 @@ pub mod oeis;
 
 use crate::analysis::Analysis;
 use anyhow::{Context, Result};
+use rayon::prelude::*;
 use std::fs::{self, File, TryLockError};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -38,27 +39,39 @@ pub const FILES: [&str; 8] = [
 
 pub use crate::util::thousands;
 
-/// Writes every report file of `analysis` into the folder `dir`.
+/// Writes every report file of `analysis` into the folder `dir`. The files are independent,
+/// so they are written in parallel: on small puzzles drawing the charts is most of a run.
 pub fn write_all(analysis: &Analysis, dir: &Path, oeis: bool) -> Result<()> {
-    write_file(dir, "distances.csv", |w| Ok(csv::write_distances(analysis, w)?))?;
-    if oeis {
-        write_file(dir, "oeis-terms.txt", |w| Ok(csv::write_oeis_terms(analysis, w)?))?;
-        write_file(dir, "b-file.txt", |w| Ok(csv::write_b_file(analysis, w)?))?;
-    }
-    write_file(dir, "classes.csv", |w| Ok(csv::write_classes(analysis, w)?))?;
-    write_file(dir, "summary.json", |w| Ok(json::write_summary(analysis, w)?))?;
-    write_file(dir, "run.json", |w| Ok(json::write_run(analysis, w)?))?;
-    draw(dir, "distances.png", |p| chart::distances(analysis, p))?;
-    draw(dir, "distances-log.png", |p| chart::distances_log(analysis, p))?;
-    draw(dir, "growth.png", |p| chart::growth(analysis, p))?;
+    type Task<'a> = Box<dyn Fn() -> Result<()> + Send + Sync + 'a>;
+    let mut tasks: Vec<Task> = vec![
+        Box::new(|| draw(dir, "distances.png", |p| chart::distances(analysis, p))),
+        Box::new(|| draw(dir, "distances-log.png", |p| chart::distances_log(analysis, p))),
+        Box::new(|| draw(dir, "growth.png", |p| chart::growth(analysis, p))),
+        Box::new(|| {
+            write_file(dir, "distances.csv", |w| Ok(csv::write_distances(analysis, w)?))?;
+            if oeis {
+                write_file(dir, "oeis-terms.txt", |w| Ok(csv::write_oeis_terms(analysis, w)?))?;
+                write_file(dir, "b-file.txt", |w| Ok(csv::write_b_file(analysis, w)?))?;
+            }
+            write_file(dir, "classes.csv", |w| Ok(csv::write_classes(analysis, w)?))?;
+            write_file(dir, "summary.json", |w| Ok(json::write_summary(analysis, w)?))?;
+            write_file(dir, "run.json", |w| Ok(json::write_run(analysis, w)?))?;
+            write_file(dir, "report.md", |w| Ok(markdown::write_report(analysis, w)?))
+        }),
+    ];
     if let Some(atlas) = &analysis.atlas {
-        write_file(dir, "heuristics.csv", |w| Ok(atlas::write_heuristics(atlas, w)?))?;
-        draw(dir, "heuristics.png", |p| atlas_chart::heuristics(analysis, atlas, p))?;
-        write_file(dir, "astar.csv", |w| Ok(atlas::write_astar(atlas, w)?))?;
-        draw(dir, "astar.png", |p| atlas_chart::astar(analysis, atlas, p))?;
+        tasks.push(Box::new(move || {
+            write_file(dir, "heuristics.csv", |w| Ok(atlas::write_heuristics(atlas, w)?))?;
+            write_file(dir, "astar.csv", |w| Ok(atlas::write_astar(atlas, w)?))
+        }));
+        tasks.push(Box::new(move || {
+            draw(dir, "heuristics.png", |p| atlas_chart::heuristics(analysis, atlas, p))
+        }));
+        tasks.push(Box::new(move || {
+            draw(dir, "astar.png", |p| atlas_chart::astar(analysis, atlas, p))
+        }));
     }
-    write_file(dir, "report.md", |w| Ok(markdown::write_report(analysis, w)?))?;
-    Ok(())
+    tasks.par_iter().try_for_each(|task| task())
 }
 
 /// Creates `dir/name` and lets `body` fill it through a buffer.
