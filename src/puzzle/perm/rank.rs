@@ -82,15 +82,31 @@ pub fn unrank_half(rank: u64, parity_wanted: u8, out: &mut [u8]) {
 
 /// How many arrangements of a multiset with these counts, if it fits in a `u64`.
 pub fn multinomial(counts: &[usize]) -> Option<u64> {
+    u64::try_from(multinomial_wide(counts)?).ok()
+}
+
+/// [`multinomial`] in 128 bits, for counting (24 distinct pieces make 24!, past 64 bits):
+/// `None` past 128 bits or where a step of the product would overflow.
+pub fn multinomial_wide(counts: &[usize]) -> Option<u128> {
     let mut total: u128 = 1;
     let mut n: u128 = 0;
     for &c in counts {
         for i in 1..=c as u128 {
             n += 1;
-            total = total.checked_mul(n)? / i;
+            // total * n / i, exact at each step (a binomial times a multinomial), without
+            // overflowing before the division where it can be avoided.
+            let g = gcd(n, i);
+            total = (total / (i / g)).checked_mul(n / g)?;
         }
     }
-    u64::try_from(total).ok()
+    Some(total)
+}
+
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 /// Rank of `code` among the arrangements of its multiset (`counts[s]` copies of `s`),
@@ -162,6 +178,21 @@ pub fn unrank_twists(mut rank: u64, o: u8, fixed_sum: Option<u8>, out: &mut [u8]
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn multinomials_are_exact_up_to_128_bits() {
+        let factorial = |n: u128| (1..=n).product::<u128>();
+        // 24 distinct pieces (the Mathieu group's definition): 24!, past 64 bits.
+        assert_eq!(multinomial_wide(&[1; 24]), Some(factorial(24)));
+        assert_eq!(multinomial(&[1; 24]), None);
+        assert_eq!(multinomial(&[1; 20]), Some(factorial(20) as u64));
+        // 34! is the last factorial below 2^128.
+        assert_eq!(multinomial_wide(&[1; 34]), Some(factorial(34)));
+        assert_eq!(multinomial_wide(&[1; 35]), None);
+        // 30!/(10! 10! 10!), checked against the product of binomials C(30,10) C(20,10).
+        assert_eq!(multinomial_wide(&[10, 10, 10]), Some(30_045_015 * 184_756));
+        assert_eq!(multinomial_wide(&[3, 1, 2]), Some(60));
+    }
 
     #[test]
     fn distinct_ranks_are_a_bijection_and_prefix_moves_stay_below_k_factorial() {

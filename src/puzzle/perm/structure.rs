@@ -5,7 +5,7 @@
 
 use super::group::{Chain, Perm};
 use super::parse::{Definition, DefinitionError, State, err, power_name, turns};
-use super::rank::{MAX_DISTINCT, multinomial, parity, rank_distinct};
+use super::rank::{MAX_DISTINCT, multinomial, multinomial_wide, parity, rank_distinct};
 use std::collections::HashSet;
 
 /// Most moves after expanding powers.
@@ -596,7 +596,7 @@ pub(super) fn assemblies(def: &Definition) -> Option<u128> {
             .try_fold(1u128, |a, &m| a.checked_mul(u128::from(m)));
         debug_assert_eq!(def.orientation_mod[s].len(), set.size);
         assemblies = assemblies
-            .zip(multinomial(&counts).map(u128::from))
+            .zip(multinomial_wide(&counts))
             .and_then(|(a, b)| a.checked_mul(b))
             .zip(twists)
             .and_then(|(a, b)| a.checked_mul(b));
