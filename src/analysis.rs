@@ -94,6 +94,23 @@ impl Analysis {
         if self.board { "configuration" } else { "position" }
     }
 
+    /// A distance in the metric's words: `1 move`, `8 moves`, `1 quarter turn`.
+    pub fn distance_text(&self, d: usize) -> String {
+        let metric = &self.metric;
+        if d != 1 {
+            return format!("{d} {metric}");
+        }
+        let sibilant = ["sses", "shes", "ches", "xes", "zes"]
+            .iter()
+            .any(|e| metric.ends_with(e));
+        let one = match metric.strip_suffix('s') {
+            Some(_) if sibilant => &metric[..metric.len() - 2],
+            Some(stem) => stem,
+            None => metric,
+        };
+        format!("1 {one}")
+    }
+
     /// Configurations the search reached.
     pub fn reachable(&self) -> u64 {
         self.levels.iter().sum()
@@ -331,9 +348,13 @@ fn assemble<P: Puzzle>(puzzle: &P, search: &Distances, watched: bool) -> Result<
 /// The analysis of a puzzle searched over packed states (the sparse route): the same as
 /// [`analyze`] gives where the puzzle is also ranked, else one class, of what was reached.
 /// `progress` sees each level's depth, states and states reached so far.
+///
+/// `reach`, the positions the moves reach by the group's order where known before the
+/// search, checks an unranked search as it checks a ranked one.
 pub fn analyze_sparse<P: PackedPuzzle>(
     puzzle: &P,
     options: &SparseOptions,
+    reach: Option<u128>,
     progress: impl FnMut(usize, u64, u64) -> ControlFlow<()>,
 ) -> Result<Analysis, AnalysisError> {
     let started = Instant::now();
@@ -342,6 +363,19 @@ pub fn analyze_sparse<P: PackedPuzzle>(
         Some(ranked) => assemble(ranked, &ranked_distances(puzzle, ranked, &found), false)?,
         None => unranked_analysis(puzzle, &found),
     };
+    if analysis.group_order.is_none()
+        && let Some(order) = reach.and_then(|r| u64::try_from(r).ok())
+    {
+        let reached = analysis.levels.iter().sum();
+        if reached != order {
+            return Err(AnalysisError::Unreached { order, reached });
+        }
+        let n = crate::util::thousands(order);
+        analysis
+            .invariant
+            .push_str(&format!(" Group order by Schreier–Sims: {n}; reached: {n}."));
+        analysis.group_order = Some(order);
+    }
     analysis.seconds = started.elapsed().as_secs_f64();
     Ok(analysis)
 }

@@ -345,8 +345,8 @@ impl Job {
     ) -> Result<Analysis, SparseError> {
         let sparse = self.choice.build_sparse().map_err(SparseError::Build)?;
         let mut analysis = match &sparse {
-            Sparse::Narrow(p) => analysis::analyze_sparse(p, options, progress),
-            Sparse::Wide(p) => analysis::analyze_sparse(p, options, progress),
+            Sparse::Narrow(p) => analysis::analyze_sparse(p, options, self.reach_estimate(), progress),
+            Sparse::Wide(p) => analysis::analyze_sparse(p, options, self.reach_estimate(), progress),
         }?;
         analysis.family = self.family().into();
         analysis.parameters = self.choice.parameters();

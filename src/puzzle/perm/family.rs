@@ -88,9 +88,8 @@ impl Definition {
         if metric == Metric::Quarter {
             id.push_str("-quarter");
         }
-        let packed_bits = super::packed::Packing::new(def.clone(), &id, metric)
-            .ok()
-            .map(|p| p.bits());
+        let packing = super::packed::Packing::new(def.clone(), &id, metric).ok();
+        let packed_bits = packing.as_ref().map(|p| p.bits());
         let (states, unranked, reach) = match PermPuzzle::rank_space(&def, metric) {
             Ok((states, reach)) => match states.map(u64::try_from) {
                 Some(Ok(states)) => (u128::from(states), None, reach.positions()),
@@ -99,10 +98,10 @@ impl Definition {
             },
             // A ranking limit (an orbit too large to rank), not a fault of the file: the
             // packed form searches it.
-            Err(e) if packed_bits.is_some() => (
+            Err(e) if let Some(packing) = &packing => (
                 super::structure::assemblies(&def).unwrap_or(u128::MAX),
                 Some(e.message),
-                None,
+                super::Reach::of(&def, &packing.generators()).positions(),
             ),
             Err(e) => return Err(located(e)),
         };

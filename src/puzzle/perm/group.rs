@@ -15,7 +15,33 @@
 //! the copy of its own modulus, and the product of those first orbits is the group's order
 //! over the order of what only turns the pieces the way nobody tells apart.
 
-use super::structure::Structure;
+use super::structure::{Layout, Move, Structure};
+
+/// What the group is read from: the moves on the flattened positions, and the goal.
+/// A [`Structure`] gives it, and so does the packed form of a definition too large to rank.
+#[derive(Clone, Copy)]
+pub struct Generators<'a> {
+    /// Where each set's positions are, and the orientations told apart.
+    pub layout: &'a Layout,
+    /// Every move, flattened.
+    pub moves: &'a [Move],
+    /// The goal's pieces, flattened.
+    pub solved_pieces: &'a [u8],
+    /// The goal's twists, flattened.
+    pub solved_twists: &'a [u8],
+}
+
+impl Structure {
+    /// The moves and goal the group is read from.
+    pub fn generators(&self) -> Generators<'_> {
+        Generators {
+            layout: &self.layout,
+            moves: &self.moves,
+            solved_pieces: &self.solved_pieces,
+            solved_twists: &self.solved_twists,
+        }
+    }
+}
 
 /// Most points the chain is built for: its transversals hold up to `points^2`
 /// permutations of `points` entries in the worst case (the symmetric group), 64 MiB at 256
@@ -240,7 +266,7 @@ struct Points {
 }
 
 impl Points {
-    fn new(s: &Structure) -> Self {
+    fn new(s: &Generators) -> Self {
         let layout = &s.layout;
         let mut copies = Vec::new();
         let mut total = 0;
@@ -260,7 +286,7 @@ impl Points {
     }
 
     /// The point of flattened position `i` with orientation `t` in the copy of modulus `m`.
-    fn point(&self, s: &Structure, i: usize, t: u8, m: u8) -> u16 {
+    fn point(&self, s: &Generators, i: usize, t: u8, m: u8) -> u16 {
         let set = s.layout.set_of[i];
         let &(_, _, first) = self
             .copies
@@ -271,7 +297,7 @@ impl Points {
     }
 
     /// The moves as permutations of the points.
-    fn generators(&self, s: &Structure) -> Vec<Perm> {
+    fn generators(&self, s: &Generators) -> Vec<Perm> {
         s.moves
             .iter()
             .map(|mv| {
@@ -292,14 +318,14 @@ impl Points {
 }
 
 /// How many points the chain of `s` acts on.
-pub fn points(s: &Structure) -> usize {
+pub fn points(s: &Generators) -> usize {
     Points::new(s).total
 }
 
 /// The order of the group the moves of `s` generate on its points, and the size of the
 /// goal's orbit, the positions where the pieces are distinct (the order itself, unless
 /// some orientations are open); `None` past [`MAX_POINTS`] points.
-pub fn order(s: &Structure) -> Option<(Order, Order)> {
+pub fn order(s: &Generators) -> Option<(Order, Order)> {
     let points = Points::new(s);
     if points.total > MAX_POINTS {
         return None;
@@ -332,7 +358,9 @@ mod tests {
     fn order_of(text: &str) -> u128 {
         let def = parse_definition(text).expect("a valid definition");
         let s = Structure::new(&def, Metric::Face).expect("a structure");
-        order(&s).and_then(|o| o.0.exact()).expect("an order below 2^128")
+        order(&s.generators())
+            .and_then(|o| o.0.exact())
+            .expect("an order below 2^128")
     }
 
     /// A permutation from its 1-based images.

@@ -90,7 +90,7 @@ pub enum Reach {
 
 impl Reach {
     /// What the moves of `s` reach from the goal of `def`.
-    pub fn of(def: &Definition, s: &Structure) -> Self {
+    pub fn of(def: &Definition, s: &group::Generators) -> Self {
         let distinct = def.solved.pieces.iter().all(|labels| {
             let mut sorted = labels.clone();
             sorted.sort_unstable();
@@ -175,7 +175,7 @@ impl PermPuzzle {
     /// counted, for the caller to refuse with its figures.
     pub fn rank_space(def: &Definition, metric: Metric) -> Result<(Option<u128>, Reach), DefinitionError> {
         let s = Structure::new(def, metric)?;
-        Ok((Coords::space(&s), Reach::of(def, &s)))
+        Ok((Coords::space(&s), Reach::of(def, &s.generators())))
     }
 
     /// Whether the quarter metric would search `def` as the face metric does: every move has
@@ -189,7 +189,7 @@ impl PermPuzzle {
     pub fn new(def: Definition, id: &str, metric: Metric) -> Result<Self, DefinitionError> {
         let s = Structure::new(&def, metric)?;
         let assemblies = s.assemblies;
-        let reach = Reach::of(&def, &s);
+        let reach = Reach::of(&def, &s.generators());
         let mut coords = Coords::layout(&s).map_err(|message| DefinitionError { line: 0, message })?;
         coords.plan(&s);
         let illegal: Vec<Forbidden> = def

@@ -249,6 +249,17 @@ impl Packing {
         (all, text::assemblies_formula(&self.def))
     }
 
+    /// The moves and goal the group is read from (see [`super::Reach`]): a definition too
+    /// large to rank still has its group's order counted.
+    pub fn generators(&self) -> super::group::Generators<'_> {
+        super::group::Generators {
+            layout: &self.layout,
+            moves: &self.moves,
+            solved_pieces: &self.solved_pieces,
+            solved_twists: &self.solved_twists,
+        }
+    }
+
     /// The packing with keys of type `K`, if they are wide enough.
     pub fn with_key<K: Key>(self) -> Option<PackedPerm<K>> {
         (self.bits <= K::BITS).then_some(PackedPerm {
