@@ -184,6 +184,22 @@ fn an_orbit_too_large_to_rank_takes_the_sparse_route_by_itself() {
     // Every power of the 21-cycle is one move (face metric): 1 + 20 positions.
     assert_eq!(csv.lines().skip(1).count(), 2, "{csv}");
     assert!(sandbox.read("out/cycle-21/classes.csv").contains("reached,21,true,21"));
+    // Unranked, the count is still checked against the group's order.
+    let report = sandbox.read("out/cycle-21/report.md");
+    assert!(
+        report.contains("Group order by Schreier–Sims: 21; reached: 21."),
+        "{report}"
+    );
+    // One move, in the singular.
+    assert!(report.contains("| maximum distance | 1 move |"), "{report}");
+    assert!(report.contains("20 positions need 1 move, the most of any"), "{report}");
+    // 21! is past 64 bits, not past 128.
+    assert!(report.contains("| 21! = 51,090,942,171,709,440,000 |"), "{report}");
+    assert!(
+        sandbox
+            .read("out/cycle-21/summary.json")
+            .contains("\"group_order\": 21")
+    );
     // --solve reads a table by rank; --checkpoint and --hosts are refused before any work.
     for args in [
         vec!["--rules", "c21.tws", "--solve", "G0"],

@@ -28,14 +28,13 @@ pub fn write_index(analyses: &[Analysis], mut w: impl Write) -> io::Result<()> {
     for a in analyses {
         write!(
             w,
-            "| [{}]({}/report.md) | {} | {} | {} | {} {} | {} | {:.4} |",
+            "| [{}]({}/report.md) | {} | {} | {} | {} | {} | {:.4} |",
             super::markdown::escape(&a.title),
             a.id,
             thousands(a.configurations),
             thousands(a.reachable()),
             a.classes.len(),
-            a.max_distance(),
-            a.metric,
+            a.distance_text(a.max_distance()),
             thousands(a.antipodes()),
             a.mean_distance(),
         )?;

@@ -82,7 +82,7 @@ fn write_totals(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
         writeln!(w, "| positions the moves reach | {reached} |")?;
         writeln!(w, "| assemblies of the pieces | {all} |")?;
     }
-    writeln!(w, "| maximum distance | {} {} |", a.max_distance(), a.metric)?;
+    writeln!(w, "| maximum distance | {} |", a.distance_text(a.max_distance()))?;
     writeln!(w, "| antipodes (at the maximum) | {} |", thousands(a.antipodes()))?;
     writeln!(w, "| mean distance | {:.4} {} |", a.mean_distance(), a.metric)?;
     writeln!(
@@ -95,7 +95,7 @@ fn write_totals(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
         writeln!(w, "| rank of the moves over GF(2) | {rank} |")?;
     }
     if let Some(start) = a.start_distance {
-        let text = start.map_or_else(|| "unsolvable".to_string(), |d| format!("{d} {}", a.metric));
+        let text = start.map_or_else(|| "unsolvable".to_string(), |d| a.distance_text(d));
         writeln!(w, "| from the classic start | {text} |")?;
     }
     writeln!(w)
@@ -117,13 +117,12 @@ fn write_farthest(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
     };
     writeln!(
         w,
-        "{} {}{} need{} {} {}, the most of any{which}:\n",
+        "{} {}{} need{} {}, the most of any{which}:\n",
         thousands(a.antipodes()),
         a.noun(),
         if a.antipodes() == 1 { "" } else { "s" },
         if a.antipodes() == 1 { "s" } else { "" },
-        a.max_distance(),
-        a.metric,
+        a.distance_text(a.max_distance()),
     )?;
     let drawn = &a.antipode_drawings[..a.antipode_drawings.len().min(DRAWN)];
     writeln!(w, "```text\n{}\n```\n", side_by_side(drawn))?;
