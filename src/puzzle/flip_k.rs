@@ -105,17 +105,25 @@ impl Notation for FlipK {
     }
 
     fn title(&self) -> String {
+        let coins = if self.n == 1 { "coin" } else { "coins" };
         match &self.goal {
-            Some(goal) => format!("Flip {} of {} coins, goal {}", self.k, self.n, coins_text(goal)),
-            None => format!("Flip {} of {} coins", self.k, self.n),
+            Some(goal) => format!("Flip {} of {} {coins}, goal {}", self.k, self.n, coins_text(goal)),
+            None => format!("Flip {} of {} {coins}", self.k, self.n),
         }
     }
 
     fn rules(&self) -> String {
         format!(
-            "{} coins in a row. A move flips exactly {} of them. Goal: all tails; the classic start is all heads. Configurations with the same number of tails are alike, so the search runs over the {} tail counts and each count stands for C({}, t) configurations.",
-            self.n,
-            self.k,
+            "{} in a row. A move flips {}. Goal: all tails; the classic start is all heads. Configurations with the same number of tails are alike, so the search runs over the {} tail counts and each count stands for C({}, t) configurations.",
+            match self.n {
+                1 => "One coin".to_string(),
+                n => format!("{n} coins"),
+            },
+            match (self.n, self.k) {
+                (1, _) => "it".to_string(),
+                (n, k) if n == k => "all of them".to_string(),
+                (_, k) => format!("exactly {k} of them"),
+            },
             self.n + 1,
             self.n
         )
