@@ -138,10 +138,12 @@ fn write_farthest(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
         )?;
     }
     if !a.antipode_moves.is_empty() {
-        writeln!(
-            w,
-            "From the goal, these moves reach the first of them (each a shortest way):\n"
-        )?;
+        let text = match (a.antipode_moves.len(), a.antipodes()) {
+            (1, 1) => "From the goal, these moves reach it (a shortest way):",
+            (1, _) => "From the goal, these moves reach the first (a shortest way):",
+            _ => "From the goal, these moves reach the first of them (each a shortest way):",
+        };
+        writeln!(w, "{text}\n")?;
         for (example, moves) in a.antipode_examples.iter().zip(&a.antipode_moves) {
             writeln!(w, "- `{example}`: `{moves}`")?;
         }
