@@ -211,3 +211,23 @@ fn an_orbit_too_large_to_rank_takes_the_sparse_route_by_itself() {
         assert!(ended.stderr.contains("cannot be ranked"), "{}", ended.stderr);
     }
 }
+
+#[test]
+fn a_definition_neither_ranked_nor_packed_is_refused_with_what_its_moves_reach() {
+    // 40 distinct pieces: past 20 ranked and past 128 bits packed. The refusal names the
+    // group's order first (a 40-cycle reaches 40), then both limits, in one line.
+    let sandbox = Sandbox::new();
+    let cycle: Vec<usize> = (0..40).map(|i| (i + 1) % 40).collect();
+    std::fs::write(sandbox.path("c40.tws"), definition("Cycle40", 40, &[cycle])).expect("write");
+    let ended = sandbox.output(&["--rules", "c40.tws", "--out", "out"]);
+    assert_eq!(ended.code, Some(2), "{}", ended.stderr);
+    assert_eq!(ended.stderr.lines().count(), 1, "{}", ended.stderr);
+    for words in [
+        "its moves reach 40 positions (the order of the group they generate, by Schreier–Sims)",
+        "neither ranked: set POINTS has an orbit of 40 distinct pieces",
+        "nor packed: a state takes",
+    ] {
+        assert!(ended.stderr.contains(words), "{words}: {}", ended.stderr);
+    }
+    assert!(!sandbox.path("out").exists());
+}

@@ -88,8 +88,8 @@ impl Definition {
         if metric == Metric::Quarter {
             id.push_str("-quarter");
         }
-        let packing = super::packed::Packing::new(def.clone(), &id, metric).ok();
-        let packed_bits = packing.as_ref().map(|p| p.bits());
+        let packed = super::packed::Packing::new(def.clone(), &id, metric);
+        let packed_bits = packed.as_ref().ok().map(|p| p.bits());
         let (states, unranked, reach) = match PermPuzzle::rank_space(&def, metric) {
             Ok((states, reach)) => match states.map(u64::try_from) {
                 Some(Ok(states)) => (u128::from(states), None, reach.positions()),
@@ -98,12 +98,12 @@ impl Definition {
             },
             // A ranking limit (an orbit too large to rank), not a fault of the file: the
             // packed form searches it.
-            Err(e) if let Some(packing) = &packing => (
+            Err(e) if let Ok(packing) = &packed => (
                 super::structure::assemblies(&def).unwrap_or(u128::MAX),
                 Some(e.message),
                 super::Reach::of(&def, &packing.generators()).positions(),
             ),
-            Err(e) => return Err(located(e)),
+            Err(e) => return Err(unsearchable(&def, metric, e, packed.err())),
         };
         Ok(Definition {
             id,
@@ -143,6 +143,51 @@ fn too_big(states: Option<u128>, reach: &super::Reach) -> String {
         thousands(n),
         crate::util::human_bytes(n.div_ceil(4)),
         thousands(u128::from(u64::MAX))
+    )
+}
+
+/// Why a definition that can be neither ranked nor packed is refused: first what its moves
+/// reach, where Schreier–Sims counts it (the figure that decides whether any search could
+/// hold it), then the two limits it meets.
+fn unsearchable(
+    def: &super::Definition,
+    metric: Metric,
+    ranked: super::DefinitionError,
+    packed: Option<super::DefinitionError>,
+) -> String {
+    let reach = super::Reach::of_moves(def, metric);
+    let (Ok(reach), Some(packed), 0) = (reach, packed, ranked.line) else {
+        return located(ranked);
+    };
+    let (up_to, order, what) = match &reach {
+        super::Reach::Positions(order) => ("", order, "the order of the group they generate"),
+        super::Reach::Open { positions, .. } => ("", positions, "the goal's orbit in the group they generate"),
+        super::Reach::Labelled(order) | super::Reach::Restricted(order) => (
+            "up to ",
+            order,
+            "the order of the group they generate on the labelled pieces",
+        ),
+        super::Reach::Unknown { points } => {
+            return format!(
+                " it can be neither ranked: {}; nor packed: {}; and its moves act on {points} points, too many to count their group",
+                ranked.message, packed.message
+            );
+        }
+    };
+    let planes = order
+        .exact()
+        .map(|n| {
+            format!(
+                ", {} of bit planes at 2 bits a position",
+                crate::util::human_bytes(n.div_ceil(4))
+            )
+        })
+        .unwrap_or_default();
+    format!(
+        " its moves reach {up_to}{} positions ({what}, by Schreier–Sims){planes}; it can be neither ranked: {}; nor packed: {}",
+        order.text(),
+        ranked.message,
+        packed.message
     )
 }
 

@@ -112,7 +112,7 @@ impl Packing {
             return Err(DefinitionError {
                 line: 0,
                 message: format!(
-                    "a state takes {bits} bits packed (its pieces and twists at the positions the moves touch); at most {MAX_BITS} are searched as packed states"
+                    "a state takes {bits} bits packed, its pieces and twists where the moves reach; at most {MAX_BITS} are searched as packed states"
                 ),
             });
         }
