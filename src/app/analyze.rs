@@ -87,7 +87,7 @@ pub fn analyze_all(jobs: &[Job], index: bool, out: &Path, threads: usize, settin
             return Err(interrupted(analyses.len()).into());
         };
         pool.install(|| reach_antipodes(job, &mut analysis, settings.quiet));
-        report::write_all(&analysis, &stage.path(), settings.oeis)?;
+        pool.install(|| report::write_all(&analysis, &stage.path(), settings.oeis))?;
         if INTERRUPTED.load(Ordering::Relaxed) {
             return Err(interrupted(analyses.len()).into());
         }
