@@ -308,12 +308,7 @@ fn assemble<P: Puzzle>(puzzle: &P, search: &Distances, watched: bool) -> Result<
     let mut invariant = puzzle.invariant();
     let group_order = puzzle.group_order();
     if let Some(order) = group_order {
-        let reached = search.levels.iter().sum();
-        if reached != order {
-            return Err(AnalysisError::Unreached { order, reached });
-        }
-        let n = crate::util::thousands(order);
-        invariant.push_str(&format!(" Group order by Schreier–Sims: {n}; reached: {n}."));
+        invariant.push_str(&group_order_checked(order, &search.levels)?);
     }
     let (rows, cols) = puzzle.shape();
     let (configurations, configurations_formula) = puzzle.configurations();
@@ -345,6 +340,17 @@ fn assemble<P: Puzzle>(puzzle: &P, search: &Distances, watched: bool) -> Result<
     })
 }
 
+/// The sentence that the search reached exactly the group's order, or the error that it
+/// did not (the positions are the group's elements where the pieces are all distinct).
+fn group_order_checked(order: u64, levels: &[u64]) -> Result<String, AnalysisError> {
+    let reached = levels.iter().sum();
+    if reached != order {
+        return Err(AnalysisError::Unreached { order, reached });
+    }
+    let n = crate::util::thousands(order);
+    Ok(format!(" Group order by Schreier–Sims: {n}; reached: {n}."))
+}
+
 /// The analysis of a puzzle searched over packed states (the sparse route): the same as
 /// [`analyze`] gives where the puzzle is also ranked, else one class, of what was reached.
 /// `progress` sees each level's depth, states and states reached so far.
@@ -366,14 +372,9 @@ pub fn analyze_sparse<P: PackedPuzzle>(
     if analysis.group_order.is_none()
         && let Some(order) = reach.and_then(|r| u64::try_from(r).ok())
     {
-        let reached = analysis.levels.iter().sum();
-        if reached != order {
-            return Err(AnalysisError::Unreached { order, reached });
-        }
-        let n = crate::util::thousands(order);
         analysis
             .invariant
-            .push_str(&format!(" Group order by Schreier–Sims: {n}; reached: {n}."));
+            .push_str(&group_order_checked(order, &analysis.levels)?);
         analysis.group_order = Some(order);
     }
     analysis.seconds = started.elapsed().as_secs_f64();
