@@ -98,10 +98,10 @@ impl Definition {
             },
             // A ranking limit (an orbit too large to rank), not a fault of the file: the
             // packed form searches it.
-            Err(e) if let Ok(packing) = &packed => (
+            Err(e) if packed.is_ok() => (
                 super::structure::assemblies(&def).unwrap_or(u128::MAX),
                 Some(e.message),
-                super::Reach::of(&def, &packing.generators()).positions(),
+                super::Reach::of_moves(&def, metric).ok().and_then(|r| r.positions()),
             ),
             Err(e) => return Err(unsearchable(&def, metric, e, packed.err())),
         };

@@ -15,7 +15,7 @@
 //! the copy of its own modulus, and the product of those first orbits is the group's order
 //! over the order of what only turns the pieces the way nobody tells apart.
 
-use super::structure::{Layout, Move, Structure};
+use super::structure::{Flat, Layout, Move, Structure};
 
 /// What the group is read from: the moves on the flattened positions, and the goal.
 /// A [`Structure`] gives it, and so does the packed form of a definition too large to rank.
@@ -32,6 +32,18 @@ pub struct Generators<'a> {
 }
 
 impl Structure {
+    /// The moves and goal the group is read from.
+    pub fn generators(&self) -> Generators<'_> {
+        Generators {
+            layout: &self.layout,
+            moves: &self.moves,
+            solved_pieces: &self.solved_pieces,
+            solved_twists: &self.solved_twists,
+        }
+    }
+}
+
+impl Flat {
     /// The moves and goal the group is read from.
     pub fn generators(&self) -> Generators<'_> {
         Generators {

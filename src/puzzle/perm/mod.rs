@@ -107,20 +107,10 @@ impl Reach {
         }
     }
 
-    /// What the moves of `def` reach, read from the moves alone: for a definition that can
-    /// be neither ranked nor packed, whose refusal then names it.
+    /// What the moves of `def` reach, read from the moves alone, without the structure that
+    /// a definition too large to rank does not have.
     pub fn of_moves(def: &Definition, metric: Metric) -> Result<Self, DefinitionError> {
-        let layout = structure::Layout::new(def);
-        let moves = structure::expand(def, &layout, metric)?;
-        let (solved_pieces, mut solved_twists) = layout.flatten(&def.solved);
-        layout.reduce(&solved_pieces, &mut solved_twists);
-        let generators = group::Generators {
-            layout: &layout,
-            moves: &moves,
-            solved_pieces: &solved_pieces,
-            solved_twists: &solved_twists,
-        };
-        Ok(Reach::of(def, &generators))
+        Ok(Reach::of(def, &structure::Flat::new(def, metric)?.generators()))
     }
 
     /// The positions reached, when known and below 2^128.

@@ -64,10 +64,12 @@ pub struct PackedPerm<K> {
 impl Packing {
     /// Lays out the packed key of `def` under `metric`; refuses a state past 128 bits.
     pub fn new(def: Definition, id: &str, metric: Metric) -> Result<Self, DefinitionError> {
-        let layout = Layout::new(&def);
-        let moves = structure::expand(&def, &layout, metric)?;
-        let (solved_pieces, mut solved_twists) = layout.flatten(&def.solved);
-        layout.reduce(&solved_pieces, &mut solved_twists);
+        let structure::Flat {
+            layout,
+            moves,
+            solved_pieces,
+            solved_twists,
+        } = structure::Flat::new(&def, metric)?;
         let touched = |i: usize| moves.iter().any(|m| usize::from(m.from[i]) != i || m.twist[i] != 0);
         let (mut fields, mut twisted) = (Vec::new(), Vec::new());
         let (mut word, mut shift) = (0, 0);
@@ -247,17 +249,6 @@ impl Packing {
     pub fn configurations(&self) -> (u128, String) {
         let all = structure::assemblies(&self.def).unwrap_or(u128::MAX);
         (all, text::assemblies_formula(&self.def))
-    }
-
-    /// The moves and goal the group is read from (see [`super::Reach`]): a definition too
-    /// large to rank still has its group's order counted.
-    pub fn generators(&self) -> super::group::Generators<'_> {
-        super::group::Generators {
-            layout: &self.layout,
-            moves: &self.moves,
-            solved_pieces: &self.solved_pieces,
-            solved_twists: &self.solved_twists,
-        }
     }
 
     /// The packing with keys of type `K`, if they are wide enough.

@@ -604,13 +604,44 @@ pub(super) fn assemblies(def: &Definition) -> Option<u128> {
     assemblies
 }
 
-impl Structure {
-    /// Finds the structure of `def` under `metric`.
+/// A definition's moves and goal on the flattened positions, powers expanded and the goal's
+/// open orientations forgotten: what the structure, the packed form and the group read.
+pub struct Flat {
+    /// Where each set's positions are, and the orientations told apart.
+    pub layout: Layout,
+    /// Every move under the metric.
+    pub moves: Vec<Move>,
+    /// The goal's pieces.
+    pub solved_pieces: Vec<u8>,
+    /// The goal's twists.
+    pub solved_twists: Vec<u8>,
+}
+
+impl Flat {
+    /// Flattens `def` under `metric`.
     pub fn new(def: &Definition, metric: Metric) -> Result<Self, DefinitionError> {
         let layout = Layout::new(def);
         let moves = expand(def, &layout, metric)?;
         let (solved_pieces, mut solved_twists) = layout.flatten(&def.solved);
         layout.reduce(&solved_pieces, &mut solved_twists);
+        Ok(Flat {
+            layout,
+            moves,
+            solved_pieces,
+            solved_twists,
+        })
+    }
+}
+
+impl Structure {
+    /// Finds the structure of `def` under `metric`.
+    pub fn new(def: &Definition, metric: Metric) -> Result<Self, DefinitionError> {
+        let Flat {
+            layout,
+            moves,
+            solved_pieces,
+            solved_twists,
+        } = Flat::new(def, metric)?;
         let n = layout.positions();
         let root = orbits(n, &moves);
         let touched: Vec<bool> = (0..n)
