@@ -314,9 +314,7 @@ impl PermPuzzle {
             } else {
                 layout.modulus[i]
             };
-            // Both terms are almost always below `o`: a division only where they are not.
-            let t = twists[f] + m.twist[i];
-            out_twists[i] = if t < o { t } else { t % o };
+            out_twists[i] = (twists[f] + m.twist[i]) % o;
         }
     }
 
