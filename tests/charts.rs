@@ -8,7 +8,6 @@
 use crate::util::{analysis, job};
 use analyze::analysis::Analysis;
 use analyze::report::{bands, chart};
-use image::RgbImage;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
@@ -53,13 +52,13 @@ fn out_dir(temp: &Path) -> PathBuf {
 
 /// Dark enough to be text, an axis or data (gridlines are light grey).
 fn ink(image: &RgbImage, x: u32, y: u32) -> bool {
-    let [r, g, b] = image.get_pixel(x, y).0;
+    let [r, g, b] = image.pixel(x, y);
     u32::from(r) * 3 + u32::from(g) * 6 + u32::from(b) < 10 * 170
 }
 
 /// Anything that is not the white background.
 fn drawn(image: &RgbImage, x: u32, y: u32) -> bool {
-    image.get_pixel(x, y).0 != [255, 255, 255]
+    image.pixel(x, y) != [255, 255, 255]
 }
 
 /// Lengths of the runs of `true` in `marks`, where runs closer than 3 apart count as one.
@@ -147,10 +146,43 @@ fn assert_labels_apart_from_titles(image: &RgbImage, name: &str, two_axes: bool)
     );
 }
 
+/// A decoded chart: 8-bit RGB pixels, row by row (the charts are written as such).
+struct RgbImage {
+    width: u32,
+    height: u32,
+    pixels: Vec<u8>,
+}
+
+impl RgbImage {
+    fn dimensions(&self) -> (u32, u32) {
+        (self.width, self.height)
+    }
+
+    fn pixel(&self, x: u32, y: u32) -> [u8; 3] {
+        let i = 3 * (y as usize * self.width as usize + x as usize);
+        [self.pixels[i], self.pixels[i + 1], self.pixels[i + 2]]
+    }
+}
+
 fn load(path: &Path) -> RgbImage {
-    image::open(path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
-        .to_rgb8()
+    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let mut reader = png::Decoder::new(std::io::BufReader::new(file))
+        .read_info()
+        .unwrap_or_else(|e| panic!("{} is not a PNG: {e}", path.display()));
+    let mut pixels = vec![0; reader.output_buffer_size()];
+    let frame = reader.next_frame(&mut pixels).expect("a frame");
+    assert_eq!(
+        (frame.color_type, frame.bit_depth),
+        (png::ColorType::Rgb, png::BitDepth::Eight),
+        "{}: charts are 8-bit RGB",
+        path.display()
+    );
+    pixels.truncate(frame.buffer_size());
+    RgbImage {
+        width: frame.width,
+        height: frame.height,
+        pixels,
+    }
 }
 
 #[test]
@@ -279,10 +311,10 @@ fn charts_drawn_in_bands_are_the_pixels_of_a_whole_bitmap() {
     for noise in [false, true] {
         let path = temp.path().join("bands.png");
         bands::render(&path, chart::SIZE, |root| Ok(scene(root, noise)?)).expect("the scene renders");
-        let png = image::open(&path).expect("a PNG").to_rgb8();
+        let png = load(&path);
         assert_eq!(png.dimensions(), chart::SIZE);
         assert!(
-            png.into_raw() == whole_bitmap(noise),
+            png.pixels == whole_bitmap(noise),
             "the banded PNG's pixels differ (noise: {noise})"
         );
     }
