@@ -4,6 +4,8 @@
 //! The transport itself (sockets, timely dataflow) belongs to the binary; this module only
 //! reads text, so the command line can be validated before anything is started.
 
+use hmac::{Hmac, KeyInit, Mac};
+use sha2::Sha256;
 use std::path::PathBuf;
 
 /// The processes of one search, as every one of them sees it.
@@ -136,6 +138,29 @@ fn check_address(address: &str) -> Result<(), &'static str> {
     Ok(())
 }
 
+/// The HMAC by which process `sender`, running `job`, proves to process `receiver` that
+/// it holds the run's secret: both indices, the receiver's nonce (`to`), the sender's own
+/// (`from`), and the job.
+pub fn proof(
+    secret: &[u8],
+    sender: usize,
+    job: &str,
+    receiver: usize,
+    to: &[u8],
+    from: &[u8],
+) -> Result<Hmac<Sha256>, hmac::digest::InvalidLength> {
+    let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(secret)?;
+    mac.update(b"analyze proof");
+    mac.update(&(sender as u32).to_be_bytes());
+    // The receiver too: a proof made for one process is no proof to another, so a stranger
+    // between two real processes cannot relay one's proof to the other as its own.
+    mac.update(&(receiver as u32).to_be_bytes());
+    mac.update(to);
+    mac.update(from);
+    mac.update(job.as_bytes());
+    Ok(mac)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,5 +219,30 @@ mod tests {
             let err = parse_secret(bytes).expect_err(why);
             assert!(err.contains(why), "{bytes:?}: {err}");
         }
+    }
+
+    /// A proof is bound to both ends: the one process 1 makes for a stranger posing as
+    /// process 2 proves nothing to process 0, so it cannot be relayed there as process 1's.
+    #[test]
+    fn a_proof_made_for_one_process_is_no_proof_to_another() {
+        let (nonce, theirs) = ([1u8; 32], [2u8; 32]);
+        let secret = b"a secret of sixteen bytes";
+        let job = "analyze 1.0 eight";
+        let made = |receiver| {
+            proof(secret, 1, job, receiver, &theirs, &nonce)
+                .expect("a key")
+                .finalize()
+                .into_bytes()
+        };
+        let for_two = made(2);
+        let verify = |receiver| {
+            proof(secret, 1, job, receiver, &theirs, &nonce)
+                .expect("a key")
+                .verify_slice(&for_two)
+                .is_ok()
+        };
+        assert!(verify(2));
+        assert!(!verify(0));
+        assert_ne!(made(0), for_two);
     }
 }

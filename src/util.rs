@@ -98,6 +98,57 @@ pub fn try_lock_file(path: &std::path::Path) -> std::io::Result<Option<std::fs::
     }
 }
 
+/// How much of a text a peer sent is shown.
+const SHOWN: usize = 80;
+
+/// Text a peer sent, fit for one line of stderr: control and other unprintable characters
+/// escaped (`\n`, `\u{1b}`), and cut after [`SHOWN`] characters with `...`.
+pub fn shown(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        match c {
+            '\'' | '"' => out.push(c),
+            _ => out.extend(c.escape_debug()),
+        }
+        if out.chars().nth(SHOWN).is_some() {
+            out = out.chars().take(SHOWN).collect();
+            out.push_str("...");
+            break;
+        }
+    }
+    out
+}
+
+/// `time` as `YYYY-MM-DD HH:MM` in UTC.
+pub fn utc_minute(time: std::time::SystemTime) -> String {
+    let seconds = match time.duration_since(std::time::SystemTime::UNIX_EPOCH) {
+        Ok(since) => since.as_secs() as i64,
+        Err(before) => -(before.duration().as_secs() as i64),
+    };
+    let (days, rest) = (seconds.div_euclid(86_400), seconds.rem_euclid(86_400));
+    let (year, month, day) = civil_from_days(days);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}",
+        rest / 3600,
+        rest % 3600 / 60
+    )
+}
+
+/// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's
+/// `civil_from_days`: eras of 400 years, years starting in March so the leap day is last).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,5 +180,31 @@ mod tests {
     fn quotes_long_text_on_one_line() {
         assert_eq!(quote("a\nb"), "`a b`");
         assert!(quote(&"x".repeat(50)).ends_with("(50 characters)"));
+    }
+
+    #[test]
+    fn peer_text_is_shown_escaped_on_one_short_line() {
+        assert_eq!(
+            shown("analyze 1.0 eight over a:1 b:2"),
+            "analyze 1.0 eight over a:1 b:2"
+        );
+        assert_eq!(
+            shown("a\nerror: fake\u{1b}[31m\u{202e}"),
+            "a\\nerror: fake\\u{1b}[31m\\u{202e}"
+        );
+        let long = shown(&"\u{7}".repeat(1 << 16));
+        assert_eq!(long, format!("{}...", "\\u{7}".repeat(16)));
+        assert_eq!(shown(&"x".repeat(80)), "x".repeat(80));
+        assert_eq!(shown(&"x".repeat(81)), format!("{}...", "x".repeat(80)));
+    }
+
+    #[test]
+    fn dates_are_utc_calendar_minutes() {
+        use std::time::{Duration, SystemTime};
+        let at = |s: u64| utc_minute(SystemTime::UNIX_EPOCH + Duration::from_secs(s));
+        assert_eq!(at(0), "1970-01-01 00:00");
+        assert_eq!(at(951_782_400), "2000-02-29 00:00");
+        assert_eq!(at(1_795_603_800), "2026-11-25 10:50");
+        assert_eq!(at(4_107_542_399), "2100-02-28 23:59");
     }
 }

@@ -103,7 +103,7 @@ fn a_closed_stdout_ends_quietly() {
 fn concurrent_runs_on_one_out_folder_all_succeed() {
     let sandbox = Sandbox::new();
     let args = [&SLIDING_2X3[..], &["--out", "out", "--quiet"]].concat();
-    for round in 0..50 {
+    for round in 0..25 {
         let pair: Vec<_> = (0..2)
             .map(|_| {
                 sandbox

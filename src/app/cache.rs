@@ -220,7 +220,7 @@ fn write_table(entries: &[Entry], out: &mut impl Write) -> std::io::Result<()> {
                 puzzle,
                 goal,
                 human_bytes(u128::from(e.bytes)),
-                utc_minute(e.used),
+                analyze::util::utc_minute(e.used),
             ]
         })
         .collect();
@@ -277,48 +277,4 @@ fn no_cache() -> String {
 fn say(line: &str) -> Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(out, "{line}").and_then(|()| out.flush()).context(STDOUT)
-}
-
-/// `time` as `YYYY-MM-DD HH:MM` in UTC.
-fn utc_minute(time: SystemTime) -> String {
-    let seconds = match time.duration_since(SystemTime::UNIX_EPOCH) {
-        Ok(since) => since.as_secs() as i64,
-        Err(before) => -(before.duration().as_secs() as i64),
-    };
-    let (days, rest) = (seconds.div_euclid(86_400), seconds.rem_euclid(86_400));
-    let (year, month, day) = civil_from_days(days);
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02}",
-        rest / 3600,
-        rest % 3600 / 60
-    )
-}
-
-/// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's
-/// `civil_from_days`: eras of 400 years, years starting in March so the leap day is last).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dates_are_utc_calendar_minutes() {
-        let at = |s: u64| utc_minute(SystemTime::UNIX_EPOCH + Duration::from_secs(s));
-        assert_eq!(at(0), "1970-01-01 00:00");
-        assert_eq!(at(951_782_400), "2000-02-29 00:00");
-        assert_eq!(at(1_795_603_800), "2026-11-25 10:50");
-        assert_eq!(at(4_107_542_399), "2100-02-28 23:59");
-    }
 }

@@ -24,7 +24,7 @@ use super::timely::SetupError;
 use super::{INTERRUPTED, note};
 use analyze::hosts::Cluster;
 use analyze::identity::Identity;
-use hmac::{Hmac, KeyInit, Mac};
+use hmac::{Hmac, Mac};
 use sha2::Sha256;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
@@ -42,28 +42,8 @@ const NONCE: usize = 32;
 const PROOF: usize = 32;
 /// How long a connection to the listening side may take to greet before it is dropped.
 const GREETING: Duration = Duration::from_secs(5);
-/// How much of a text a peer sent is printed.
-const SHOWN: usize = 80;
 /// How often waiting for the others looks at the interrupt flag.
 const POLL: Duration = Duration::from_millis(20);
-
-/// Text a peer sent, fit for one line of stderr: control and other unprintable characters
-/// escaped (`\n`, `\u{1b}`), and cut after [`SHOWN`] characters with `...`.
-pub fn shown(text: &str) -> String {
-    let mut out = String::new();
-    for c in text.chars() {
-        match c {
-            '\'' | '"' => out.push(c),
-            _ => out.extend(c.escape_debug()),
-        }
-        if out.chars().nth(SHOWN).is_some() {
-            out = out.chars().take(SHOWN).collect();
-            out.push_str("...");
-            break;
-        }
-    }
-    out
-}
 
 /// Opens one connection to every other process: the higher index connects, the lower one
 /// accepts, each greeting the other, all within the connect timeout.
@@ -469,20 +449,10 @@ fn handshake(mut stream: &TcpStream, ours: &Greeting, secret: &[u8], deadline: I
     Ok(theirs)
 }
 
-/// The HMAC of `sender`'s proof to process `receiver`: both indices, the receiver's nonce,
-/// the sender's own, and its job.
+/// `sender`'s proof to process `receiver` ([`analyze::hosts::proof`]).
 fn proof(secret: &[u8], sender: &Greeting, receiver: usize, to: &[u8], from: &[u8]) -> Result<Hmac<Sha256>, Refused> {
-    let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(secret)
-        .map_err(|e| std::io::Error::other(format!("the secret cannot key the proof: {e}")))?;
-    mac.update(b"analyze proof");
-    mac.update(&(sender.from as u32).to_be_bytes());
-    // The receiver too: a proof made for one process is no proof to another, so a stranger
-    // between two real processes cannot relay one's proof to the other as its own.
-    mac.update(&(receiver as u32).to_be_bytes());
-    mac.update(to);
-    mac.update(from);
-    mac.update(sender.job.as_bytes());
-    Ok(mac)
+    analyze::hosts::proof(secret, sender.from, &sender.job, receiver, to, from)
+        .map_err(|e| std::io::Error::other(format!("the secret cannot key the proof: {e}")).into())
 }
 
 /// Checks that `theirs`, from the process at index `peer` (`who`, for messages: the
@@ -503,7 +473,7 @@ fn check(theirs: &Greeting, ours: &Greeting, peer: usize, who: &str, cluster: &C
     if theirs.job != ours.job {
         return Err(SetupError::Address(format!(
             "{who} runs another search: `{}` there, `{}` here (give every process the same command and hostfile, except --process)",
-            shown(&without_identity(&theirs.job)),
+            analyze::util::shown(&without_identity(&theirs.job)),
             without_identity(&ours.job)
         )));
     }
@@ -539,58 +509,4 @@ fn mismatch(cluster: &Cluster, what: &str) -> SetupError {
         cluster.processes(),
         cluster.process
     ))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{Greeting, Mac, proof, shown};
-
-    /// A proof is bound to both ends: the one process 1 makes for a stranger posing as
-    /// process 2 proves nothing to process 0, so it cannot be relayed there as process 1's.
-    #[test]
-    fn a_proof_made_for_one_process_is_no_proof_to_another() {
-        let one = Greeting {
-            from: 1,
-            processes: 3,
-            job: "analyze 1.0 eight".into(),
-        };
-        let (nonce, theirs) = ([1u8; 32], [2u8; 32]);
-        let secret = b"a secret of sixteen bytes";
-        let made = |receiver| {
-            proof(secret, &one, receiver, &theirs, &nonce)
-                .expect("a key")
-                .finalize()
-                .into_bytes()
-        };
-        let for_two = made(2);
-        assert!(
-            proof(secret, &one, 2, &theirs, &nonce)
-                .expect("a key")
-                .verify_slice(&for_two)
-                .is_ok()
-        );
-        assert!(
-            proof(secret, &one, 0, &theirs, &nonce)
-                .expect("a key")
-                .verify_slice(&for_two)
-                .is_err()
-        );
-        assert_ne!(made(0), for_two);
-    }
-
-    #[test]
-    fn peer_text_is_shown_escaped_on_one_short_line() {
-        assert_eq!(
-            shown("analyze 1.0 eight over a:1 b:2"),
-            "analyze 1.0 eight over a:1 b:2"
-        );
-        assert_eq!(
-            shown("a\nerror: fake\u{1b}[31m\u{202e}"),
-            "a\\nerror: fake\\u{1b}[31m\\u{202e}"
-        );
-        let long = shown(&"\u{7}".repeat(1 << 16));
-        assert_eq!(long, format!("{}...", "\\u{7}".repeat(16)));
-        assert_eq!(shown(&"x".repeat(80)), "x".repeat(80));
-        assert_eq!(shown(&"x".repeat(81)), format!("{}...", "x".repeat(80)));
-    }
 }
