@@ -37,14 +37,16 @@ pub type Area<'a> = DrawingArea<Band<'a>, Shift>;
 
 /// Draws the image of `size` pixels at `path` as a PNG: `draw` runs once per band of
 /// [`ROWS`] rows, on the whole image's area filled white, and the band's rows go to the
-/// `png` crate's stream writer (adaptive filters, fast deflate).
+/// `png` crate's stream writer (fast deflate, the Paeth filter on every row: choosing a
+/// filter per row took a third of a small puzzle's whole run, for files 2% smaller).
 pub fn render(path: &Path, size: (u32, u32), draw: impl Fn(&Area<'_>) -> Result<()>) -> Result<()> {
     let width = size.0 as usize * PIXEL;
     let mut encoder = png::Encoder::new(BufWriter::new(File::create(path)?), size.0, size.1);
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_compression(png::Compression::Fast);
-    encoder.set_adaptive_filter(png::AdaptiveFilterType::Adaptive);
+    encoder.set_adaptive_filter(png::AdaptiveFilterType::NonAdaptive);
+    encoder.set_filter(png::FilterType::Paeth);
     let mut writer = encoder.write_header()?;
     let mut stream = writer.stream_writer()?;
     let mut buffer = vec![0u8; width * ROWS.min(size.1) as usize];
