@@ -32,14 +32,14 @@ fn symmetric_search_matches_brute_force_for_every_k_up_to_12_coins() {
 }
 
 #[test]
-fn symmetric_search_matches_brute_force_up_to_20_coins_for_extreme_k() {
+fn symmetric_search_matches_brute_force_up_to_18_coins_for_extreme_k() {
     // The brute force costs about C(N, K) * 2^N move applications: keep K near 0 or N,
-    // and each case within 2^28 of them (which leaves out only K = 3 for N = 19, 20).
-    for n in 13..=20u32 {
+    // and each case within 2^26 of them (which leaves out only K = 3 for N = 17, 18).
+    for n in 13..=18u32 {
         let mut flips = vec![1, 2, 3, n - 2, n - 1, n];
         flips.dedup();
         for k in flips {
-            if choose(u64::from(n), u64::from(k)) << n <= 1 << 28 {
+            if choose(u64::from(n), u64::from(k)) << n <= 1 << 26 {
                 assert_symmetric_matches_brute_force(n, k);
             }
         }
