@@ -5,6 +5,7 @@
 use crate::util::{CoinVector, coin_distances, ref_coin_lines, textbook_solvable};
 use analyze::cli::{Cli, Command};
 use analyze::puzzle::coin_lines::coin_lines;
+use analyze::puzzle::coins::Coins;
 use analyze::puzzle::flip_k::{FlipK, flip_k_brute};
 use analyze::puzzle::lights_out::lights_out;
 use analyze::puzzle::nine_tails::nine_tails;
@@ -81,26 +82,43 @@ fn check_flip_k(puzzle: &FlipK, text: &str) -> Result<(), TestCaseError> {
 
 /// Runs every check on a spread of puzzles and sizes.
 fn check_every_puzzle(text: &str) -> Result<(), TestCaseError> {
-    for (rows, cols) in [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4)] {
-        check_sliding(&Sliding::new(rows, cols).expect("a valid board"), text)?;
+    for puzzle in SLIDING.iter() {
+        check_sliding(puzzle, text)?;
     }
-    check_sliding(&Sliding::eight(), text)?;
-    for puzzle in [
+    for puzzle in COINS.iter() {
+        check_coins(puzzle, text)?;
+    }
+    for puzzle in FLIP_K.iter() {
+        check_flip_k(puzzle, text)?;
+    }
+    Ok(())
+}
+
+/// The puzzles every text is parsed by, built once for all the cases.
+static SLIDING: LazyLock<Vec<Sliding>> = LazyLock::new(|| {
+    let mut boards: Vec<Sliding> = [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4)]
+        .into_iter()
+        .map(|(rows, cols)| Sliding::new(rows, cols).expect("a valid board"))
+        .collect();
+    boards.push(Sliding::eight());
+    boards
+});
+static COINS: LazyLock<Vec<Coins>> = LazyLock::new(|| {
+    vec![
         lights_out(4, 3),
         lights_out(5, 5),
         nine_tails(3, 3),
         nine_tails(2, 5),
         coin_lines(3),
         coin_lines(4),
-    ] {
-        check_coins(&puzzle, text)?;
-    }
-    check_coins(&flip_k_brute(5, 3), text)?;
-    for (n, k) in [(7, 5), (6, 2), (3, 3), (1, 1), (60, 31)] {
-        check_flip_k(&FlipK::new(n, k), text)?;
-    }
-    Ok(())
-}
+        flip_k_brute(5, 3),
+    ]
+});
+static FLIP_K: LazyLock<Vec<FlipK>> = LazyLock::new(|| {
+    [(7, 5), (6, 2), (3, 3), (1, 1), (60, 31)]
+        .map(|(n, k)| FlipK::new(n, k))
+        .to_vec()
+});
 
 /// Distances in the reference search of coin lines 3x3, for the oracle below.
 static COIN_LINES: LazyLock<HashMap<CoinVector, usize>> = LazyLock::new(|| coin_distances(&ref_coin_lines(3)));
