@@ -59,6 +59,8 @@ const LOCK: &str = "analyze-disk.lock";
 const FORMAT: u32 = 1;
 /// Bytes copied per block between a file and the planes.
 const BLOCK: usize = 1 << 18;
+/// Ranks encoded at a time for an update file.
+const ENCODE_RANKS: usize = 1 << 13;
 /// Bytes of one plane a block of a part file holds (32 chunks of the expansion). Each plane
 /// is its own file, and a level writes only the blocks it changed of the one plane it
 /// changes (the next level's: see `Planes`), to the slot the committed version is not in:
@@ -494,7 +496,7 @@ impl Disk {
                 std::fs::remove_file(&path).map_err(|e| DiskError::io(&path, &e))?;
             }
             let early = std::mem::take(&mut updates.early[p]);
-            updates.held = updates.held.saturating_sub(early.len() as u64 * 8);
+            updates.held = updates.held.saturating_sub(early.capacity() as u64 * 8);
             planes.deliver(&early, depth, None, &touched);
             for (slot, &rank) in self.manifest.watched.iter_mut().zip(watch) {
                 if slot.is_none() && planes.local(rank).is_some_and(|i| planes.is_current(i, depth)) {
@@ -526,13 +528,15 @@ impl Disk {
                     for (owner, ranks) in std::mem::take(&mut t.remote).into_iter().enumerate() {
                         if !ranks.is_empty() {
                             total.sent += ranks.len() as u64;
-                            updates.held += ranks.len() as u64 * 8;
                             let to = if owner > p {
-                                &mut updates.early
+                                &mut updates.early[owner]
                             } else {
-                                &mut updates.late
+                                &mut updates.late[owner]
                             };
-                            to[owner].extend(ranks);
+                            // What the buffer holds, not what it uses: it grows by doubling.
+                            let before = to.capacity();
+                            to.extend(ranks);
+                            updates.held += (to.capacity() - before) as u64 * 8;
                         }
                     }
                     total = total.merge(t);
@@ -630,8 +634,11 @@ impl Disk {
         if spill.is_none() {
             let file = File::create(path).map_err(io)?;
             self.note_written(path.to_path_buf());
+            // Every part may have two update files open: their buffers share an eighth of
+            // the update buffers' memory.
+            let share = (self.buffer_bytes / 8 / (2 * self.manifest.parts as u64)) as usize;
             *spill = Some(Spill {
-                writer: BufWriter::with_capacity(BLOCK, file),
+                writer: BufWriter::with_capacity(share.clamp(1 << 12, BLOCK), file),
                 crc: crc32fast::Hasher::new(),
                 bytes: 0,
             });
@@ -640,15 +647,19 @@ impl Disk {
             return Ok(());
         };
         let start = self.partition.slice(p).start;
-        let mut bytes = Vec::with_capacity(ranks.len() * self.width);
-        for &rank in ranks {
-            let offset = rank - start;
-            bytes.extend_from_slice(&offset.to_le_bytes()[..self.width]);
+        // Encoded a block at a time, not as a copy of the whole buffer.
+        let mut bytes = Vec::with_capacity(ENCODE_RANKS * self.width);
+        for block in ranks.chunks(ENCODE_RANKS) {
+            bytes.clear();
+            for &rank in block {
+                let offset = rank - start;
+                bytes.extend_from_slice(&offset.to_le_bytes()[..self.width]);
+            }
+            spill.writer.write_all(&bytes).map_err(io)?;
+            spill.crc.update(&bytes);
+            spill.bytes += bytes.len() as u64;
+            traffic.written += bytes.len() as u64;
         }
-        spill.writer.write_all(&bytes).map_err(io)?;
-        spill.crc.update(&bytes);
-        spill.bytes += bytes.len() as u64;
-        traffic.written += bytes.len() as u64;
         Ok(())
     }
 
