@@ -460,6 +460,9 @@ impl Disk {
         // Chunks expanded at once: as many as their far predecessors (about 2 MiB a chunk)
         // fit in the update buffers, and at least two a thread.
         let group = ((self.buffer_bytes >> 21) as usize).max(GROUP_PER_THREAD * rayon::current_num_threads());
+        // One part's planes at a time, in the same memory: a new allocation for each part
+        // would leave the last one's in glibc's heap, which keeps what it frees.
+        let mut spare: Option<Planes> = None;
         for p in 0..parts {
             let pending =
                 self.manifest.late[p].is_some() || updates.early_files[p].is_some() || !updates.early[p].is_empty();
@@ -470,7 +473,7 @@ impl Disk {
                 total.stop = true;
                 return Ok((total, traffic));
             }
-            let planes = self.load_part(p, &mut traffic)?;
+            let planes = self.load_part(p, spare.take(), &mut traffic)?;
             let chunks = planes.words.div_ceil(CHUNK_WORDS);
             let touched: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
             // Ranks found for this part: those of the last level after it was written (they
@@ -562,6 +565,7 @@ impl Disk {
             if late.contains(&true) {
                 traffic.written += self.write_part(p, &planes, &late, roles(depth).0, &mut blocks[p])?;
             }
+            spare = Some(planes);
         }
         // Late updates for every part, written and synced before the commit.
         for p in 0..parts {
@@ -712,8 +716,15 @@ impl Disk {
 
     /// Part `p`'s planes as last committed (all clear where never written), each block
     /// checked against its CRC-32; the blocks are read and checked in parallel.
-    fn load_part(&self, p: usize, traffic: &mut Traffic) -> Result<Planes, EngineError> {
-        let planes = Planes::try_new(self.partition.slice(p))?;
+    fn load_part(&self, p: usize, spare: Option<Planes>, traffic: &mut Traffic) -> Result<Planes, EngineError> {
+        let slice = self.partition.slice(p);
+        let planes = match spare {
+            Some(mut planes) if planes.len() == slice.end - slice.start => {
+                planes.reset(slice);
+                planes
+            }
+            _ => Planes::try_new(slice)?,
+        };
         let marks = planes.marks.words();
         let words = planes.words;
         let mut read = 0;

@@ -3,6 +3,7 @@
 //! level that observers read.
 
 use super::bitset::{BitSet, TooLarge, WORD_BITS};
+use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
@@ -258,6 +259,26 @@ impl Planes {
             words,
             last_word: u64::MAX >> ((WORD_BITS - len % WORD_BITS) % WORD_BITS),
         })
+    }
+
+    /// Ranks in the slice.
+    pub(super) fn len(&self) -> u64 {
+        self.slice.end - self.slice.start
+    }
+
+    /// These planes emptied for `slice`, of the same length: as new, without allocating.
+    pub(super) fn reset(&mut self, slice: Range<u64>) {
+        debug_assert_eq!(
+            slice.end - slice.start,
+            self.len(),
+            "planes reused for a slice of another length"
+        );
+        self.marks.words().par_iter().for_each(|w| w.store(0, Relaxed));
+        for summary in &self.occupied {
+            summary.words().iter().for_each(|w| w.store(0, Relaxed));
+        }
+        self.recorded = [AtomicBool::new(false), AtomicBool::new(false)];
+        self.slice = slice;
     }
 
     /// `rank`'s index within the slice, if this process owns it.
