@@ -427,13 +427,14 @@ fn disk_note(job: &Job, ranks: u64, config: &disk::Config, resumed: Option<usize
         None => disk::partition(ranks, config.memory),
     };
     format!(
-        "{job}: {} states to search on disk in {}: {} of planes in {} part{} of {} (one in memory at a time), at most {} of memory, up to {} of disk",
+        "{job}: {} states to search on disk in {}: {} of planes in {} part{} of {} ({} in memory at a time), at most {} of memory, up to {} of disk",
         thousands(job.states()),
         config.dir.display(),
         human_bytes(u128::from(ranks.div_ceil(64)) * 16),
         thousands(parts.processes() as u64),
         if parts.processes() == 1 { "" } else { "s" },
         human_bytes(u128::from(parts.slice(0).end.div_ceil(64)) * 16),
+        ["one", "two"][disk::parts_at_once(&parts, config.memory) - 1],
         human_bytes(u128::from(config.memory)),
         human_bytes(disk::disk_bytes(ranks)),
     )

@@ -71,10 +71,11 @@ const PART_BLOCK: usize = 1 << 20;
 /// Expansion chunks in a block.
 const BLOCK_CHUNKS: usize = PART_BLOCK / 8 / CHUNK_WORDS;
 
-/// How the memory is shared: a part's planes take half, the update buffers a quarter; the
-/// rest is headroom for the expansion's own buffers.
+/// How the memory is shared: two parts' planes take half (one expanded while the other is
+/// written and the next read into its memory), the update buffers a quarter; the rest is
+/// headroom for the expansion's own buffers.
 fn part_bytes(memory: u64) -> u64 {
-    (memory / 2).max(16)
+    (memory / 4).max(16)
 }
 
 /// Most parts a search is cut into: each costs files, and a pass over its parts per level.
@@ -83,7 +84,7 @@ pub const MAX_PARTS: usize = 1024;
 /// The least memory that cuts a search of `states` ranks into at most [`MAX_PARTS`] parts.
 pub fn least_memory(states: u64) -> u64 {
     let words = states.div_ceil(WORD_BITS).max(1);
-    let least = 2 * 16 * words.div_ceil(MAX_PARTS as u64);
+    let least = 4 * 16 * words.div_ceil(MAX_PARTS as u64);
     // In whole KiB beyond one, as messages print it.
     if least <= 1024 {
         least
@@ -99,6 +100,23 @@ pub fn partition(states: u64, memory: u64) -> Partition {
     // Two planes: 16 bytes per word of ranks.
     let words_per_part = (part_bytes(memory) / 16).max(1);
     Partition::new(states, words.div_ceil(words_per_part) as usize)
+}
+
+/// How many parts of `partition` are in memory at once with `memory` bytes: two (one
+/// expanded while the one before is written and the next read) when there are two and they
+/// fit in half of it, as they do unless a search is resumed with less `--memory` than it
+/// began with.
+pub fn parts_at_once(partition: &Partition, memory: u64) -> usize {
+    let largest = (0..partition.processes())
+        .map(|p| partition.slice(p))
+        .map(|s| s.end - s.start)
+        .max()
+        .unwrap_or(0);
+    if largest.div_ceil(WORD_BITS) * 16 <= part_bytes(memory) {
+        partition.processes().min(2)
+    } else {
+        1
+    }
 }
 
 /// Bytes of disk a search of `states` ranks is expected to need: every part in two slots
@@ -257,6 +275,11 @@ struct Disk {
     buffer_bytes: u64,
     /// Bytes a part's rank takes in an update file: 4 when every part has at most 2^32 ranks.
     width: usize,
+    /// Whether two parts fit in memory, so that the next is read and the last written while
+    /// one is expanded (a search resumed with less `--memory` than it began with may not).
+    overlap: bool,
+    /// The threads that read and write parts, beside the expansion's.
+    io: rayon::ThreadPool,
     /// Files written since the last commit, synced by it (one by one: a sync of the whole
     /// file system would also wait for other programs' writes).
     written: std::sync::Mutex<std::collections::BTreeSet<PathBuf>>,
@@ -273,6 +296,26 @@ struct Updates {
     early_files: Vec<Option<Spill>>,
     late_files: Vec<Option<Spill>>,
     held: u64,
+}
+
+/// A part whose turn is over, to be written: its planes, the chunks that changed in the
+/// next level's plane (`dirty`) and in the level's own (`late`), and the entries of its
+/// blocks, which the write updates.
+struct Behind {
+    p: usize,
+    planes: Planes,
+    dirty: Vec<bool>,
+    late: Vec<bool>,
+    blocks: Vec<Vec<Block>>,
+}
+
+/// What [`Disk::write_then_load`] did: the part written (its blocks' entries and the bytes),
+/// the part read (or the free planes), and the bytes read.
+struct Turn {
+    written: Option<(usize, Vec<Vec<Block>>, u64)>,
+    loaded: Option<(usize, Planes)>,
+    spare: Option<Planes>,
+    read: u64,
 }
 
 /// An update file being appended to.
@@ -336,7 +379,15 @@ impl Disk {
             .map(|s| s.end - s.start)
             .max()
             .unwrap_or(0);
+        let overlap = parts_at_once(&partition, config.memory) == 2;
+        let io = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .thread_name(|i| format!("analyze-disk-{i}"))
+            .build()
+            .map_err(|e| DiskError::io(&dir, &io::Error::other(e)))?;
         let mut disk = Disk {
+            overlap,
+            io,
             dir,
             partition,
             buffer_bytes: (config.memory / 4).max(1 << 12),
@@ -460,112 +511,165 @@ impl Disk {
         // Chunks expanded at once: as many as their far predecessors (about 2 MiB a chunk)
         // fit in the update buffers, and at least two a thread.
         let group = ((self.buffer_bytes >> 21) as usize).max(GROUP_PER_THREAD * rayon::current_num_threads());
-        // One part's planes at a time, in the same memory: a new allocation for each part
-        // would leave the last one's in glibc's heap, which keeps what it frees.
-        let mut spare: Option<Planes> = None;
-        for p in 0..parts {
-            let pending =
-                self.manifest.late[p].is_some() || updates.early_files[p].is_some() || !updates.early[p].is_empty();
-            if !self.manifest.frontier[p] && !pending {
-                continue;
-            }
-            if stopped() {
-                total.stop = true;
-                return Ok((total, traffic));
-            }
-            let planes = self.load_part(p, spare.take(), &mut traffic)?;
-            let chunks = planes.words.div_ceil(CHUNK_WORDS);
-            let touched: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
-            // Ranks found for this part: those of the last level after it was written (they
-            // are in the frontier), then this level's from the parts before it.
-            // The late ones set the level's own plane, which is then written too where they
-            // fell (`late`).
-            let late: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
-            if let Some((crc, bytes)) = self.manifest.late[p] {
-                let path = self.late_path(depth.wrapping_sub(1), p);
-                self.apply_file(
-                    &path,
-                    Some((crc, bytes)),
-                    &planes,
-                    depth.wrapping_sub(1),
-                    &late,
-                    &mut traffic,
-                )?;
-            }
-            if let Some(spill) = updates.early_files[p].take() {
-                let path = self.early_path(p);
-                drop(spill.writer.into_inner().map_err(|e| DiskError::io(&path, e.error()))?);
-                self.apply_file(&path, None, &planes, depth, &touched, &mut traffic)?;
-                std::fs::remove_file(&path).map_err(|e| DiskError::io(&path, &e))?;
-            }
-            let early = std::mem::take(&mut updates.early[p]);
-            updates.held = updates.held.saturating_sub(early.capacity() as u64 * 8);
-            planes.deliver(&early, depth, None, &touched);
-            for (slot, &rank) in self.manifest.watched.iter_mut().zip(watch) {
-                if slot.is_none() && planes.local(rank).is_some_and(|i| planes.is_current(i, depth)) {
-                    *slot = Some(depth);
-                }
-            }
-            let active: Vec<usize> = (0..chunks)
-                .into_par_iter()
-                .filter(|&c| planes.chunk_has_current(c, depth))
-                .collect();
-            let expansion = Expansion {
-                planes: &planes,
-                touched: &touched,
-                adjacent: adjacent.as_ref(),
-                partition: self.partition,
-                me: p,
-                classes,
-                predecessors: true,
-            };
-            for run in active.chunks(group.max(1)) {
-                let tallies: Vec<LevelCounts> = run
-                    .par_iter()
-                    .map(|&c| match stopped() {
-                        true => LevelCounts::new(classes),
-                        false => expansion.expand(puzzle, c, depth, None, None),
-                    })
-                    .collect();
-                for mut t in tallies {
-                    for (owner, ranks) in std::mem::take(&mut t.remote).into_iter().enumerate() {
-                        if !ranks.is_empty() {
-                            total.sent += ranks.len() as u64;
-                            let to = if owner > p {
-                                &mut updates.early[owner]
-                            } else {
-                                &mut updates.late[owner]
-                            };
-                            // What the buffer holds, not what it uses: it grows by doubling.
-                            let before = to.capacity();
-                            to.extend(ranks);
-                            updates.held += (to.capacity() - before) as u64 * 8;
-                        }
-                    }
-                    total = total.merge(t);
-                }
-                if updates.held > self.buffer_bytes {
-                    self.spill(&mut updates, depth, &mut traffic)?;
+        let mut watched = self.manifest.watched.clone();
+        let this: &Self = self;
+        // Whether part `q` has a turn this level, as far as is known now: the parts before
+        // it may still find ranks for it.
+        let needed = |q: usize, updates: &Updates| {
+            this.manifest.frontier[q]
+                || this.manifest.late[q].is_some()
+                || updates.early_files[q].is_some()
+                || !updates.early[q].is_empty()
+        };
+        let stop = std::thread::scope(|s| -> Result<bool, EngineError> {
+            // The part before, to be written, and the planes of a part already read.
+            let mut behind: Option<Behind> = None;
+            let mut ready: Option<(usize, Planes)> = None;
+            // Planes free for the next part to be read into: a new allocation for each part
+            // would leave the last one's in glibc's heap, which keeps what it frees.
+            let mut spare: Option<Planes> = None;
+            for p in 0..parts {
+                if !needed(p, &updates) {
+                    continue;
                 }
                 if stopped() {
-                    total.stop = true;
-                    return Ok((total, traffic));
+                    return Ok(true);
                 }
+                let planes = match ready.take() {
+                    Some((q, planes)) if q == p => planes,
+                    // Read for a part whose turn was thought next: a part before it has
+                    // received ranks since.
+                    Some((_, planes)) => this.load_part(p, Some(planes), &mut traffic)?,
+                    None => this.load_part(p, spare.take(), &mut traffic)?,
+                };
+                // While this part is expanded: the part before is written, then the next
+                // part known to have a turn is read into its memory.
+                let job = this.overlap.then(|| {
+                    let behind = behind.take();
+                    let spare = spare.take();
+                    let next = (p + 1..parts).find(|&q| needed(q, &updates));
+                    s.spawn(move || this.write_then_load(depth, behind, spare, next))
+                });
+                let chunks = planes.words.div_ceil(CHUNK_WORDS);
+                let touched: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
+                // Ranks found for this part: those of the last level after it was written (they
+                // are in the frontier), then this level's from the parts before it.
+                // The late ones set the level's own plane, which is then written too where they
+                // fell (`late`).
+                let late: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
+                if let Some((crc, bytes)) = this.manifest.late[p] {
+                    let path = this.late_path(depth.wrapping_sub(1), p);
+                    this.apply_file(
+                        &path,
+                        Some((crc, bytes)),
+                        &planes,
+                        depth.wrapping_sub(1),
+                        &late,
+                        &mut traffic,
+                    )?;
+                }
+                if let Some(spill) = updates.early_files[p].take() {
+                    let path = this.early_path(p);
+                    drop(spill.writer.into_inner().map_err(|e| DiskError::io(&path, e.error()))?);
+                    this.apply_file(&path, None, &planes, depth, &touched, &mut traffic)?;
+                    std::fs::remove_file(&path).map_err(|e| DiskError::io(&path, &e))?;
+                }
+                let early = std::mem::take(&mut updates.early[p]);
+                updates.held = updates.held.saturating_sub(early.capacity() as u64 * 8);
+                planes.deliver(&early, depth, None, &touched);
+                // Freed before the expansion, which fills the buffers again.
+                drop(early);
+                for (slot, &rank) in watched.iter_mut().zip(watch) {
+                    if slot.is_none() && planes.local(rank).is_some_and(|i| planes.is_current(i, depth)) {
+                        *slot = Some(depth);
+                    }
+                }
+                let active: Vec<usize> = (0..chunks)
+                    .into_par_iter()
+                    .filter(|&c| planes.chunk_has_current(c, depth))
+                    .collect();
+                let expansion = Expansion {
+                    planes: &planes,
+                    touched: &touched,
+                    adjacent: adjacent.as_ref(),
+                    partition: this.partition,
+                    me: p,
+                    classes,
+                    predecessors: true,
+                };
+                for run in active.chunks(group.max(1)) {
+                    let tallies: Vec<LevelCounts> = run
+                        .par_iter()
+                        .map(|&c| match stopped() {
+                            true => LevelCounts::new(classes),
+                            false => expansion.expand(puzzle, c, depth, None, None),
+                        })
+                        .collect();
+                    for mut t in tallies {
+                        for (owner, ranks) in std::mem::take(&mut t.remote).into_iter().enumerate() {
+                            if !ranks.is_empty() {
+                                total.sent += ranks.len() as u64;
+                                let to = if owner > p {
+                                    &mut updates.early[owner]
+                                } else {
+                                    &mut updates.late[owner]
+                                };
+                                // What the buffer holds, not what it uses: it grows by doubling.
+                                let before = to.capacity();
+                                to.extend(ranks);
+                                updates.held += (to.capacity() - before) as u64 * 8;
+                            }
+                        }
+                        let sum = std::mem::replace(&mut total, LevelCounts::new(classes));
+                        total = sum.merge(t);
+                    }
+                    if updates.held > this.buffer_bytes {
+                        this.spill(&mut updates, depth, &mut traffic)?;
+                    }
+                    if stopped() {
+                        return Ok(true);
+                    }
+                }
+                frontier[p] = touched.iter().any(|t| t.load(Relaxed));
+                // Changed: the level's chunks (retired) and those that received a rank.
+                let mut dirty: Vec<bool> = touched.iter().map(|t| t.load(Relaxed)).collect();
+                for &c in &active {
+                    dirty[c] = true;
+                }
+                let this_part = Behind {
+                    p,
+                    planes,
+                    dirty,
+                    late: late.iter().map(|t| t.load(Relaxed)).collect(),
+                    blocks: std::mem::take(&mut blocks[p]),
+                };
+                let turn = match job {
+                    Some(job) => {
+                        behind = Some(this_part);
+                        job.join().unwrap_or_else(|e| std::panic::resume_unwind(e))?
+                    }
+                    // One part in memory at a time: this one is written now.
+                    None => this.write_then_load(depth, Some(this_part), None, None)?,
+                };
+                traffic.read += turn.read;
+                if let Some((q, part_blocks, bytes)) = turn.written {
+                    blocks[q] = part_blocks;
+                    traffic.written += bytes;
+                }
+                ready = turn.loaded;
+                spare = turn.spare;
             }
-            frontier[p] = touched.iter().any(|t| t.load(Relaxed));
-            // Changed: the level's chunks (retired) and those that received a rank.
-            let mut dirty: Vec<bool> = touched.iter().map(|t| t.load(Relaxed)).collect();
-            for &c in &active {
-                dirty[c] = true;
+            // The last part's turn ends with its write.
+            let turn = this.write_then_load(depth, behind.take(), None, None)?;
+            if let Some((q, part_blocks, bytes)) = turn.written {
+                blocks[q] = part_blocks;
+                traffic.written += bytes;
             }
-            // The next level's plane changed where the level was (retiring a rank sets it) and
-            // where ranks were marked; the level's own only where late updates fell.
-            traffic.written += self.write_part(p, &planes, &dirty, roles(depth).1, &mut blocks[p])?;
-            let late: Vec<bool> = late.iter().map(|t| t.load(Relaxed)).collect();
-            if late.contains(&true) {
-                traffic.written += self.write_part(p, &planes, &late, roles(depth).0, &mut blocks[p])?;
-            }
-            spare = Some(planes);
+            Ok(false)
+        })?;
+        if stop {
+            total.stop = true;
+            return Ok((total, traffic));
         }
         // Late updates for every part, written and synced before the commit.
         for p in 0..parts {
@@ -596,6 +700,7 @@ impl Disk {
             *sum += add;
         }
         m.antipodes = std::mem::take(&mut total.examples);
+        m.watched = watched;
         m.blocks = blocks;
         m.frontier = frontier;
         m.late = late;
@@ -605,6 +710,38 @@ impl Disk {
             std::fs::remove_file(&path).map_err(|e| DiskError::io(&path, &e))?;
         }
         Ok((total, traffic))
+    }
+
+    /// Writes the part whose turn is over, if any, then reads part `next` into its memory (or
+    /// `spare`'s), if any: run beside the next part's expansion when two parts fit in memory.
+    fn write_then_load(
+        &self,
+        depth: usize,
+        behind: Option<Behind>,
+        spare: Option<Planes>,
+        next: Option<usize>,
+    ) -> Result<Turn, EngineError> {
+        let mut spare = spare;
+        let mut written = None;
+        if let Some(mut b) = behind {
+            let mut bytes = self.write_part(b.p, &b.planes, &b.dirty, roles(depth).1, &mut b.blocks)?;
+            if b.late.contains(&true) {
+                bytes += self.write_part(b.p, &b.planes, &b.late, roles(depth).0, &mut b.blocks)?;
+            }
+            written = Some((b.p, b.blocks, bytes));
+            spare = Some(b.planes);
+        }
+        let mut traffic = Traffic::default();
+        let loaded = match next {
+            Some(q) => Some((q, self.load_part(q, spare.take(), &mut traffic)?)),
+            None => None,
+        };
+        Ok(Turn {
+            written,
+            loaded,
+            spare,
+            read: traffic.read,
+        })
     }
 
     /// Writes the update buffers out, sorted and without repeats, to empty memory.
@@ -717,58 +854,68 @@ impl Disk {
     /// Part `p`'s planes as last committed (all clear where never written), each block
     /// checked against its CRC-32; the blocks are read and checked in parallel.
     fn load_part(&self, p: usize, spare: Option<Planes>, traffic: &mut Traffic) -> Result<Planes, EngineError> {
-        let slice = self.partition.slice(p);
-        let planes = match spare {
-            Some(mut planes) if planes.len() == slice.end - slice.start => {
-                planes.reset(slice);
-                planes
-            }
-            _ => Planes::try_new(slice)?,
-        };
-        let marks = planes.marks.words();
-        let words = planes.words;
-        let mut read = 0;
-        for (plane, entries) in self.manifest.blocks[p].iter().enumerate() {
-            let mut files: [Option<File>; 2] = [None, None];
-            for slot in 0..2u8 {
-                if entries.iter().flatten().any(|&(s, _)| s == slot) {
-                    let path = self.part_path(p, plane, slot);
-                    files[slot as usize] = Some(File::open(&path).map_err(|e| DiskError::io(&path, &e))?);
+        // On the I/O threads, which may be working beside the expansion's.
+        self.io.install(|| {
+            let slice = self.partition.slice(p);
+            let entries = &self.manifest.blocks[p];
+            let planes = match spare {
+                Some(mut planes) if planes.len() == slice.end - slice.start => {
+                    // Only the blocks not read in full are cleared.
+                    planes.reuse(slice);
+                    planes
+                        .marks
+                        .words()
+                        .par_chunks(PART_BLOCK / 4)
+                        .enumerate()
+                        .filter(|(b, _)| entries.iter().any(|plane| plane[*b].is_none()))
+                        .for_each(|(_, words)| words.iter().for_each(|w| w.store(0, Relaxed)));
+                    planes
                 }
-            }
-            let bytes = entries
-                .par_iter()
-                .enumerate()
-                .map(|(b, entry)| {
-                    let Some((slot, want)) = *entry else { return Ok(0) };
-                    let path = self.part_path(p, plane, slot);
-                    let Some(file) = files[slot as usize].as_ref() else {
-                        return Ok(0);
-                    };
-                    let run = b * PART_BLOCK / 8..words.min((b + 1) * PART_BLOCK / 8);
-                    let mut bytes = vec![0u8; run.len() * 8];
-                    match std::os::unix::fs::FileExt::read_exact_at(file, &mut bytes, (b * PART_BLOCK) as u64) {
-                        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
-                            return Err(damaged(&path, &format!("it ends before block {b}")));
+                _ => Planes::try_new(slice)?,
+            };
+            let marks = planes.marks.words();
+            let words = planes.words;
+            for (plane, entries) in entries.iter().enumerate() {
+                let mut files: [Option<File>; 2] = [None, None];
+                for slot in 0..2u8 {
+                    if entries.iter().flatten().any(|&(s, _)| s == slot) {
+                        let path = self.part_path(p, plane, slot);
+                        files[slot as usize] = Some(File::open(&path).map_err(|e| DiskError::io(&path, &e))?);
+                    }
+                }
+                let bytes = entries
+                    .par_iter()
+                    .enumerate()
+                    .map(|(b, entry)| {
+                        let Some((slot, want)) = *entry else { return Ok(0) };
+                        let path = self.part_path(p, plane, slot);
+                        let Some(file) = files[slot as usize].as_ref() else {
+                            return Ok(0);
+                        };
+                        let run = b * PART_BLOCK / 8..words.min((b + 1) * PART_BLOCK / 8);
+                        let mut bytes = vec![0u8; run.len() * 8];
+                        match std::os::unix::fs::FileExt::read_exact_at(file, &mut bytes, (b * PART_BLOCK) as u64) {
+                            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
+                                return Err(damaged(&path, &format!("it ends before block {b}")));
+                            }
+                            other => other.map_err(|e| DiskError::io(&path, &e))?,
                         }
-                        other => other.map_err(|e| DiskError::io(&path, &e))?,
-                    }
-                    if crc32fast::hash(&bytes) != want {
-                        return Err(damaged(
-                            &path,
-                            &format!("block {b}'s CRC-32 differs from the manifest's"),
-                        ));
-                    }
-                    for (w, raw) in run.zip(bytes.chunks_exact(8)) {
-                        marks[2 * w + plane].store(u64::from_le_bytes(raw.try_into().unwrap_or_default()), Relaxed);
-                    }
-                    Ok(bytes.len() as u64)
-                })
-                .collect::<Result<Vec<u64>, EngineError>>()?;
-            read += bytes.iter().sum::<u64>();
-        }
-        traffic.read += read;
-        Ok(planes)
+                        if crc32fast::hash(&bytes) != want {
+                            return Err(damaged(
+                                &path,
+                                &format!("block {b}'s CRC-32 differs from the manifest's"),
+                            ));
+                        }
+                        for (w, raw) in run.zip(bytes.chunks_exact(8)) {
+                            marks[2 * w + plane].store(u64::from_le_bytes(raw.try_into().unwrap_or_default()), Relaxed);
+                        }
+                        Ok(bytes.len() as u64)
+                    })
+                    .collect::<Result<Vec<u64>, EngineError>>()?;
+                traffic.read += bytes.iter().sum::<u64>();
+            }
+            Ok(planes)
+        })
     }
 
     /// Writes the blocks of plane `plane` of `planes` (part `p`) holding a chunk `dirty`
@@ -804,26 +951,29 @@ impl Disk {
                 self.note_written(path);
             }
         }
-        let written = blocks
-            .par_iter_mut()
-            .enumerate()
-            .filter(|(b, _)| changed(*b))
-            .map(|(b, entry)| {
-                let slot = entry.map_or(0, |(s, _)| 1 - s);
-                let path = self.part_path(p, plane, slot);
-                let Some(file) = files[slot as usize].as_ref() else {
-                    return Ok(0);
-                };
-                let run = b * PART_BLOCK / 8..words.min((b + 1) * PART_BLOCK / 8);
-                let bytes: Vec<u8> = run
-                    .flat_map(|w| marks[2 * w + plane].load(Relaxed).to_le_bytes())
-                    .collect();
-                std::os::unix::fs::FileExt::write_all_at(file, &bytes, (b * PART_BLOCK) as u64)
-                    .map_err(|e| DiskError::io(&path, &e))?;
-                *entry = Some((slot, crc32fast::hash(&bytes)));
-                Ok(bytes.len() as u64)
-            })
-            .collect::<Result<Vec<u64>, EngineError>>()?;
+        let written = self.io.install(|| {
+            blocks
+                .par_iter_mut()
+                .enumerate()
+                .filter(|(b, _)| changed(*b))
+                .map(|(b, entry)| {
+                    let slot = entry.map_or(0, |(s, _)| 1 - s);
+                    let path = self.part_path(p, plane, slot);
+                    let Some(file) = files[slot as usize].as_ref() else {
+                        return Ok(0);
+                    };
+                    let run = b * PART_BLOCK / 8..words.min((b + 1) * PART_BLOCK / 8);
+                    let mut bytes = vec![0u8; run.len() * 8];
+                    for (w, out) in run.zip(bytes.chunks_exact_mut(8)) {
+                        out.copy_from_slice(&marks[2 * w + plane].load(Relaxed).to_le_bytes());
+                    }
+                    std::os::unix::fs::FileExt::write_all_at(file, &bytes, (b * PART_BLOCK) as u64)
+                        .map_err(|e| DiskError::io(&path, &e))?;
+                    *entry = Some((slot, crc32fast::hash(&bytes)));
+                    Ok(bytes.len() as u64)
+                })
+                .collect::<Result<Vec<u64>, EngineError>>()
+        })?;
         Ok(written.iter().sum())
     }
 

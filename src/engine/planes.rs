@@ -3,7 +3,6 @@
 //! level that observers read.
 
 use super::bitset::{BitSet, TooLarge, WORD_BITS};
-use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
@@ -266,14 +265,14 @@ impl Planes {
         self.slice.end - self.slice.start
     }
 
-    /// These planes emptied for `slice`, of the same length: as new, without allocating.
-    pub(super) fn reset(&mut self, slice: Range<u64>) {
+    /// These planes for `slice`, of the same length, their marks as they were: for a caller
+    /// that then writes or clears every word.
+    pub(super) fn reuse(&mut self, slice: Range<u64>) {
         debug_assert_eq!(
             slice.end - slice.start,
             self.len(),
             "planes reused for a slice of another length"
         );
-        self.marks.words().par_iter().for_each(|w| w.store(0, Relaxed));
         for summary in &self.occupied {
             summary.words().iter().for_each(|w| w.store(0, Relaxed));
         }
