@@ -278,6 +278,9 @@ struct Disk {
     /// Whether two parts fit in memory, so that the next is read and the last written while
     /// one is expanded (a search resumed with less `--memory` than it began with may not).
     overlap: bool,
+    /// Planes left by the last level, for the next one's parts: allocated once for the
+    /// search, as a new allocation each level would stay in the allocator's arenas.
+    pool: std::sync::Mutex<Vec<Planes>>,
     /// The threads that read and write parts, beside the expansion's.
     io: rayon::ThreadPool,
     /// Files written since the last commit, synced by it (one by one: a sync of the whole
@@ -387,6 +390,7 @@ impl Disk {
             .map_err(|e| DiskError::io(&dir, &io::Error::other(e)))?;
         let mut disk = Disk {
             overlap,
+            pool: Default::default(),
             io,
             dir,
             partition,
@@ -665,6 +669,12 @@ impl Disk {
                 blocks[q] = part_blocks;
                 traffic.written += bytes;
             }
+            for planes in [turn.spare, spare, ready.map(|(_, planes)| planes)]
+                .into_iter()
+                .flatten()
+            {
+                this.pool.lock().unwrap_or_else(|e| e.into_inner()).push(planes);
+            }
             Ok(false)
         })?;
         if stop {
@@ -858,6 +868,7 @@ impl Disk {
         self.io.install(|| {
             let slice = self.partition.slice(p);
             let entries = &self.manifest.blocks[p];
+            let spare = spare.or_else(|| self.pool.lock().unwrap_or_else(|e| e.into_inner()).pop());
             let planes = match spare {
                 Some(mut planes) if planes.len() == slice.end - slice.start => {
                     // Only the blocks not read in full are cleared.
