@@ -107,16 +107,17 @@ pub fn partition(states: u64, memory: u64) -> Partition {
 /// fit in half of it, as they do unless a search is resumed with less `--memory` than it
 /// began with.
 pub fn parts_at_once(partition: &Partition, memory: u64) -> usize {
-    let largest = (0..partition.processes())
-        .map(|p| partition.slice(p))
-        .map(|s| s.end - s.start)
-        .max()
-        .unwrap_or(0);
-    if largest.div_ceil(WORD_BITS) * 16 <= part_bytes(memory) {
+    if largest_part(partition).div_ceil(WORD_BITS) * 16 <= part_bytes(memory) {
         partition.processes().min(2)
     } else {
         1
     }
+}
+
+/// Ranks in the largest part: the first (only the last may be shorter).
+fn largest_part(partition: &Partition) -> u64 {
+    let first = partition.slice(0);
+    first.end - first.start
 }
 
 /// Bytes of disk a search of `states` ranks is expected to need: every part in two slots
@@ -377,11 +378,7 @@ impl Disk {
             }
         };
         let partition = Partition::new(states, manifest.parts);
-        let largest = (0..manifest.parts)
-            .map(|p| partition.slice(p))
-            .map(|s| s.end - s.start)
-            .max()
-            .unwrap_or(0);
+        let largest = largest_part(&partition);
         let overlap = parts_at_once(&partition, config.memory) == 2;
         let io = rayon::ThreadPoolBuilder::new()
             .num_threads(2)
