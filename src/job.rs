@@ -440,6 +440,8 @@ pub trait Built: Send + Sync {
     fn id(&self) -> String;
     /// Ranks the search covers.
     fn ranks(&self) -> u64;
+    /// See [`SearchGraph::bins`]: how a search on disk cuts its parts.
+    fn bins(&self) -> Option<crate::puzzle::Bins>;
     /// Largest cost of one move.
     fn max_move_cost(&self) -> u32;
     /// How this program numbers the puzzle's positions, hashed (a sample of ranks with
@@ -471,6 +473,10 @@ impl<P: Puzzle + Send + Sync + 'static> Built for P {
 
     fn ranks(&self) -> u64 {
         self.states()
+    }
+
+    fn bins(&self) -> Option<crate::puzzle::Bins> {
+        SearchGraph::bins(self)
     }
 
     fn max_move_cost(&self) -> u32 {

@@ -47,7 +47,7 @@ fn same_on_disk(args: &[&str], id: &str, memory: &str) {
     assert!(stderr.contains("on disk in planes"), "{stderr}");
     // Two parts in memory: one expanded, the one before written and the next read.
     assert!(
-        stderr.contains(" 1 part of ") || stderr.contains("(two in memory at a time)"),
+        stderr.contains(" 1 part of ") || stderr.contains("(two in memory at a time"),
         "{stderr}"
     );
     assert_same(&report(&sandbox, "memory", id), &report(&sandbox, "disk", id), id);
@@ -96,8 +96,45 @@ fn permutation_puzzles_on_disk_write_the_report_they_write_in_memory() {
     same_on_disk(&["--rules", &example("3x3x3-squares.tws")], "3x3x3-squares", "8KiB");
 }
 
+#[test]
+fn pancakes_send_the_flip_of_the_whole_stack_as_bits_and_write_the_same_report() {
+    // 10 parts of one bottom pancake, then 5 of two (a part's own bins applied in place);
+    // at 64 KiB a part is less than a bottom pancake's stacks, and ranks are sent.
+    let file = example("pancakes-10.tws");
+    for (memory, parts, bits) in [
+        ("400KiB", "10 parts", true),
+        ("1MiB", "5 parts", true),
+        ("64KiB", "56 parts", false),
+    ] {
+        let sandbox = Sandbox::new();
+        sandbox.run(&["--rules", &file, "--out", "memory", "--quiet"]).success();
+        let run = [
+            "--rules", &file, "--out", "disk", "--disk", "planes", "--memory", memory,
+        ];
+        let output = sandbox.run(&run).success().get_output().clone();
+        let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+        assert!(stderr.contains(parts), "{memory}: {stderr}");
+        assert_eq!(
+            stderr.contains("the move between parts sent as bits"),
+            bits,
+            "{memory}: {stderr}"
+        );
+        assert_same(
+            &report(&sandbox, "memory", "pancakes-10"),
+            &report(&sandbox, "disk", "pancakes-10"),
+            memory,
+        );
+        assert!(sandbox.list("planes").is_empty());
+    }
+}
+
 /// Pancakes of 10 at 64 KiB (56 parts): long enough to be stopped mid-search.
 fn pancakes(out: &str) -> Vec<String> {
+    pancakes_at(out, "64KiB")
+}
+
+/// Pancakes of 10 with `memory`: at 400 KiB, the flip of the whole stack sent as bits.
+fn pancakes_at(out: &str, memory: &str) -> Vec<String> {
     let file = example("pancakes-10.tws");
     [
         "--rules",
@@ -107,7 +144,7 @@ fn pancakes(out: &str) -> Vec<String> {
         "--disk",
         "planes",
         "--memory",
-        "64KiB",
+        memory,
         "--threads",
         "1",
     ]
@@ -129,11 +166,36 @@ fn committed(dir: &Path) -> usize {
         .unwrap_or(0)
 }
 
+/// The bin files the manifest in `dir` lists (its last level's late bins): at least one.
+fn committed_bins(dir: &Path) -> Vec<String> {
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).expect("manifest")).expect("JSON");
+    let depth = manifest["levels"].as_array().expect("levels").len() - 1;
+    let names: Vec<String> = manifest["late_bins"]
+        .as_array()
+        .expect("late bins")
+        .iter()
+        .enumerate()
+        .flat_map(|(to, sent)| {
+            let sent = sent.as_array().expect("a part's bins").clone();
+            sent.into_iter()
+                .map(move |b| format!("bins-{depth}-{to}-{}.bits", b[0].as_u64().expect("a part")))
+        })
+        .collect();
+    assert!(!names.is_empty(), "{manifest}");
+    names
+}
+
 /// Starts the pancakes on disk and returns the run once `levels` levels are committed.
 fn started_until(sandbox: &Sandbox, levels: usize) -> Running {
+    started_at_until(sandbox, "64KiB", levels)
+}
+
+/// [`started_until`] with `memory`.
+fn started_at_until(sandbox: &Sandbox, memory: &str, levels: usize) -> Running {
     let mut run = Running(Some(
         sandbox
-            .command(&args(&pancakes("out")))
+            .command(&args(&pancakes_at("out", memory)))
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
@@ -184,6 +246,51 @@ fn a_run_killed_with_sigkill_resumes_from_its_last_level_and_writes_the_same_rep
         "pancakes-10",
     );
     assert!(sandbox.list("planes").is_empty());
+}
+
+#[test]
+fn a_run_sending_bits_killed_with_sigkill_resumes_with_the_bits_it_committed() {
+    let sandbox = Sandbox::new();
+    drop(started_at_until(&sandbox, "400KiB", 5));
+    // The level committed holds bins for the parts before those that sent them.
+    let bits = committed_bins(&sandbox.path("planes"));
+    assert!(
+        bits.iter().all(|name| sandbox.path(&format!("planes/{name}")).exists()),
+        "{bits:?}"
+    );
+    let output = sandbox
+        .run(&args(&pancakes_at("out", "400KiB")))
+        .success()
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+    assert!(crate::util::resumed_level(&stderr) >= 4, "{stderr}");
+    assert_same(
+        &report(&sandbox, "out", "pancakes-10"),
+        &reference(&sandbox),
+        "pancakes-10",
+    );
+    assert!(sandbox.list("planes").is_empty());
+}
+
+#[test]
+fn a_damaged_bin_file_is_named_and_refused() {
+    let sandbox = Sandbox::new();
+    drop(started_at_until(&sandbox, "400KiB", 5));
+    let name = committed_bins(&sandbox.path("planes")).remove(0);
+    let path = sandbox.path(&format!("planes/{name}"));
+    let mut bytes = std::fs::read(&path).expect("the bins");
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x01;
+    std::fs::write(&path, bytes).expect("written back");
+    let output = sandbox
+        .run(&args(&pancakes_at("out", "400KiB")))
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+    assert!(stderr.contains(&name) && stderr.contains("damaged"), "{stderr}");
+    assert!(!sandbox.path("out/pancakes-10").exists());
 }
 
 #[test]

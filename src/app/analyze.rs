@@ -221,7 +221,7 @@ fn analyze(
                 human_bytes(job.memory()),
                 job.bits_per_state()
             )),
-            (None, Some(config)) => note(disk_note(job, built.ranks(), config, parts)),
+            (None, Some(config)) => note(disk_note(job, built, config, parts)),
             (Some(cluster), _) => note(cluster_note(job, built.ranks(), cluster)),
         }
         if settings.disk.is_some() && disk.is_none() {
@@ -421,13 +421,18 @@ fn progress_bar(job: &Job, quiet: bool, expected: u64) -> Result<ProgressBar> {
 }
 
 /// What a search on disk takes: its parts, the memory, the disk.
-fn disk_note(job: &Job, ranks: u64, config: &disk::Config, resumed: Option<usize>) -> String {
+fn disk_note(job: &Job, built: &dyn Built, config: &disk::Config, resumed: Option<usize>) -> String {
+    let ranks = built.ranks();
     let parts = match resumed {
         Some(parts) => Partition::new(ranks, parts),
-        None => disk::partition(ranks, config.memory),
+        None => disk::partition(ranks, config.memory, built.bins()),
     };
+    let bits = built
+        .bins()
+        .and_then(|bins| disk::bins_per_part(&parts, bins, config.memory))
+        .map_or("", |_| "; the move between parts sent as bits");
     format!(
-        "{job}: {} states to search on disk in {}: {} of planes in {} part{} of {} ({} in memory at a time), at most {} of memory, up to {} of disk",
+        "{job}: {} states to search on disk in {}: {} of planes in {} part{} of {} ({} in memory at a time{bits}), at most {} of memory, up to {} of disk",
         thousands(job.states()),
         config.dir.display(),
         human_bytes(u128::from(ranks.div_ceil(64)) * 16),

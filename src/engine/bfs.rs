@@ -351,6 +351,7 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
             me: self.me,
             classes: self.classes,
             predecessors: !bottom_up,
+            bins: None,
         };
         for group in active.chunks(self.group.max(1)) {
             let tallies: Vec<LevelCounts> = group

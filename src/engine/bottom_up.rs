@@ -18,7 +18,7 @@
 use super::bitset::WORD_BITS;
 use super::counts::LevelCounts;
 use super::planes::{CHUNK_WORDS, Planes, note, roles, touch};
-use crate::puzzle::SearchGraph;
+use crate::puzzle::{Bins, SearchGraph};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 /// Whether the level after one of `frontier` configurations is cheaper to find bottom-up
@@ -31,9 +31,10 @@ pub(super) fn pays(frontier: u64, unseen: u64) -> bool {
 }
 
 /// Marks as the next level the unseen ranks of chunk `c` that have a neighbour in the
-/// level of depth `depth` (the planes hold every rank: one process). Returns how many
-/// neighbours were tested and how many were past the rank space (escapes), in a tally
-/// without states: the level is counted when it is retired.
+/// level of depth `depth`. The planes hold every rank (one process), or a part of a search
+/// on disk whose other parts are reached only by the move of its bins, whose images the
+/// level sends. Returns how many neighbours were tested and how many were past the rank
+/// space (escapes), in a tally without states: the level is counted when it is retired.
 pub(super) fn adopt_chunk<P: SearchGraph>(
     puzzle: &P,
     planes: &Planes,
@@ -43,10 +44,9 @@ pub(super) fn adopt_chunk<P: SearchGraph>(
     record: Option<&[AtomicU64]>,
     classes: usize,
 ) -> LevelCounts {
-    debug_assert_eq!(planes.slice.start, 0, "one process holds every rank");
     let (this, next) = roles(depth);
+    let (start, len) = (planes.slice.start, planes.len());
     let pairs = planes.marks.words().as_chunks::<2>().0;
-    let states = puzzle.states();
     let mut tally = LevelCounts::new(classes);
     let mut memo = P::Memo::default();
     let first = c * CHUNK_WORDS;
@@ -66,17 +66,20 @@ pub(super) fn adopt_chunk<P: SearchGraph>(
             unseen &= unseen - 1;
             let in_level = puzzle.any_predecessor(&mut memo, base + u64::from(bit), |pred| {
                 tally.generated += 1;
-                if pred >= states {
-                    tally.escapes += 1;
-                    tally.escape_from.get_or_insert(base + u64::from(bit));
+                let i = pred.wrapping_sub(start);
+                if i >= len {
+                    if pred & Bins::FLAG == 0 {
+                        tally.escapes += 1;
+                        tally.escape_from.get_or_insert(base + u64::from(bit));
+                    }
                     return false;
                 }
                 // In the level: its plane alone. Found ranks get the other plane alone and
                 // the level is retired only after this pass, so the test holds throughout.
                 // (`Planes::is_current` spelled out to read the other plane only for ranks in
                 // this one: most tests stop at the first load, 3% of the 2x2x2's CPU time.)
-                let pair = &pairs[(pred / WORD_BITS) as usize];
-                let mask = 1 << (pred % WORD_BITS);
+                let pair = &pairs[(i / WORD_BITS) as usize];
+                let mask = 1 << (i % WORD_BITS);
                 pair[this].load(Relaxed) & mask != 0 && pair[next].load(Relaxed) & mask == 0
             });
             found |= u64::from(in_level) << bit;

@@ -24,14 +24,16 @@
 //! levels (the heuristic atlas) do not run on disk.
 
 use super::bfs::{Distances, EngineError, GROUP_PER_THREAD, Level, Options};
+use super::bins::{self, BinSet, DENSE, SPARSE};
 use super::bitset::WORD_BITS;
+use super::bottom_up;
 use super::checkpoint::Note;
 use super::counts::LevelCounts;
 use super::exchange::Partition;
 use super::expand::{Expansion, Shifts};
 use super::planes::{CHUNK_WORDS, Frontier, Planes, roles};
 use crate::identity::Identity;
-use crate::puzzle::SearchGraph;
+use crate::puzzle::{Bins, SearchGraph};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::fs::File;
@@ -94,12 +96,41 @@ pub fn least_memory(states: u64) -> u64 {
 }
 
 /// The parts a search of `states` ranks is cut into with `memory` bytes: each part's planes
-/// (two bits a rank) within [`part_bytes`].
-pub fn partition(states: u64, memory: u64) -> Partition {
+/// (two bits a rank) within [`part_bytes`], and whole groups of the puzzle's `bins` if it
+/// has some and they fit ([`bins_per_part`]).
+pub fn partition(states: u64, memory: u64, bins: Option<Bins>) -> Partition {
     let words = states.div_ceil(WORD_BITS).max(1);
     // Two planes: 16 bytes per word of ranks.
     let words_per_part = (part_bytes(memory) / 16).max(1);
+    if let Some(bins) = bins {
+        // The most groups that fit in a part and divide them, if that is more than one part.
+        let most = words_per_part * WORD_BITS / bins.span.max(1);
+        let groups = (2..=most.min(bins.groups - 1)).rev().find(|g| bins.groups % g == 0);
+        for per_part in groups.into_iter().chain([1]) {
+            let partition = Partition::new(states, (bins.groups / per_part) as usize);
+            if bins_per_part(&partition, bins, memory).is_some() {
+                return partition;
+            }
+        }
+    }
     Partition::new(states, words.div_ceil(words_per_part) as usize)
+}
+
+/// Groups of `bins` in each part of `partition` if its parts are whole groups (of whole
+/// words), more than one, that fit in `memory` with their bins: the search then sends the
+/// bins' move as bits. A search resumed with other parts or less memory sends ranks.
+pub fn bins_per_part(partition: &Partition, bins: Bins, memory: u64) -> Option<u64> {
+    let parts = partition.processes() as u64;
+    let per_part = bins.groups / parts;
+    let whole = bins.groups.checked_mul(bins.span) == Some(partition.states())
+        && bins.span % WORD_BITS == 0
+        && parts > 1
+        && per_part * parts == bins.groups
+        && largest_part(partition) == per_part * bins.span;
+    (whole
+        && largest_part(partition).div_ceil(WORD_BITS) * 16 <= part_bytes(memory)
+        && BinSet::bytes(bins, per_part) <= memory / 4)
+        .then_some(per_part)
 }
 
 /// How many parts of `partition` are in memory at once with `memory` bytes: two (one
@@ -201,6 +232,9 @@ struct Manifest {
     frontier: Vec<bool>,
     /// The late updates for each part (found after it was written), if any: CRC-32 and bytes.
     late: Vec<Option<(u32, u64)>>,
+    /// The late bins for each part: the part that sent them, CRC-32 and bytes.
+    #[serde(default)]
+    late_bins: Vec<Vec<(usize, u32, u64)>>,
 }
 
 /// Bytes read and written so far.
@@ -221,6 +255,12 @@ pub(super) fn bfs<P: SearchGraph>(
     let mut options = options;
     let identity = options.identity.take().ok_or(EngineError::Unnamed)?;
     let mut disk = Disk::open(puzzle, &config, &options.id, &identity, &options.watch)?;
+    // The puzzle that sends its bins' move as bits, if the parts are cut for it.
+    let binned = disk.bins.as_ref().and_then(|_| puzzle.binned());
+    if disk.bins.is_some() && binned.is_none() {
+        disk.bins = None;
+    }
+    let puzzle = binned.as_ref().unwrap_or(puzzle);
     if let (Some(notify), Some(level)) = (options.notify.as_mut(), disk.manifest.levels.len().checked_sub(1)) {
         notify(&Note::Resumed {
             level,
@@ -279,6 +319,8 @@ struct Disk {
     /// Whether two parts fit in memory, so that the next is read and the last written while
     /// one is expanded (a search resumed with less `--memory` than it began with may not).
     overlap: bool,
+    /// The bins of the part being expanded, if the puzzle's far move is sent as bits.
+    bins: Option<BinSet>,
     /// Planes left by the last level, for the next one's parts: allocated once for the
     /// search, as a new allocation each level would stay in the allocator's arenas.
     pool: std::sync::Mutex<Vec<Planes>>,
@@ -358,7 +400,7 @@ impl Disk {
                 m
             }
             None => {
-                let parts = partition(states, config.memory).processes();
+                let parts = partition(states, config.memory, puzzle.bins()).processes();
                 Manifest {
                     format: FORMAT,
                     id: id.into(),
@@ -374,10 +416,19 @@ impl Disk {
                         .collect(),
                     frontier: vec![false; parts],
                     late: vec![None; parts],
+                    late_bins: vec![Vec::new(); parts],
                 }
             }
         };
         let partition = Partition::new(states, manifest.parts);
+        let mut manifest = manifest;
+        manifest.late_bins.resize(manifest.parts, Vec::new());
+        let bins = match puzzle.bins() {
+            Some(b) => bins_per_part(&partition, b, config.memory)
+                .map(|per_part| BinSet::new(b, per_part))
+                .transpose()?,
+            None => None,
+        };
         let largest = largest_part(&partition);
         let overlap = parts_at_once(&partition, config.memory) == 2;
         let io = rayon::ThreadPoolBuilder::new()
@@ -387,6 +438,7 @@ impl Disk {
             .map_err(|e| DiskError::io(&dir, &io::Error::other(e)))?;
         let mut disk = Disk {
             overlap,
+            bins,
             pool: Default::default(),
             io,
             dir,
@@ -456,6 +508,21 @@ impl Disk {
         self.dir.join(format!("late-{depth}-{p}.updates"))
     }
 
+    /// The bins part `from` sent part `to` while the level of depth `depth` was expanded.
+    fn bins_path(&self, depth: usize, to: usize, from: usize) -> PathBuf {
+        self.dir.join(format!("bins-{depth}-{to}-{from}.bits"))
+    }
+
+    /// The late bin files the manifest lists, with the part they are for and their CRC-32
+    /// and bytes: sent while expanding the level before the frontier.
+    fn pending_bins(&self) -> impl Iterator<Item = (usize, PathBuf, (u32, u64))> + '_ {
+        let depth = self.manifest.levels.len().wrapping_sub(1);
+        self.manifest.late_bins.iter().enumerate().flat_map(move |(to, sent)| {
+            sent.iter()
+                .map(move |&(from, crc, bytes)| (to, self.bins_path(depth, to, from), (crc, bytes)))
+        })
+    }
+
     /// The late update files the manifest lists: found while expanding the level before
     /// the frontier.
     fn pending(&self) -> impl Iterator<Item = (usize, PathBuf)> + '_ {
@@ -468,14 +535,15 @@ impl Disk {
     /// Removes what an uncommitted level left: early update files, late ones the manifest does
     /// not list, temporaries.
     fn tidy(&self) -> Result<(), EngineError> {
-        let pending: Vec<(usize, PathBuf)> = self.pending().collect();
+        let mut pending: Vec<(usize, PathBuf)> = self.pending().collect();
+        pending.extend(self.pending_bins().map(|(to, path, _)| (to, path)));
         let entries = std::fs::read_dir(&self.dir).map_err(|e| DiskError::io(&self.dir, &e))?;
         for entry in entries {
             let entry = entry.map_err(|e| DiskError::io(&self.dir, &e))?;
             let name = entry.file_name().to_string_lossy().into_owned();
             let stale = name.starts_with("early-")
                 || name.ends_with(".tmp")
-                || (name.starts_with("late-")
+                || ((name.starts_with("late-") || name.starts_with("bins-"))
                     && !pending
                         .iter()
                         .any(|(_, path)| path.file_name() == Some(&entry.file_name())));
@@ -516,11 +584,17 @@ impl Disk {
         let this: &Self = self;
         // Whether part `q` has a turn this level, as far as is known now: the parts before
         // it may still find ranks for it.
-        let needed = |q: usize, updates: &Updates| {
+        // Bins sent this level: `early_bins[q]`, the parts before `q` that sent it some;
+        // `sent_late[q]`, the parts after it (which it receives next level).
+        let mut early_bins: Vec<Vec<usize>> = vec![Vec::new(); parts];
+        let mut sent_late: Vec<Vec<(usize, u32, u64)>> = vec![Vec::new(); parts];
+        let needed = |q: usize, updates: &Updates, early_bins: &[Vec<usize>]| {
             this.manifest.frontier[q]
                 || this.manifest.late[q].is_some()
+                || !this.manifest.late_bins[q].is_empty()
                 || updates.early_files[q].is_some()
                 || !updates.early[q].is_empty()
+                || !early_bins[q].is_empty()
         };
         let stop = std::thread::scope(|s| -> Result<bool, EngineError> {
             // The part before, to be written, and the planes of a part already read.
@@ -530,7 +604,7 @@ impl Disk {
             // would leave the last one's in glibc's heap, which keeps what it frees.
             let mut spare: Option<Planes> = None;
             for p in 0..parts {
-                if !needed(p, &updates) {
+                if !needed(p, &updates, &early_bins) {
                     continue;
                 }
                 if stopped() {
@@ -548,7 +622,7 @@ impl Disk {
                 let job = this.overlap.then(|| {
                     let behind = behind.take();
                     let spare = spare.take();
-                    let next = (p + 1..parts).find(|&q| needed(q, &updates));
+                    let next = (p + 1..parts).find(|&q| needed(q, &updates, &early_bins));
                     s.spawn(move || this.write_then_load(depth, behind, spare, next))
                 });
                 let chunks = planes.words.div_ceil(CHUNK_WORDS);
@@ -569,6 +643,11 @@ impl Disk {
                         &mut traffic,
                     )?;
                 }
+                for &(from, crc, bytes) in &this.manifest.late_bins[p] {
+                    let path = this.bins_path(depth.wrapping_sub(1), p, from);
+                    let sent = this.read_bins(&path, Some((crc, bytes)), &mut traffic)?;
+                    this.apply_bins(puzzle, &path, &sent, &planes, depth.wrapping_sub(1), &late)?;
+                }
                 if let Some(spill) = updates.early_files[p].take() {
                     let path = this.early_path(p);
                     drop(spill.writer.into_inner().map_err(|e| DiskError::io(&path, e.error()))?);
@@ -580,6 +659,12 @@ impl Disk {
                 planes.deliver(&early, depth, None, &touched);
                 // Freed before the expansion, which fills the buffers again.
                 drop(early);
+                for from in std::mem::take(&mut early_bins[p]) {
+                    let path = this.bins_path(depth, p, from);
+                    let sent = this.read_bins(&path, None, &mut traffic)?;
+                    this.apply_bins(puzzle, &path, &sent, &planes, depth, &touched)?;
+                    std::fs::remove_file(&path).map_err(|e| DiskError::io(&path, &e))?;
+                }
                 for (slot, &rank) in watched.iter_mut().zip(watch) {
                     if slot.is_none() && planes.local(rank).is_some_and(|i| planes.is_current(i, depth)) {
                         *slot = Some(depth);
@@ -589,6 +674,25 @@ impl Disk {
                     .into_par_iter()
                     .filter(|&c| planes.chunk_has_current(c, depth))
                     .collect();
+                // A dense level of a part left by the bins' move alone is found bottom-up,
+                // as in memory, and sends that move's images from the level's side.
+                let bottom_up = this.bins.is_some() && puzzle.symmetric() && puzzle.uniform() && {
+                    let (level, unseen) = planes.census(depth);
+                    bottom_up::pays(level, unseen)
+                };
+                if let Some(set) = this.bins.as_ref().filter(|_| bottom_up) {
+                    let sent = active
+                        .par_iter()
+                        .map(|&c| bins::send_images(puzzle, &planes, set, p, c, depth, classes));
+                    let found = (0..chunks)
+                        .into_par_iter()
+                        .map(|c| bottom_up::adopt_chunk(puzzle, &planes, c, depth, &touched, None, classes));
+                    let tallies: Vec<LevelCounts> = sent.chain(found).collect();
+                    for t in tallies {
+                        let sum = std::mem::replace(&mut total, LevelCounts::new(classes));
+                        total = sum.merge(t);
+                    }
+                }
                 let expansion = Expansion {
                     planes: &planes,
                     touched: &touched,
@@ -596,7 +700,8 @@ impl Disk {
                     partition: this.partition,
                     me: p,
                     classes,
-                    predecessors: true,
+                    predecessors: !bottom_up,
+                    bins: this.bins.as_ref(),
                 };
                 for run in active.chunks(group.max(1)) {
                     let tallies: Vec<LevelCounts> = run
@@ -629,6 +734,27 @@ impl Disk {
                     }
                     if stopped() {
                         return Ok(true);
+                    }
+                }
+                if let Some(set) = &this.bins {
+                    for q in 0..parts {
+                        let sent = set.take(p, set.groups_of(q));
+                        if sent.is_empty() {
+                            continue;
+                        }
+                        let path = this.bins_path(depth, q, p);
+                        if q == p {
+                            this.apply_bins(puzzle, &path, &sent, &planes, depth, &touched)?;
+                            continue;
+                        }
+                        std::fs::write(&path, &sent).map_err(|e| DiskError::io(&path, &e))?;
+                        traffic.written += sent.len() as u64;
+                        if q > p {
+                            early_bins[q].push(p);
+                        } else {
+                            this.note_written(path);
+                            sent_late[q].push((p, crc32fast::hash(&sent), sent.len() as u64));
+                        }
                     }
                 }
                 frontier[p] = touched.iter().any(|t| t.load(Relaxed));
@@ -699,8 +825,12 @@ impl Disk {
             // Nothing was expanded: the search is over, its last level committed before.
             return Ok((total, traffic));
         }
+        for (q, sent) in sent_late.iter().enumerate() {
+            frontier[q] |= !sent.is_empty();
+        }
         // This level is counted; the frontier committed is the next.
-        let applied: Vec<PathBuf> = self.pending().map(|(_, path)| path).collect();
+        let mut applied: Vec<PathBuf> = self.pending().map(|(_, path)| path).collect();
+        applied.extend(self.pending_bins().map(|(_, path, _)| path));
         let m = &mut self.manifest;
         m.levels.push(total.states);
         for (sum, add) in m.reached_by_class.iter_mut().zip(&total.by_class) {
@@ -711,6 +841,7 @@ impl Disk {
         m.blocks = blocks;
         m.frontier = frontier;
         m.late = late;
+        m.late_bins = sent_late;
         self.commit()?;
         // The last level's late updates were applied in this one.
         for path in applied {
@@ -854,6 +985,60 @@ impl Disk {
             && (crc.finalize() != want || bytes != len)
         {
             return Err(damaged(path, "its CRC-32 or length differs from the manifest's"));
+        }
+        Ok(())
+    }
+
+    /// The bytes of the bin file `path`, checked against the CRC-32 and length `expected`
+    /// if given.
+    fn read_bins(
+        &self,
+        path: &Path,
+        expected: Option<(u32, u64)>,
+        traffic: &mut Traffic,
+    ) -> Result<Vec<u8>, EngineError> {
+        let sent = std::fs::read(path).map_err(|e| DiskError::io(path, &e))?;
+        traffic.read += sent.len() as u64;
+        if let Some((crc, bytes)) = expected
+            && (crc32fast::hash(&sent) != crc || sent.len() as u64 != bytes)
+        {
+            return Err(damaged(path, "its CRC-32 or length differs from the manifest's"));
+        }
+        Ok(sent)
+    }
+
+    /// Marks as in the level after `depth` the unseen ranks of the bins `sent` (the
+    /// records of the bin file `path`, see [`bins`]) in `planes`' part.
+    fn apply_bins<P: SearchGraph>(
+        &self,
+        puzzle: &P,
+        path: &Path,
+        sent: &[u8],
+        planes: &Planes,
+        depth: usize,
+        touched: &[AtomicBool],
+    ) -> Result<(), EngineError> {
+        let words: Vec<u64> = sent
+            .chunks_exact(8)
+            .map(|w| u64::from_le_bytes(w.try_into().unwrap_or_default()))
+            .collect();
+        if sent.len() % 8 != 0 {
+            return Err(damaged(path, "its length is not a whole number of words"));
+        }
+        let mut rest = &words[..];
+        while let [bin, kind, count, tail @ ..] = rest {
+            let count = usize::try_from(*count).unwrap_or(usize::MAX);
+            if count > tail.len() || (*kind != DENSE && *kind != SPARSE) {
+                return Err(damaged(path, "it holds a record cut short or of no known kind"));
+            }
+            let foreign = bins::deliver(puzzle, planes, *bin, *kind == SPARSE, &tail[..count], depth, touched);
+            if foreign > 0 {
+                return Err(damaged(path, "it holds an index of no rank of its part"));
+            }
+            rest = &tail[count..];
+        }
+        if !rest.is_empty() {
+            return Err(damaged(path, "it ends within a record's header"));
         }
         Ok(())
     }
@@ -1145,6 +1330,7 @@ fn is_ours(name: &str) -> bool {
         || name == MANIFEST
         || name.starts_with("part-")
         || name.ends_with(".updates")
+        || name.ends_with(".bits")
         || name.ends_with(".tmp")
 }
 

@@ -8,11 +8,12 @@
 //! gathered and prefetched before they are looked up, and the look-ups are issued before
 //! any locked write ([`Batch`]), so that their cache misses overlap.
 
+use super::bins::{BinSet, Gather};
 use super::bitset::{WORD_BITS, prefetch};
 use super::counts::LevelCounts;
 use super::exchange::Partition;
 use super::planes::{BLOCK_WORDS, CHUNK_WORDS, Planes, level_word, note, roles, runs, set_blocks, touch};
-use crate::puzzle::{Adjacent, SearchGraph};
+use crate::puzzle::{Adjacent, Bins, SearchGraph};
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
@@ -82,6 +83,8 @@ pub(super) struct Expansion<'a> {
     /// Whether the level's predecessors are marked; without, the level is only counted
     /// and retired (its successor was found bottom-up).
     pub(super) predecessors: bool,
+    /// Where a search on disk keeps the [`crate::puzzle::Bins`] its part `me` sends.
+    pub(super) bins: Option<&'a BinSet>,
 }
 
 impl Expansion<'_> {
@@ -114,6 +117,7 @@ impl Expansion<'_> {
                 preds: [0; BATCH],
                 generated: 0,
             },
+            gather: self.bins.map(|set| Gather::new(set, self.me)),
             memo: P::Memo::default(),
             level: Vec::with_capacity(CHUNK_WORDS),
             occupied: [0u64; CHUNK_WORDS / WORD_BITS as usize],
@@ -132,6 +136,9 @@ impl Expansion<'_> {
             }
         }
         scratch.batch.flush();
+        if let Some(gather) = scratch.gather.as_mut() {
+            gather.flush();
+        }
         tally.generated += scratch.batch.generated;
         tally
     }
@@ -170,6 +177,8 @@ struct Worker<'a, P> {
 /// which of them are not empty (bit `j % 64` of `occupied[j / 64]`).
 struct Scratch<'a, M> {
     batch: Batch<'a>,
+    /// A search on disk's bits of bins, gathered likewise.
+    gather: Option<Gather<'a>>,
     memo: M,
     level: Vec<u64>,
     occupied: [u64; CHUNK_WORDS / WORD_BITS as usize],
@@ -333,6 +342,7 @@ impl<'a, P: SearchGraph> Worker<'a, P> {
     fn far_predecessors(&self, run_start: usize, scratch: &mut Scratch<'a, P::Memo>, tally: &mut LevelCounts) {
         let (start, len) = (self.start, self.len);
         let batch = &mut scratch.batch;
+        let gather = &mut scratch.gather;
         let first = (self.base + run_start) as u64 * WORD_BITS;
         self.puzzle
             .for_each_far_predecessor_in_words(&mut scratch.memo, first, &scratch.level, |rank, pred| {
@@ -340,7 +350,7 @@ impl<'a, P: SearchGraph> Worker<'a, P> {
                 if i < len {
                     batch.push(i);
                 } else {
-                    self.far_elsewhere(tally, rank, pred);
+                    self.far_elsewhere(tally, gather, rank, pred);
                 }
             });
     }
@@ -350,10 +360,12 @@ impl<'a, P: SearchGraph> Worker<'a, P> {
     /// inlined, holds only the common case (one process: never taken).
     #[cold]
     #[inline(never)]
-    fn far_elsewhere(&self, tally: &mut LevelCounts, rank: u64, pred: u64) {
+    fn far_elsewhere(&self, tally: &mut LevelCounts, gather: &mut Option<Gather<'_>>, rank: u64, pred: u64) {
         if pred < self.states {
             tally.generated += 1;
             self.remote(tally, pred);
+        } else if pred & Bins::FLAG != 0 && gather.as_mut().is_some_and(|g| g.push(pred)) {
+            tally.generated += 1;
         } else {
             tally.escapes += 1;
             tally.escape_from.get_or_insert(rank);

@@ -2,6 +2,7 @@
 //! search over the same bit sets when moves have costs. [`search`] is the one entry.
 
 pub mod bfs;
+mod bins;
 pub mod bitset;
 mod bottom_up;
 pub mod checkpoint;

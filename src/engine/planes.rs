@@ -362,6 +362,23 @@ impl Planes {
             .sum()
     }
 
+    /// Ranks of the level of depth `depth` in the slice, and ranks not yet seen.
+    pub(super) fn census(&self, depth: usize) -> (u64, u64) {
+        use rayon::prelude::*;
+        let marks = self.marks.words();
+        (0..self.words)
+            .into_par_iter()
+            .map(|w| {
+                let valid = if w == self.words - 1 { self.last_word } else { u64::MAX };
+                let unseen = !(marks[2 * w].load(Relaxed) | marks[2 * w + 1].load(Relaxed)) & valid;
+                (
+                    u64::from(self.level_word(w, depth).count_ones()),
+                    u64::from(unseen.count_ones()),
+                )
+            })
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+    }
+
     /// Whether chunk `c` holds ranks of the level of depth `depth` (after a resume).
     pub(super) fn chunk_has_current(&self, c: usize, depth: usize) -> bool {
         (c * CHUNK_WORDS..self.words.min((c + 1) * CHUNK_WORDS)).any(|w| self.level_word(w, depth) != 0)

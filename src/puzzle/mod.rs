@@ -117,6 +117,32 @@ pub trait SearchGraph: Sync {
     fn adjacent_predecessors(&self) -> Option<Adjacent> {
         None
     }
+    /// How a search on disk may receive the predecessors of a move that takes every rank to
+    /// another part (pancakes' flip of the whole stack): as bits of [`Bins`], if the puzzle
+    /// has such a move.
+    fn bins(&self) -> Option<Bins> {
+        None
+    }
+    /// This puzzle passing the predecessors by the move of [`SearchGraph::bins`] as
+    /// [`Bins::encode`]d values (past every rank) to its predecessor methods: for the search
+    /// on disk alone.
+    fn binned(&self) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        None
+    }
+    /// The encoded bin and index of the image of `rank` by the move of [`SearchGraph::bins`]
+    /// (of a binned puzzle): for a dense level found bottom-up on disk, whose other moves
+    /// stay within a part.
+    fn binned_image(&self, _memo: &mut Self::Memo, _rank: u64) -> Option<u64> {
+        None
+    }
+    /// Calls `f` with the rank of each of `indices` in bin `bin` of [`SearchGraph::bins`]
+    /// (fastest when they ascend: a dense bin's bits); returns how many have no rank.
+    fn unbin(&self, _bin: u64, indices: impl Iterator<Item = u64>, _f: impl FnMut(u64)) -> u64 {
+        indices.count() as u64
+    }
     /// Calls `f(rank, pred)` for each rank `first + 64 * i + b` with bit `b` of `words[i]`
     /// set, in ascending order, and each of its predecessors but those
     /// [`SearchGraph::adjacent_predecessors`] describes: the engine's hot loop, a run of
@@ -333,6 +359,54 @@ pub struct Walk {
     pub drawings: Vec<String>,
     /// Each move's name.
     pub moves: Vec<String>,
+}
+
+/// Predecessors a search on disk receives as bits rather than ranks ([`SearchGraph::bins`]).
+///
+/// The ranks fall in `groups` groups of `span` consecutive ranks, and the parts of a search
+/// on disk are whole groups. One move takes each rank of group `b` to another group `t`;
+/// its images from `b` in `t` form bin `t * groups + b`, which the puzzle numbers `0..len`.
+/// So a part sends a bit for each image, dense when a level is wide, where a rank would
+/// take 4 or 8 bytes, and no sort (pancakes of 14 send 3 x 10^10 a level).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bins {
+    /// Groups of ranks.
+    pub groups: u64,
+    /// Ranks of a group.
+    pub span: u64,
+    /// Indices of a bin.
+    pub len: u64,
+}
+
+impl Bins {
+    /// The bit that marks a value passed for a predecessor as a bin's index, not a rank.
+    pub const FLAG: u64 = 1 << 63;
+    /// Bits of the index in an encoded value.
+    const INDEX_BITS: u32 = 40;
+
+    /// Bins whose indices and numbers fit the encoding.
+    pub fn new(groups: u64, span: u64, len: u64) -> Option<Self> {
+        (len <= 1 << Self::INDEX_BITS && groups.checked_mul(groups)? < 1 << (63 - Self::INDEX_BITS)).then_some(Self {
+            groups,
+            span,
+            len,
+        })
+    }
+
+    /// The value passed for index `index` of bin `bin`.
+    #[inline(always)]
+    pub fn encode(bin: u64, index: u64) -> u64 {
+        Self::FLAG | bin << Self::INDEX_BITS | index
+    }
+
+    /// The bin and index of an encoded value.
+    #[inline]
+    pub fn decode(value: u64) -> (u64, u64) {
+        (
+            (value & !Self::FLAG) >> Self::INDEX_BITS,
+            value & ((1 << Self::INDEX_BITS) - 1),
+        )
+    }
 }
 
 /// Which ranks have `rank - 1` and `rank + 1` among their predecessors, as a pattern that

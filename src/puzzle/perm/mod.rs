@@ -21,7 +21,7 @@ pub mod structure;
 mod tests;
 pub mod text;
 
-use super::{ClassInfo, Invariant, Notation, ParseError, SearchGraph};
+use super::{Bins, ClassInfo, Invariant, Notation, ParseError, SearchGraph};
 use coords::{Coords, Plan};
 pub use parse::{Definition, DefinitionError, parse_definition};
 use sequence::Transform;
@@ -52,6 +52,147 @@ pub struct PermPuzzle {
     /// The number of the first piece in positions read and written: 1 as in a `.tws`
     /// file, 0 as in a KPuzzle's.
     first: u32,
+    /// The one move that changes the rank's highest digit, if it is one ([`Swap`]).
+    swap: Option<Swap>,
+    /// Whether that move's predecessors are passed as [`Bins`] (a search on disk).
+    binned: bool,
+}
+
+/// Under [`Plan::Big`] with no other coordinate, the one move that changes the big
+/// permutation's last position (the rank's highest digit), when it swaps the first and
+/// last positions' pieces: pancakes' flip of the whole stack. From the group of ranks whose
+/// last piece is `b`, it reaches the group of each other piece `t` through the positions
+/// whose last piece is `t` and first is `b`: bin `t * k + b` of [`Bins`], numbered by the
+/// order of the pieces between (their Lehmer code).
+///
+/// A bin's index is turned back into a rank a table look-up at a time: the index's low
+/// digits (the order of the first `head` pieces between) are a pattern of the table, whose
+/// entry is their part of the rank, for each count of those pieces below the first one;
+/// the high digits are decoded once for a run of `head!` indices.
+#[derive(Debug, Clone)]
+struct Swap {
+    /// The move's index.
+    m: usize,
+    /// Pieces of the big permutation.
+    k: usize,
+    /// `from[j]`: which position's piece the move brings to position `j`.
+    from: [u8; rank::MAX_DISTINCT],
+    /// Positions between the first and last that the table covers.
+    head: usize,
+    /// `table[pattern * (head + 1) + c]`: the rank's digits of positions `1..=head`
+    /// holding the pieces in the order `pattern`, when `c` of them are below the first one.
+    table: Vec<u16>,
+}
+
+/// Most positions [`Swap`]'s table covers: `7! x 8` entries of 2 bytes, 80 KiB, in cache.
+const SWAP_HEAD: usize = 7;
+
+impl Swap {
+    /// The one such move of `plan`, if there is one.
+    fn of(plan: &Plan) -> Option<Self> {
+        let Plan::Big(big) = plan else { return None };
+        let k = big.k;
+        let mut last = big.mixed.iter().filter(|x| x.reach == k);
+        let (Some(x), None) = (last.next(), last.next()) else {
+            return None;
+        };
+        let swaps = usize::from(x.from[0]) == k - 1 && usize::from(x.from[k - 1]) == 0;
+        if !(swaps && big.small == 1 && k >= 3) || Bins::new(k as u64, rank::FACT[k - 1], rank::FACT[k - 2]).is_none() {
+            return None;
+        }
+        let head = (k - 2).min(SWAP_HEAD);
+        let mut table = vec![0u16; rank::FACT[head] as usize * (head + 1)];
+        let mut order = [0u8; SWAP_HEAD];
+        for (pattern, row) in table.chunks_mut(head + 1).enumerate() {
+            rank::unrank_distinct(pattern as u64, &mut order[..head]);
+            for (c, entry) in row.iter_mut().enumerate() {
+                // Position `j + 1` holds the piece of order `order[j]` among those `head`:
+                // its digit counts those before it that are below it, and the first piece
+                // if it is above `c` of them.
+                let mut digits = 0;
+                for j in 0..head {
+                    let below = order[..j].iter().filter(|&&o| o < order[j]).count();
+                    let first = usize::from(usize::from(order[j]) >= c);
+                    digits += (below + first) as u64 * rank::FACT[j + 1];
+                }
+                *entry = digits as u16;
+            }
+        }
+        Some(Swap {
+            m: x.m,
+            k,
+            from: x.from,
+            head,
+            table,
+        })
+    }
+
+    /// Its bins.
+    fn bins(&self) -> Option<Bins> {
+        Bins::new(self.k as u64, rank::FACT[self.k - 1], rank::FACT[self.k - 2])
+    }
+
+    /// The encoded bin and index of the image of the position whose pieces are `code`.
+    #[inline(always)]
+    fn encode(&self, code: &[u8]) -> u64 {
+        let k = self.k;
+        let (t, b) = (code[usize::from(self.from[k - 1])], code[k - 1]);
+        let (mut seen, mut index) = (0u32, 0);
+        for j in 1..k - 1 {
+            let c = code[usize::from(self.from[j])];
+            index += u64::from((seen & ((1u32 << c) - 1)).count_ones()) * rank::FACT[j - 1];
+            seen |= 1 << c;
+        }
+        Bins::encode(u64::from(t) * k as u64 + u64::from(b), index)
+    }
+
+    /// Calls `f` with the rank of each of `indices` in bin `bin`; returns how many have
+    /// none.
+    fn unbin(&self, bin: u64, indices: impl Iterator<Item = u64>, mut f: impl FnMut(u64)) -> u64 {
+        let (k, head) = (self.k, self.head);
+        let (t, b) = ((bin / k as u64) as usize, (bin % k as u64) as usize);
+        if t == b || t >= k {
+            return indices.count() as u64;
+        }
+        let run = rank::FACT[head];
+        // The run decoded: its high digits, the rank's part they and the last piece make,
+        // and how many of the pieces left for the head are below the first piece.
+        let (mut high, mut base, mut c) = (u64::MAX, 0, 0);
+        let mut bad = 0;
+        for index in indices {
+            if index >= rank::FACT[k - 2] {
+                bad += 1;
+                continue;
+            }
+            if index / run != high {
+                high = index / run;
+                let mut free: u32 = ((1u32 << k) - 1) & !(1 << t) & !(1 << b);
+                let mut h = high;
+                base = t as u64 * rank::FACT[k - 1];
+                // Positions from the last between down to past the head: digit `j - 1` of
+                // the index (radix `j`) picks the piece among those not placed after it.
+                let mut digits = [0u64; rank::MAX_DISTINCT];
+                for (j, d) in digits.iter_mut().enumerate().take(k - 1).skip(head + 1) {
+                    *d = h % j as u64;
+                    h /= j as u64;
+                }
+                for j in (head + 1..k - 1).rev() {
+                    let mut bits = free;
+                    for _ in 0..digits[j] {
+                        bits &= bits - 1;
+                    }
+                    let piece = bits.trailing_zeros();
+                    free &= !(1 << piece);
+                    let first = u64::from(piece > b as u32);
+                    base += (digits[j] + first) * rank::FACT[j];
+                }
+                c = (free & ((1u32 << b) - 1)).count_ones() as usize;
+            }
+            let pattern = (index % run) as usize;
+            f(base + u64::from(self.table[pattern * (head + 1) + c]));
+        }
+        bad
+    }
 }
 
 /// One piece an `Illegal` line keeps from one position (flattened).
@@ -229,8 +370,11 @@ impl PermPuzzle {
             reach,
             illegal,
             first: 1,
+            swap: None,
+            binned: false,
         };
         puzzle.classes = puzzle.build_classes();
+        puzzle.swap = Swap::of(&puzzle.coords.plan);
         Ok(puzzle)
     }
 
@@ -722,7 +866,7 @@ impl PermPuzzle {
                     *c = memo.rest[usize::from(p)];
                 }
                 let small_row = &big.small_table[small as usize * moves..][..moves];
-                big.mixed.iter().any(|mixed| {
+                let found = big.mixed.iter().any(|mixed| {
                     // The digits from `reach` on stay; those below are re-ranked.
                     let mut seen = 0u32;
                     let mut low = 0;
@@ -733,7 +877,9 @@ impl PermPuzzle {
                     }
                     let big_rank = memo.above[mixed.reach] + low;
                     test(big_rank * big.small + u64::from(small_row[mixed.m]))
-                })
+                });
+                // A binned puzzle's plan has the swap out of its mixed moves.
+                found || (self.binned && self.swap.as_ref().is_some_and(|swap| test(swap.encode(code))))
             }
             Plan::Generic => {
                 let (mut p, mut t) = (std::mem::take(&mut memo.pieces), std::mem::take(&mut memo.twists));
@@ -917,6 +1063,42 @@ impl SearchGraph for PermPuzzle {
 
     fn for_each_successor(&self, rank: u64, f: impl FnMut(u64)) {
         self.neighbours(&mut Memo::default(), rank, f);
+    }
+
+    fn bins(&self) -> Option<Bins> {
+        self.swap.as_ref()?.bins()
+    }
+
+    fn binned(&self) -> Option<Self> {
+        let swap = self.swap.as_ref()?;
+        let mut binned = self.clone();
+        if let Plan::Big(big) = &mut binned.coords.plan {
+            big.mixed.retain(|x| x.m != swap.m);
+        }
+        binned.binned = true;
+        Some(binned)
+    }
+
+    fn binned_image(&self, memo: &mut Memo, rank: u64) -> Option<u64> {
+        let (Plan::Big(big), Some(swap)) = (&self.coords.plan, self.swap.as_ref().filter(|_| self.binned)) else {
+            return None;
+        };
+        if !(memo.first <= rank && rank < memo.end) {
+            self.enter_big(memo, rank, big);
+        }
+        // No other coordinate: the low part is the head's pattern.
+        let pattern = &big.patterns[(rank - memo.first) as usize * big.head..][..big.head];
+        for (c, &p) in memo.code.iter_mut().zip(pattern) {
+            *c = memo.rest[usize::from(p)];
+        }
+        Some(swap.encode(&memo.code))
+    }
+
+    fn unbin(&self, bin: u64, indices: impl Iterator<Item = u64>, f: impl FnMut(u64)) -> u64 {
+        match &self.swap {
+            Some(swap) => swap.unbin(bin, indices, f),
+            None => indices.count() as u64,
+        }
     }
 }
 

@@ -856,3 +856,45 @@ fn the_squares_group_equals_a080627() {
     assert_eq!(levels(&small), plain_levels(&u2r2, Metric::Face));
     assert_eq!(levels(&small).iter().sum::<u64>(), 12);
 }
+
+#[test]
+fn binned_flips_of_the_whole_stack_are_the_plain_ones() {
+    let p = puzzle(&pancakes(9, false), Metric::Face);
+    let bins = p.bins().expect("pancakes of 9 flip the whole stack alone");
+    assert_eq!((bins.groups, bins.span, bins.len), (9, 40_320, 5_040));
+    let binned = p.binned().expect("a binned puzzle");
+    let (mut memo, mut binned_memo) = (Memo::default(), Memo::default());
+    let mut sent = 0;
+    for rank in 0..p.states() {
+        let mut plain = Vec::new();
+        p.for_each_predecessor(&mut memo, rank, |pred| plain.push(pred));
+        let mut other = Vec::new();
+        binned.for_each_predecessor(&mut binned_memo, rank, |pred| {
+            if pred & Bins::FLAG == 0 {
+                other.push(pred);
+                return;
+            }
+            let (bin, index) = Bins::decode(pred);
+            // From the group of the rank's bottom pancake to the group of its top one.
+            assert_eq!(bin % bins.groups, rank / bins.span, "rank {rank}");
+            let mut images = Vec::new();
+            assert_eq!(p.unbin(bin, [index].into_iter(), |r| images.push(r)), 0);
+            let image = images[0];
+            assert_eq!(image / bins.span, bin / bins.groups, "rank {rank}");
+            sent += 1;
+            other.push(image);
+        });
+        plain.sort_unstable();
+        other.sort_unstable();
+        assert_eq!(plain, other, "rank {rank}");
+        let image = binned.binned_image(&mut binned_memo, rank).expect("the swap's image");
+        let mut images = Vec::new();
+        let (bin, index) = Bins::decode(image);
+        p.unbin(bin, [index].into_iter(), |r| images.push(r));
+        assert!(plain.contains(&images[0]), "rank {rank}");
+    }
+    assert_eq!(sent, p.states());
+    // The other plans have no such move; nor has a stack whose bottom two move together.
+    assert!(puzzle(POCKET_HELD, Metric::Face).bins().is_none());
+    assert!(puzzle(&pancakes(5, true), Metric::Face).bins().is_none());
+}
