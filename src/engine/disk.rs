@@ -151,13 +151,14 @@ fn largest_part(partition: &Partition) -> u64 {
     first.end - first.start
 }
 
-/// Bytes of disk a search of `states` ranks is expected to need: every part in two slots
-/// (a level never overwrites the committed one), plus update files as large as the planes
-/// (a level's far predecessors, sorted and deduplicated in each buffer, at 4 or 8 bytes
-/// each). An estimate: a level whose updates outgrow it fails on a full disk, and the
-/// search resumes from the last committed level once space is made.
+/// Bytes of disk a search of `states` ranks is expected to need: the committed planes, the
+/// blocks a level writes of the one plane it changes (a level never overwrites the committed
+/// version; what it supersedes is freed once it commits), and update files as large as the
+/// planes (a level's far predecessors, sorted and deduplicated in each buffer, at 4 or 8
+/// bytes each; bins take half as much). An estimate: a level whose updates outgrow it fails
+/// on a full disk, and the search resumes from the last committed level once space is made.
 pub fn disk_bytes(states: u64) -> u128 {
-    3 * (u128::from(states.div_ceil(WORD_BITS)) * 16)
+    5 * (u128::from(states.div_ceil(WORD_BITS)) * 16) / 2
 }
 
 /// Why the search on disk could not go on.
@@ -831,6 +832,7 @@ impl Disk {
         // This level is counted; the frontier committed is the next.
         let mut applied: Vec<PathBuf> = self.pending().map(|(_, path)| path).collect();
         applied.extend(self.pending_bins().map(|(_, path, _)| path));
+        let superseded = superseded(&self.manifest.blocks, &blocks);
         let m = &mut self.manifest;
         m.levels.push(total.states);
         for (sum, add) in m.reached_by_class.iter_mut().zip(&total.by_class) {
@@ -843,6 +845,7 @@ impl Disk {
         m.late = late;
         m.late_bins = sent_late;
         self.commit()?;
+        self.free(&superseded);
         // The last level's late updates were applied in this one.
         for path in applied {
             std::fs::remove_file(&path).map_err(|e| DiskError::io(&path, &e))?;
@@ -1170,6 +1173,30 @@ impl Disk {
         Ok(written.iter().sum())
     }
 
+    /// Frees the disk space of the blocks `superseded` lists (part, plane, slot, block): the
+    /// versions the last commit replaced. Where the file system cannot (or off Linux),
+    /// they stay until written over two levels on.
+    fn free(&self, superseded: &[(usize, usize, u8, usize)]) {
+        #[cfg(target_os = "linux")]
+        {
+            use rustix::fs::{FallocateFlags, fallocate};
+            let mut open: Option<((usize, usize, u8), File)> = None;
+            for &(p, plane, slot, b) in superseded {
+                if open.as_ref().is_none_or(|(key, _)| *key != (p, plane, slot)) {
+                    let path = self.part_path(p, plane, slot);
+                    open = File::options().write(true).open(&path).ok().map(|f| ((p, plane, slot), f));
+                }
+                if let Some((_, file)) = &open {
+                    let flags = FallocateFlags::PUNCH_HOLE | FallocateFlags::KEEP_SIZE;
+                    // Only space is at stake: the manifest no longer names these blocks.
+                    let _ = fallocate(file, flags, (b * PART_BLOCK) as u64, PART_BLOCK as u64);
+                }
+            }
+        }
+        #[cfg(not(target_os = "linux"))]
+        let _ = superseded;
+    }
+
     /// Notes that `path` was written, for the commit to sync.
     fn note_written(&self, path: PathBuf) {
         self.written.lock().unwrap_or_else(|e| e.into_inner()).insert(path);
@@ -1222,6 +1249,24 @@ impl Disk {
 fn blocks_of(partition: &Partition, p: usize) -> usize {
     let slice = partition.slice(p);
     ((slice.end - slice.start).div_ceil(WORD_BITS) as usize * 8).div_ceil(PART_BLOCK)
+}
+
+/// The blocks whose committed version moves from `before` to `after` to the other slot:
+/// (part, plane, the slot left, block).
+fn superseded(before: &[Vec<Vec<Block>>], after: &[Vec<Vec<Block>>]) -> Vec<(usize, usize, u8, usize)> {
+    let mut left = Vec::new();
+    for (p, (old, new)) in before.iter().zip(after).enumerate() {
+        for (plane, (old, new)) in old.iter().zip(new).enumerate() {
+            for (b, (old, new)) in old.iter().zip(new).enumerate() {
+                if let (Some((from, _)), Some((to, _))) = (old, new)
+                    && from != to
+                {
+                    left.push((p, plane, *from, b));
+                }
+            }
+        }
+    }
+    left
 }
 
 /// `ranks` sorted, without repeats.
