@@ -177,22 +177,25 @@ impl<'a> Gather<'a> {
     }
 }
 
-/// Marks as next (while level `depth` is expanded) the unseen ranks of bin `bin` of
-/// `puzzle` given by a record's words (its bits, or its indices if `sparse`), in part
-/// `planes`; returns how many are not ranks of the part (a damaged file).
-pub(super) fn deliver<P: SearchGraph>(
-    puzzle: &P,
-    planes: &Planes,
-    bin: u64,
-    sparse: bool,
-    words: &[u64],
-    depth: usize,
-    touched: &[AtomicBool],
-) -> u64 {
+/// Where the ranks of bins received are marked: in `planes`, as the level after `depth`,
+/// their chunks flagged in `touched`; once `stopped`, the rest is skipped (the level is not
+/// committed).
+pub(super) struct Marking<'a> {
+    pub(super) planes: &'a Planes,
+    pub(super) depth: usize,
+    pub(super) touched: &'a [AtomicBool],
+    pub(super) stopped: &'a (dyn Fn() -> bool + Sync),
+}
+
+/// Marks the unseen ranks of bin `bin` of `puzzle` given by a record's words (its bits, or
+/// its indices if `sparse`) as `to` says; returns how many are not ranks of the part (a
+/// damaged file).
+pub(super) fn deliver<P: SearchGraph>(puzzle: &P, to: &Marking, bin: u64, sparse: bool, words: &[u64]) -> u64 {
     const GRAIN: usize = 1 << 10;
     words
         .par_chunks(GRAIN)
         .enumerate()
+        .filter(|_| !(to.stopped)())
         .map(|(c, chunk)| {
             let mut ranks = Vec::with_capacity(GRAIN);
             let first = (c * GRAIN) as u64 * WORD_BITS;
@@ -211,7 +214,7 @@ pub(super) fn deliver<P: SearchGraph>(
                 });
                 puzzle.unbin(bin, indices, |r| ranks.push(r))
             };
-            bad + planes.deliver(&ranks, depth, None, touched)
+            bad + to.planes.deliver(&ranks, to.depth, None, to.touched)
         })
         .sum()
 }

@@ -24,7 +24,7 @@
 //! levels (the heuristic atlas) do not run on disk.
 
 use super::bfs::{Distances, EngineError, GROUP_PER_THREAD, Level, Options};
-use super::bins::{self, BinSet, DENSE, SPARSE};
+use super::bins::{self, BinSet, DENSE, Marking, SPARSE};
 use super::bitset::WORD_BITS;
 use super::bottom_up;
 use super::checkpoint::Note;
@@ -151,14 +151,15 @@ fn largest_part(partition: &Partition) -> u64 {
     first.end - first.start
 }
 
-/// Bytes of disk a search of `states` ranks is expected to need: the committed planes, the
-/// blocks a level writes of the one plane it changes (a level never overwrites the committed
-/// version; what it supersedes is freed once it commits), and update files as large as the
-/// planes (a level's far predecessors, sorted and deduplicated in each buffer, at 4 or 8
-/// bytes each; bins take half as much). An estimate: a level whose updates outgrow it fails
-/// on a full disk, and the search resumes from the last committed level once space is made.
+/// Bytes of disk a search of `states` ranks is expected to need: the committed planes; the
+/// new versions of the blocks a level writes (a level never overwrites the committed one,
+/// and what it supersedes is freed once it commits), of both planes where late updates fall
+/// everywhere; and update files as large as the planes (a level's far predecessors, sorted
+/// and deduplicated in each buffer, at 4 or 8 bytes each; bins, at most a bit a rank, take
+/// less). An estimate: a level whose updates outgrow it fails on a full disk, and the
+/// search resumes from the last committed level once space is made.
 pub fn disk_bytes(states: u64) -> u128 {
-    5 * (u128::from(states.div_ceil(WORD_BITS)) * 16) / 2
+    3 * (u128::from(states.div_ceil(WORD_BITS)) * 16)
 }
 
 /// Why the search on disk could not go on.
@@ -647,7 +648,13 @@ impl Disk {
                 for &(from, crc, bytes) in &this.manifest.late_bins[p] {
                     let path = this.bins_path(depth.wrapping_sub(1), p, from);
                     let sent = this.read_bins(&path, Some((crc, bytes)), &mut traffic)?;
-                    this.apply_bins(puzzle, &path, &sent, &planes, depth.wrapping_sub(1), &late)?;
+                    let to = Marking {
+                        planes: &planes,
+                        depth: depth.wrapping_sub(1),
+                        touched: &late,
+                        stopped,
+                    };
+                    this.apply_bins(puzzle, &path, &sent, &to)?;
                 }
                 if let Some(spill) = updates.early_files[p].take() {
                     let path = this.early_path(p);
@@ -663,7 +670,13 @@ impl Disk {
                 for from in std::mem::take(&mut early_bins[p]) {
                     let path = this.bins_path(depth, p, from);
                     let sent = this.read_bins(&path, None, &mut traffic)?;
-                    this.apply_bins(puzzle, &path, &sent, &planes, depth, &touched)?;
+                    let to = Marking {
+                        planes: &planes,
+                        depth,
+                        touched: &touched,
+                        stopped,
+                    };
+                    this.apply_bins(puzzle, &path, &sent, &to)?;
                     std::fs::remove_file(&path).map_err(|e| DiskError::io(&path, &e))?;
                 }
                 for (slot, &rank) in watched.iter_mut().zip(watch) {
@@ -682,12 +695,14 @@ impl Disk {
                     bottom_up::pays(level, unseen)
                 };
                 if let Some(set) = this.bins.as_ref().filter(|_| bottom_up) {
-                    let sent = active
-                        .par_iter()
-                        .map(|&c| bins::send_images(puzzle, &planes, set, p, c, depth, classes));
-                    let found = (0..chunks)
-                        .into_par_iter()
-                        .map(|c| bottom_up::adopt_chunk(puzzle, &planes, c, depth, &touched, None, classes));
+                    let sent = active.par_iter().map(|&c| match stopped() {
+                        true => LevelCounts::new(classes),
+                        false => bins::send_images(puzzle, &planes, set, p, c, depth, classes),
+                    });
+                    let found = (0..chunks).into_par_iter().map(|c| match stopped() {
+                        true => LevelCounts::new(classes),
+                        false => bottom_up::adopt_chunk(puzzle, &planes, c, depth, &touched, None, classes),
+                    });
                     let tallies: Vec<LevelCounts> = sent.chain(found).collect();
                     for t in tallies {
                         let sum = std::mem::replace(&mut total, LevelCounts::new(classes));
@@ -745,7 +760,13 @@ impl Disk {
                         }
                         let path = this.bins_path(depth, q, p);
                         if q == p {
-                            this.apply_bins(puzzle, &path, &sent, &planes, depth, &touched)?;
+                            let to = Marking {
+                                planes: &planes,
+                                depth,
+                                touched: &touched,
+                                stopped,
+                            };
+                            this.apply_bins(puzzle, &path, &sent, &to)?;
                             continue;
                         }
                         std::fs::write(&path, &sent).map_err(|e| DiskError::io(&path, &e))?;
@@ -1010,16 +1031,14 @@ impl Disk {
         Ok(sent)
     }
 
-    /// Marks as in the level after `depth` the unseen ranks of the bins `sent` (the
-    /// records of the bin file `path`, see [`bins`]) in `planes`' part.
+    /// Marks the unseen ranks of the bins `sent` (the records of the bin file `path`, see
+    /// [`bins`]) as `to` says.
     fn apply_bins<P: SearchGraph>(
         &self,
         puzzle: &P,
         path: &Path,
         sent: &[u8],
-        planes: &Planes,
-        depth: usize,
-        touched: &[AtomicBool],
+        to: &Marking,
     ) -> Result<(), EngineError> {
         let words: Vec<u64> = sent
             .chunks_exact(8)
@@ -1034,7 +1053,7 @@ impl Disk {
             if count > tail.len() || (*kind != DENSE && *kind != SPARSE) {
                 return Err(damaged(path, "it holds a record cut short or of no known kind"));
             }
-            let foreign = bins::deliver(puzzle, planes, *bin, *kind == SPARSE, &tail[..count], depth, touched);
+            let foreign = bins::deliver(puzzle, to, *bin, *kind == SPARSE, &tail[..count]);
             if foreign > 0 {
                 return Err(damaged(path, "it holds an index of no rank of its part"));
             }
@@ -1184,7 +1203,11 @@ impl Disk {
             for &(p, plane, slot, b) in superseded {
                 if open.as_ref().is_none_or(|(key, _)| *key != (p, plane, slot)) {
                     let path = self.part_path(p, plane, slot);
-                    open = File::options().write(true).open(&path).ok().map(|f| ((p, plane, slot), f));
+                    open = File::options()
+                        .write(true)
+                        .open(&path)
+                        .ok()
+                        .map(|f| ((p, plane, slot), f));
                 }
                 if let Some((_, file)) = &open {
                     let flags = FallocateFlags::PUNCH_HOLE | FallocateFlags::KEEP_SIZE;
@@ -1386,5 +1409,30 @@ fn sync_dir(dir: &Path) -> Result<(), EngineError> {
         // Some systems cannot sync a folder; the files themselves are synced.
         Err(e) if e.kind() == io::ErrorKind::InvalidInput || e.kind() == io::ErrorKind::PermissionDenied => Ok(()),
         Err(e) => Err(DiskError::io(dir, &e).into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GIB: u64 = 1 << 30;
+
+    #[test]
+    fn pancakes_of_14_in_6_gib_are_cut_by_bottom_pancake_and_send_bits() {
+        let fact = |n: u64| (1..=n).product::<u64>();
+        let bins = Bins::new(14, fact(13), fact(12)).expect("bins that fit");
+        let states = fact(14);
+        let parts = partition(states, 6 * GIB, Some(bins));
+        assert_eq!(parts.processes(), 14);
+        assert_eq!(bins_per_part(&parts, bins, 6 * GIB), Some(1));
+        assert_eq!(parts_at_once(&parts, 6 * GIB), 2);
+        // A bottom pancake's stacks (1.45 GiB of planes) do not fit in a part of 4 GiB's:
+        // ranks, in parts of their own size.
+        let smaller = partition(states, 4 * GIB, Some(bins));
+        assert_eq!(bins_per_part(&smaller, bins, 4 * GIB), None);
+        assert_eq!(smaller, partition(states, 4 * GIB, None));
+        // Resumed with less memory than the bins take: ranks.
+        assert_eq!(bins_per_part(&parts, bins, 3 * GIB), None);
     }
 }
