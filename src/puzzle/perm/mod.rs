@@ -879,7 +879,7 @@ impl PermPuzzle {
                     test(big_rank * big.small + u64::from(small_row[mixed.m]))
                 });
                 // A binned puzzle's plan has the swap out of its mixed moves.
-                found || (self.binned && self.swap.as_ref().is_some_and(|swap| test(swap.encode(code))))
+                found || (self.binned && self.test_swap(code, test))
             }
             Plan::Generic => {
                 let (mut p, mut t) = (std::mem::take(&mut memo.pieces), std::mem::take(&mut memo.twists));
@@ -898,6 +898,14 @@ impl PermPuzzle {
                 found
             }
         }
+    }
+
+    /// Tests the swap's image of `code` (a binned puzzle's): out of line, so that the loop
+    /// of the search in memory, which never takes it, stays as it was.
+    #[cold]
+    #[inline(never)]
+    fn test_swap(&self, code: &[u8], mut test: impl FnMut(u64) -> bool) -> bool {
+        self.swap.as_ref().is_some_and(|swap| test(swap.encode(code)))
     }
 
     /// Computes the high part's moves for the run of ranks holding `rank`.
