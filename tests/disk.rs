@@ -216,6 +216,16 @@ fn started_at_until(sandbox: &Sandbox, memory: &str, levels: usize) -> Running {
     run
 }
 
+/// Checks the pancakes' report in `out` is the one in memory, and the disk folder empty.
+fn assert_as_in_memory(sandbox: &Sandbox) {
+    assert_same(
+        &report(sandbox, "out", "pancakes-10"),
+        &reference(sandbox),
+        "pancakes-10",
+    );
+    assert!(sandbox.list("planes").is_empty());
+}
+
 /// The reference report of the pancakes, in memory.
 fn reference(sandbox: &Sandbox) -> Vec<(String, Vec<u8>)> {
     sandbox
@@ -240,12 +250,7 @@ fn a_run_killed_with_sigkill_resumes_from_its_last_level_and_writes_the_same_rep
     assert!(stderr.contains("(one in memory at a time)"), "{stderr}");
     let level = crate::util::resumed_level(&stderr);
     assert!(level >= 3, "{stderr}");
-    assert_same(
-        &report(&sandbox, "out", "pancakes-10"),
-        &reference(&sandbox),
-        "pancakes-10",
-    );
-    assert!(sandbox.list("planes").is_empty());
+    assert_as_in_memory(&sandbox);
 }
 
 #[test]
@@ -265,12 +270,7 @@ fn a_run_sending_bits_killed_with_sigkill_resumes_with_the_bits_it_committed() {
         .clone();
     let stderr = String::from_utf8(output.stderr).expect("UTF-8");
     assert!(crate::util::resumed_level(&stderr) >= 4, "{stderr}");
-    assert_same(
-        &report(&sandbox, "out", "pancakes-10"),
-        &reference(&sandbox),
-        "pancakes-10",
-    );
-    assert!(sandbox.list("planes").is_empty());
+    assert_as_in_memory(&sandbox);
 }
 
 #[test]

@@ -667,16 +667,18 @@ impl Disk {
                 planes.deliver(&early, depth, None, &touched);
                 // Freed before the expansion, which fills the buffers again.
                 drop(early);
+                // Where this level's bins for the part are marked: those sent before its
+                // turn, and its own.
+                let next = Marking {
+                    planes: &planes,
+                    depth,
+                    touched: &touched,
+                    stopped,
+                };
                 for from in std::mem::take(&mut early_bins[p]) {
                     let path = this.bins_path(depth, p, from);
                     let sent = this.read_bins(&path, None, &mut traffic)?;
-                    let to = Marking {
-                        planes: &planes,
-                        depth,
-                        touched: &touched,
-                        stopped,
-                    };
-                    this.apply_bins(puzzle, &path, &sent, &to)?;
+                    this.apply_bins(puzzle, &path, &sent, &next)?;
                     std::fs::remove_file(&path).map_err(|e| DiskError::io(&path, &e))?;
                 }
                 for (slot, &rank) in watched.iter_mut().zip(watch) {
@@ -760,13 +762,7 @@ impl Disk {
                         }
                         let path = this.bins_path(depth, q, p);
                         if q == p {
-                            let to = Marking {
-                                planes: &planes,
-                                depth,
-                                touched: &touched,
-                                stopped,
-                            };
-                            this.apply_bins(puzzle, &path, &sent, &to)?;
+                            this.apply_bins(puzzle, &path, &sent, &next)?;
                             continue;
                         }
                         std::fs::write(&path, &sent).map_err(|e| DiskError::io(&path, &e))?;
