@@ -69,6 +69,9 @@ const ENCODE_RANKS: usize = 1 << 13;
 /// a dense level writes half the planes, a sparse one (the first and last dozens of a big
 /// board) little.
 const PART_BLOCK: usize = 1 << 20;
+/// Bytes of a block read or written at a time: small enough to stay in the cache between
+/// the system call, the checksum and the copy to or from the interleaved planes.
+const PIECE: usize = 64 << 10;
 
 /// Expansion chunks in a block.
 const BLOCK_CHUNKS: usize = PART_BLOCK / 8 / CHUNK_WORDS;
@@ -989,12 +992,14 @@ impl Disk {
             }
             crc.update(&block[..n]);
             bytes += n as u64;
-            ranks.clear();
-            for raw in block[..n].chunks_exact(self.width) {
-                let mut word = [0u8; 8];
-                word[..self.width].copy_from_slice(raw);
-                ranks.push(planes.slice.start + u64::from_le_bytes(word));
-            }
+            let width = self.width;
+            (block[..n].par_chunks_exact(width))
+                .map(|raw| {
+                    let mut word = [0u8; 8];
+                    word[..width].copy_from_slice(raw);
+                    planes.slice.start + u64::from_le_bytes(word)
+                })
+                .collect_into_vec(&mut ranks);
             if ranks.iter().any(|&r| planes.local(r).is_none()) {
                 return Err(damaged(path, "it holds a rank outside its part"));
             }
@@ -1070,61 +1075,77 @@ impl Disk {
             let entries = &self.manifest.blocks[p];
             let spare = spare.or_else(|| self.pool.lock().unwrap_or_else(|e| e.into_inner()).pop());
             let planes = match spare {
+                // Every word is written below.
                 Some(mut planes) if planes.len() == slice.end - slice.start => {
-                    // Only the blocks not read in full are cleared.
                     planes.reuse(slice);
-                    planes
-                        .marks
-                        .words()
-                        .par_chunks(PART_BLOCK / 4)
-                        .enumerate()
-                        .filter(|(b, _)| entries.iter().any(|plane| plane[*b].is_none()))
-                        .for_each(|(_, words)| words.iter().for_each(|w| w.store(0, Relaxed)));
                     planes
                 }
                 _ => Planes::try_new(slice)?,
             };
             let marks = planes.marks.words();
             let words = planes.words;
+            let mut files: [[Option<File>; 2]; 2] = Default::default();
             for (plane, entries) in entries.iter().enumerate() {
-                let mut files: [Option<File>; 2] = [None, None];
                 for slot in 0..2u8 {
                     if entries.iter().flatten().any(|&(s, _)| s == slot) {
                         let path = self.part_path(p, plane, slot);
-                        files[slot as usize] = Some(File::open(&path).map_err(|e| DiskError::io(&path, &e))?);
+                        files[plane][slot as usize] = Some(File::open(&path).map_err(|e| DiskError::io(&path, &e))?);
                     }
                 }
-                let bytes = entries
-                    .par_iter()
-                    .enumerate()
-                    .map(|(b, entry)| {
-                        let Some((slot, want)) = *entry else { return Ok(0) };
-                        let path = self.part_path(p, plane, slot);
-                        let Some(file) = files[slot as usize].as_ref() else {
-                            return Ok(0);
-                        };
-                        let run = b * PART_BLOCK / 8..words.min((b + 1) * PART_BLOCK / 8);
-                        let mut bytes = vec![0u8; run.len() * 8];
-                        match std::os::unix::fs::FileExt::read_exact_at(file, &mut bytes, (b * PART_BLOCK) as u64) {
-                            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
-                                return Err(damaged(&path, &format!("it ends before block {b}")));
-                            }
-                            other => other.map_err(|e| DiskError::io(&path, &e))?,
-                        }
-                        if crc32fast::hash(&bytes) != want {
-                            return Err(damaged(
-                                &path,
-                                &format!("block {b}'s CRC-32 differs from the manifest's"),
-                            ));
-                        }
-                        for (w, raw) in run.zip(bytes.chunks_exact(8)) {
-                            marks[2 * w + plane].store(u64::from_le_bytes(raw.try_into().unwrap_or_default()), Relaxed);
-                        }
-                        Ok(bytes.len() as u64)
-                    })
-                    .collect::<Result<Vec<u64>, EngineError>>()?;
-                traffic.read += bytes.iter().sum::<u64>();
             }
+            // Both planes of a block together, a piece at a time: each piece is checked
+            // and woven into the interleaved planes while it is in the cache, and each
+            // line of the planes is written once.
+            let bytes = (0..entries[0].len())
+                .into_par_iter()
+                .map(|b| {
+                    let run = b * PART_BLOCK / 8..words.min((b + 1) * PART_BLOCK / 8);
+                    let mut buffers = [vec![0u8; PIECE], vec![0u8; PIECE]];
+                    let mut crcs = [crc32fast::Hasher::new(), crc32fast::Hasher::new()];
+                    for piece in run.clone().step_by(PIECE / 8) {
+                        let piece = piece..run.end.min(piece + PIECE / 8);
+                        for plane in 0..2 {
+                            let bytes = &mut buffers[plane][..piece.len() * 8];
+                            let Some((slot, _)) = entries[plane][b] else {
+                                bytes.fill(0);
+                                continue;
+                            };
+                            let path = self.part_path(p, plane, slot);
+                            let Some(file) = files[plane][slot as usize].as_ref() else {
+                                return Err(damaged(&path, "it cannot be opened"));
+                            };
+                            match std::os::unix::fs::FileExt::read_exact_at(file, bytes, piece.start as u64 * 8) {
+                                Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
+                                    return Err(damaged(&path, &format!("it ends before block {b}")));
+                                }
+                                other => other.map_err(|e| DiskError::io(&path, &e))?,
+                            }
+                            crcs[plane].update(bytes);
+                        }
+                        let [zero, one] = &buffers;
+                        let word = |raw: &[u8]| u64::from_le_bytes(raw.try_into().unwrap_or_default());
+                        for ((w, zero), one) in piece.zip(zero.chunks_exact(8)).zip(one.chunks_exact(8)) {
+                            marks[2 * w].store(word(zero), Relaxed);
+                            marks[2 * w + 1].store(word(one), Relaxed);
+                        }
+                    }
+                    let mut read = 0;
+                    for (plane, crc) in crcs.into_iter().enumerate() {
+                        if let Some((slot, want)) = entries[plane][b] {
+                            if crc.finalize() != want {
+                                let path = self.part_path(p, plane, slot);
+                                return Err(damaged(
+                                    &path,
+                                    &format!("block {b}'s CRC-32 differs from the manifest's"),
+                                ));
+                            }
+                            read += run.len() as u64 * 8;
+                        }
+                    }
+                    Ok(read)
+                })
+                .collect::<Result<Vec<u64>, EngineError>>()?;
+            traffic.read += bytes.iter().sum::<u64>();
             Ok(planes)
         })
     }
@@ -1174,14 +1195,23 @@ impl Disk {
                         return Ok(0);
                     };
                     let run = b * PART_BLOCK / 8..words.min((b + 1) * PART_BLOCK / 8);
-                    let mut bytes = vec![0u8; run.len() * 8];
-                    for (w, out) in run.zip(bytes.chunks_exact_mut(8)) {
-                        out.copy_from_slice(&marks[2 * w + plane].load(Relaxed).to_le_bytes());
+                    // A piece at a time, gathered from the planes, summed and written while
+                    // it is in the cache.
+                    let mut buffer = vec![0u8; PIECE];
+                    let mut crc = crc32fast::Hasher::new();
+                    for piece in run.clone().step_by(PIECE / 8) {
+                        let piece = piece..run.end.min(piece + PIECE / 8);
+                        let bytes = &mut buffer[..piece.len() * 8];
+                        let offset = piece.start as u64 * 8;
+                        for (w, out) in piece.zip(bytes.chunks_exact_mut(8)) {
+                            out.copy_from_slice(&marks[2 * w + plane].load(Relaxed).to_le_bytes());
+                        }
+                        crc.update(bytes);
+                        std::os::unix::fs::FileExt::write_all_at(file, bytes, offset)
+                            .map_err(|e| DiskError::io(&path, &e))?;
                     }
-                    std::os::unix::fs::FileExt::write_all_at(file, &bytes, (b * PART_BLOCK) as u64)
-                        .map_err(|e| DiskError::io(&path, &e))?;
-                    *entry = Some((slot, crc32fast::hash(&bytes)));
-                    Ok(bytes.len() as u64)
+                    *entry = Some((slot, crc.finalize()));
+                    Ok(run.len() as u64 * 8)
                 })
                 .collect::<Result<Vec<u64>, EngineError>>()
         })?;
