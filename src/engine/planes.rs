@@ -2,7 +2,7 @@
 //! sparse level be read without a pass over all of them, and [`Frontier`], the view of a
 //! level that observers read.
 
-use super::bitset::{BitSet, TooLarge, WORD_BITS};
+use super::bitset::{BitSet, TooLarge, WORD_BITS, prefetch};
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
@@ -329,7 +329,8 @@ impl Planes {
 
     /// Marks as next (while level `depth` is expanded) the ranks other processes found for
     /// this one that are still unseen; returns how many of them this process does not own
-    /// (a transport bug).
+    /// (a transport bug). Many ranks are marked by all the threads (the marks are atomic):
+    /// a dense level of a search on disk delivers hundreds of millions between its parts.
     pub(super) fn deliver(
         &self,
         ranks: &[u64],
@@ -337,17 +338,44 @@ impl Planes {
         record: Option<&[AtomicU64]>,
         touched: &[AtomicBool],
     ) -> u64 {
+        use rayon::prelude::*;
+        const SHARE: usize = 1 << 14;
+        if ranks.len() > SHARE {
+            return (ranks.par_chunks(SHARE))
+                .map(|share| self.deliver_here(share, depth, record, touched))
+                .sum();
+        }
+        self.deliver_here(ranks, depth, record, touched)
+    }
+
+    /// [`Planes::deliver`] on this thread.
+    fn deliver_here(&self, ranks: &[u64], depth: usize, record: Option<&[AtomicU64]>, touched: &[AtomicBool]) -> u64 {
         let next = roles(depth).1;
         let marks = self.marks.words();
         let mut foreign = 0;
-        for &rank in ranks {
-            let Some(i) = self.local(rank) else {
-                foreign += 1;
-                continue;
-            };
-            let (w, bit) = ((i / WORD_BITS) as usize, 1 << (i % WORD_BITS));
-            if (marks[2 * w].load(Relaxed) | marks[2 * w + 1].load(Relaxed)) & bit == 0 {
-                marks[2 * w + next].fetch_or(bit, Relaxed);
+        // A batch at a time, as the expansion marks its predecessors: every line asked
+        // for first, then the look-ups, then the locked writes (a full barrier on x86),
+        // so that the cache misses of a batch overlap.
+        let mut unseen = [0u64; DELIVERY_BATCH];
+        for batch in ranks.chunks(DELIVERY_BATCH) {
+            for &rank in batch {
+                if let Some(i) = self.local(rank) {
+                    prefetch(&marks[2 * (i / WORD_BITS) as usize]);
+                }
+            }
+            let mut kept = 0;
+            for &rank in batch {
+                let Some(i) = self.local(rank) else {
+                    foreign += 1;
+                    continue;
+                };
+                let (w, bit) = ((i / WORD_BITS) as usize, 1 << (i % WORD_BITS));
+                unseen[kept] = i;
+                kept += usize::from((marks[2 * w].load(Relaxed) | marks[2 * w + 1].load(Relaxed)) & bit == 0);
+            }
+            for &i in &unseen[..kept] {
+                let w = (i / WORD_BITS) as usize;
+                marks[2 * w + next].fetch_or(1 << (i % WORD_BITS), Relaxed);
                 touch(touched, w / CHUNK_WORDS);
                 note(record, w);
             }
@@ -385,11 +413,45 @@ impl Planes {
     }
 }
 
+/// Ranks [`Planes::deliver`] looks up at once.
+const DELIVERY_BATCH: usize = 256;
+
 /// Flags chunk `chunk` as holding part of the next level. The flags share cache lines
 /// between workers, so each is written once a level, not once a rank.
 #[inline]
 pub(super) fn touch(touched: &[AtomicBool], chunk: usize) {
     if !touched[chunk].load(Relaxed) {
         touched[chunk].store(true, Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    /// Deliveries are marked a prefetched batch at a time, and by every thread past a share:
+    /// whatever their order and repeats, the unseen ranks become the next level and the
+    /// others are left as they were, those of other parts counted.
+    #[test]
+    fn delivered_ranks_mark_the_unseen_ones_however_many() {
+        let slice = 1_000..201_000;
+        let planes = Planes::try_new(slice.clone()).expect("a small part");
+        for i in (0..200_000).step_by(7) {
+            planes.set_current(i, 4);
+        }
+        let touched: Vec<AtomicBool> = (0..planes.words.div_ceil(CHUNK_WORDS))
+            .map(|_| AtomicBool::new(false))
+            .collect();
+        // More than a share, in no order, with repeats and ranks of other parts.
+        let ranks: Vec<u64> = (0..300_000u64).map(|k| k * 7_919 % 210_000).collect();
+        let foreign = planes.deliver(&ranks, 4, None, &touched);
+        assert_eq!(foreign, ranks.iter().filter(|r| !slice.contains(r)).count() as u64);
+        let sent: HashSet<u64> = ranks.iter().copied().collect();
+        for i in 0..200_000 {
+            let found = sent.contains(&(slice.start + i)) && i % 7 != 0;
+            assert_eq!(planes.is_current(i, 5), found, "index {i}");
+            assert_eq!(planes.is_current(i, 4), i % 7 == 0, "index {i}");
+        }
     }
 }
