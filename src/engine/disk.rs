@@ -38,6 +38,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use thiserror::Error;
@@ -1102,8 +1103,7 @@ impl Disk {
                     let run = b * PART_BLOCK / 8..words.min((b + 1) * PART_BLOCK / 8);
                     let mut buffers = [vec![0u8; PIECE], vec![0u8; PIECE]];
                     let mut crcs = [crc32fast::Hasher::new(), crc32fast::Hasher::new()];
-                    for piece in run.clone().step_by(PIECE / 8) {
-                        let piece = piece..run.end.min(piece + PIECE / 8);
+                    for piece in pieces(run.clone()) {
                         for plane in 0..2 {
                             let bytes = &mut buffers[plane][..piece.len() * 8];
                             let Some((slot, _)) = entries[plane][b] else {
@@ -1199,8 +1199,7 @@ impl Disk {
                     // it is in the cache.
                     let mut buffer = vec![0u8; PIECE];
                     let mut crc = crc32fast::Hasher::new();
-                    for piece in run.clone().step_by(PIECE / 8) {
-                        let piece = piece..run.end.min(piece + PIECE / 8);
+                    for piece in pieces(run.clone()) {
                         let bytes = &mut buffer[..piece.len() * 8];
                         let offset = piece.start as u64 * 8;
                         for (w, out) in piece.zip(bytes.chunks_exact_mut(8)) {
@@ -1295,6 +1294,13 @@ impl Disk {
 }
 
 /// Blocks of each of part `p`'s planes (8 bytes a word of ranks).
+/// The words `run` of a block, [`PIECE`] bytes at a time.
+fn pieces(run: Range<usize>) -> impl Iterator<Item = Range<usize>> {
+    let end = run.end;
+    run.step_by(PIECE / 8)
+        .map(move |start| start..end.min(start + PIECE / 8))
+}
+
 fn blocks_of(partition: &Partition, p: usize) -> usize {
     let slice = partition.slice(p);
     ((slice.end - slice.start).div_ceil(WORD_BITS) as usize * 8).div_ceil(PART_BLOCK)
