@@ -837,3 +837,55 @@ fn readme_data_file_examples_run_as_written() {
         replay_sliding(&printed_solutions(&stdout)[0], side, side);
     }
 }
+
+// Positions as students write them ----------------------------------------------------
+
+#[test]
+fn eight_puzzle_positions_read_in_every_usual_spelling() {
+    let sandbox = Sandbox::new();
+    let spellings = [
+        "8 1 3 4 0 2 7 6 5",
+        "813402765",
+        "813 402 765",
+        "[[8,1,3],[4,0,2],[7,6,5]]",
+        "[8,1,3],[4,0,2],[7,6,5]",
+    ];
+    for spelling in spellings {
+        let ended = sandbox.output(&["--puzzle", "eight", "--solve", spelling]);
+        assert_eq!(ended.code, Some(0), "{spelling}: {}", ended.stderr);
+        assert!(
+            ended.stdout.starts_with("solution (14 moves): "),
+            "{spelling}: {}",
+            ended.stdout
+        );
+    }
+}
+
+#[test]
+fn a_mistyped_file_name_is_no_such_file_and_1_based_tiles_get_a_hint() {
+    let sandbox = Sandbox::new();
+    for (args, says) in [
+        (
+            &["--puzzle", "eight", "--solve", "nofile.txt"][..],
+            "no such file: `nofile.txt`",
+        ),
+        (
+            &["--puzzle", "eight", "--solve", "./boards/p1"],
+            "no such file: `./boards/p1`",
+        ),
+        (
+            &["--puzzle", "nine-tails", "--solve", "missing.txt"],
+            "no such file: `missing.txt`",
+        ),
+        (
+            &["--puzzle", "eight", "--solve", "1 2 3 4 5 6 7 8 9"],
+            "numbered from 1? the blank is 0",
+        ),
+        (&["--puzzle", "eight", "--solve", "12345678"], "has 8 digits"),
+    ] {
+        let ended = sandbox.output(args);
+        assert_eq!(ended.code, Some(2), "{args:?}: {}", ended.stderr);
+        assert_eq!(ended.stderr.lines().count(), 1, "{}", ended.stderr);
+        assert!(ended.stderr.contains(says), "{args:?}: {}", ended.stderr);
+    }
+}

@@ -9,6 +9,7 @@ mod atlas;
 mod cache;
 mod charts;
 mod checkpoints;
+mod citation;
 mod class_labels;
 mod classes;
 mod cli;

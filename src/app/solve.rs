@@ -285,21 +285,37 @@ fn read_positions(solver: &Solver, text: &str) -> Result<Vec<Position>> {
 /// as such, without opening it (a FIFO would block), once it is not a position either.
 fn read_position(solver: &Solver, text: &str) -> Result<Position> {
     let path = Path::new(text);
-    if !solver.reads_data_files() {
-        return solver.read(text);
-    }
-    if path.is_file() {
+    if solver.reads_data_files() && path.is_file() {
         return solver.read_data_file(text, &read_data_file(path)?);
     }
     solver.read(text).map_err(|e| match std::fs::metadata(path) {
-        Ok(meta) => anyhow::anyhow!(
+        Ok(meta) if solver.reads_data_files() => anyhow::anyhow!(
             "cannot read the position {}: it is {}, not a regular file; {}",
             ::analyze::util::quote(text),
             super::file_kind(&meta.file_type()),
             solver.accepted()
         ),
-        Err(_) => e,
+        Err(_) if looks_like_path(text) => match solver.accepted() {
+            accepted if accepted.is_empty() => {
+                anyhow::anyhow!("no such file: {} ({e:#})", ::analyze::util::quote(text))
+            }
+            accepted => anyhow::anyhow!("no such file: {}; {accepted}", ::analyze::util::quote(text)),
+        },
+        _ => e,
     })
+}
+
+/// Whether text that is no position was meant as a file: a path from a folder (`./`, `../`,
+/// `/`, `~/`) or a name with an extension (`nofile.txt`, `cube.scr`), and no spaces. No
+/// position of any puzzle is written so (coins' `TTH/HTH/HHH` starts with no folder).
+fn looks_like_path(text: &str) -> bool {
+    let extension = Path::new(text).extension().and_then(|e| e.to_str()).is_some_and(|e| {
+        (1..=8).contains(&e.len())
+            && e.bytes().all(|b| b.is_ascii_alphanumeric())
+            && e.bytes().any(|b| b.is_ascii_alphabetic())
+    });
+    let from_folder = ["/", "./", "../", "~/"].iter().any(|start| text.starts_with(start));
+    !text.contains(char::is_whitespace) && (extension || from_folder)
 }
 
 /// Reads a data file, refusing anything larger than a board could be (checked on the

@@ -19,8 +19,14 @@ pub fn check_tiles(rows: usize, cols: usize, tiles: &[u8]) -> Result<(), ParseEr
     let mut seen = 0u64;
     for &tile in tiles {
         if usize::from(tile) >= n {
+            // Tiles numbered 1..n, the blank among them, are the common slip.
+            let hint = if usize::from(tile) == n && !tiles.contains(&0) {
+                format!(" (numbered from 1? the blank is 0: write 0 where the {n} is)")
+            } else {
+                String::new()
+            };
             return Err(ParseError::Malformed(format!(
-                "tile {tile} is out of range: tiles are 0 (blank) to {}",
+                "tile {tile} is out of range: tiles are 0 (blank) to {}{hint}",
                 n - 1
             )));
         }
@@ -60,11 +66,34 @@ pub fn join_tiles(tiles: &[u8]) -> String {
     tiles.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
 }
 
-/// Reads tile numbers separated by spaces or commas (no check of the board: see
-/// [`check_tiles`]); `cells` is only for the message.
+/// Whether `c` only separates or frames tiles: spaces, commas, semicolons, slashes and
+/// brackets, so that `[[1,2,3],[4,5,6],[7,8,0]]` and `1 2 3 / 4 5 6 / 7 8 0` read as
+/// `1 2 3 4 5 6 7 8 0` (what students paste from Python, JSON or a textbook).
+fn separates(c: char) -> bool {
+    c.is_whitespace() || matches!(c, ',' | ';' | '/' | '|' | '[' | ']' | '(' | ')' | '{' | '}')
+}
+
+/// Reads tile numbers separated as [`separates`] allows (no check of the board: see
+/// [`check_tiles`]); `cells` is the board's size. On boards of at most 10 cells every tile
+/// is one digit, so digits may also be run together (`123456780`, or a row a word:
+/// `123 456 780`): a word of several digits can mean nothing else there. Elsewhere, and
+/// when the digits are not one a cell, the text is refused rather than guessed at.
 pub fn read_tiles(text: &str, cells: usize) -> Result<Vec<u8>, ParseError> {
-    text.split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|s| !s.is_empty())
+    let words: Vec<&str> = text.split(separates).filter(|s| !s.is_empty()).collect();
+    let digits_only = |w: &&str| w.bytes().all(|b| b.is_ascii_digit());
+    if cells <= 10 && words.iter().any(|w| w.len() > 1) && words.iter().all(digits_only) {
+        let digits = words.concat();
+        if digits.len() != cells {
+            return Err(ParseError::Malformed(format!(
+                "{} has {} digits: a {cells}-cell board written as digits takes one a cell, {cells} in all",
+                quote(text),
+                digits.len()
+            )));
+        }
+        return Ok(digits.bytes().map(|b| b - b'0').collect());
+    }
+    words
+        .iter()
         .map(|s| {
             s.parse::<u8>()
                 .map_err(|_| ParseError::Malformed(format!("{} is not a tile number (0 to {})", quote(s), cells - 1)))
@@ -250,4 +279,62 @@ pub fn neighbours(rows: usize, cols: usize, cell: usize) -> impl Iterator<Item =
     ]
     .into_iter()
     .flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tiles(text: &str, cells: usize) -> Result<Vec<u8>, String> {
+        read_tiles(text, cells).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn every_spelling_of_the_8_puzzle_goal_reads_the_same() {
+        let goal = vec![1, 2, 3, 4, 5, 6, 7, 8, 0];
+        for text in [
+            "1 2 3 4 5 6 7 8 0",
+            "1,2,3,4,5,6,7,8,0",
+            "123456780",
+            "123 456 780",
+            "123/456/780",
+            "[1,2,3],[4,5,6],[7,8,0]",
+            "[[1, 2, 3], [4, 5, 6], [7, 8, 0]]",
+            "(1 2 3) (4 5 6) (7 8 0)",
+            "1 2 3 / 4 5 6 / 7 8 0",
+            "1 2 3\n4 5 6\n7 8 0",
+        ] {
+            assert_eq!(tiles(text, 9), Ok(goal.clone()), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn digits_run_together_are_refused_where_a_tile_takes_two() {
+        // 3x4 has tiles up to 11: `1011` could be 10 11 or 1 0 1 1.
+        let e = tiles("123456789ab0", 12).expect_err("refused");
+        assert!(e.contains("is not a tile number"), "{e}");
+        assert_eq!(tiles("1 2 3 4 5 6 7 8 9 10 11 0", 12).map(|t| t.len()), Ok(12));
+        assert!(tiles("1234567890", 12).is_err_and(|e| e.contains("not a tile number")));
+    }
+
+    #[test]
+    fn digits_that_are_not_one_a_cell_are_refused() {
+        let e = tiles("12345678", 9).expect_err("refused");
+        assert!(e.contains("has 8 digits") && e.contains("9 in all"), "{e}");
+        let e = tiles("1234567801", 9).expect_err("refused");
+        assert!(e.contains("has 10 digits"), "{e}");
+    }
+
+    #[test]
+    fn tiles_numbered_from_1_get_a_hint() {
+        let e = Board::parse(3, 3, "1 2 3 4 5 6 7 8 9")
+            .expect_err("refused")
+            .to_string();
+        assert!(e.contains("numbered from 1? the blank is 0"), "{e}");
+        // An out-of-range tile beside a blank is a plain mistake, with no hint.
+        let e = Board::parse(3, 3, "1 2 3 4 5 6 7 9 0")
+            .expect_err("refused")
+            .to_string();
+        assert!(!e.contains("numbered from 1"), "{e}");
+    }
 }
