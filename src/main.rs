@@ -18,6 +18,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    app::started();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         // --help and --version, on stdout.

@@ -121,17 +121,25 @@ pub fn shown(text: &str) -> String {
 
 /// `time` as `YYYY-MM-DD HH:MM` in UTC.
 pub fn utc_minute(time: std::time::SystemTime) -> String {
+    let (year, month, day, hour, minute, _) = utc(time);
+    format!("{year:04}-{month:02}-{day:02} {hour:02}:{minute:02}")
+}
+
+/// `time` as ISO 8601 in UTC to the second, `YYYY-MM-DDTHH:MM:SSZ` (`run.json`'s dates).
+pub fn utc_iso(time: std::time::SystemTime) -> String {
+    let (year, month, day, hour, minute, second) = utc(time);
+    format!("{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}Z")
+}
+
+/// `time`'s UTC calendar date and time of day.
+fn utc(time: std::time::SystemTime) -> (i64, u32, u32, i64, i64, i64) {
     let seconds = match time.duration_since(std::time::SystemTime::UNIX_EPOCH) {
         Ok(since) => since.as_secs() as i64,
         Err(before) => -(before.duration().as_secs() as i64),
     };
     let (days, rest) = (seconds.div_euclid(86_400), seconds.rem_euclid(86_400));
     let (year, month, day) = civil_from_days(days);
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02}",
-        rest / 3600,
-        rest % 3600 / 60
-    )
+    (year, month, day, rest / 3600, rest % 3600 / 60, rest % 60)
 }
 
 /// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's
@@ -206,5 +214,8 @@ mod tests {
         assert_eq!(at(951_782_400), "2000-02-29 00:00");
         assert_eq!(at(1_795_603_800), "2026-11-25 10:50");
         assert_eq!(at(4_107_542_399), "2100-02-28 23:59");
+        let iso = |s: u64| utc_iso(SystemTime::UNIX_EPOCH + Duration::from_secs(s));
+        assert_eq!(iso(4_107_542_399), "2100-02-28T23:59:59Z");
+        assert_eq!(iso(1_795_603_807), "2026-11-25T10:50:07Z");
     }
 }

@@ -42,6 +42,27 @@ pub struct Settings<'a> {
     pub cluster: Option<&'a Cluster>,
 }
 
+impl Settings<'_> {
+    /// How `job`'s search runs, for `run.json`: `memory`, `memory, packed states`,
+    /// `disk DIR, --memory SIZE`, `hosts: process I of N`, with `, checkpoints in DIR`.
+    fn mode(&self, job: &Job) -> String {
+        let mut mode = match (self.cluster, self.disk, job.route()) {
+            (Some(cluster), ..) => format!("hosts: process {} of {}", cluster.process, cluster.processes()),
+            (None, Some(disk), _) => format!(
+                "disk {}, --memory {}",
+                disk.dir.display(),
+                human_bytes(u128::from(disk.memory))
+            ),
+            (None, None, SearchRoute::Sparse { .. }) => "memory, packed states".into(),
+            (None, None, SearchRoute::Dense) => "memory".into(),
+        };
+        if let Some(checkpoint) = self.checkpoint {
+            mode.push_str(&format!(", checkpoints in {}", checkpoint.dir.display()));
+        }
+        mode
+    }
+}
+
 /// Analyses each job, writes its report folder, and for `--all` the index.
 pub fn analyze_all(jobs: &[Job], index: bool, out: &Path, threads: usize, settings: &Settings) -> Result<()> {
     // Ctrl-C or SIGTERM stops the search within a chunk's time (a checkpoint keeps the last
@@ -87,7 +108,8 @@ pub fn analyze_all(jobs: &[Job], index: bool, out: &Path, threads: usize, settin
             return Err(interrupted(analyses.len()).into());
         };
         pool.install(|| reach_antipodes(job, &mut analysis, settings.quiet));
-        pool.install(|| report::write_all(&analysis, &stage.path(), settings.oeis))?;
+        let provenance = super::provenance(settings.mode(job));
+        pool.install(|| report::write_all(&analysis, &stage.path(), settings.oeis, &provenance))?;
         if INTERRUPTED.load(Ordering::Relaxed) {
             return Err(interrupted(analyses.len()).into());
         }
@@ -178,7 +200,12 @@ fn analyze_shared(job: &Job, out: &Path, settings: &Settings, cluster: &Cluster)
     let waiting = waiting(&on_wait);
     let stage = report::stage(out, &job.to_string(), &waiting).map_err(|e| stopped(e, interrupted))?;
     let analysis = analyze(job, built.as_ref(), settings, Some((cluster, timely)))?.ok_or_else(interrupted)?;
-    report::write_all(&analysis, &stage.path(), settings.oeis)?;
+    report::write_all(
+        &analysis,
+        &stage.path(),
+        settings.oeis,
+        &super::provenance(settings.mode(job)),
+    )?;
     let path = stage.commit(&waiting).map_err(|e| stopped(e, interrupted))?;
     writeln!(
         std::io::stdout(),

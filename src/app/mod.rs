@@ -22,6 +22,40 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 
+/// When this process started: the first call fixes it, made first thing in `main`.
+pub fn started() -> std::time::SystemTime {
+    static AT: std::sync::OnceLock<std::time::SystemTime> = std::sync::OnceLock::new();
+    *AT.get_or_init(std::time::SystemTime::now)
+}
+
+/// What `run.json` says of this run beside its figures, the search's `mode` given.
+/// Unreadable facts of the machine are `unknown`, never an error: the report matters more.
+pub fn provenance(mode: String) -> ::analyze::report::json::Provenance {
+    let first_line = |path: &str| {
+        std::fs::read_to_string(path)
+            .ok()
+            .and_then(|text| text.lines().next().map(str::trim).map(str::to_string))
+            .filter(|line| !line.is_empty())
+    };
+    let cpu = std::fs::read_to_string("/proc/cpuinfo").ok().and_then(|info| {
+        info.lines().find_map(|line| {
+            line.strip_prefix("model name")?
+                .split_once(':')
+                .map(|(_, model)| model.trim().to_string())
+        })
+    });
+    ::analyze::report::json::Provenance {
+        version: env!("CARGO_PKG_VERSION"),
+        commit: env!("ANALYZE_COMMIT"),
+        command: std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect(),
+        started: ::analyze::util::utc_iso(started()),
+        host: first_line("/proc/sys/kernel/hostname").unwrap_or_else(|| "unknown".into()),
+        cpu: cpu.unwrap_or_else(|| "unknown".into()),
+        cores: std::thread::available_parallelism().map_or(0, usize::from),
+        mode,
+    }
+}
+
 /// The most read from a file the command line names (rules and definition files,
 /// hostfiles, secrets): far more than any of them needs.
 pub const MAX_INPUT: u64 = 1 << 20;

@@ -51,7 +51,7 @@ pub fn write_index(analyses: &[Analysis], mut w: impl Write) -> io::Result<()> {
     }
     writeln!(
         w,
-        "\nEvery figure is exact and the same on every run; each folder's `run.json` (not committed) has the wall time and threads of the run that wrote it."
+        "\nEvery figure is exact and the same on every run; each folder's `run.json` (ignored by git) names the run that wrote it: version, commit, command line, date, machine, mode, threads and wall time."
     )?;
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! `summary.json`: the headline figures of an analysis, the same on every run; and
-//! `run.json`: what varies from run to run (the wall time, the threads), kept apart so
+//! `run.json`: what varies from run to run (the wall time, the threads, the date, the
+//! machine and the command line: the run's provenance), kept apart so
 //! that a report folder can be compared, and committed, byte for byte. A count above 2^53
 //! is also given as a string (`configurations_string`), which a reader that holds numbers
 //! as doubles (JavaScript) reads exactly.
@@ -11,6 +12,7 @@ use std::io::Write;
 /// The summary as a JSON object: every field is the same on every run.
 pub fn summary(analysis: &Analysis) -> Value {
     let mut map = Map::new();
+    map.insert("analyze_version".into(), json!(env!("CARGO_PKG_VERSION")));
     map.insert("puzzle".into(), json!(analysis.family));
     map.insert("id".into(), json!(analysis.id));
     map.insert("title".into(), json!(analysis.title));
@@ -75,9 +77,45 @@ fn round6(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
 }
 
-/// Writes `run.json`: the search's wall time in seconds and the worker threads.
-pub fn write_run(analysis: &Analysis, mut out: impl Write) -> std::io::Result<()> {
-    let run = json!({"seconds": round6(analysis.seconds), "threads": analysis.threads});
+/// Where, when and how a report was made: what a researcher cites beside a figure, and
+/// what differs from run to run, so it goes to `run.json`, never to the compared files.
+/// The binary gathers it (the library reads no clock, host or command line of its own).
+#[derive(Debug, Clone)]
+pub struct Provenance {
+    /// The crate's version.
+    pub version: &'static str,
+    /// The git commit the binary was built from, or `not a git checkout`.
+    pub commit: &'static str,
+    /// The command line, every argument as given.
+    pub command: Vec<String>,
+    /// When the run started, ISO 8601 UTC.
+    pub started: String,
+    /// The machine's host name.
+    pub host: String,
+    /// The processor's model, as the system names it.
+    pub cpu: String,
+    /// Cores (hardware threads) the system offers this process.
+    pub cores: usize,
+    /// How the search ran: `memory`, `disk`, `hosts`, `packed states` (with details).
+    pub mode: String,
+}
+
+/// Writes `run.json`: the provenance of the run, when it ended, the search's wall time in
+/// seconds and the worker threads.
+pub fn write_run(analysis: &Analysis, provenance: &Provenance, mut out: impl Write) -> std::io::Result<()> {
+    let run = json!({
+        "version": provenance.version,
+        "commit": provenance.commit,
+        "command": provenance.command,
+        "started": provenance.started,
+        "ended": crate::util::utc_iso(std::time::SystemTime::now()),
+        "host": provenance.host,
+        "cpu": provenance.cpu,
+        "cores": provenance.cores,
+        "threads": analysis.threads,
+        "mode": provenance.mode,
+        "seconds": round6(analysis.seconds),
+    });
     serde_json::to_writer_pretty(&mut out, &run)?;
     writeln!(out)
 }

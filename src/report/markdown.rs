@@ -63,7 +63,14 @@ pub fn write_report(a: &Analysis, mut w: impl Write) -> io::Result<()> {
     if let Some(atlas) = &a.atlas {
         super::atlas::write_section(atlas, a.reachable(), a.cols, &mut w)?;
     }
-    writeln!(w, "Files: `distances.csv`, `classes.csv`, `summary.json`.")?;
+    writeln!(w, "Files: `distances.csv`, `classes.csv`, `summary.json`.\n")?;
+    // The version only: a date or a command line would make every run's page differ, and
+    // the committed reports are compared byte for byte. `run.json` has the rest.
+    writeln!(
+        w,
+        "---\nComputed by analyze {}; `run.json` beside this page names the commit, the command line, the date, the machine and the time taken.",
+        env!("CARGO_PKG_VERSION")
+    )?;
     Ok(())
 }
 

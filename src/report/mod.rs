@@ -41,7 +41,7 @@ pub use crate::util::thousands;
 
 /// Writes every report file of `analysis` into the folder `dir`. The files are independent,
 /// so they are written in parallel: on small puzzles drawing the charts is most of a run.
-pub fn write_all(analysis: &Analysis, dir: &Path, oeis: bool) -> Result<()> {
+pub fn write_all(analysis: &Analysis, dir: &Path, oeis: bool, provenance: &json::Provenance) -> Result<()> {
     type Task<'a> = Box<dyn Fn() -> Result<()> + Send + Sync + 'a>;
     let mut tasks: Vec<Task> = vec![
         Box::new(|| draw(dir, "distances.png", |p| chart::distances(analysis, p))),
@@ -55,7 +55,7 @@ pub fn write_all(analysis: &Analysis, dir: &Path, oeis: bool) -> Result<()> {
             }
             write_file(dir, "classes.csv", |w| Ok(csv::write_classes(analysis, w)?))?;
             write_file(dir, "summary.json", |w| Ok(json::write_summary(analysis, w)?))?;
-            write_file(dir, "run.json", |w| Ok(json::write_run(analysis, w)?))?;
+            write_file(dir, "run.json", |w| Ok(json::write_run(analysis, provenance, w)?))?;
             write_file(dir, "report.md", |w| Ok(markdown::write_report(analysis, w)?))
         }),
     ];
