@@ -171,7 +171,7 @@ pub fn write_section(atlas: &Atlas, reachable: u64, cols: usize, w: &mut dyn Wri
 fn write_gap(j: &Joint, cols: usize, w: &mut dyn Write) -> io::Result<()> {
     writeln!(
         w,
-        "**{}** falls {} moves short at most, e.g. {} for this configuration {} moves from the goal:\n",
+        "**{}** falls short by {} moves at most: it estimates {} for this configuration, which is {} moves from the goal:\n",
         j.kind.name(),
         j.worst.gap,
         j.worst.value,

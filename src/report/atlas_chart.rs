@@ -6,6 +6,7 @@ use super::bands::Band;
 use super::chart::{self, SIZE, short_count};
 use crate::analysis::Analysis;
 use crate::atlas::Atlas;
+use crate::atlas::astar::BUDGET;
 use plotters::coord::ranged1d::ValueFormatter;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
@@ -19,8 +20,8 @@ const FONT: &str = "sans-serif";
 const COLORS: [RGBColor; 3] = [RGBColor(204, 0, 0), RGBColor(52, 101, 164), RGBColor(78, 154, 6)];
 
 /// `heuristics.png`: true distance across, estimate up; per estimate its mean at each
-/// distance as a line and its min..max range as a light band; the diagonal is a perfect
-/// estimate, and admissibility keeps every band on or below it.
+/// distance as a line and its least and largest as thin dashed lines; the diagonal is a
+/// perfect estimate, and admissibility keeps every line on or below it.
 pub fn heuristics(a: &Analysis, atlas: &Atlas, path: &Path) -> Result<()> {
     chart::canvas(path, SIZE, |root| {
         let max_d = a.max_distance().max(1) as f64;
@@ -39,19 +40,20 @@ pub fn heuristics(a: &Analysis, atlas: &Atlas, path: &Path) -> Result<()> {
             let ranges: Vec<(f64, u32, u32)> = (0..joint.states.len())
                 .filter_map(|d| joint.range(d).map(|(lo, hi)| (d as f64, lo, hi)))
                 .collect();
-            let band: Vec<(f64, f64)> = ranges
-                .iter()
-                .map(|&(d, lo, _)| (d, f64::from(lo)))
-                .chain(ranges.iter().rev().map(|&(d, _, hi)| (d, f64::from(hi))))
-                .collect();
-            chart.draw_series([Polygon::new(band, color.mix(0.15).filled())])?;
+            // The least and largest estimates as thin dashed lines, not filled bands: three
+            // overlapping bands mix into one colour no reader can take apart.
+            let thin = color.stroke_width(1);
+            let least = ranges.iter().map(|&(d, lo, _)| (d, f64::from(lo)));
+            let largest = ranges.iter().map(|&(d, _, hi)| (d, f64::from(hi)));
+            chart.draw_series(DashedLineSeries::new(least, 6, 4, thin))?;
+            chart.draw_series(DashedLineSeries::new(largest, 6, 4, thin))?;
             let means: Vec<(f64, f64)> = (0..joint.states.len())
                 .filter_map(|d| joint.mean_at(d).map(|m| (d as f64, m)))
                 .collect();
             let style = color.stroke_width(3);
             chart
                 .draw_series(LineSeries::new(means, style))?
-                .label(format!("{} (mean, band: min..max)", joint.kind.name()))
+                .label(format!("{} (mean; dashed: least and largest)", joint.kind.name()))
                 .legend(legend_line(style));
         }
         draw_legend(&mut chart)?;
@@ -60,7 +62,8 @@ pub fn heuristics(a: &Analysis, atlas: &Atlas, path: &Path) -> Result<()> {
 }
 
 /// `astar.png`: mean search nodes A* dequeues by distance, log scale, one line per
-/// estimate; a line stops where a sampled search exceeded the budget.
+/// estimate; a line stops where a sampled search exceeded the budget, drawn as a dashed
+/// line, with a cross where it was passed.
 pub fn astar(a: &Analysis, atlas: &Atlas, path: &Path) -> Result<()> {
     chart::canvas(path, SIZE, |root| {
         let rows = &atlas.effort.rows[..];
@@ -68,7 +71,9 @@ pub fn astar(a: &Analysis, atlas: &Atlas, path: &Path) -> Result<()> {
             .iter()
             .filter_map(|r| r.nodes.map(|(mean, _)| mean))
             .fold(10.0f64, f64::max);
-        let top = 10f64.powf(top.log10().ceil());
+        // The budget is on the chart, so a line that stops is seen to stop there.
+        let budget = BUDGET as f64;
+        let top = 10f64.powf(top.max(budget).log10().ceil());
         let max_d = a.max_distance().max(1) as f64;
         let mut chart = captioned(root, format!("{}: A* search nodes by distance", a.title), 90)
             .build_cartesian_2d(0f64..max_d, (1f64..top).log_scale())?;
@@ -76,10 +81,15 @@ pub fn astar(a: &Analysis, atlas: &Atlas, path: &Path) -> Result<()> {
         draw_mesh(&mut chart, labels, "mean nodes dequeued (log scale)", None, &|y| {
             short_count(*y)
         })?;
+        let limit = RGBColor(90, 90, 90).stroke_width(2);
+        chart
+            .draw_series(DashedLineSeries::new([(0.0, budget), (max_d, budget)], 10, 6, limit))?
+            .label(format!("budget: {} nodes (x: a search gave up)", short_count(budget)))
+            .legend(legend_line(limit));
         for (joint, color) in atlas.joints.iter().zip(COLORS) {
-            let points: Vec<(f64, f64)> = rows
+            let kind_rows: Vec<_> = rows.iter().filter(|r| r.kind == joint.kind).collect();
+            let points: Vec<(f64, f64)> = kind_rows
                 .iter()
-                .filter(|r| r.kind == joint.kind)
                 .filter_map(|r| r.nodes.map(|(mean, _)| (r.distance as f64, mean)))
                 .collect();
             let style = color.stroke_width(3);
@@ -88,6 +98,11 @@ pub fn astar(a: &Analysis, atlas: &Atlas, path: &Path) -> Result<()> {
                 .draw_series(LineSeries::new(points, style))?
                 .label(joint.kind.name())
                 .legend(legend_line(style));
+            // Where the line stops: the first distance a sampled search passed the budget.
+            if let Some(gave_up) = kind_rows.iter().find(|r| r.nodes.is_none()) {
+                let at = (gave_up.distance as f64, budget);
+                chart.draw_series([Cross::new(at, 7, color.stroke_width(3))])?;
+            }
         }
         draw_legend(&mut chart)?;
         Ok(())
