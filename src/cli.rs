@@ -4,6 +4,7 @@
 pub mod help;
 
 use crate::engine::checkpoint::Config;
+use crate::engine::memory::usable;
 use crate::hosts::{self, Cluster};
 use crate::job::{Job, SearchRoute};
 use crate::puzzle::family::{SizeArgs, count};
@@ -560,12 +561,12 @@ impl Cli {
             ));
         }
         let memory = match (self.output.memory, available) {
-            (Some(m), Some(free)) if u128::from(m) > u128::from(free) * 9 / 10 => {
+            (Some(m), Some(free)) if u128::from(m) > usable(free) => {
                 return usage(format!(
                     "--memory {} is more than 90% of the {} available: give at most {}",
                     human_bytes(u128::from(m)),
                     human_bytes(u128::from(free)),
-                    human_bytes(u128::from(free) * 9 / 10)
+                    human_bytes(usable(free))
                 ));
             }
             (Some(m), _) => m,
@@ -866,7 +867,7 @@ fn check_sparse(job: &Job, key_bytes: u32, hosts: bool, checkpoint: bool) -> Res
 fn check_memory(job: &Job, available: Option<u64>) -> Result<(), UsageError> {
     let need = job.memory();
     match available {
-        Some(free) if need > u128::from(free) * 9 / 10 => usage(
+        Some(free) if need > usable(free) => usage(
             format!(
                 "{job} has {} states: the search needs {} ({} bits a state) but only {} of memory is available",
                 count_text(job.states()),
@@ -891,7 +892,7 @@ fn check_share(job: &Job, available: Option<u64>, cluster: &Cluster) -> Result<(
     let processes = cluster.processes();
     let need = job.memory_per_process(processes);
     match available {
-        Some(free) if need > u128::from(free) * 9 / 10 => usage(format!(
+        Some(free) if need > usable(free) => usage(format!(
             "{job} over {processes} process{} needs {} a process but only {} of memory is available here; {}",
             if processes == 1 { "" } else { "es" },
             human_bytes(need),

@@ -11,7 +11,7 @@ use analyze::engine::disk;
 use analyze::engine::exchange::Exchange;
 use analyze::engine::exchange::Partition;
 use analyze::engine::memory::SPARSE_CHUNK_BYTES;
-use analyze::engine::memory::{BITS_PER_STATE, IN_FLIGHT_BYTES};
+use analyze::engine::memory::{BITS_PER_STATE, IN_FLIGHT_BYTES, usable};
 use analyze::engine::sparse::SparseOptions;
 use analyze::engine::{EngineError, Level, Options};
 use analyze::hosts::Cluster;
@@ -345,10 +345,7 @@ fn analyze_sparse(job: &Job, key_bytes: u32, settings: &Settings) -> Result<Opti
         note(format_args!(
             "{job}: searched as packed states because {why}: {key_bytes} bytes a state reached (two levels kept) plus a {} sort buffer, at most {}",
             human_bytes(SPARSE_CHUNK_BYTES),
-            available.map_or_else(
-                || "what the machine gives".into(),
-                |a| human_bytes(u128::from(a) * 9 / 10)
-            )
+            available.map_or_else(|| "what the machine gives".into(), |a| human_bytes(usable(a)))
         ));
     }
     let expected = job
@@ -360,7 +357,7 @@ fn analyze_sparse(job: &Job, key_bytes: u32, settings: &Settings) -> Result<Opti
         expected.map_or(0, |n| u64::try_from(n).unwrap_or(u64::MAX)),
     )?;
     let options = SparseOptions {
-        budget: available.map_or(u128::MAX, |a| u128::from(a) * 9 / 10),
+        budget: available.map_or(u128::MAX, usable),
         keep_levels: false,
         stop: Some(&INTERRUPTED),
     };

@@ -48,10 +48,17 @@ pub fn memory_per_process(states: u128, processes: usize) -> u128 {
     slice.saturating_mul(BITS_PER_STATE) / 8 + summaries(slice) + u128::from(IN_FLIGHT_BYTES) * processes as u128
 }
 
+/// What a search may take of `available` bytes: 90%, the rest left to the system and to
+/// what no estimate counts (the allocator's slack, the puzzle's tables, the stack). Every
+/// memory check of the crate and of the binary takes its bound from here.
+pub fn usable(available: u64) -> u128 {
+    u128::from(available) * 9 / 10
+}
+
 /// The fewest processes, one a machine of `machine` bytes, whose shares of a BFS of
 /// `states` each fit in 90% of it (as the memory guard asks); `None` if no number would do.
 pub fn machines(states: u128, machine: u64) -> Option<usize> {
-    let fits = |k: usize| memory_per_process(states, k) <= u128::from(machine) * 9 / 10;
+    let fits = |k: usize| memory_per_process(states, k) <= usable(machine);
     let mut k = 1;
     while !fits(k) {
         k = k.checked_mul(2).filter(|&k| k <= 1 << 24)?;
@@ -93,7 +100,7 @@ pub fn sparse_route(ranks: Option<u128>, reach: Option<u128>, key_bytes: u32, av
     let Some(ranks) = ranks else {
         return true;
     };
-    let fits = |bytes: u128| available.is_none_or(|free| bytes <= u128::from(free) * 9 / 10);
+    let fits = |bytes: u128| available.is_none_or(|free| bytes <= usable(free));
     if !fits(memory(ranks, 1)) {
         return true;
     }
