@@ -14,6 +14,7 @@ mod classes;
 mod cli;
 mod cluster;
 mod committed_reports;
+mod constraints;
 mod differential;
 mod disk;
 mod flip_k;

@@ -368,8 +368,9 @@ impl Family for PermFamily {
         definition.reach
     }
 
-    fn build_sparse(&self, definition: &Definition) -> Result<super::packed::Sparse, String> {
-        super::packed::Sparse::new((*definition.def).clone(), &definition.id, definition.metric)
+    fn build_sparse(&self, definition: &Definition, goal: Option<&str>) -> Result<super::packed::Sparse, String> {
+        let def = (*definition.def).clone();
+        super::packed::Sparse::new(def, &definition.id, definition.metric, definition.first_piece, goal)
     }
 
     fn build(&self, definition: &Definition) -> Result<PermPuzzle, String> {

@@ -327,9 +327,10 @@ impl PermPuzzle {
 
     /// Whether the quarter metric would search `def` as the face metric does: every move has
     /// order 2 or 3, so its powers are itself and its inverse and both metrics keep them all.
+    /// Read from the moves alone, so a definition too large to rank is answered too.
     pub fn quarter_is_face(def: &Definition) -> Result<bool, DefinitionError> {
-        let quarter = Structure::new(def, Metric::Quarter)?.moves.len();
-        Ok(quarter == Structure::new(def, Metric::Face)?.moves.len())
+        let quarter = structure::Flat::new(def, Metric::Quarter)?.moves.len();
+        Ok(quarter == structure::Flat::new(def, Metric::Face)?.moves.len())
     }
 
     /// Builds the puzzle of a definition under `metric`.
