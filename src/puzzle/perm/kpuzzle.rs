@@ -120,12 +120,6 @@ struct MoveOrbit {
     orientation_delta: Vec<usize>,
 }
 
-/// Whether a move turns the whole puzzle (`x`, `y`, `z`, `Rv`, `Uv` ...): not a
-/// generator by default, since it only changes how the puzzle is held.
-pub fn is_rotation(name: &str) -> bool {
-    matches!(name, "x" | "y" | "z") || (name.len() > 1 && name.ends_with('v'))
-}
-
 /// Reads a KPuzzle definition: every move, given and derived, in file order (given first).
 pub fn parse_kpuzzle(text: &str) -> Result<Definition, DefinitionError> {
     if text.len() > MAX_BYTES {
@@ -163,6 +157,7 @@ pub fn parse_kpuzzle(text: &str) -> Result<Definition, DefinitionError> {
         moves,
         aliases: Vec::new(),
         illegal: Vec::new(),
+        rotations: Vec::new(),
         orientation_mod,
     })
 }
