@@ -149,6 +149,10 @@ fn bad_kpuzzle_files_get_one_line_naming_the_file_and_exit_2() {
             ":12: column 7: `U` is given twice in one object",
         ),
         (
+            good.replace("\"Rv\": \"x\"", "\"Rv\": \"x\", \"R\": \"U\""),
+            "derived move `R` is named like a given move",
+        ),
+        (
             "Name X\nSet A 3 1\nMove M\nA\n2 3 1\nEnd\n".to_string(),
             "a .json definition must be a KPuzzle JSON object, starting with `{`",
         ),

@@ -120,6 +120,16 @@ fn bad_definitions_are_refused_with_their_line() {
             ":6: ",
             "the position `4` is out of range 1 to 3",
         ),
+        (
+            "Set A 3 1\nSolved\nA\n1 2 3\nEnd\nIllegal A 2 3 4\n",
+            ":6: ",
+            "set A has no piece 4 (its pieces are 1 to 3)",
+        ),
+        (
+            "Set A 4 1\nSolved\nA\n1 1 3 3\nEnd\nIllegal A 2 2\n",
+            ":6: ",
+            "set A has no piece 2 (its pieces are 1 3)",
+        ),
     ];
     for (i, (text, line, mentions)) in cases.into_iter().enumerate() {
         let name = format!("bad{i}.tws");
@@ -745,4 +755,56 @@ fn rotations_of_a_tws_file_are_left_out_unless_moves_names_them() {
     sandbox
         .run(&["--rules", "only.tws", "--moves", "x", "--out", "none", "--quiet"])
         .success();
+}
+
+#[test]
+fn a_misspelt_set_in_a_scramble_block_is_named_as_a_set() {
+    let sandbox = Sandbox::new();
+    std::fs::write(
+        sandbox.path("bad.scr"),
+        "Scramble ONE\nCORNER\n2 1 3 4 5 6 7 8\n0 0 0 0 0 0 0 0\nEnd\n",
+    )
+    .expect("written");
+    std::fs::write(
+        sandbox.path("later.scr"),
+        "Scramble TWO\nCORNERS\n2 1 3 4 5 6 7 8\nEDGES\n1 2\nEnd\n",
+    )
+    .expect("written");
+    let file = example("pocket-cube.tws");
+    for (scrambles, named) in [("bad.scr", "`CORNER`"), ("later.scr", "`EDGES`")] {
+        let ended = sandbox.output(&["--rules", &file, "--solve", scrambles]);
+        assert_eq!(ended.code, Some(2), "{}", ended.stderr);
+        assert_eq!(ended.stderr.lines().count(), 1, "{}", ended.stderr);
+        assert!(
+            ended.stderr.contains(&format!(
+                "{named} is not a set of the puzzle, nor a move (the sets are CORNERS)"
+            )),
+            "{}",
+            ended.stderr
+        );
+    }
+}
+
+#[test]
+fn a_position_with_its_twists_as_a_set_of_their_own_says_where_twists_go() {
+    let sandbox = Sandbox::new();
+    let ended = sandbox.output(&[
+        "--rules",
+        &example("pocket-cube-held.tws"),
+        "--goal",
+        "1 2 3 4 5 6 7 8 / 0 0 0 0 0 0 0 0",
+        "--out",
+        "out",
+    ]);
+    assert_eq!(ended.code, Some(2), "{}", ended.stderr);
+    assert_eq!(ended.stderr.lines().count(), 1, "{}", ended.stderr);
+    assert!(
+        ended.stderr.contains("2 sets given, the puzzle has 1 (CORNERS)")
+            && ended
+                .stderr
+                .contains("a set's pieces and its twists are one group, the twists after a comma"),
+        "{}",
+        ended.stderr
+    );
+    assert!(!sandbox.path("out").exists());
 }

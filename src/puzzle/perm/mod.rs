@@ -495,9 +495,22 @@ impl PermPuzzle {
         let is_move = sequence::parse(first, &names).is_ok();
         if !is_move && (first.bytes().next().is_some_and(|b| b.is_ascii_digit()) || is_set) {
             self.parse_lines(text)
+        } else if !is_move && text.split_whitespace().any(is_number) {
+            // A word, then numbers: a position whose first set is misspelt (a sequence has
+            // no bare numbers), as in a scramble file's `Scramble` block.
+            Err(self.unknown_set(first))
         } else {
             self.parse_moves(text)
         }
+    }
+
+    /// Why `word` starting a group of numbers is refused: it names no set (nor move).
+    fn unknown_set(&self, word: &str) -> ParseError {
+        ParseError::Malformed(format!(
+            "{} is not a set of the puzzle, nor a move (the sets are {})",
+            super::quote(word),
+            join(self.def.sets.iter().map(|s| s.name.clone()))
+        ))
     }
 
     /// A move sequence ([`sequence`]) applied to the definition's solved state.
@@ -532,6 +545,8 @@ impl PermPuzzle {
                     groups.push((s, Vec::new()));
                 } else if t == "/" {
                     continue;
+                } else if t.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                    return Err(self.unknown_set(t));
                 } else if let Some(g) = groups.last_mut() {
                     g.1.push(t);
                 } else {
@@ -550,7 +565,7 @@ impl PermPuzzle {
             groups.push((groups.len(), current));
             if groups.len() != self.def.sets.len() {
                 return bad(format!(
-                    "{} sets given, the puzzle has {} ({}), written with `/` between them",
+                    "{} sets given, the puzzle has {} ({}), written with `/` between them; a set's pieces and its twists are one group, the twists after a comma: `2 1 3 4, 0 0 1 2 / 1 2 3`",
                     groups.len(),
                     self.def.sets.len(),
                     join(self.def.sets.iter().map(|s| s.name.clone()))
@@ -963,6 +978,11 @@ impl PermPuzzle {
             free &= free - 1;
         }
     }
+}
+
+/// Whether a word of a position is a number (a piece or a twist).
+fn is_number(word: &str) -> bool {
+    !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit())
 }
 
 fn split_slash(t: &str) -> Vec<&str> {

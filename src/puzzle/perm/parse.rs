@@ -726,7 +726,21 @@ impl Parts {
         let pieces = tokens[3..]
             .iter()
             .map(|t| number(line, t, 1, MAX_PIECES, "the piece").map(|p| (p - 1) as u8))
-            .collect::<Result<_, _>>()?;
+            .collect::<Result<Vec<u8>, _>>()?;
+        // A piece the set does not have could never stand anywhere: a typo, not a rule.
+        if let Some((solved, _)) = &self.solved
+            && let Some(&piece) = pieces.iter().find(|p| !solved.pieces[set].contains(p))
+        {
+            return err(
+                line,
+                format!(
+                    "set {} has no piece {} (its pieces are {})",
+                    self.sets[set].name,
+                    u32::from(piece) + 1,
+                    piece_list(&solved.pieces[set])
+                ),
+            );
+        }
         self.illegal.push(Illegal {
             set,
             position,
@@ -784,6 +798,23 @@ impl Parts {
             rotations: Vec::new(),
             orientation_mod,
         })
+    }
+}
+
+/// A set's piece labels as a `.tws` file numbers them (from 1): `1 to 8`, or the labels
+/// one by one where some repeat or are missing.
+fn piece_list(labels: &[u8]) -> String {
+    let mut sorted = labels.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let contiguous = sorted.iter().enumerate().all(|(i, &l)| usize::from(l) == i);
+    match (contiguous, sorted.last()) {
+        (true, Some(&last)) if last > 0 => format!("1 to {}", u32::from(last) + 1),
+        _ => sorted
+            .iter()
+            .map(|&l| (u32::from(l) + 1).to_string())
+            .collect::<Vec<_>>()
+            .join(" "),
     }
 }
 
