@@ -331,6 +331,20 @@ impl Packing {
         (all, text::assemblies_formula(&self.def))
     }
 
+    /// Measures to `goal` (`--goal`) as `ranked`, the definition's ranked form (or why it
+    /// has none), reads it; returns that form measured to it too.
+    fn aim(&mut self, ranked: Result<PermPuzzle, String>, goal: &str) -> Result<PermPuzzle, String> {
+        let quoted = crate::util::quote(goal);
+        let ranked = ranked.map_err(|why| {
+            format!("--goal {quoted} is read by the ranked puzzle, and this one cannot be ranked ({why})")
+        })?;
+        let ranked = ranked.with_goal(goal).map_err(|e| format!("--goal {quoted}: {e}"))?;
+        let (pieces, twists) = ranked.state(ranked.goal);
+        self.goal = self.key(&pieces, &twists);
+        self.id = ranked.id();
+        Ok(ranked)
+    }
+
     /// The packing with keys of type `K`, if they are wide enough.
     pub fn with_key<K: Key>(self) -> Option<PackedPerm<K>> {
         (self.bits <= K::BITS).then_some(PackedPerm {
@@ -477,23 +491,9 @@ impl Sparse {
             .map_err(|e| e.message);
         let mut packing = Packing::new(def, id, metric).map_err(|e| e.to_string())?;
         packing.first = first;
-        let ranked = match (ranked, goal) {
-            (Ok(p), Some(goal)) => {
-                let p = p
-                    .with_goal(goal)
-                    .map_err(|e| format!("--goal {}: {e}", crate::util::quote(goal)))?;
-                let (pieces, twists) = p.state(p.goal);
-                packing.goal = packing.key(&pieces, &twists);
-                packing.id = p.id();
-                Ok(p)
-            }
-            (Err(why), Some(goal)) => {
-                return Err(format!(
-                    "--goal {} is read by the ranked puzzle, and this one cannot be ranked ({why})",
-                    crate::util::quote(goal)
-                ));
-            }
-            (ranked, None) => ranked,
+        let ranked = match goal {
+            Some(goal) => Ok(packing.aim(ranked, goal)?),
+            None => ranked,
         };
         if !packing.legal(packing.goal) {
             return Err("the goal is a state the definition's `Illegal` lines forbid".into());
@@ -544,6 +544,37 @@ mod tests {
             (pieces, twists) = (p2.clone(), t2.clone());
         }
         assert!(p.bits() <= 64, "{}", p.bits());
+    }
+
+    /// A move into a state an `Illegal` line forbids gives the key it came from; every
+    /// other move gives the ranked puzzle's state (slice rings forbid a long piece's
+    /// second half at four slots).
+    #[test]
+    fn a_forbidden_state_is_written_as_the_key_it_comes_from() {
+        let text = include_str!("../../../examples/slice-rings.tws");
+        let p = packing("slice-rings", text, Metric::Face);
+        let puzzle = PermPuzzle::from_text(text, "slice-rings", Metric::Face).expect("the test's own values");
+        let (mut pieces, mut twists) = p.state(p.goal());
+        let (mut p2, mut t2) = (Vec::new(), Vec::new());
+        let mut forbidden = 0;
+        for step in 0..60 {
+            let key = p.key(&pieces, &twists);
+            let mut next = Vec::new();
+            p.successors(key, |_, k| next.push(k));
+            let mut legal = Vec::new();
+            for (m, &k) in puzzle.moves().iter().zip(&next) {
+                puzzle.apply(m, &pieces, &twists, &mut p2, &mut t2);
+                if puzzle.forbidden(&p2).is_some() {
+                    assert_eq!(k, key);
+                    forbidden += 1;
+                } else {
+                    assert_eq!(p.state(k), (p2.clone(), t2.clone()));
+                    legal.push(k);
+                }
+            }
+            (pieces, twists) = p.state(legal[(step * 7 + 3) % legal.len()]);
+        }
+        assert!(forbidden > 0, "the walk met no forbidden state");
     }
 
     #[test]
