@@ -746,6 +746,10 @@ fn rotations_of_a_tws_file_are_left_out_unless_moves_names_them() {
     let levels = states(&sandbox.read("chosen/turned-moves-a-c-bv/distances.csv"));
     assert_eq!(levels, chosen.levels(&chosen.solved(), true));
     assert_ne!(levels, moved.levels(&moved.solved(), true));
+    // A position may still turn the whole puzzle: `[x: A]` is `A`, one move.
+    let solved = sandbox.output(&["--rules", "turned.tws", "--quiet", "--solve", "[x: A]"]);
+    assert_eq!(solved.code, Some(0), "{}", solved.stderr);
+    assert_eq!(first_length(&solved.stdout), Some("1 move"), "{}", solved.stdout);
     // A file of rotations alone has nothing to search unless --moves names some.
     std::fs::write(sandbox.path("only.tws"), turned(&["x", "Bv"]).text()).expect("written");
     let ended = sandbox.output(&["--rules", "only.tws", "--out", "none"]);

@@ -485,13 +485,7 @@ impl PermPuzzle {
             return Err(ParseError::Malformed("an empty position".into()));
         };
         let is_set = self.def.sets.iter().any(|s| s.name == first);
-        let names: Vec<&str> = self
-            .def
-            .moves
-            .iter()
-            .chain(&self.def.aliases)
-            .map(|m| m.name.as_str())
-            .collect();
+        let names: Vec<&str> = self.named().map(|m| m.name.as_str()).collect();
         let is_move = sequence::parse(first, &names).is_ok();
         if !is_move && (first.bytes().next().is_some_and(|b| b.is_ascii_digit()) || is_set) {
             self.parse_lines(text)
@@ -513,13 +507,23 @@ impl PermPuzzle {
         ))
     }
 
+    /// What a position given as moves may name: the moves, the `MoveAlias` names and the
+    /// rotations not searched (a scramble may turn the whole puzzle).
+    fn named(&self) -> impl Iterator<Item = &parse::MoveDef> {
+        let left_out = self.def.rotations_left_out();
+        let rotations = self
+            .def
+            .rotations
+            .iter()
+            .filter(move |r| left_out.contains(&r.name.as_str()));
+        self.def.moves.iter().chain(&self.def.aliases).chain(rotations)
+    }
+
     /// A move sequence ([`sequence`]) applied to the definition's solved state.
     fn parse_moves(&self, text: &str) -> Result<(Vec<u8>, Vec<u8>), ParseError> {
-        // The moves and the `MoveAlias` names: positions may use either.
-        let named = || self.def.moves.iter().chain(&self.def.aliases);
-        let names: Vec<&str> = named().map(|m| m.name.as_str()).collect();
+        let names: Vec<&str> = self.named().map(|m| m.name.as_str()).collect();
         let seq = sequence::parse(text, &names).map_err(|e| ParseError::Malformed(e.0))?;
-        let moves: Vec<Transform> = named().map(Transform::of).collect();
+        let moves: Vec<Transform> = self.named().map(Transform::of).collect();
         let sets = &self.def.sets;
         let state = sequence::evaluate(&seq, &moves, sets).apply(&self.def.solved, sets);
         Ok(self.s.layout.flatten(&state))

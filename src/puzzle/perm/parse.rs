@@ -33,6 +33,10 @@
 //! does not matter, so states that differ only there are one position (identical pieces
 //! must agree). A `?` for a piece itself (an unknown piece) is refused.
 //!
+//! Moves named as twsearch names whole-puzzle rotations (`x`, `y`, `z`, or ending in `v`:
+//! `Fv`, `DFRv`) are read as any move; [`Definition::set_rotations_apart`] then keeps them
+//! out of the generators, for either format.
+//!
 //! A sequence may name moves, sequences and aliases defined anywhere in the file; it is
 //! searched like any move (its powers under the face metric, its inverse under the
 //! quarter one). An illegal state is never entered: the search neither stops at nor passes
