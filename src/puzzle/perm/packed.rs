@@ -5,7 +5,7 @@
 //! pieces take 24 fields of 5 bits, 120 bits).
 //!
 //! It honours what the ranked form does: the `Illegal` lines (a forbidden state is never
-//! entered, [`Packing::successors`]), another goal (`--goal`, read by the ranked form),
+//! entered, `Packing::successors`), another goal (`--goal`, read by the ranked form),
 //! and the numbering of pieces in positions (from 0 in a KPuzzle's).
 
 use super::PermPuzzle;
