@@ -113,7 +113,7 @@ trait Choice: Send + Sync {
     fn unranked(&self) -> Option<String>;
     fn packed_bits(&self) -> Option<u32>;
     fn reach(&self) -> Option<u128>;
-    fn build_sparse(&self) -> Result<Sparse, String>;
+    fn build_sparse(&self, goal: Option<&str>) -> Result<Sparse, String>;
 }
 
 struct Chosen<F: Family> {
@@ -170,8 +170,8 @@ impl<F: Family> Choice for Chosen<F> {
         self.family.reach(&self.size)
     }
 
-    fn build_sparse(&self) -> Result<Sparse, String> {
-        self.family.build_sparse(&self.size)
+    fn build_sparse(&self, goal: Option<&str>) -> Result<Sparse, String> {
+        self.family.build_sparse(&self.size, goal)
     }
 
     fn build(&self, goal: Option<&str>) -> Result<Box<dyn Built>, String> {
@@ -343,7 +343,10 @@ impl Job {
         options: &SparseOptions,
         progress: &mut dyn FnMut(usize, u64, u64) -> ControlFlow<()>,
     ) -> Result<Analysis, SparseError> {
-        let sparse = self.choice.build_sparse().map_err(SparseError::Build)?;
+        let sparse = self
+            .choice
+            .build_sparse(self.goal.as_deref())
+            .map_err(SparseError::Build)?;
         let mut analysis = match &sparse {
             Sparse::Narrow(p) => analysis::analyze_sparse(p, options, self.reach_estimate(), progress),
             Sparse::Wide(p) => analysis::analyze_sparse(p, options, self.reach_estimate(), progress),

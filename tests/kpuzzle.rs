@@ -22,7 +22,7 @@ fn the_kpuzzle_pocket_cube_on_u_r_f_is_a079761_and_a079762() {
     // The rotations are not generators, and stderr says so in one line.
     assert!(
         face.stderr
-            .contains("pocket-cube-kpuzzle: moves U R F; the rotations x y z Rv Uv Fv Lv Dv Bv left out"),
+            .contains("pocket-cube-kpuzzle: moves U R F; left out 9 rotations (x, y, z, Rv, Uv, Fv, Lv, Dv, Bv): whole-puzzle turns, not moves; name them with --moves to search them"),
         "{}",
         face.stderr
     );
@@ -147,6 +147,14 @@ fn bad_kpuzzle_files_get_one_line_naming_the_file_and_exit_2() {
         (
             good.replacen("\"y\": {", "\"U\": {", 1),
             ":12: column 7: `U` is given twice in one object",
+        ),
+        (
+            good.replace("\"Rv\": \"x\"", "\"Rv\": \"x\", \"R\": \"U\""),
+            "derived move `R` is named like a given move",
+        ),
+        (
+            "Name X\nSet A 3 1\nMove M\nA\n2 3 1\nEnd\n".to_string(),
+            "a .json definition must be a KPuzzle JSON object, starting with `{`",
         ),
     ];
     for (i, (text, mentions)) in cases.iter().enumerate() {

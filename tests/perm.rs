@@ -2,7 +2,7 @@
 //! cube's published tables (OEIS A079761 and A079762), the metric, the classes, solving by
 //! moves, and the one-line refusals of bad files.
 
-use crate::util::{Sandbox, example, first_length, states};
+use crate::util::{PermModel, PermMove, PermSet, Sandbox, example, first_length, states};
 
 #[test]
 fn the_pocket_cube_with_a_corner_held_equals_a079761_and_a079762() {
@@ -119,6 +119,16 @@ fn bad_definitions_are_refused_with_their_line() {
             "Set A 3 1\nSolved\nA\n1 2 3\nEnd\nIllegal A 4 2\n",
             ":6: ",
             "the position `4` is out of range 1 to 3",
+        ),
+        (
+            "Set A 3 1\nSolved\nA\n1 2 3\nEnd\nIllegal A 2 3 4\n",
+            ":6: ",
+            "set A has no piece 4 (its pieces are 1 to 3)",
+        ),
+        (
+            "Set A 4 1\nSolved\nA\n1 1 3 3\nEnd\nIllegal A 2 2\n",
+            ":6: ",
+            "set A has no piece 2 (its pieces are 1 3)",
         ),
     ];
     for (i, (text, line, mentions)) in cases.into_iter().enumerate() {
@@ -660,4 +670,145 @@ fn an_open_orientation_does_not_matter() {
         "{out}"
     );
     assert!(out.contains("solution (1 move): B\nC 2 1 3 4\n  0 ? 0 0"), "{out}");
+}
+
+/// A ring of five and three twisting pieces, with two whole-puzzle turns among its moves:
+/// `x` (named as the cube's) and `Bv` (ending in `v`). They only need to be moves that
+/// change the table when searched; what they turn does not matter to the convention.
+fn turned(names: &[&'static str]) -> PermModel {
+    let turn = |name, ring: [u8; 5], twist: [u8; 3], gain: [u8; 3]| PermMove {
+        name,
+        from: vec![ring.to_vec(), twist.to_vec()],
+        twist: vec![vec![0; 5], gain.to_vec()],
+    };
+    let all = [
+        turn("A", [5, 1, 2, 3, 4], [1, 2, 3], [0, 0, 0]),
+        turn("x", [1, 2, 3, 4, 5], [2, 1, 3], [0, 1, 2]),
+        turn("C", [1, 2, 3, 4, 5], [3, 1, 2], [0, 0, 0]),
+        turn("Bv", [2, 1, 3, 4, 5], [3, 1, 2], [1, 1, 1]),
+    ];
+    PermModel {
+        name: "Turned",
+        sets: vec![
+            PermSet {
+                name: "RING",
+                size: 5,
+                orientations: 1,
+            },
+            PermSet {
+                name: "TWIST",
+                size: 3,
+                orientations: 3,
+            },
+        ],
+        moves: all.into_iter().filter(|m| names.contains(&m.name)).collect(),
+        sequences: Vec::new(),
+        illegal: Vec::new(),
+    }
+}
+
+#[test]
+fn rotations_of_a_tws_file_are_left_out_unless_moves_names_them() {
+    let sandbox = Sandbox::new();
+    let model = turned(&["A", "x", "C", "Bv"]);
+    std::fs::write(sandbox.path("turned.tws"), model.text()).expect("written");
+    let run = sandbox.run(&["--rules", "turned.tws", "--out", "out"]).success();
+    let stderr = String::from_utf8_lossy(&run.get_output().stderr).to_string();
+    assert!(
+        stderr.contains(
+            "turned: left out 2 rotations (x, Bv): whole-puzzle turns, not moves; name them with --moves to search them"
+        ),
+        "{stderr}"
+    );
+    let moved = turned(&["A", "C"]);
+    assert_eq!(
+        states(&sandbox.read("out/turned/distances.csv")),
+        moved.levels(&moved.solved(), true)
+    );
+    let report = sandbox.read("out/turned/report.md");
+    assert!(
+        report.contains("Left out 2 rotations (x, Bv): whole-puzzle turns, not moves."),
+        "{report}"
+    );
+    // Named, a rotation is searched like any move; the other stays out.
+    sandbox
+        .run(&[
+            "--rules",
+            "turned.tws",
+            "--moves",
+            "C,Bv,A",
+            "--out",
+            "chosen",
+            "--quiet",
+        ])
+        .success();
+    let chosen = turned(&["A", "C", "Bv"]);
+    let levels = states(&sandbox.read("chosen/turned-moves-a-c-bv/distances.csv"));
+    assert_eq!(levels, chosen.levels(&chosen.solved(), true));
+    assert_ne!(levels, moved.levels(&moved.solved(), true));
+    // A position may still turn the whole puzzle: `[x: A]` is `A`, one move.
+    let solved = sandbox.output(&["--rules", "turned.tws", "--quiet", "--solve", "[x: A]"]);
+    assert_eq!(solved.code, Some(0), "{}", solved.stderr);
+    assert_eq!(first_length(&solved.stdout), Some("1 move"), "{}", solved.stdout);
+    // A file of rotations alone has nothing to search unless --moves names some.
+    std::fs::write(sandbox.path("only.tws"), turned(&["x", "Bv"]).text()).expect("written");
+    let ended = sandbox.output(&["--rules", "only.tws", "--out", "none"]);
+    assert_eq!(ended.code, Some(2), "{}", ended.stderr);
+    assert_eq!(ended.stderr.lines().count(), 1, "{}", ended.stderr);
+    assert!(ended.stderr.contains("every move is a rotation"), "{}", ended.stderr);
+    sandbox
+        .run(&["--rules", "only.tws", "--moves", "x", "--out", "none", "--quiet"])
+        .success();
+}
+
+#[test]
+fn a_misspelt_set_in_a_scramble_block_is_named_as_a_set() {
+    let sandbox = Sandbox::new();
+    std::fs::write(
+        sandbox.path("bad.scr"),
+        "Scramble ONE\nCORNER\n2 1 3 4 5 6 7 8\n0 0 0 0 0 0 0 0\nEnd\n",
+    )
+    .expect("written");
+    std::fs::write(
+        sandbox.path("later.scr"),
+        "Scramble TWO\nCORNERS\n2 1 3 4 5 6 7 8\nEDGES\n1 2\nEnd\n",
+    )
+    .expect("written");
+    let file = example("pocket-cube.tws");
+    for (scrambles, named) in [("bad.scr", "`CORNER`"), ("later.scr", "`EDGES`")] {
+        let ended = sandbox.output(&["--rules", &file, "--solve", scrambles]);
+        assert_eq!(ended.code, Some(2), "{}", ended.stderr);
+        assert_eq!(ended.stderr.lines().count(), 1, "{}", ended.stderr);
+        assert!(
+            ended.stderr.contains(&format!(
+                "{named} is not a set of the puzzle, nor a move (the sets are CORNERS)"
+            )),
+            "{}",
+            ended.stderr
+        );
+    }
+}
+
+#[test]
+fn a_position_with_its_twists_as_a_set_of_their_own_says_where_twists_go() {
+    let sandbox = Sandbox::new();
+    let ended = sandbox.output(&[
+        "--rules",
+        &example("pocket-cube-held.tws"),
+        "--goal",
+        "1 2 3 4 5 6 7 8 / 0 0 0 0 0 0 0 0",
+        "--out",
+        "out",
+    ]);
+    assert_eq!(ended.code, Some(2), "{}", ended.stderr);
+    assert_eq!(ended.stderr.lines().count(), 1, "{}", ended.stderr);
+    assert!(
+        ended.stderr.contains("2 sets given, the puzzle has 1 (CORNERS)")
+            && ended
+                .stderr
+                .contains("a set's pieces and its twists are one group, the twists after a comma"),
+        "{}",
+        ended.stderr
+    );
+    assert!(!sandbox.path("out").exists());
 }

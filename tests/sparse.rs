@@ -231,3 +231,73 @@ fn a_definition_neither_ranked_nor_packed_is_refused_with_what_its_moves_reach()
     }
     assert!(!sandbox.path("out").exists());
 }
+
+/// A KPuzzle definition of one orbit of `n` distinct pieces, with moves given as
+/// permutations (`new[i] = old[perm[i]]`, from 0).
+fn kpuzzle(name: &str, n: usize, moves: &[(&str, Vec<usize>)]) -> String {
+    let numbers = |v: &[usize]| v.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
+    let identity: Vec<usize> = (0..n).collect();
+    let moves: Vec<String> = moves
+        .iter()
+        .map(|(m, perm)| {
+            format!(
+                r#""{m}": {{"POINTS": {{"permutation": [{}], "orientationDelta": [{}]}}}}"#,
+                numbers(perm),
+                numbers(&vec![0; n])
+            )
+        })
+        .collect();
+    format!(
+        r#"{{"name": "{name}", "orbits": [{{"orbitName": "POINTS", "numPieces": {n}, "numOrientations": 1}}],
+        "defaultPattern": {{"POINTS": {{"pieces": [{}], "orientation": [{}]}}}},
+        "moves": {{{}}}}}"#,
+        numbers(&identity),
+        numbers(&vec![0; n]),
+        moves.join(", ")
+    )
+}
+
+#[test]
+fn kpuzzle_positions_count_their_pieces_from_0_on_the_packed_route_too() {
+    let sandbox = Sandbox::new();
+    let ring = kpuzzle("Ring", 5, &[("A", vec![4, 0, 1, 2, 3]), ("B", vec![1, 0, 2, 3, 4])]);
+    std::fs::write(sandbox.path("ring.json"), ring).expect("written");
+    for route in ["dense", "sparse"] {
+        sandbox
+            .run(&["--rules", "ring.json", "--route", route, "--quiet", "--out", route])
+            .success();
+    }
+    let dense = report_files(&sandbox, "dense/ring");
+    assert!(sandbox.read("dense/ring/classes.csv").contains(",0 1 2 3 4"));
+    assert_eq!(dense, report_files(&sandbox, "sparse/ring"));
+    // Too wide to rank: the packed route alone, numbering from 0 as well.
+    let cycle: Vec<usize> = (0..21).map(|i| (i + 20) % 21).collect();
+    std::fs::write(sandbox.path("wide.json"), kpuzzle("Wide", 21, &[("T", cycle)])).expect("written");
+    sandbox
+        .run(&["--rules", "wide.json", "--quiet", "--out", "wide"])
+        .success();
+    let classes = sandbox.read("wide/wide/classes.csv");
+    assert!(classes.contains("reached,21,true,21,0 1 2 3 4 5"), "{classes}");
+}
+
+#[test]
+fn the_packed_route_measures_to_another_goal() {
+    let sandbox = Sandbox::new();
+    let file = example("pocket-cube-sune.tws");
+    let goal = "Sune U";
+    for route in ["dense", "sparse"] {
+        sandbox
+            .run(&[
+                "--rules", &file, "--moves", "U,Sune", "--goal", goal, "--route", route, "--quiet", "--out", route,
+            ])
+            .success();
+    }
+    let folders = sandbox.list("dense");
+    assert_eq!(folders.len(), 1, "{folders:?}");
+    assert!(folders[0].contains("-goal-"), "{folders:?}");
+    let id = &folders[0];
+    assert_eq!(
+        report_files(&sandbox, &format!("dense/{id}")),
+        report_files(&sandbox, &format!("sparse/{id}"))
+    );
+}

@@ -15,6 +15,7 @@ mod classes;
 mod cli;
 mod cluster;
 mod committed_reports;
+mod constraints;
 mod differential;
 mod disk;
 mod flip_k;

@@ -263,9 +263,9 @@ pub trait Family: Sync + 'static {
         None
     }
     /// Builds the size's packed form for the sparse route (with its ranked form where it
-    /// has one).
-    fn build_sparse(&self, size: &Self::Size) -> Result<super::perm::packed::Sparse, String> {
-        let _ = size;
+    /// has one), measured to `goal` (`--goal`, as the puzzle renders it) if given.
+    fn build_sparse(&self, size: &Self::Size, goal: Option<&str>) -> Result<super::perm::packed::Sparse, String> {
+        let _ = (size, goal);
         Err(format!("{} is not searched as packed states", self.name()))
     }
     /// Builds the puzzle; fails (why, one line) only where [`Family::beyond`] says so.

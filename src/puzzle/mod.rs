@@ -221,6 +221,8 @@ pub trait PackedGraph: Sync {
     /// How many predecessors every key has (one per move, repeats included).
     fn degree(&self) -> usize;
     /// Writes the [`PackedGraph::degree`] predecessors of `key` into `out`, of that length.
+    /// A move the puzzle forbids from `key` (into a state it may not enter) is written as
+    /// `key` itself: `key` lies in the level being expanded, so the search drops it.
     fn predecessors(&self, key: Self::Key, out: &mut [Self::Key]);
     /// Whether every move is undone by a move: a level's predecessors then lie in the
     /// level before, the level itself or the next, so the search keeps only two levels.

@@ -6,18 +6,20 @@
 //! agree it is evidence rather than the same code run twice.
 //!
 //! - [`run`]: the one way to start the binary ([`Sandbox`]), and reading what it wrote.
-//! - [`sliding`], [`coins`]: the reference models and searches of the puzzles.
+//! - [`sliding`], [`coins`], [`perm`]: the reference models and searches of the puzzles.
 //! - [`engine`]: the library's engine seen through small helpers, and several
 //!   thread-processes sharing one search.
 //! - [`Rng`]: the one random generator; [`A089473`]: the 8-puzzle's published table.
 
 pub mod coins;
 pub mod engine;
+pub mod perm;
 pub mod run;
 pub mod sliding;
 
 pub use coins::*;
 pub use engine::*;
+pub use perm::*;
 pub use run::*;
 pub use sliding::*;
 

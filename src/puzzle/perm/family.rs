@@ -3,7 +3,7 @@
 //! `--metric face|quarter` and `--moves A,B,...`; the pocket cube with one corner held
 //! (shipped in `examples/`) joins `--all`.
 
-use super::{Metric, PermPuzzle};
+use super::{Metric, PermPuzzle, text};
 use crate::puzzle::family::{Family, SizeArgs};
 use std::path::Path;
 use std::sync::Arc;
@@ -38,7 +38,8 @@ pub struct Definition {
     packed_bits: Option<u32>,
     /// The positions the moves reach, where Schreier–Sims counts them before the search.
     reach: Option<u128>,
-    /// Which moves of a KPuzzle file are generators, for stderr.
+    /// Which moves of a KPuzzle file are generators and which rotations were left out, for
+    /// stderr.
     note: Option<String>,
     /// The number of the first piece in positions: 1 as in `.tws`, 0 as in KPuzzle.
     first_piece: u32,
@@ -51,9 +52,16 @@ impl PartialEq for Definition {
 }
 
 impl Definition {
-    /// Reads `text`, from the file whose name without extension is `stem`, under the metric
-    /// `--metric` names (`None`: face), with the moves `--moves` chooses (`None`: all).
-    fn read(text: &str, stem: Option<&str>, metric: Option<&str>, moves: Option<&str>) -> Result<Self, String> {
+    /// Reads `text`, from the file whose name without extension is `stem` (a KPuzzle
+    /// definition if `json`, the file's extension, says so), under the metric `--metric`
+    /// names (`None`: face), with the moves `--moves` chooses (`None`: all but rotations).
+    fn read(
+        text: &str,
+        stem: Option<&str>,
+        json: bool,
+        metric: Option<&str>,
+        moves: Option<&str>,
+    ) -> Result<Self, String> {
         let metric = match metric {
             None | Some("face") => Metric::Face,
             Some("quarter") => Metric::Quarter,
@@ -64,7 +72,8 @@ impl Definition {
                 ));
             }
         };
-        let (mut def, note) = read_either(text, moves.is_none()).map_err(located)?;
+        let kpuzzle = is_kpuzzle(text, json);
+        let (mut def, note) = read_either(text, kpuzzle, moves.is_some()).map_err(located)?;
         let mut id = kebab(label(&def.name, stem));
         if let Some(list) = moves {
             let names: Vec<&str> = list.split(',').collect();
@@ -114,7 +123,7 @@ impl Definition {
             packed_bits,
             reach,
             note,
-            first_piece: if is_kpuzzle(text) { 0 } else { 1 },
+            first_piece: if kpuzzle { 0 } else { 1 },
         })
     }
 }
@@ -191,47 +200,50 @@ fn unsearchable(
     )
 }
 
-/// Whether a definition is a KPuzzle's JSON rather than a `.tws` text.
-fn is_kpuzzle(text: &str) -> bool {
-    text.trim_start().starts_with('{')
+/// Whether a definition is a KPuzzle's JSON rather than a `.tws` text: a `.json` file, or
+/// a text starting with `{`.
+fn is_kpuzzle(text: &str, json: bool) -> bool {
+    json || text.trim_start().starts_with('{')
 }
 
-/// Reads a definition in either format (a KPuzzle's JSON starts with `{`). Unless `--moves`
-/// chooses (`leave_rotations` false), a KPuzzle file's rotations are left out of the
-/// generators; the note says which moves were taken.
+/// Reads a definition in either format ([`is_kpuzzle`]) and sets its rotations apart
+/// ([`super::Definition::set_rotations_apart`]). Unless `--moves` chooses (`chosen`), the
+/// note says which moves of a KPuzzle file are searched and which rotations were left out.
 fn read_either(
     text: &str,
-    leave_rotations: bool,
+    kpuzzle: bool,
+    chosen: bool,
 ) -> Result<(super::Definition, Option<String>), super::DefinitionError> {
-    if !is_kpuzzle(text) {
-        return Ok((super::parse_definition(text)?, None));
-    }
-    let mut def = super::kpuzzle::parse_kpuzzle(text)?;
-    if !leave_rotations {
+    let mut def = match kpuzzle {
+        // serde_json would say `expected value` at its first character: say what it must be.
+        true if !text.trim_start().starts_with('{') => {
+            return super::parse::err(
+                0,
+                "a .json definition must be a KPuzzle JSON object, starting with `{` (a twsearch definition takes the extension .tws)",
+            );
+        }
+        true => super::kpuzzle::parse_kpuzzle(text)?,
+        false => super::parse_definition(text)?,
+    };
+    def.set_rotations_apart();
+    if chosen {
         return Ok((def, None));
     }
-    let rotations: Vec<String> = def
-        .moves
-        .iter()
-        .filter(|m| super::kpuzzle::is_rotation(&m.name))
-        .map(|m| m.name.clone())
-        .collect();
-    if rotations.len() == def.moves.len() {
+    if def.moves.is_empty() {
         return super::parse::err(
             0,
-            "every move is a rotation of the whole puzzle (x, y, z, or a name ending in v): no move to search with",
+            "every move is a rotation of the whole puzzle (x, y, z, or a name ending in v): no move to search with (name rotations with --moves to search them)",
         );
     }
-    def.moves.retain(|m| !super::kpuzzle::is_rotation(&m.name));
-    let taken: Vec<&str> = def.moves.iter().map(|m| m.name.as_str()).collect();
-    let mut note = format!("moves {}", taken.join(" "));
-    if !rotations.is_empty() {
-        note.push_str(&format!(
-            "; the rotations {} left out (they turn the whole puzzle)",
-            rotations.join(" ")
-        ));
+    let mut notes = Vec::new();
+    if kpuzzle {
+        let taken: Vec<&str> = def.moves.iter().map(|m| m.name.as_str()).collect();
+        notes.push(format!("moves {}", taken.join(" ")));
     }
-    Ok((def, Some(note)))
+    if let Some(left) = text::rotations_left_out(&def) {
+        notes.push(format!("{left}; name them with --moves to search them"));
+    }
+    Ok((def, (!notes.is_empty()).then(|| notes.join("; "))))
 }
 
 /// An error as the command line prints it after the file's name: `:LINE: what` (` what`
@@ -309,11 +321,14 @@ impl Family for PermFamily {
 
     fn read(&self, path: &Path, text: &str, args: &SizeArgs) -> Result<Definition, String> {
         let stem = path.file_stem().and_then(|s| s.to_str());
-        Definition::read(text, stem, args.metric.as_deref(), args.moves.as_deref())
+        let json = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"));
+        Definition::read(text, stem, json, args.metric.as_deref(), args.moves.as_deref())
     }
 
     fn all(&self) -> Vec<Definition> {
-        Definition::read(POCKET_CUBE.1, None, None, None).into_iter().collect()
+        Definition::read(POCKET_CUBE.1, None, false, None, None)
+            .into_iter()
+            .collect()
     }
 
     fn id(&self, definition: &Definition) -> String {
@@ -368,8 +383,9 @@ impl Family for PermFamily {
         definition.reach
     }
 
-    fn build_sparse(&self, definition: &Definition) -> Result<super::packed::Sparse, String> {
-        super::packed::Sparse::new((*definition.def).clone(), &definition.id, definition.metric)
+    fn build_sparse(&self, definition: &Definition, goal: Option<&str>) -> Result<super::packed::Sparse, String> {
+        let def = (*definition.def).clone();
+        super::packed::Sparse::new(def, &definition.id, definition.metric, definition.first_piece, goal)
     }
 
     fn build(&self, definition: &Definition) -> Result<PermPuzzle, String> {

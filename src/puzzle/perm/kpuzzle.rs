@@ -15,9 +15,8 @@
 //! the piece arrives, are our `twist`, unchanged. Numbers count from 0.
 //!
 //! A key given twice in one object (a move, an orbit) is refused: JSON readers keep one of
-//! them silently. A derived move named like a given move is the given move, its sequence
-//! never read, as cubing.js looks moves up (twips' `clock.kpuzzle.json` lists its given
-//! moves among the derived ones as `"U_PLUS_": "_"`).
+//! them silently. So is a derived move named like a given move: cubing.js would take the
+//! given move and never read the sequence, which the file's author meant as something.
 
 use super::Definition;
 use super::parse::{DefinitionError, MAX_BYTES, MAX_PIECES, MoveDef, SetDef, State, err, full_moduli};
@@ -120,12 +119,6 @@ struct MoveOrbit {
     orientation_delta: Vec<usize>,
 }
 
-/// Whether a move turns the whole puzzle (`x`, `y`, `z`, `Rv`, `Uv` ...): not a
-/// generator by default, since it only changes how the puzzle is held.
-pub fn is_rotation(name: &str) -> bool {
-    matches!(name, "x" | "y" | "z") || (name.len() > 1 && name.ends_with('v'))
-}
-
 /// Reads a KPuzzle definition: every move, given and derived, in file order (given first).
 pub fn parse_kpuzzle(text: &str) -> Result<Definition, DefinitionError> {
     if text.len() > MAX_BYTES {
@@ -163,6 +156,7 @@ pub fn parse_kpuzzle(text: &str) -> Result<Definition, DefinitionError> {
         moves,
         aliases: Vec::new(),
         illegal: Vec::new(),
+        rotations: Vec::new(),
         orientation_mod,
     })
 }
@@ -388,19 +382,23 @@ fn move_def(sets: &[SetDef], name: &str, orbits: &IndexMap<String, MoveOrbit>) -
 }
 
 /// Adds the derived moves to `moves`, each once the moves its sequence names are known;
-/// refuses a derived move that names itself through others. One named like a given move is
-/// that move (its sequence is not read).
+/// refuses a derived move that names itself through others, or one named like a given move.
 fn derive(
     sets: &[SetDef],
     derived: &IndexMap<String, String>,
     moves: &mut Vec<MoveDef>,
 ) -> Result<(), DefinitionError> {
     let given = moves.len();
-    let derived: IndexMap<&String, &String> = derived
-        .iter()
-        .filter(|(name, _)| !moves.iter().any(|m| &m.name == *name))
-        .collect();
     for name in derived.keys() {
+        if moves.iter().any(|m| &m.name == name) {
+            return err(
+                0,
+                format!(
+                    "derived move {} is named like a given move: a name is either in moves or in derivedMoves, not both",
+                    quote(name)
+                ),
+            );
+        }
         check_name(name, moves.iter().map(|m| m.name.as_str()))?;
     }
     let names: Vec<&str> = moves
@@ -562,12 +560,16 @@ mod tests {
     const MOVE: &str = r#"{"permutation": [1, 2, 0], "orientationDelta": [1, 3, 0]}"#;
 
     #[test]
-    fn a_derived_move_named_like_a_given_move_is_the_given_move() {
-        // As twips' clock lists its given moves: the sequence `_` is never read.
-        let def = tiny(PATTERN, MOVE, r#""M": "_", "P": "M2""#).expect("valid");
+    fn a_derived_move_named_like_a_given_move_is_refused_naming_it() {
+        let e = tiny(PATTERN, MOVE, r#""P": "M2", "M": "P""#).expect_err("refused");
+        assert_eq!(
+            e.message,
+            "derived move `M` is named like a given move: a name is either in moves or in derivedMoves, not both"
+        );
+        // Named once, it is read.
+        let def = tiny(PATTERN, MOVE, r#""P": "M2""#).expect("valid");
         let names: Vec<&str> = def.moves.iter().map(|m| m.name.as_str()).collect();
         assert_eq!(names, ["M", "P"]);
-        assert_eq!(def.moves[0].from, [vec![1, 2, 0]]);
         assert_eq!(def.moves[1].from, [vec![2, 0, 1]]);
     }
 

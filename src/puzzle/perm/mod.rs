@@ -327,9 +327,10 @@ impl PermPuzzle {
 
     /// Whether the quarter metric would search `def` as the face metric does: every move has
     /// order 2 or 3, so its powers are itself and its inverse and both metrics keep them all.
+    /// Read from the moves alone, so a definition too large to rank is answered too.
     pub fn quarter_is_face(def: &Definition) -> Result<bool, DefinitionError> {
-        let quarter = Structure::new(def, Metric::Quarter)?.moves.len();
-        Ok(quarter == Structure::new(def, Metric::Face)?.moves.len())
+        let quarter = structure::Flat::new(def, Metric::Quarter)?.moves.len();
+        Ok(quarter == structure::Flat::new(def, Metric::Face)?.moves.len())
     }
 
     /// Builds the puzzle of a definition under `metric`.
@@ -484,28 +485,45 @@ impl PermPuzzle {
             return Err(ParseError::Malformed("an empty position".into()));
         };
         let is_set = self.def.sets.iter().any(|s| s.name == first);
-        let names: Vec<&str> = self
-            .def
-            .moves
-            .iter()
-            .chain(&self.def.aliases)
-            .map(|m| m.name.as_str())
-            .collect();
+        let names: Vec<&str> = self.named().map(|m| m.name.as_str()).collect();
         let is_move = sequence::parse(first, &names).is_ok();
         if !is_move && (first.bytes().next().is_some_and(|b| b.is_ascii_digit()) || is_set) {
             self.parse_lines(text)
+        } else if !is_move && text.split_whitespace().any(is_number) {
+            // A word, then numbers: a position whose first set is misspelt (a sequence has
+            // no bare numbers), as in a scramble file's `Scramble` block.
+            Err(self.unknown_set(first))
         } else {
             self.parse_moves(text)
         }
     }
 
+    /// Why `word` starting a group of numbers is refused: it names no set (nor move).
+    fn unknown_set(&self, word: &str) -> ParseError {
+        ParseError::Malformed(format!(
+            "{} is not a set of the puzzle, nor a move (the sets are {})",
+            super::quote(word),
+            join(self.def.sets.iter().map(|s| s.name.clone()))
+        ))
+    }
+
+    /// What a position given as moves may name: the moves, the `MoveAlias` names and the
+    /// rotations not searched (a scramble may turn the whole puzzle).
+    fn named(&self) -> impl Iterator<Item = &parse::MoveDef> {
+        let left_out = self.def.rotations_left_out();
+        let rotations = self
+            .def
+            .rotations
+            .iter()
+            .filter(move |r| left_out.contains(&r.name.as_str()));
+        self.def.moves.iter().chain(&self.def.aliases).chain(rotations)
+    }
+
     /// A move sequence ([`sequence`]) applied to the definition's solved state.
     fn parse_moves(&self, text: &str) -> Result<(Vec<u8>, Vec<u8>), ParseError> {
-        // The moves and the `MoveAlias` names: positions may use either.
-        let named = || self.def.moves.iter().chain(&self.def.aliases);
-        let names: Vec<&str> = named().map(|m| m.name.as_str()).collect();
+        let names: Vec<&str> = self.named().map(|m| m.name.as_str()).collect();
         let seq = sequence::parse(text, &names).map_err(|e| ParseError::Malformed(e.0))?;
-        let moves: Vec<Transform> = named().map(Transform::of).collect();
+        let moves: Vec<Transform> = self.named().map(Transform::of).collect();
         let sets = &self.def.sets;
         let state = sequence::evaluate(&seq, &moves, sets).apply(&self.def.solved, sets);
         Ok(self.s.layout.flatten(&state))
@@ -531,6 +549,8 @@ impl PermPuzzle {
                     groups.push((s, Vec::new()));
                 } else if t == "/" {
                     continue;
+                } else if t.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                    return Err(self.unknown_set(t));
                 } else if let Some(g) = groups.last_mut() {
                     g.1.push(t);
                 } else {
@@ -549,7 +569,7 @@ impl PermPuzzle {
             groups.push((groups.len(), current));
             if groups.len() != self.def.sets.len() {
                 return bad(format!(
-                    "{} sets given, the puzzle has {} ({}), written with `/` between them",
+                    "{} sets given, the puzzle has {} ({}), written with `/` between them; a set's pieces and its twists are one group, the twists after a comma: `2 1 3 4, 0 0 1 2 / 1 2 3`",
                     groups.len(),
                     self.def.sets.len(),
                     join(self.def.sets.iter().map(|s| s.name.clone()))
@@ -962,6 +982,11 @@ impl PermPuzzle {
             free &= free - 1;
         }
     }
+}
+
+/// Whether a word of a position is a number (a piece or a twist).
+fn is_number(word: &str) -> bool {
+    !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit())
 }
 
 fn split_slash(t: &str) -> Vec<&str> {

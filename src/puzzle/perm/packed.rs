@@ -3,11 +3,16 @@
 //! orientations + twist`), in as few bits as the set's labels need. No ranking is
 //! involved, so it serves puzzles too large or too loose to rank (M24's 24 distinct
 //! pieces take 24 fields of 5 bits, 120 bits).
+//!
+//! It honours what the ranked form does: the `Illegal` lines (a forbidden state is never
+//! entered, `Packing::successors`), another goal (`--goal`, read by the ranked form),
+//! and the numbering of pieces in positions (from 0 in a KPuzzle's).
 
 use super::PermPuzzle;
 use super::parse::{Definition, DefinitionError};
 use super::structure::{self, Layout, Metric, Move};
 use super::text;
+use crate::puzzle::Notation;
 use crate::puzzle::{Key, PackedGraph, PackedPuzzle, Unranked};
 use std::marker::PhantomData;
 
@@ -27,6 +32,16 @@ struct Field {
     modulus: u8,
     /// Where its twist table starts in [`Packing::twisted`].
     table: usize,
+}
+
+/// The values one field may not hold: the pieces an `Illegal` line keeps from its position,
+/// in every twist.
+#[derive(Debug, Clone, Copy)]
+struct Forbidden {
+    /// The field's index.
+    field: usize,
+    /// Bit `v` set: value `v` (`piece * orientations + twist`, at most 8 bits) is forbidden.
+    values: [u64; 4],
 }
 
 /// How a move fills one field: from field `from`, with `add` added to the twist.
@@ -52,6 +67,44 @@ pub struct Packing {
     /// For each field, a table per twist `add` of the value a value becomes.
     twisted: Vec<u8>,
     bits: u32,
+    /// The `Illegal` lines on the fields (one on a position no move touches never applies:
+    /// that position keeps the goal's piece, which is legal).
+    forbidden: Vec<Forbidden>,
+    /// The goal's key: the solved state's, or `--goal`'s ([`Sparse::new`]).
+    goal: u128,
+    /// The number of the first piece in positions written: 1 as in a `.tws` file, 0 as in
+    /// a KPuzzle's.
+    first: u32,
+}
+
+/// For each field an `Illegal` line names, the values it forbids there.
+fn forbidden_values(def: &Definition, layout: &Layout, fields: &[Field]) -> Vec<Forbidden> {
+    let mut forbidden: Vec<Forbidden> = Vec::new();
+    for line in &def.illegal {
+        let at = layout.offset[line.set] + line.position;
+        let Some(field) = fields.iter().position(|f| f.position == at) else {
+            continue;
+        };
+        let index = match forbidden.iter().position(|x| x.field == field) {
+            Some(i) => i,
+            None => {
+                forbidden.push(Forbidden { field, values: [0; 4] });
+                forbidden.len() - 1
+            }
+        };
+        let m = usize::from(fields[field].modulus);
+        for v in line
+            .pieces
+            .iter()
+            .flat_map(|&p| usize::from(p) * m..(usize::from(p) + 1) * m)
+        {
+            // A field holds at most 8 bits; a piece past them is not in the set.
+            if v < 256 {
+                forbidden[index].values[v / 64] |= 1 << (v % 64);
+            }
+        }
+    }
+    forbidden
 }
 
 /// A [`Packing`] whose keys are `K`.
@@ -131,7 +184,8 @@ impl Packing {
                 })
             })
             .collect::<Vec<_>>();
-        Ok(Packing {
+        let forbidden = forbidden_values(&def, &layout, &fields);
+        let mut packing = Packing {
             id: id.to_string(),
             def,
             metric,
@@ -143,6 +197,22 @@ impl Packing {
             steps,
             twisted,
             bits,
+            forbidden,
+            goal: 0,
+            first: 1,
+        };
+        packing.goal = packing.key(&packing.solved_pieces, &packing.solved_twists);
+        Ok(packing)
+    }
+
+    /// Whether no `Illegal` line forbids `key`.
+    #[inline]
+    fn legal(&self, key: u128) -> bool {
+        let words = [key as u64, (key >> 64) as u64];
+        self.forbidden.iter().all(|x| {
+            let f = &self.fields[x.field];
+            let v = (words[f.word] >> f.shift & f.mask) as usize;
+            x.values[v / 64] >> (v % 64) & 1 == 0
         })
     }
 
@@ -181,11 +251,13 @@ impl Packing {
 
     /// The goal's key.
     pub fn goal(&self) -> u128 {
-        self.key(&self.solved_pieces, &self.solved_twists)
+        self.goal
     }
 
     /// Writes the key after each move of `key` into `out`: the fields are read once, and
-    /// each move gathers them into its key.
+    /// each move gathers them into its key. A move into a state an `Illegal` line forbids
+    /// writes `key` itself: the search finds `key` in its own level and drops it, so the
+    /// forbidden state is never entered, with no second kind of output for the engine.
     #[inline]
     pub(super) fn successors(&self, key: u128, mut out: impl FnMut(usize, u128)) {
         let mut values = [0u8; MAX_BITS as usize];
@@ -204,7 +276,15 @@ impl Packing {
                 }
                 next[f.word] |= u64::from(v) << f.shift;
             }
-            out(m, u128::from(next[0]) | u128::from(next[1]) << 64);
+            let next = u128::from(next[0]) | u128::from(next[1]) << 64;
+            out(
+                m,
+                if self.forbidden.is_empty() || self.legal(next) {
+                    next
+                } else {
+                    key
+                },
+            );
         }
     }
 
@@ -236,19 +316,33 @@ impl Packing {
     /// A key in the definition's one-line notation.
     pub fn render(&self, key: u128) -> String {
         let (p, t) = self.state(key);
-        text::render_state(&self.def, &self.layout, &p, &t, 1)
+        text::render_state(&self.def, &self.layout, &p, &t, self.first)
     }
 
     /// A key drawn a set a line.
     pub fn draw(&self, key: u128) -> String {
         let (p, t) = self.state(key);
-        text::draw_state(&self.def, &self.layout, &p, &t, 1)
+        text::draw_state(&self.def, &self.layout, &p, &t, self.first)
     }
 
     /// All assemblies of the pieces (saturated at `u64::MAX`) and how they arise.
     pub fn configurations(&self) -> (u128, String) {
         let all = structure::assemblies(&self.def).unwrap_or(u128::MAX);
         (all, text::assemblies_formula(&self.def))
+    }
+
+    /// Measures to `goal` (`--goal`) as `ranked`, the definition's ranked form (or why it
+    /// has none), reads it; returns that form measured to it too.
+    fn aim(&mut self, ranked: Result<PermPuzzle, String>, goal: &str) -> Result<PermPuzzle, String> {
+        let quoted = crate::util::quote(goal);
+        let ranked = ranked.map_err(|why| {
+            format!("--goal {quoted} is read by the ranked puzzle, and this one cannot be ranked ({why})")
+        })?;
+        let ranked = ranked.with_goal(goal).map_err(|e| format!("--goal {quoted}: {e}"))?;
+        let (pieces, twists) = ranked.state(ranked.goal);
+        self.goal = self.key(&pieces, &twists);
+        self.id = ranked.id();
+        Ok(ranked)
     }
 
     /// The packing with keys of type `K`, if they are wide enough.
@@ -388,10 +482,22 @@ pub enum Sparse {
 }
 
 impl Sparse {
-    /// Packs `def` under `metric`, with its ranked form where it can be ranked.
-    pub fn new(def: Definition, id: &str, metric: Metric) -> Result<Sparse, String> {
-        let ranked = PermPuzzle::new(def.clone(), id, metric).map_err(|e| e.message);
-        let packing = Packing::new(def, id, metric).map_err(|e| e.to_string())?;
+    /// Packs `def` under `metric`, with its ranked form where it can be ranked, pieces in
+    /// positions numbered from `first` (0 for a KPuzzle definition), measured to `goal`
+    /// (`--goal`, which the ranked form reads) if given.
+    pub fn new(def: Definition, id: &str, metric: Metric, first: u32, goal: Option<&str>) -> Result<Sparse, String> {
+        let ranked = PermPuzzle::new(def.clone(), id, metric)
+            .map(|p| p.numbered_from(first))
+            .map_err(|e| e.message);
+        let mut packing = Packing::new(def, id, metric).map_err(|e| e.to_string())?;
+        packing.first = first;
+        let ranked = match goal {
+            Some(goal) => Ok(packing.aim(ranked, goal)?),
+            None => ranked,
+        };
+        if !packing.legal(packing.goal) {
+            return Err("the goal is a state the definition's `Illegal` lines forbid".into());
+        }
         match packing.clone().with_key::<u64>() {
             Some(narrow) => Ok(Sparse::Narrow(SparsePerm::new(narrow, ranked))),
             None => packing
@@ -438,6 +544,37 @@ mod tests {
             (pieces, twists) = (p2.clone(), t2.clone());
         }
         assert!(p.bits() <= 64, "{}", p.bits());
+    }
+
+    /// A move into a state an `Illegal` line forbids gives the key it came from; every
+    /// other move gives the ranked puzzle's state (slice rings forbid a long piece's
+    /// second half at four slots).
+    #[test]
+    fn a_forbidden_state_is_written_as_the_key_it_comes_from() {
+        let text = include_str!("../../../examples/slice-rings.tws");
+        let p = packing("slice-rings", text, Metric::Face);
+        let puzzle = PermPuzzle::from_text(text, "slice-rings", Metric::Face).expect("the test's own values");
+        let (mut pieces, mut twists) = p.state(p.goal());
+        let (mut p2, mut t2) = (Vec::new(), Vec::new());
+        let mut forbidden = 0;
+        for step in 0..60 {
+            let key = p.key(&pieces, &twists);
+            let mut next = Vec::new();
+            p.successors(key, |_, k| next.push(k));
+            let mut legal = Vec::new();
+            for (m, &k) in puzzle.moves().iter().zip(&next) {
+                puzzle.apply(m, &pieces, &twists, &mut p2, &mut t2);
+                if puzzle.forbidden(&p2).is_some() {
+                    assert_eq!(k, key);
+                    forbidden += 1;
+                } else {
+                    assert_eq!(p.state(k), (p2.clone(), t2.clone()));
+                    legal.push(k);
+                }
+            }
+            (pieces, twists) = p.state(legal[(step * 7 + 3) % legal.len()]);
+        }
+        assert!(forbidden > 0, "the walk met no forbidden state");
     }
 
     #[test]

@@ -33,6 +33,10 @@
 //! does not matter, so states that differ only there are one position (identical pieces
 //! must agree). A `?` for a piece itself (an unknown piece) is refused.
 //!
+//! Moves named as twsearch names whole-puzzle rotations (`x`, `y`, `z`, or ending in `v`:
+//! `Fv`, `DFRv`) are read as any move; [`Definition::set_rotations_apart`] then keeps them
+//! out of the generators, for either format.
+//!
 //! A sequence may name moves, sequences and aliases defined anywhere in the file; it is
 //! searched like any move (its powers under the face metric, its inverse under the
 //! quarter one). An illegal state is never entered: the search neither stops at nor passes
@@ -223,6 +227,10 @@ pub struct Definition {
     pub aliases: Vec<MoveDef>,
     /// The `Illegal` lines.
     pub illegal: Vec<Illegal>,
+    /// The whole-puzzle turns set apart from the moves ([`Definition::set_rotations_apart`]):
+    /// they change how the puzzle is held, not its position, so they are no generators
+    /// unless `--moves` names them; kept for what can use them (symmetries).
+    pub rotations: Vec<MoveDef>,
     /// `orientation_mod[set][position]`: the orientation of the goal's piece there is
     /// known modulo this divisor of the set's orientations, and travels with the piece:
     /// the orientations for a piece tracked fully, 1 for a `?` (it does not matter), a
@@ -231,12 +239,19 @@ pub struct Definition {
 }
 
 impl Definition {
-    /// Keeps only the moves `names` (`--moves`), in file order; refuses a name that is not a
-    /// move or sequence of the file, with the list of them, or a name given twice.
+    /// Keeps only the moves `names` (`--moves`), in file order, then the rotations named
+    /// (which stay among the rotations too); refuses a name that is not a move, sequence
+    /// or rotation of the file, with the list of them, or a name given twice.
     pub fn choose_moves(&mut self, names: &[&str]) -> Result<(), String> {
+        let known = |name: &str| self.moves.iter().chain(&self.rotations).any(|m| m.name == name);
         for (i, name) in names.iter().enumerate() {
-            if !self.moves.iter().any(|m| m.name == *name) {
-                let all: Vec<&str> = self.moves.iter().map(|m| m.name.as_str()).collect();
+            if !known(name) {
+                let all: Vec<&str> = self
+                    .moves
+                    .iter()
+                    .chain(&self.rotations)
+                    .map(|m| m.name.as_str())
+                    .collect();
                 return Err(format!(
                     "{} is not a move of the definition (its moves are {})",
                     quote(name),
@@ -247,9 +262,38 @@ impl Definition {
                 return Err(format!("{} is named twice", quote(name)));
             }
         }
+        let chosen = self.rotations.iter().filter(|r| names.contains(&r.name.as_str()));
+        let chosen: Vec<MoveDef> = chosen.cloned().collect();
+        self.moves.extend(chosen);
         self.moves.retain(|m| names.contains(&m.name.as_str()));
         Ok(())
     }
+
+    /// Moves the whole-puzzle turns ([`is_rotation`]) from the moves to
+    /// [`Definition::rotations`], in file order.
+    pub fn set_rotations_apart(&mut self) {
+        let (rotations, moves) = std::mem::take(&mut self.moves)
+            .into_iter()
+            .partition(|m| is_rotation(&m.name));
+        (self.rotations, self.moves) = (rotations, moves);
+    }
+
+    /// The rotations not searched, by name.
+    pub fn rotations_left_out(&self) -> Vec<&str> {
+        let searched = |name: &str| self.moves.iter().any(|m| m.name == name);
+        self.rotations
+            .iter()
+            .map(|r| r.name.as_str())
+            .filter(|&name| !searched(name))
+            .collect()
+    }
+}
+
+/// Whether a move turns the whole puzzle, by twsearch's convention: `x`, `y`, `z`, or a
+/// name ending in `v` (`Rv`, `DFRv`). Such a move only changes how the puzzle is held, so
+/// searching it would count each position once per way of holding it.
+pub fn is_rotation(name: &str) -> bool {
+    matches!(name, "x" | "y" | "z") || (name.len() > 1 && name.ends_with('v'))
 }
 
 /// A definition error at `line` (0: the file as a whole).
@@ -686,7 +730,21 @@ impl Parts {
         let pieces = tokens[3..]
             .iter()
             .map(|t| number(line, t, 1, MAX_PIECES, "the piece").map(|p| (p - 1) as u8))
-            .collect::<Result<_, _>>()?;
+            .collect::<Result<Vec<u8>, _>>()?;
+        // A piece the set does not have could never stand anywhere: a typo, not a rule.
+        if let Some((solved, _)) = &self.solved
+            && let Some(&piece) = pieces.iter().find(|p| !solved.pieces[set].contains(p))
+        {
+            return err(
+                line,
+                format!(
+                    "set {} has no piece {} (its pieces are {})",
+                    self.sets[set].name,
+                    u32::from(piece) + 1,
+                    piece_list(&solved.pieces[set])
+                ),
+            );
+        }
         self.illegal.push(Illegal {
             set,
             position,
@@ -741,8 +799,26 @@ impl Parts {
             moves,
             aliases,
             illegal: self.illegal,
+            rotations: Vec::new(),
             orientation_mod,
         })
+    }
+}
+
+/// A set's piece labels as a `.tws` file numbers them (from 1): `1 to 8`, or the labels
+/// one by one where some repeat or are missing.
+fn piece_list(labels: &[u8]) -> String {
+    let mut sorted = labels.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let contiguous = sorted.iter().enumerate().all(|(i, &l)| usize::from(l) == i);
+    match (contiguous, sorted.last()) {
+        (true, Some(&last)) if last > 0 => format!("1 to {}", u32::from(last) + 1),
+        _ => sorted
+            .iter()
+            .map(|&l| (u32::from(l) + 1).to_string())
+            .collect::<Vec<_>>()
+            .join(" "),
     }
 }
 

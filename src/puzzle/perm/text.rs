@@ -50,11 +50,27 @@ pub fn rules(def: &Definition, metric: Metric, moves: usize) -> String {
         Metric::Face => "each power of a move counts as one move",
         Metric::Quarter => "only a move and its inverse count as one move",
     };
+    let rotations =
+        rotations_left_out(def).map_or_else(String::new, |left| format!(" {}.", left.replacen("left", "Left", 1)));
     format!(
-        "A permutation puzzle from a definition file: sets {}; moves {} ({metric}, {moves} in all). The goal is the definition's solved state.",
+        "A permutation puzzle from a definition file: sets {}; moves {} ({metric}, {moves} in all).{rotations} The goal is the definition's solved state.",
         sets.join(", "),
         names.join(" "),
     )
+}
+
+/// Which rotations of the definition are not searched, if any: `left out 3 rotations (Fv,
+/// Dv, Rv): whole-puzzle turns, not moves`, for stderr and the report alike.
+pub fn rotations_left_out(def: &Definition) -> Option<String> {
+    let left = def.rotations_left_out();
+    let s = if left.len() == 1 { "" } else { "s" };
+    (!left.is_empty()).then(|| {
+        format!(
+            "left out {} rotation{s} ({}): whole-puzzle turns, not moves",
+            left.len(),
+            left.join(", ")
+        )
+    })
 }
 
 /// Rows (a set's pieces, and its twists if it has orientations) and columns (the largest set).
