@@ -542,6 +542,7 @@ impl Cli {
                 dir.display()
             ));
         }
+        inside_reports(dir, &self.output.out, job, self.output.keep_disk)?;
         if let Some(why) = job.unranked() {
             return usage(format!(
                 "--disk keeps the bit planes of a puzzle's ranks; {job} cannot be ranked ({why}): leave out --disk"
@@ -831,6 +832,46 @@ fn count_text(n: u128) -> String {
     }
 }
 
+/// Refuses a `--disk` folder where the report would take it away: inside the report's own
+/// folder (swapped out when the report is committed), or, with `--keep-disk`, anywhere in
+/// `--out` (the kept planes would sit among reports that runs replace).
+fn inside_reports(disk: &Path, out: &Path, job: &Job, keep: bool) -> Result<(), UsageError> {
+    // Absolute, with `.` and `..` worked out, so `reports/../planes` is not in `reports`.
+    let absolute = |path: &Path| {
+        let mut clean = PathBuf::new();
+        for part in std::path::absolute(path)
+            .unwrap_or_else(|_| path.to_path_buf())
+            .components()
+        {
+            match part {
+                std::path::Component::ParentDir => {
+                    clean.pop();
+                }
+                std::path::Component::CurDir => {}
+                other => clean.push(other),
+            }
+        }
+        clean
+    };
+    let (disk, out) = (absolute(disk), absolute(out));
+    let report = out.join(job.to_string());
+    if disk.starts_with(&report) {
+        return usage(format!(
+            "--disk {}: inside the report folder {}, which the report replaces: give a folder outside it",
+            disk.display(),
+            report.display()
+        ));
+    }
+    if keep && disk.starts_with(&out) {
+        return usage(format!(
+            "--keep-disk keeps the planes in --disk {}, inside --out {} among the reports: give a --disk folder outside it",
+            disk.display(),
+            out.display()
+        ));
+    }
+    Ok(())
+}
+
 /// Refuses to solve or sample a puzzle that cannot be ranked: both read a distance table
 /// indexed by rank.
 fn refuse_unranked(job: &Job, flag: &str) -> Result<(), UsageError> {
@@ -877,7 +918,8 @@ fn check_memory(job: &Job, available: Option<u64>) -> Result<(), UsageError> {
             ) + &format!(
                 "; --disk DIR keeps the planes on disk ({} of disk space), or --hosts FILE shares the search between processes on several machines: {}",
                 human_bytes(crate::engine::disk::disk_bytes(
-                    u64::try_from(job.states()).unwrap_or(u64::MAX)
+                    u64::try_from(job.states()).unwrap_or(u64::MAX),
+                    1
                 )),
                 machines_hint(job)
             ),

@@ -418,3 +418,150 @@ fn what_a_search_on_disk_cannot_do_is_refused_in_one_line() {
         .success();
     refused(&["--puzzle", "nine-tails", "--disk", "kept"], "lights-out");
 }
+
+// The folder is a database: nothing unchecked is trusted, nothing not ours is touched ----
+
+/// Lights out 4x3 in 4 parts, kept on disk in `planes` once finished.
+const KEPT: [&str; 10] = [
+    "--puzzle",
+    "lights-out",
+    "--disk",
+    "planes",
+    "--memory",
+    "1KiB",
+    "--keep-disk",
+    "--out",
+    "out",
+    "--quiet",
+];
+
+#[test]
+fn a_folder_holding_links_or_files_not_of_a_search_is_refused_and_left_alone() {
+    let sandbox = Sandbox::new();
+    std::fs::write(sandbox.path("thesis.pdf"), "my thesis").expect("a file");
+    type Plant<'a> = &'a dyn Fn(&Path);
+    let planted: [(&str, Plant); 4] = [
+        ("part-0-0.a", &|at| {
+            std::os::unix::fs::symlink(sandbox.path("thesis.pdf"), at).expect("a link")
+        }),
+        ("part-1-of-my-thesis.pdf", &|at| {
+            std::fs::write(at, "mine").expect("a file")
+        }),
+        ("part-photos", &|at| std::fs::create_dir(at).expect("a folder")),
+        ("late-1-2.updates.bak", &|at| {
+            std::fs::write(at, "mine").expect("a file")
+        }),
+    ];
+    for (name, plant) in planted {
+        for finished in [false, true] {
+            let _ = std::fs::remove_dir_all(sandbox.path("planes"));
+            if finished {
+                // A search's own folder, with the stranger added after it.
+                sandbox.run(&KEPT).success();
+            } else {
+                std::fs::create_dir(sandbox.path("planes")).expect("a folder");
+            }
+            // In a search's folder the link replaces its own part file.
+            let _ = std::fs::remove_file(sandbox.path(&format!("planes/{name}")));
+            plant(&sandbox.path(&format!("planes/{name}")));
+            let ended = sandbox.output(&KEPT[..KEPT.len() - 1]);
+            assert_eq!(ended.code, Some(2), "{name}: {}", ended.stderr);
+            assert!(ended.stderr.contains(name), "{name}: {}", ended.stderr);
+            assert!(sandbox.path(&format!("planes/{name}")).exists(), "{name}");
+            assert_eq!(sandbox.read("thesis.pdf"), "my thesis");
+        }
+    }
+}
+
+#[test]
+fn the_planes_are_removed_only_once_the_report_is_written() {
+    let sandbox = Sandbox::new();
+    // Files of at most 16 KiB: the planes fit, the report's charts do not.
+    let run = [
+        "--puzzle",
+        "lights-out",
+        "--disk",
+        "planes",
+        "--memory",
+        "1KiB",
+        "--out",
+        "out",
+    ];
+    let command = format!("trap '' XFSZ; ulimit -f 16; exec \"$0\" {}", run.join(" "));
+    let output = std::process::Command::new("sh")
+        .args(["-c", &command, env!("CARGO_BIN_EXE_analyze")])
+        .current_dir(sandbox.path("."))
+        .env("ANALYZE_CACHE_DIR", sandbox.cache())
+        .output()
+        .expect("sh runs");
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(committed(&sandbox.path("planes")) > 10, "the finished search is kept");
+    // The same command writes the report from the finished search, then empties the folder.
+    let ended = sandbox.output(&run);
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    assert!(sandbox.list("planes").is_empty(), "{:?}", sandbox.list("planes"));
+    sandbox
+        .run(&["--puzzle", "lights-out", "--out", "memory", "--quiet"])
+        .success();
+    assert_same(
+        &report(&sandbox, "out", "lights-out-4x3"),
+        &report(&sandbox, "memory", "lights-out-4x3"),
+        "lights-out-4x3",
+    );
+}
+
+#[test]
+fn planes_kept_among_the_reports_are_refused() {
+    let sandbox = Sandbox::new();
+    for (args, says) in [
+        (
+            &[
+                "--puzzle",
+                "lights-out",
+                "--disk",
+                "out/planes",
+                "--keep-disk",
+                "--out",
+                "out",
+            ][..],
+            "--keep-disk",
+        ),
+        (
+            &["--puzzle", "lights-out", "--disk", "reports/lights-out-4x3/planes"][..],
+            "inside the report folder",
+        ),
+    ] {
+        let ended = sandbox.output(args);
+        assert_eq!(ended.code, Some(2), "{args:?}: {}", ended.stderr);
+        assert!(ended.stderr.contains(says), "{args:?}: {}", ended.stderr);
+    }
+    // Beside the reports, or inside --out without --keep-disk, is fine.
+    sandbox
+        .run(&[
+            "--puzzle",
+            "lights-out",
+            "--disk",
+            "out/../planes",
+            "--keep-disk",
+            "--out",
+            "out",
+            "--quiet",
+        ])
+        .success();
+    sandbox
+        .run(&[
+            "--puzzle",
+            "nine-tails",
+            "--disk",
+            "out/planes2",
+            "--out",
+            "out",
+            "--quiet",
+        ])
+        .success();
+}

@@ -109,13 +109,24 @@ pub fn analyze_all(jobs: &[Job], index: bool, out: &Path, threads: usize, settin
         };
         pool.install(|| reach_antipodes(job, &mut analysis, settings.quiet));
         let provenance = super::provenance(settings.mode(job));
-        pool.install(|| report::write_all(&analysis, &stage.path(), settings.oeis, &provenance))?;
+        pool.install(|| report::write_all(&analysis, &stage.path(), settings.oeis, &provenance))
+            .map_err(|e| match settings.disk.filter(|_| !job.weighted()) {
+                Some(config) => e.context(format!(
+                    "the finished search is kept in {}: the same command writes the report without searching again",
+                    config.dir.display()
+                )),
+                None => e,
+            })?;
         if INTERRUPTED.load(Ordering::Relaxed) {
             return Err(interrupted(analyses.len()).into());
         }
         let path = stage
             .commit(&waiting)
             .map_err(|e| stopped(e, || interrupted(analyses.len())))?;
+        // Only now, with the report in place, are the planes on disk let go.
+        if let Some(config) = settings.disk.filter(|config| !config.keep) {
+            disk::remove(&config.dir).map_err(|e| anyhow::anyhow!("{e} (the report is written)"))?;
+        }
         let mut stdout = std::io::stdout().lock();
         writeln!(stdout, "{}  ->  {}", one_line_summary(&analysis), path.display()).context(STDOUT)?;
         stdout.flush().context(STDOUT)?;
@@ -238,7 +249,20 @@ fn analyze(
         parts = disk::check(&config.dir, &built.id(), &identity, built.ranks())
             .map_err(|e| BadInput(e.to_string()))?
             .map(|(parts, _)| parts);
-        check_disk_space(job, config)?;
+        if let Some(parts) = parts {
+            let least = disk::least_memory_to_resume(&Partition::new(built.ranks(), parts));
+            if config.memory < least {
+                return Err(BadInput(format!(
+                    "--memory {} cannot resume the search in {}: it was cut into {parts} parts when it began, and one part's planes take half of {}: give --memory {} or more, or another --disk folder to search anew",
+                    human_bytes(u128::from(config.memory)),
+                    config.dir.display(),
+                    human_bytes(u128::from(least)),
+                    human_bytes(u128::from(least))
+                ))
+                .into());
+            }
+        }
+        check_disk_space(job, config, parts.is_some())?;
     }
     if !settings.quiet {
         match (cluster, disk) {
@@ -385,13 +409,10 @@ pub fn identity(job: &Job, built: &dyn Built, settings: &Settings) -> Identity {
 
 /// Builds `job`'s puzzle to search.
 /// Most states a permutation puzzle may have for its report to show how the goal reaches
-/// the first antipodes: the solver's table is a second search, seconds at this size.
+/// its antipodes: the solver's table is a second search, seconds at this size.
 const MAX_REACH_STATES: u128 = 1 << 27;
 
-/// Antipodes whose moves from the goal a report shows.
-const REACHED_ANTIPODES: usize = 3;
-
-/// Gives a permutation puzzle's first antipodes the moves that reach them from the goal,
+/// Gives each antipode a permutation puzzle's report shows the moves that reach it from the goal,
 /// walked on the solver's distance table (kept in the cache for `--solve`). Only a note
 /// if that fails: the report is complete without them.
 fn reach_antipodes(job: &Job, analysis: &mut Analysis, quiet: bool) {
@@ -402,7 +423,7 @@ fn reach_antipodes(job: &Job, analysis: &mut Analysis, quiet: bool) {
         let mut solver = job.solver()?;
         solver.prepare(super::cache::cache_dir().as_deref(), &|_| {})?;
         let mut moves = Vec::new();
-        for example in analysis.antipode_examples.iter().take(REACHED_ANTIPODES) {
+        for example in &analysis.antipode_examples {
             let position = solver.read(example)?;
             match solver.reach(&position)? {
                 Some(path) => moves.push(path.join(" ")),
@@ -465,14 +486,15 @@ fn disk_note(job: &Job, built: &dyn Built, config: &disk::Config, resumed: Optio
         human_bytes(u128::from(parts.slice(0).end.div_ceil(64)) * 16),
         ["one", "two"][disk::parts_at_once(&parts, config.memory) - 1],
         human_bytes(u128::from(config.memory)),
-        human_bytes(disk::disk_bytes(ranks)),
+        human_bytes(disk::disk_bytes(ranks, parts.processes())),
     )
 }
 
 /// Refuses a search on disk whose folder's file system has less free space than it may
 /// need (both figures named); a folder whose space is unknown is not refused.
-fn check_disk_space(job: &Job, config: &disk::Config) -> Result<()> {
-    let need = disk::disk_bytes(u64::try_from(job.states()).unwrap_or(u64::MAX));
+fn check_disk_space(job: &Job, config: &disk::Config, resuming: bool) -> Result<()> {
+    let ranks = u64::try_from(job.states()).unwrap_or(u64::MAX);
+    let need = disk::disk_bytes(ranks, disk::partition(ranks, config.memory, None).processes());
     // The folder may not exist yet: its nearest existing ancestor's file system holds it.
     let existing = config.dir.ancestors().find(|d| d.exists());
     let free = existing.and_then(super::free_space);
@@ -488,13 +510,20 @@ fn check_disk_space(job: &Job, config: &disk::Config) -> Result<()> {
             })
             .unwrap_or(0);
         if u128::from(free) + u128::from(held) < need {
-            return Err(BadInput(format!(
+            let short = format!(
                 "--disk {}: {job} may need {} of disk space but has only {} free there",
                 config.dir.display(),
                 human_bytes(need),
                 human_bytes(u128::from(free) + u128::from(held))
-            ))
-            .into());
+            );
+            // The estimate is a level's worst case: a search already under way is let go
+            // on (a full disk stops it at its last committed level again, nothing lost).
+            if !resuming {
+                return Err(BadInput(short).into());
+            }
+            note(format_args!(
+                "warning: {short}, counting what the folder holds; resuming all the same"
+            ));
         }
     }
     Ok(())

@@ -36,7 +36,7 @@ use crate::identity::Identity;
 use crate::puzzle::{Bins, SearchGraph};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::fs::File;
+use std::fs::{File, OpenOptions};
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -149,6 +149,13 @@ pub fn parts_at_once(partition: &Partition, memory: u64) -> usize {
     }
 }
 
+/// The least `--memory` a search already cut into `partition` can resume with: one part's
+/// planes in half of it (the rest is the update buffers' and the expansion's). A folder's
+/// parts are fixed when its search begins; less memory than this would not hold a part.
+pub fn least_memory_to_resume(partition: &Partition) -> u64 {
+    largest_part(partition).div_ceil(WORD_BITS) * 16 * 2
+}
+
 /// Ranks in the largest part: the first (only the last may be shorter).
 fn largest_part(partition: &Partition) -> u64 {
     let first = partition.slice(0);
@@ -162,8 +169,14 @@ fn largest_part(partition: &Partition) -> u64 {
 /// and deduplicated in each buffer, at 4 or 8 bytes each; bins, at most a bit a rank, take
 /// less). An estimate: a level whose updates outgrow it fails on a full disk, and the
 /// search resumes from the last committed level once space is made.
-pub fn disk_bytes(states: u64) -> u128 {
-    3 * (u128::from(states.div_ceil(WORD_BITS)) * 16)
+///
+/// Beyond that, each of the `parts` may have its four plane files (two planes, two slots)
+/// and two update files at once, each taking at least a file system block (4 KiB) however
+/// little it holds, and the manifest names every block: for tiny parts these dominate.
+pub fn disk_bytes(states: u64, parts: usize) -> u128 {
+    const FILE_BLOCK: u128 = 4 << 10;
+    let planes = u128::from(states.div_ceil(WORD_BITS)) * 16;
+    3 * planes + parts as u128 * 6 * FILE_BLOCK + (64 << 10)
 }
 
 /// Why the search on disk could not go on.
@@ -178,7 +191,9 @@ pub enum DiskError {
         message: String,
     },
     /// A file's contents differ from what the manifest says was written.
-    #[error("--disk: {path} is damaged ({reason}); the search cannot resume from this folder: delete it to start over")]
+    #[error(
+        "--disk: {path} is damaged ({reason}); the search cannot resume from this folder: give another --disk folder to search again"
+    )]
     Damaged {
         /// The file.
         path: String,
@@ -294,7 +309,8 @@ pub(super) fn bfs<P: SearchGraph>(
                 antipodes: m.antipodes.clone(),
                 watched: m.watched.clone(),
             };
-            disk.finish(config.keep)?;
+            // The folder stays until the report is committed: the caller then removes it
+            // (`remove`), so a report that cannot be written loses no search.
             return Ok(distances);
         }
         let level = Level {
@@ -547,12 +563,13 @@ impl Disk {
         for entry in entries {
             let entry = entry.map_err(|e| DiskError::io(&self.dir, &e))?;
             let name = entry.file_name().to_string_lossy().into_owned();
-            let stale = name.starts_with("early-")
-                || name.ends_with(".tmp")
-                || ((name.starts_with("late-") || name.starts_with("bins-"))
-                    && !pending
-                        .iter()
-                        .any(|(_, path)| path.file_name() == Some(&entry.file_name())));
+            let stale = is_ours(&name)
+                && (name.starts_with("early-")
+                    || name.ends_with(".tmp")
+                    || ((name.starts_with("late-") || name.starts_with("bins-"))
+                        && !pending
+                            .iter()
+                            .any(|(_, path)| path.file_name() == Some(&entry.file_name()))));
             if stale {
                 let path = entry.path();
                 std::fs::remove_file(&path).map_err(|e| DiskError::io(&path, &e))?;
@@ -935,7 +952,7 @@ impl Disk {
     ) -> Result<(), EngineError> {
         let io = |e: io::Error| DiskError::io(path, &e);
         if spill.is_none() {
-            let file = File::create(path).map_err(io)?;
+            let file = create_new(path).map_err(io)?;
             self.note_written(path.to_path_buf());
             // Every part may have two update files open: their buffers share an eighth of
             // the update buffers' memory.
@@ -978,7 +995,7 @@ impl Disk {
         traffic: &mut Traffic,
     ) -> Result<(), EngineError> {
         let io = |e: io::Error| DiskError::io(path, &e);
-        let mut reader = BufReader::with_capacity(BLOCK, File::open(path).map_err(io)?);
+        let mut reader = BufReader::with_capacity(BLOCK, open_named(path)?);
         let mut crc = crc32fast::Hasher::new();
         let mut block = vec![0u8; BLOCK / self.width * self.width];
         let mut ranks = Vec::with_capacity(block.len() / self.width);
@@ -1090,7 +1107,7 @@ impl Disk {
                 for slot in 0..2u8 {
                     if entries.iter().flatten().any(|&(s, _)| s == slot) {
                         let path = self.part_path(p, plane, slot);
-                        files[plane][slot as usize] = Some(File::open(&path).map_err(|e| DiskError::io(&path, &e))?);
+                        files[plane][slot as usize] = Some(open_named(&path)?);
                     }
                 }
             }
@@ -1178,7 +1195,7 @@ impl Disk {
                 .any(|(b, e)| changed(b) && e.map_or(0, |(s, _)| 1 - s) == slot);
             if used {
                 let path = self.part_path(p, plane, slot);
-                let file = File::options().write(true).create(true).truncate(false).open(&path);
+                let file = no_follow().write(true).create(true).truncate(false).open(&path);
                 files[slot as usize] = Some(file.map_err(|e| DiskError::io(&path, &e))?);
                 self.note_written(path);
             }
@@ -1228,11 +1245,7 @@ impl Disk {
             for &(p, plane, slot, b) in superseded {
                 if open.as_ref().is_none_or(|(key, _)| *key != (p, plane, slot)) {
                     let path = self.part_path(p, plane, slot);
-                    open = File::options()
-                        .write(true)
-                        .open(&path)
-                        .ok()
-                        .map(|f| ((p, plane, slot), f));
+                    open = no_follow().write(true).open(&path).ok().map(|f| ((p, plane, slot), f));
                 }
                 if let Some((_, file)) = &open {
                     let flags = FallocateFlags::PUNCH_HOLE | FallocateFlags::KEEP_SIZE;
@@ -1256,7 +1269,7 @@ impl Disk {
         let written = std::mem::take(&mut *self.written.lock().unwrap_or_else(|e| e.into_inner()));
         written.par_iter().try_for_each(|path| {
             // Early update files are gone by now: nothing of them needs to last.
-            match File::open(path).and_then(|f| f.sync_data()) {
+            match open_read(path).and_then(|f| f.sync_data()) {
                 Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
                 other => other.map_err(|e| EngineError::from(DiskError::io(path, &e))),
             }
@@ -1266,34 +1279,14 @@ impl Disk {
         let temporary = self.dir.join(format!("{MANIFEST}.tmp"));
         let io = |e: io::Error| DiskError::io(&temporary, &e);
         let text = serde_json::to_vec(&self.manifest).map_err(|e| io(io::Error::other(e)))?;
-        let mut file = File::create(&temporary).map_err(io)?;
+        let mut file = create_new(&temporary).map_err(io)?;
         file.write_all(&text).map_err(io)?;
         file.sync_all().map_err(io)?;
         std::fs::rename(&temporary, &path).map_err(|e| DiskError::io(&path, &e))?;
         sync_dir(&self.dir)
     }
-
-    /// The search is over: its files are deleted (the lock last), unless kept.
-    fn finish(&self, keep: bool) -> Result<(), EngineError> {
-        if keep {
-            return Ok(());
-        }
-        let entries = std::fs::read_dir(&self.dir).map_err(|e| DiskError::io(&self.dir, &e))?;
-        for entry in entries {
-            let entry = entry.map_err(|e| DiskError::io(&self.dir, &e))?;
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if is_ours(&name) && name != LOCK {
-                let path = entry.path();
-                std::fs::remove_file(&path).map_err(|e| DiskError::io(&path, &e))?;
-            }
-        }
-        let lock = self.dir.join(LOCK);
-        std::fs::remove_file(&lock).map_err(|e| DiskError::io(&lock, &e))?;
-        Ok(())
-    }
 }
 
-/// Blocks of each of part `p`'s planes (8 bytes a word of ranks).
 /// The words `run` of a block, [`PIECE`] bytes at a time.
 fn pieces(run: Range<usize>) -> impl Iterator<Item = Range<usize>> {
     let end = run.end;
@@ -1301,6 +1294,7 @@ fn pieces(run: Range<usize>) -> impl Iterator<Item = Range<usize>> {
         .map(move |start| start..end.min(start + PIECE / 8))
 }
 
+/// Blocks of each of part `p`'s planes (8 bytes a word of ranks).
 fn blocks_of(partition: &Partition, p: usize) -> usize {
     let slice = partition.slice(p);
     ((slice.end - slice.start).div_ceil(WORD_BITS) as usize * 8).div_ceil(PART_BLOCK)
@@ -1370,13 +1364,13 @@ fn committed(dir: &Path, id: &str, identity: &Identity, states: u64) -> Result<O
         path: dir.display().to_string(),
         reason,
     };
+    if let Some(name) = foreign_entry(dir)? {
+        return Err(foreign(format!(
+            "it holds {name}; a --disk folder must be empty or hold only this search's files, so that nothing of yours is ever written over or removed"
+        ))
+        .into());
+    }
     let Some(m) = read_manifest(dir)? else {
-        if let Some(name) = ours_or_foreign(dir)? {
-            return Err(foreign(format!(
-                "it holds {name}, which is not an analyze search's: an empty folder is needed"
-            ))
-            .into());
-        }
         return Ok(None);
     };
     if m.format != FORMAT {
@@ -1410,28 +1404,122 @@ fn read_manifest(dir: &Path) -> Result<Option<Manifest>, EngineError> {
     }
 }
 
-/// The name of a file in `dir` that is not one of a search's, if any (a folder without a
-/// manifest must hold nothing else, so that emptying it never deletes a user's file).
-fn ours_or_foreign(dir: &Path) -> Result<Option<String>, EngineError> {
+/// Whether `name` is exactly one of the names a search gives its files: the lock, the
+/// manifest and its temporary, `part-P-K.a|b`, `early-P.updates`, `late-D-P.updates`,
+/// `bins-D-T-F.bits` (numbers in decimal, no sign or leading zero). Only such files are
+/// ever removed, so `part-1-of-my-thesis.pdf` beside them is the user's, and refused.
+fn is_ours(name: &str) -> bool {
+    let number = |text: &str| {
+        !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) && (text == "0" || !text.starts_with('0'))
+    };
+    let numbers = |text: &str, count: usize| {
+        let fields: Vec<&str> = text.split('-').collect();
+        fields.len() == count && fields.iter().all(|f| number(f))
+    };
+    let tmp = format!("{MANIFEST}.tmp");
+    if name == LOCK || name == MANIFEST || name == tmp {
+        return true;
+    }
+    if let Some(rest) = name.strip_prefix("part-") {
+        return rest
+            .strip_suffix(".a")
+            .or_else(|| rest.strip_suffix(".b"))
+            .and_then(|numbered| numbered.split_once('-'))
+            .is_some_and(|(part, plane)| number(part) && (plane == "0" || plane == "1"));
+    }
+    let numbered = |prefix: &str, suffix: &str, count: usize| {
+        name.strip_prefix(prefix)
+            .and_then(|rest| rest.strip_suffix(suffix))
+            .is_some_and(|rest| numbers(rest, count))
+    };
+    numbered("early-", ".updates", 1) || numbered("late-", ".updates", 2) || numbered("bins-", ".bits", 3)
+}
+
+/// The first entry of `dir` that is not a regular file of a search's own name (a user's
+/// file, a sub-folder, a symbolic link), if any. A folder holding one is refused before
+/// the search, so that the search never writes through a link nor removes what it did not
+/// create.
+fn foreign_entry(dir: &Path) -> Result<Option<String>, EngineError> {
     let entries = std::fs::read_dir(dir).map_err(|e| DiskError::io(dir, &e))?;
     for entry in entries {
         let entry = entry.map_err(|e| DiskError::io(dir, &e))?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        if !is_ours(&name) {
-            return Ok(Some(name));
-        }
+        let kind = entry.file_type().map_err(|e| DiskError::io(&entry.path(), &e))?;
+        let what = if kind.is_symlink() {
+            "a symbolic link"
+        } else if kind.is_dir() {
+            "a folder"
+        } else if !kind.is_file() {
+            "not a regular file"
+        } else if !is_ours(&name) {
+            "not a file of a search"
+        } else {
+            continue;
+        };
+        return Ok(Some(format!("{} ({what})", crate::util::quote(&name))));
     }
     Ok(None)
 }
 
-/// Whether `name` is one of the files a search writes in its folder.
-fn is_ours(name: &str) -> bool {
-    name == LOCK
-        || name == MANIFEST
-        || name.starts_with("part-")
-        || name.ends_with(".updates")
-        || name.ends_with(".bits")
-        || name.ends_with(".tmp")
+/// Empties the folder of a finished search (called once its report is committed): removes
+/// the regular files of the search's own names, the lock last, and nothing else.
+pub fn remove(dir: &Path) -> Result<(), DiskError> {
+    // No manifest: no search ran here (weighted moves are searched in memory).
+    if !dir.join(MANIFEST).is_file() {
+        return Ok(());
+    }
+    let lock_path = dir.join(LOCK);
+    let _lock = crate::util::try_lock_file(&lock_path)
+        .map_err(|e| DiskError::io(&lock_path, &e))?
+        .ok_or_else(|| DiskError::InUse(dir.display().to_string()))?;
+    let entries = std::fs::read_dir(dir).map_err(|e| DiskError::io(dir, &e))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| DiskError::io(dir, &e))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let file = entry.file_type().is_ok_and(|kind| kind.is_file());
+        if file && is_ours(&name) && name != LOCK {
+            let path = entry.path();
+            std::fs::remove_file(&path).map_err(|e| DiskError::io(&path, &e))?;
+        }
+    }
+    std::fs::remove_file(&lock_path).map_err(|e| DiskError::io(&lock_path, &e))
+}
+
+/// Options to open a file of the folder that never follow a symbolic link: a link planted
+/// in the folder (`part-0-0.a -> ~/thesis.pdf`) makes the open fail, naming the file,
+/// instead of letting the search write its planes through it.
+fn no_follow() -> OpenOptions {
+    let mut options = File::options();
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32);
+    }
+    options
+}
+
+/// Opens a file the committed manifest names: one that is missing is damage (exit 2),
+/// not a failure of the system.
+fn open_named(path: &Path) -> Result<File, EngineError> {
+    open_read(path).map_err(|e| match e.kind() {
+        io::ErrorKind::NotFound => damaged(path, "missing: the manifest names it"),
+        _ => DiskError::io(path, &e).into(),
+    })
+}
+
+/// Opens `path` of the folder to read, without following a link.
+fn open_read(path: &Path) -> io::Result<File> {
+    no_follow().read(true).open(path)
+}
+
+/// Creates `path` in the folder, new: an older file of that name is removed first (only
+/// the search's own names are ever given), and a link planted meanwhile is not followed.
+fn create_new(path: &Path) -> io::Result<File> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+        _ => {}
+    }
+    no_follow().write(true).create_new(true).open(path)
 }
 
 /// Syncs the folder's entries (renames and new files), where the system allows it.

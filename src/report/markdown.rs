@@ -133,7 +133,8 @@ fn write_farthest(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
     )?;
     let drawn = &a.antipode_drawings[..a.antipode_drawings.len().min(DRAWN)];
     writeln!(w, "```text\n{}\n```\n", side_by_side(drawn))?;
-    if a.antipode_examples.len() > DRAWN {
+    // Each example with its moves is listed below; raw ones only where no moves are known.
+    if a.antipode_examples.len() > DRAWN && a.antipode_moves.len() < a.antipode_examples.len() {
         writeln!(
             w,
             "More: {}\n",
@@ -145,9 +146,11 @@ fn write_farthest(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
         )?;
     }
     if !a.antipode_moves.is_empty() {
+        let every = a.antipode_moves.len() == a.antipode_examples.len();
         let text = match (a.antipode_moves.len(), a.antipodes()) {
             (1, 1) => "From the goal, these moves reach it (a shortest way):",
             (1, _) => "From the goal, these moves reach the first (a shortest way):",
+            _ if every => "From the goal, these moves reach each of them (a shortest way each):",
             _ => "From the goal, these moves reach the first of them (each a shortest way):",
         };
         writeln!(w, "{text}\n")?;
