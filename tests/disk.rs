@@ -535,3 +535,87 @@ fn a_missing_file_the_manifest_lists_is_named_as_damaged() {
         std::fs::write(&path, bytes).expect("put back");
     }
 }
+
+/// `manifest` as the search writes it: its CRC-32 that of its JSON with 0 in its place.
+fn sealed(manifest: &serde_json::Value) -> Vec<u8> {
+    let mut manifest = manifest.clone();
+    manifest["crc32"] = 0.into();
+    manifest["crc32"] = crc32fast::hash(&serde_json::to_vec(&manifest).expect("JSON")).into();
+    serde_json::to_vec(&manifest).expect("JSON")
+}
+
+#[test]
+fn a_manifest_sealed_anew_with_contradictions_is_refused_as_damaged() {
+    let sandbox = Sandbox::new();
+    let lights_out = [
+        "--puzzle",
+        "lights-out",
+        "--disk",
+        "planes",
+        "--memory",
+        "256",
+        "--quiet",
+    ];
+    let kept = [&lights_out[..], &["--keep-disk", "--out", "memory"]].concat();
+    sandbox.run(&kept).success();
+    let path = sandbox.path("planes/manifest.json");
+    let original = std::fs::read(&path).expect("the manifest");
+    let json: serde_json::Value = serde_json::from_slice(&original).expect("JSON");
+    // Sealed as the search seals it: what follows is refused for what it says, not its CRC.
+    assert_eq!(sealed(&json), original);
+    let late = json["late"].as_array().expect("late").iter().position(|l| !l.is_null());
+    let late = late.expect("a late file at the last level");
+    let depth = json["levels"].as_array().expect("levels").len() - 1;
+    type Change = fn(&mut serde_json::Value);
+    let cases: [(&str, Change); 7] = [
+        ("into 1099511627776 parts", |m| m["parts"] = (1u64 << 40).into()),
+        ("part 3's blocks are not two planes", |m| {
+            m["blocks"][3] = serde_json::json!([[]])
+        }),
+        ("levels add up to more than its 4096 ranks", |m| {
+            m["levels"][0] = 5000.into()
+        }),
+        ("classes do not add up", |m| m["reached_by_class"][0] = 4095.into()),
+        ("examples are not ranks", |m| m["antipodes"][0] = 4096.into()),
+        ("an empty level", |m| {
+            m["levels"].as_array_mut().expect("levels").push(0.into())
+        }),
+        ("late bins name parts", |m| {
+            m["late_bins"][1] = serde_json::json!([[0, 1, 8]])
+        }),
+    ];
+    let mut changes: Vec<(String, serde_json::Value)> = cases
+        .into_iter()
+        .map(|(reason, change)| {
+            let mut m = json.clone();
+            change(&mut m);
+            (reason.to_string(), m)
+        })
+        .collect();
+    let mut dropped = json.clone();
+    dropped["late"][late] = serde_json::Value::Null;
+    changes.push((format!("it does not list late-{depth}-{late}.updates"), dropped));
+    for (reason, manifest) in changes {
+        std::fs::write(&path, sealed(&manifest)).expect("written");
+        let output = sandbox
+            .run(&[&lights_out[..], &["--out", "out"]].concat())
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+        assert_eq!(output.status.code(), Some(2), "{reason}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{reason}: {stderr}");
+        assert!(
+            stderr.contains("planes/manifest.json is damaged") && stderr.contains(&reason),
+            "{reason}: {stderr}"
+        );
+        assert!(!sandbox.path("out/lights-out-4x3").exists(), "{reason}");
+    }
+    // As it was, it resumes to the report in memory.
+    std::fs::write(&path, &original).expect("written back");
+    sandbox.run(&[&lights_out[..], &["--out", "out"]].concat()).success();
+    assert_same(
+        &report(&sandbox, "out", "lights-out-4x3"),
+        &report(&sandbox, "memory", "lights-out-4x3"),
+        "lights-out-4x3",
+    );
+}

@@ -474,8 +474,9 @@ impl Disk {
             written: Default::default(),
             _lock: lock,
         };
-        disk.tidy()?;
         disk.listed_files_present()?;
+        disk.no_unlisted_late_files()?;
+        disk.tidy()?;
         if disk.manifest.levels.is_empty() && disk.manifest.blocks.iter().flatten().flatten().all(Option::is_none) {
             disk.seed(puzzle, watch)?;
         }
@@ -582,6 +583,29 @@ impl Disk {
                         std::fs::metadata(&path).map_err(|e| unreadable(&path, &e))?;
                     }
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses a manifest that does not list a late file of its last level: only the level
+    /// that commits writes them (a level in progress writes the next depth's), so one
+    /// unlisted means the manifest lost its entry, and the search would lose its ranks.
+    fn no_unlisted_late_files(&self) -> Result<(), EngineError> {
+        let Some(depth) = self.manifest.levels.len().checked_sub(1) else {
+            return Ok(());
+        };
+        let listed: std::collections::HashSet<PathBuf> = (self.pending().map(|(_, path)| path))
+            .chain(self.pending_bins().map(|(_, path, _)| path))
+            .collect();
+        let prefixes = [format!("late-{depth}-"), format!("bins-{depth}-")];
+        let entries = std::fs::read_dir(&self.dir).map_err(|e| DiskError::io(&self.dir, &e))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| DiskError::io(&self.dir, &e))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if prefixes.iter().any(|prefix| name.starts_with(prefix)) && !listed.contains(&entry.path()) {
+                let reason = format!("it does not list {name}, which its last level wrote");
+                return Err(damaged(&self.dir.join(MANIFEST), &reason));
             }
         }
         Ok(())
