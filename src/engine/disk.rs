@@ -1597,15 +1597,20 @@ impl Manifest {
         None
     }
 
-    /// The levels (none empty) within the states, the classes adding up to them, the
+    /// The levels (none empty, no more than the ranks), the classes adding up to them, the
     /// examples ranks of the last level and the watched distances within the levels.
     fn counts(&self) -> Option<String> {
         if self.levels.contains(&0) {
             return Some("it has an empty level".into());
         }
         let sum = |counts: &[u64]| counts.iter().try_fold(0u64, |sum, &n| sum.checked_add(n));
-        let Some(reached) = sum(&self.levels).filter(|&reached| reached <= self.states) else {
-            return Some(format!("its levels add up to more than its {} ranks", self.states));
+        // A level counts configurations, which a rank standing for an orbit may be many of:
+        // its ranks, at least one, bound the levels' number, not their sum.
+        if self.levels.len() as u64 > self.states {
+            return Some(format!("it has {} levels for {} ranks", self.levels.len(), self.states));
+        }
+        let Some(reached) = sum(&self.levels) else {
+            return Some("its levels add up to more than 2^64 states".into());
         };
         if sum(&self.reached_by_class) != Some(reached) {
             return Some(format!("its classes do not add up to its levels' {reached} states"));
@@ -1765,7 +1770,7 @@ mod tests {
                 m.blocks[0].pop();
             }),
             ("a slot other than 0 and 1", |m| m.blocks[0][1][0] = Some((2, 7))),
-            ("add up to more than its 4096 ranks", |m| m.levels[1] = u64::MAX),
+            ("add up to more than 2^64", |m| m.levels[1] = u64::MAX),
             ("an empty level", |m| m.levels.insert(1, 0)),
             ("classes do not add up", |m| m.reached_by_class[0] -= 5),
             ("examples", |m| m.antipodes.push(4096)),
