@@ -52,6 +52,25 @@ fn same_on_disk(args: &[&str], id: &str, memory: &str) {
     );
     assert_same(&report(&sandbox, "memory", id), &report(&sandbox, "disk", id), id);
     assert!(sandbox.list("planes").is_empty(), "{:?}", sandbox.list("planes"));
+    resumed_when_kept(&sandbox, args, id, memory);
+}
+
+/// Runs `args` on disk keeping the folder, then again from the manifest it kept (its last
+/// level, whose classes, multiplicities and late files the reader checks), and checks the
+/// resumed run's report is the one in memory `sandbox` holds.
+fn resumed_when_kept(sandbox: &Sandbox, args: &[&str], id: &str, memory: &str) {
+    let disk = [args, &["--disk", "kept", "--memory", memory]].concat();
+    sandbox
+        .run(&[&disk[..], &["--keep-disk", "--quiet"]].concat())
+        .success();
+    let output = sandbox
+        .run(&[&disk[..], &["--out", "resumed"]].concat())
+        .success()
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+    assert!(crate::util::resumed_level(&stderr) > 0, "{stderr}");
+    assert_same(&report(sandbox, "memory", id), &report(sandbox, "resumed", id), id);
 }
 
 #[test]
@@ -240,12 +259,24 @@ fn a_run_killed_with_sigkill_resumes_from_its_last_level_and_writes_the_same_rep
     let run = started_until(&sandbox, 4);
     drop(run); // SIGKILL
     assert!(!sandbox.path("out/pancakes-10").exists(), "a killed run wrote a report");
-    // Resumed with a quarter of the memory: the parts stay, one in memory at a time.
-    let mut resume = pancakes("out");
-    for arg in resume.iter_mut().filter(|a| *a == "64KiB") {
-        *arg = "16KiB".into();
-    }
-    let output = sandbox.run(&args(&resume)).success().get_output().clone();
+    // Resumed with a quarter of the memory: too little to hold one of its parts, refused
+    // in one line naming the least that does.
+    let with_memory = |memory: &str| {
+        let mut resume = pancakes("out");
+        for arg in resume.iter_mut().filter(|a| *a == "64KiB") {
+            *arg = memory.into();
+        }
+        resume
+    };
+    let refused = sandbox.output(&args(&with_memory("16KiB")));
+    assert_eq!(refused.code, Some(2), "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("give --memory 31.7 KiB or more"),
+        "{}",
+        refused.stderr
+    );
+    // With half: the parts stay, one in memory at a time.
+    let output = sandbox.run(&args(&with_memory("32KiB"))).success().get_output().clone();
     let stderr = String::from_utf8(output.stderr).expect("UTF-8");
     assert!(stderr.contains("(one in memory at a time)"), "{stderr}");
     let level = crate::util::resumed_level(&stderr);
@@ -300,6 +331,7 @@ fn ctrl_c_stops_a_run_on_disk_at_once_and_the_same_command_resumes_it() {
     signal(run.child(), "-INT");
     let ended = wait(run.take(), Duration::from_secs(10));
     assert_eq!(ended.code, Some(130), "{}", ended.stderr);
+    assert!(ended.stderr.contains(RESUMES), "{}", ended.stderr);
     assert!(!sandbox.path("out/pancakes-10").exists());
     let output = sandbox.run(&args(&pancakes("out"))).success().get_output().clone();
     let stderr = String::from_utf8(output.stderr).expect("UTF-8");
@@ -311,12 +343,10 @@ fn ctrl_c_stops_a_run_on_disk_at_once_and_the_same_command_resumes_it() {
     );
 }
 
-#[test]
-fn a_damaged_part_is_named_and_refused() {
-    let sandbox = Sandbox::new();
-    drop(started_until(&sandbox, 3));
+/// The part file holding the first block the manifest in `dir` lists, and the block.
+fn first_written_block(dir: &Path) -> (String, usize) {
     let manifest: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(sandbox.path("planes/manifest.json")).expect("manifest")).expect("JSON");
+        serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).expect("manifest")).expect("JSON");
     // The first block written: its part, plane and slot, and where it lies in its file.
     let (part, plane, block, slot) = manifest["blocks"]
         .as_array()
@@ -339,7 +369,14 @@ fn a_damaged_part_is_named_and_refused() {
                 })
         })
         .expect("a written block");
-    let name = format!("part-{part}-{plane}.{}", ["a", "b"][slot as usize]);
+    (format!("part-{part}-{plane}.{}", ["a", "b"][slot as usize]), block)
+}
+
+#[test]
+fn a_damaged_part_is_named_and_refused() {
+    let sandbox = Sandbox::new();
+    drop(started_until(&sandbox, 3));
+    let (name, block) = first_written_block(&sandbox.path("planes"));
     let path = sandbox.path(&format!("planes/{name}"));
     let mut bytes = std::fs::read(&path).expect("the part");
     bytes[block << 20] ^= 0x10;
@@ -371,6 +408,7 @@ fn a_full_disk_is_an_error_naming_the_file_and_the_run_resumes_once_there_is_roo
         errors[0].contains("planes/part-") && errors[0].contains("too large"),
         "{stderr}"
     );
+    assert!(stderr.contains(RESUMES), "{stderr}");
     assert!(!sandbox.path("out/pancakes-10").exists());
     sandbox.run(&args(&pancakes("out"))).success();
     assert_same(
@@ -416,7 +454,199 @@ fn what_a_search_on_disk_cannot_do_is_refused_in_one_line() {
     sandbox
         .run(&["--puzzle", "lights-out", "--disk", "kept", "--keep-disk", "--quiet"])
         .success();
-    refused(&["--puzzle", "nine-tails", "--disk", "kept"], "lights-out");
+    refused(
+        &["--puzzle", "nine-tails", "--disk", "kept"],
+        "it holds the search of lights-out-4x3, not of nine-tails-3x3; use another folder",
+    );
+    // A folder of another version's format, in one line that neither resumes it nor
+    // deletes it.
+    std::fs::create_dir(sandbox.path("old")).expect("a folder");
+    std::fs::write(
+        sandbox.path("old/manifest.json"),
+        r#"{"format":1,"id":"lights-out-4x3"}"#,
+    )
+    .expect("written");
+    refused(
+        &["--puzzle", "lights-out", "--disk", "old"],
+        "old/manifest.json is of format 1, not the format 2",
+    );
+    assert!(sandbox.path("old/manifest.json").exists());
+}
+
+/// What a run on disk stopped by a signal or a failed write says on how to go on.
+const RESUMES: &str = "running the same command again resumes the search from the last level committed in planes";
+
+/// Runs the pancakes on a folder whose file `name` was changed or removed, and checks it is
+/// refused as damaged in one line naming that file, and writes no report.
+fn refused_as_damaged(sandbox: &Sandbox, memory: &str, name: &str, what: &str) -> String {
+    let output = sandbox.run(&args(&pancakes_at("out", memory))).get_output().clone();
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+    assert_eq!(output.status.code(), Some(2), "{what}: {stderr}");
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(errors.len(), 1, "{what}: {stderr}");
+    assert!(
+        errors[0].contains(&format!("planes/{name} is damaged")) && !errors[0].contains("delete"),
+        "{what}: {stderr}"
+    );
+    assert!(!sandbox.path("out/pancakes-10").exists(), "{what}");
+    stderr
+}
+
+#[test]
+fn a_changed_manifest_is_refused_as_damaged_and_never_resumed() {
+    let sandbox = Sandbox::new();
+    drop(started_until(&sandbox, 3));
+    let path = sandbox.path("planes/manifest.json");
+    let original = std::fs::read(&path).expect("the manifest");
+    let mut changes: Vec<(String, Vec<u8>)> = (0..original.len())
+        .step_by(37)
+        .map(|i| {
+            let mut bytes = original.clone();
+            bytes[i] ^= 0x01;
+            (format!("byte {i} flipped"), bytes)
+        })
+        .collect();
+    let json: serde_json::Value = serde_json::from_slice(&original).expect("JSON");
+    let changed = |what: &str, change: &dyn Fn(&mut serde_json::Value)| {
+        let mut json = json.clone();
+        change(&mut json);
+        (what.to_string(), serde_json::to_vec(&json).expect("JSON"))
+    };
+    changes.push(changed("5 states moved between levels", &|m| {
+        let levels = m["levels"].as_array_mut().expect("levels");
+        let from = levels[1].as_u64().expect("a count");
+        let moved = from.min(6) - 1;
+        levels[1] = (from - moved).into();
+        levels[2] = (levels[2].as_u64().expect("a count") + moved).into();
+    }));
+    changes.push(changed("a late entry dropped or added", &|m| {
+        let late = m["late"].as_array_mut().expect("late");
+        match late.iter_mut().find(|entry| !entry.is_null()) {
+            Some(entry) => *entry = serde_json::Value::Null,
+            None => late[0] = serde_json::json!([0, 8]),
+        }
+    }));
+    changes.push(changed("a part's blocks dropped", &|m| {
+        m["blocks"].as_array_mut().expect("blocks").pop();
+    }));
+    changes.push(changed("the parts multiplied", &|m| m["parts"] = (1u64 << 40).into()));
+    let text = String::from_utf8(original.clone()).expect("UTF-8");
+    let levels = text.find("\"levels\"").expect("levels");
+    let digit = levels
+        + text[levels..]
+            .find(|c: char| c.is_ascii_digit() && c != '9')
+            .expect("a digit");
+    let mut bytes = original.clone();
+    bytes[digit] += 1;
+    changes.push(("one digit changed".into(), bytes));
+    for (what, bytes) in changes {
+        std::fs::write(&path, &bytes).expect("written");
+        let stderr = refused_as_damaged(&sandbox, "64KiB", "manifest.json", &what);
+        assert!(!stderr.contains("panicked"), "{what}: {stderr}");
+    }
+    // The manifest as it was resumes, to the report in memory.
+    std::fs::write(&path, &original).expect("written back");
+    sandbox.run(&args(&pancakes("out"))).success();
+    assert_as_in_memory(&sandbox);
+}
+
+#[test]
+fn a_missing_file_the_manifest_lists_is_named_as_damaged() {
+    let sandbox = Sandbox::new();
+    drop(started_at_until(&sandbox, "400KiB", 5));
+    let dir = sandbox.path("planes");
+    let bins = committed_bins(&dir).remove(0);
+    let (part, _) = first_written_block(&dir);
+    for name in [bins, part] {
+        let path = dir.join(&name);
+        let bytes = std::fs::read(&path).expect("the file");
+        std::fs::remove_file(&path).expect("removed");
+        let stderr = refused_as_damaged(&sandbox, "400KiB", &name, "a file removed");
+        assert!(stderr.contains("it is missing"), "{stderr}");
+        std::fs::write(&path, bytes).expect("put back");
+    }
+}
+
+/// `manifest` as the search writes it: its CRC-32 that of its JSON with 0 in its place.
+fn sealed(manifest: &serde_json::Value) -> Vec<u8> {
+    let mut manifest = manifest.clone();
+    manifest["crc32"] = 0.into();
+    manifest["crc32"] = crc32fast::hash(&serde_json::to_vec(&manifest).expect("JSON")).into();
+    serde_json::to_vec(&manifest).expect("JSON")
+}
+
+#[test]
+fn a_manifest_sealed_anew_with_contradictions_is_refused_as_damaged() {
+    let sandbox = Sandbox::new();
+    let lights_out = [
+        "--puzzle",
+        "lights-out",
+        "--disk",
+        "planes",
+        "--memory",
+        "256",
+        "--quiet",
+    ];
+    let kept = [&lights_out[..], &["--keep-disk", "--out", "memory"]].concat();
+    sandbox.run(&kept).success();
+    let path = sandbox.path("planes/manifest.json");
+    let original = std::fs::read(&path).expect("the manifest");
+    let json: serde_json::Value = serde_json::from_slice(&original).expect("JSON");
+    // Sealed as the search seals it: what follows is refused for what it says, not its CRC.
+    assert_eq!(sealed(&json), original);
+    let late = json["late"].as_array().expect("late").iter().position(|l| !l.is_null());
+    let late = late.expect("a late file at the last level");
+    let depth = json["levels"].as_array().expect("levels").len() - 1;
+    type Change = fn(&mut serde_json::Value);
+    let cases: [(&str, Change); 7] = [
+        ("into 1099511627776 parts", |m| m["parts"] = (1u64 << 40).into()),
+        ("part 3's blocks are not two planes", |m| {
+            m["blocks"][3] = serde_json::json!([[]])
+        }),
+        ("levels add up to more than 2^64", |m| m["levels"][0] = u64::MAX.into()),
+        ("classes do not add up", |m| m["reached_by_class"][0] = 4095.into()),
+        ("examples are not ranks", |m| m["antipodes"][0] = 4096.into()),
+        ("an empty level", |m| {
+            m["levels"].as_array_mut().expect("levels").push(0.into())
+        }),
+        ("late bins name parts", |m| {
+            m["late_bins"][1] = serde_json::json!([[0, 1, 8]])
+        }),
+    ];
+    let mut changes: Vec<(String, serde_json::Value)> = cases
+        .into_iter()
+        .map(|(reason, change)| {
+            let mut m = json.clone();
+            change(&mut m);
+            (reason.to_string(), m)
+        })
+        .collect();
+    let mut dropped = json.clone();
+    dropped["late"][late] = serde_json::Value::Null;
+    changes.push((format!("it does not list late-{depth}-{late}.updates"), dropped));
+    for (reason, manifest) in changes {
+        std::fs::write(&path, sealed(&manifest)).expect("written");
+        let output = sandbox
+            .run(&[&lights_out[..], &["--out", "out"]].concat())
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+        assert_eq!(output.status.code(), Some(2), "{reason}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{reason}: {stderr}");
+        assert!(
+            stderr.contains("planes/manifest.json is damaged") && stderr.contains(&reason),
+            "{reason}: {stderr}"
+        );
+        assert!(!sandbox.path("out/lights-out-4x3").exists(), "{reason}");
+    }
+    // As it was, it resumes to the report in memory.
+    std::fs::write(&path, &original).expect("written back");
+    sandbox.run(&[&lights_out[..], &["--out", "out"]].concat()).success();
+    assert_same(
+        &report(&sandbox, "out", "lights-out-4x3"),
+        &report(&sandbox, "memory", "lights-out-4x3"),
+        "lights-out-4x3",
+    );
 }
 
 // The folder is a database: nothing unchecked is trusted, nothing not ours is touched ----

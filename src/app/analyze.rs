@@ -311,6 +311,14 @@ fn analyze(
     });
     bar.finish_and_clear();
     let interrupted = matches!(analysis, Err(AnalysisError::Engine(EngineError::Interrupted)));
+    let failed_io = matches!(&analysis, Err(AnalysisError::Engine(EngineError::Disk(e))) if !e.is_refusal());
+    if let Some(config) = disk.filter(|_| interrupted || failed_io) {
+        // Said even with --quiet: it goes with the error, and it is how to go on.
+        note(format_args!(
+            "{job}: running the same command again resumes the search from the last level committed in {}",
+            config.dir.display()
+        ));
+    }
     // Stopped by another process's Ctrl-C: named, as only this one's own is plain.
     let by_another = match &timely {
         Some(timely) if interrupted && !INTERRUPTED.load(Ordering::Relaxed) => timely.stopped_by(),

@@ -58,8 +58,9 @@ pub struct Config {
 const MANIFEST: &str = "manifest.json";
 /// The lock file's name: one run at a time uses a folder.
 const LOCK: &str = "analyze-disk.lock";
-/// Bumped whenever the files' layout or meaning changes.
-const FORMAT: u32 = 1;
+/// Bumped whenever the files' layout or meaning changes (2: the manifest carries its own
+/// CRC-32).
+const FORMAT: u32 = 2;
 /// Bytes copied per block between a file and the planes.
 const BLOCK: usize = 1 << 18;
 /// Ranks encoded at a time for an update file.
@@ -190,15 +191,27 @@ pub enum DiskError {
         /// The system's message.
         message: String,
     },
-    /// A file's contents differ from what the manifest says was written.
+    /// A file's contents differ from what the manifest says was written, or the manifest
+    /// contradicts itself.
     #[error(
-        "--disk: {path} is damaged ({reason}); the search cannot resume from this folder: give another --disk folder to search again"
+        "--disk: {path} is damaged ({reason}); the search cannot resume from this folder: choose another --disk folder to search from the start"
     )]
     Damaged {
         /// The file.
         path: String,
         /// What is wrong.
         reason: String,
+    },
+    /// The manifest is of another format: written by another version of analyze, or damaged
+    /// where it says which.
+    #[error(
+        "--disk: {path} is of format {found}, not the format {FORMAT} this analyze reads: it was written by another version of analyze, or is damaged; resume with the version that began the search, or choose another --disk folder"
+    )]
+    Format {
+        /// The manifest.
+        path: String,
+        /// The format it says it is.
+        found: u32,
     },
     /// The folder holds another search, or files that are not a search's.
     #[error("--disk {path}: {reason}; use another folder")]
@@ -234,6 +247,7 @@ type Block = Option<(u8, u32)>;
 
 /// A committed level: what the folder holds, in `manifest.json`.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
 struct Manifest {
     format: u32,
     id: String,
@@ -254,8 +268,10 @@ struct Manifest {
     /// The late updates for each part (found after it was written), if any: CRC-32 and bytes.
     late: Vec<Option<(u32, u64)>>,
     /// The late bins for each part: the part that sent them, CRC-32 and bytes.
-    #[serde(default)]
     late_bins: Vec<Vec<(usize, u32, u64)>>,
+    /// The CRC-32 of the manifest as written with 0 here ([`Manifest::sealed`]): an edited
+    /// or damaged manifest is refused rather than resumed as if it were the search's.
+    crc32: u32,
 }
 
 /// Bytes read and written so far.
@@ -439,6 +455,7 @@ impl Disk {
                     frontier: vec![false; parts],
                     late: vec![None; parts],
                     late_bins: vec![Vec::new(); parts],
+                    crc32: 0,
                 }
             }
         };
@@ -471,6 +488,8 @@ impl Disk {
             written: Default::default(),
             _lock: lock,
         };
+        disk.listed_files_present()?;
+        disk.no_unlisted_late_files()?;
         disk.tidy()?;
         if disk.manifest.levels.is_empty() && disk.manifest.blocks.iter().flatten().flatten().all(Option::is_none) {
             disk.seed(puzzle, watch)?;
@@ -552,6 +571,58 @@ impl Disk {
         (0..self.manifest.parts)
             .filter(|&p| self.manifest.late[p].is_some())
             .map(move |p| (p, self.late_path(depth, p)))
+    }
+
+    /// Refuses a folder missing a file its manifest lists, or whose late files have another
+    /// length: found before a level is spent on it, and named.
+    fn listed_files_present(&self) -> Result<(), EngineError> {
+        let late = self
+            .pending()
+            .filter_map(|(p, path)| Some((path, self.manifest.late[p]?.1)));
+        let bins = self.pending_bins().map(|(_, path, (_, bytes))| (path, bytes));
+        for (path, bytes) in late.chain(bins) {
+            let len = std::fs::metadata(&path).map_err(|e| unreadable(&path, &e))?.len();
+            if len != bytes {
+                return Err(damaged(
+                    &path,
+                    &format!("it holds {len} bytes, the manifest says {bytes}"),
+                ));
+            }
+        }
+        for (p, planes) in self.manifest.blocks.iter().enumerate() {
+            for (plane, blocks) in planes.iter().enumerate() {
+                for slot in 0..2u8 {
+                    let path = self.part_path(p, plane, slot);
+                    if blocks.iter().flatten().any(|&(s, _)| s == slot) {
+                        std::fs::metadata(&path).map_err(|e| unreadable(&path, &e))?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses a manifest that does not list a late file of its last level: only the level
+    /// that commits writes them (a level in progress writes the next depth's), so one
+    /// unlisted means the manifest lost its entry, and the search would lose its ranks.
+    fn no_unlisted_late_files(&self) -> Result<(), EngineError> {
+        let Some(depth) = self.manifest.levels.len().checked_sub(1) else {
+            return Ok(());
+        };
+        let listed: std::collections::HashSet<PathBuf> = (self.pending().map(|(_, path)| path))
+            .chain(self.pending_bins().map(|(_, path, _)| path))
+            .collect();
+        let prefixes = [format!("late-{depth}-"), format!("bins-{depth}-")];
+        let entries = std::fs::read_dir(&self.dir).map_err(|e| DiskError::io(&self.dir, &e))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| DiskError::io(&self.dir, &e))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if prefixes.iter().any(|prefix| name.starts_with(prefix)) && !listed.contains(&entry.path()) {
+                let reason = format!("it does not list {name}, which its last level wrote");
+                return Err(damaged(&self.dir.join(MANIFEST), &reason));
+            }
+        }
+        Ok(())
     }
 
     /// Removes what an uncommitted level left: early update files, late ones the manifest does
@@ -995,7 +1066,8 @@ impl Disk {
         traffic: &mut Traffic,
     ) -> Result<(), EngineError> {
         let io = |e: io::Error| DiskError::io(path, &e);
-        let mut reader = BufReader::with_capacity(BLOCK, open_named(path)?);
+        let file = open_read(path).map_err(|e| unreadable(path, &e))?;
+        let mut reader = BufReader::with_capacity(BLOCK, file);
         let mut crc = crc32fast::Hasher::new();
         let mut block = vec![0u8; BLOCK / self.width * self.width];
         let mut ranks = Vec::with_capacity(block.len() / self.width);
@@ -1040,7 +1112,7 @@ impl Disk {
         expected: Option<(u32, u64)>,
         traffic: &mut Traffic,
     ) -> Result<Vec<u8>, EngineError> {
-        let sent = std::fs::read(path).map_err(|e| DiskError::io(path, &e))?;
+        let sent = std::fs::read(path).map_err(|e| unreadable(path, &e))?;
         traffic.read += sent.len() as u64;
         if let Some((crc, bytes)) = expected
             && (crc32fast::hash(&sent) != crc || sent.len() as u64 != bytes)
@@ -1107,7 +1179,7 @@ impl Disk {
                 for slot in 0..2u8 {
                     if entries.iter().flatten().any(|&(s, _)| s == slot) {
                         let path = self.part_path(p, plane, slot);
-                        files[plane][slot as usize] = Some(open_named(&path)?);
+                        files[plane][slot as usize] = Some(open_read(&path).map_err(|e| unreadable(&path, &e))?);
                     }
                 }
             }
@@ -1278,7 +1350,7 @@ impl Disk {
         let path = self.dir.join(MANIFEST);
         let temporary = self.dir.join(format!("{MANIFEST}.tmp"));
         let io = |e: io::Error| DiskError::io(&temporary, &e);
-        let text = serde_json::to_vec(&self.manifest).map_err(|e| io(io::Error::other(e)))?;
+        let text = serde_json::to_vec(&self.manifest.sealed()).map_err(|e| io(io::Error::other(e)))?;
         let mut file = create_new(&temporary).map_err(io)?;
         file.write_all(&text).map_err(io)?;
         file.sync_all().map_err(io)?;
@@ -1339,6 +1411,16 @@ fn read_full(reader: &mut impl Read, buffer: &mut [u8]) -> io::Result<usize> {
     Ok(n)
 }
 
+/// A file the manifest lists that cannot be read: damaged if it is missing (the folder is
+/// then not the one the manifest describes), else the system's error.
+fn unreadable(path: &Path, e: &io::Error) -> EngineError {
+    if e.kind() == io::ErrorKind::NotFound {
+        damaged(path, "it is missing, though the manifest lists it")
+    } else {
+        DiskError::io(path, e).into()
+    }
+}
+
 fn damaged(path: &Path, reason: &str) -> EngineError {
     DiskError::Damaged {
         path: path.display().to_string(),
@@ -1373,34 +1455,186 @@ fn committed(dir: &Path, id: &str, identity: &Identity, states: u64) -> Result<O
     let Some(m) = read_manifest(dir)? else {
         return Ok(None);
     };
-    if m.format != FORMAT {
-        return Err(foreign(format!("it holds a search of another format ({})", m.format)).into());
-    }
-    let theirs = Identity::decode(&m.identity).map_err(|e| foreign(format!("its manifest is unreadable ({e})")))?;
-    if m.id != id || theirs != *identity || m.states != states {
-        let mut what = theirs.differences(identity);
-        if what.is_empty() {
-            what.push("size".into());
-        }
-        return Err(foreign(format!(
-            "it holds the search of {} (its {} differ)",
-            m.id,
-            what.join(", ")
-        ))
-        .into());
+    let path = dir.join(MANIFEST);
+    let theirs =
+        Identity::decode(&m.identity).map_err(|e| damaged(&path, &format!("its identity is unreadable: {e}")))?;
+    if let Some(difference) = difference(&m, &theirs, id, identity, states) {
+        return Err(foreign(difference).into());
     }
     Ok(Some(m))
 }
 
-/// The committed manifest of the folder, if there is one.
+/// What makes the search of manifest `m` (of identity `theirs`) another than the search `id`
+/// of `identity` over `states` ranks, if anything: the first of its id, the identity's
+/// parts that differ, its size.
+fn difference(m: &Manifest, theirs: &Identity, id: &str, identity: &Identity, states: u64) -> Option<String> {
+    if m.id != id {
+        return Some(format!("it holds the search of {}, not of {id}", m.id));
+    }
+    let parts = theirs.differences(identity);
+    if !parts.is_empty() {
+        return Some(format!(
+            "it holds another search of {id}, which differs in {}",
+            crate::identity::describe(&parts)
+        ));
+    }
+    (m.states != states).then(|| format!("it holds a search of {id} over {} ranks, not {states}", m.states))
+}
+
+/// The committed manifest of the folder, if there is one, checked whole ([`parse`]).
 fn read_manifest(dir: &Path) -> Result<Option<Manifest>, EngineError> {
     let path = dir.join(MANIFEST);
     match std::fs::read(&path) {
-        Ok(bytes) => serde_json::from_slice(&bytes)
-            .map(Some)
-            .map_err(|e| damaged(&path, &format!("unreadable: {e}"))),
+        Ok(bytes) => parse(&bytes).map(Some).map_err(|e| match e {
+            Unusable::Format(found) => DiskError::Format {
+                path: path.display().to_string(),
+                found,
+            }
+            .into(),
+            Unusable::Damaged(reason) => damaged(&path, &reason),
+        }),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(DiskError::io(&path, &e).into()),
+    }
+}
+
+/// Why the bytes of a manifest cannot be resumed.
+#[derive(Debug)]
+enum Unusable {
+    /// It says it is of another format.
+    Format(u32),
+    /// It is not JSON of a manifest, its CRC-32 differs, or it contradicts itself.
+    Damaged(String),
+}
+
+/// The manifest in `bytes`: of this format, with its CRC-32, and consistent
+/// ([`Manifest::inconsistency`]), so that nothing is allocated or indexed from a number it
+/// holds before it is checked.
+fn parse(bytes: &[u8]) -> Result<Manifest, Unusable> {
+    /// The one field read first: a manifest of another format has other fields.
+    #[derive(Deserialize)]
+    struct Header {
+        format: u32,
+    }
+    let unreadable = |e: serde_json::Error| Unusable::Damaged(format!("unreadable: {e}"));
+    let header: Header = serde_json::from_slice(bytes).map_err(unreadable)?;
+    if header.format != FORMAT {
+        return Err(Unusable::Format(header.format));
+    }
+    let m: Manifest = serde_json::from_slice(bytes).map_err(unreadable)?;
+    if m.sealed().crc32 != m.crc32 {
+        return Err(Unusable::Damaged("its CRC-32 differs from its contents'".into()));
+    }
+    match m.inconsistency() {
+        Some(reason) => Err(Unusable::Damaged(reason)),
+        None => Ok(m),
+    }
+}
+
+/// Reads a manifest as a resumed search does, without a folder: its parts and committed
+/// levels, or the one line saying why it cannot be resumed. For the fuzz target: whatever
+/// the bytes, an answer and never a panic.
+pub fn parse_manifest(bytes: &[u8]) -> Result<(usize, usize), String> {
+    parse(bytes).map(|m| (m.parts, m.levels.len())).map_err(|e| match e {
+        Unusable::Format(found) => format!("format {found}, not {FORMAT}"),
+        Unusable::Damaged(reason) => reason,
+    })
+}
+
+impl Manifest {
+    /// The manifest with its CRC-32: that of its JSON with 0 in its place.
+    fn sealed(&self) -> Manifest {
+        let mut m = Manifest {
+            crc32: 0,
+            ..self.clone()
+        };
+        // Serialising plain numbers, strings and lists cannot fail; were it to, the CRC-32
+        // of nothing would not match a written one, and the manifest would be refused.
+        m.crc32 = crc32fast::hash(&serde_json::to_vec(&m).unwrap_or_default());
+        m
+    }
+
+    /// What in the manifest contradicts the rest, if anything: its lists' lengths against
+    /// its parts and their blocks, its counts against its states, the distances and ranks it
+    /// names, and the late files against its levels.
+    fn inconsistency(&self) -> Option<String> {
+        self.shape().or_else(|| self.counts()).or_else(|| self.late_files())
+    }
+
+    /// The parts, and every list per part, of the lengths the partition gives.
+    fn shape(&self) -> Option<String> {
+        let words = self.states.div_ceil(WORD_BITS).max(1);
+        if self.parts == 0 || self.parts as u64 > words {
+            return Some(format!("it cuts {} ranks into {} parts", self.states, self.parts));
+        }
+        let lists = [
+            ("blocks", self.blocks.len()),
+            ("frontier", self.frontier.len()),
+            ("late", self.late.len()),
+            ("late_bins", self.late_bins.len()),
+        ];
+        if let Some((name, len)) = lists.into_iter().find(|&(_, len)| len != self.parts) {
+            return Some(format!("its {name} has {len} entries for {} parts", self.parts));
+        }
+        let partition = Partition::new(self.states, self.parts);
+        for (p, planes) in self.blocks.iter().enumerate() {
+            let want = blocks_of(&partition, p);
+            if planes.len() != 2 || planes.iter().any(|blocks| blocks.len() != want) {
+                return Some(format!("part {p}'s blocks are not two planes of {want}"));
+            }
+            if planes.iter().flatten().flatten().any(|&(slot, _)| slot > 1) {
+                return Some(format!("part {p} has a block in a slot other than 0 and 1"));
+            }
+        }
+        None
+    }
+
+    /// The levels (none empty, no more than the ranks), the classes adding up to them, the
+    /// examples ranks of the last level and the watched distances within the levels.
+    fn counts(&self) -> Option<String> {
+        if self.levels.contains(&0) {
+            return Some("it has an empty level".into());
+        }
+        let sum = |counts: &[u64]| counts.iter().try_fold(0u64, |sum, &n| sum.checked_add(n));
+        // A level counts configurations, which a rank standing for an orbit may be many of:
+        // its ranks, at least one, bound the levels' number, not their sum.
+        if self.levels.len() as u64 > self.states {
+            return Some(format!("it has {} levels for {} ranks", self.levels.len(), self.states));
+        }
+        let Some(reached) = sum(&self.levels) else {
+            return Some("its levels add up to more than 2^64 states".into());
+        };
+        if sum(&self.reached_by_class) != Some(reached) {
+            return Some(format!("its classes do not add up to its levels' {reached} states"));
+        }
+        let last = self.levels.last().map_or(0, |&n| n.min(super::counts::EXAMPLES as u64));
+        if self.antipodes.len() as u64 > last || self.antipodes.iter().any(|&rank| rank >= self.states) {
+            return Some("its examples are not ranks of its last level".into());
+        }
+        if self.watched.iter().flatten().any(|&depth| depth > self.levels.len()) {
+            return Some(format!(
+                "a watched position is at a distance past its {} levels",
+                self.levels.len()
+            ));
+        }
+        None
+    }
+
+    /// Late updates and bins only once a level is counted, bins only from a part after the
+    /// one they are for, each sender once.
+    fn late_files(&self) -> Option<String> {
+        let started = !self.levels.is_empty();
+        if !started && (self.late.iter().any(Option::is_some) || self.late_bins.iter().any(|b| !b.is_empty())) {
+            return Some("it lists late updates before its first level".into());
+        }
+        for (to, sent) in self.late_bins.iter().enumerate() {
+            let senders = sent.iter().map(|&(from, _, _)| from);
+            if senders.clone().any(|from| from <= to || from >= self.parts) || sent.windows(2).any(|w| w[0].0 >= w[1].0)
+            {
+                return Some(format!("part {to}'s late bins name parts that cannot have sent them"));
+            }
+        }
+        None
     }
 }
 
@@ -1498,15 +1732,6 @@ fn no_follow() -> OpenOptions {
     options
 }
 
-/// Opens a file the committed manifest names: one that is missing is damage (exit 2),
-/// not a failure of the system.
-fn open_named(path: &Path) -> Result<File, EngineError> {
-    open_read(path).map_err(|e| match e.kind() {
-        io::ErrorKind::NotFound => damaged(path, "missing: the manifest names it"),
-        _ => DiskError::io(path, &e).into(),
-    })
-}
-
 /// Opens `path` of the folder to read, without following a link.
 fn open_read(path: &Path) -> io::Result<File> {
     no_follow().read(true).open(path)
@@ -1535,6 +1760,130 @@ fn sync_dir(dir: &Path) -> Result<(), EngineError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A manifest of a search of 4,096 ranks in 2 parts, two levels in, as the search
+    /// would write it: consistent, to be changed one thing at a time.
+    fn sample() -> Manifest {
+        let (states, parts) = (4096, 2);
+        let partition = Partition::new(states, parts);
+        Manifest {
+            format: FORMAT,
+            id: "lights-out-4x3".into(),
+            identity: Identity::new([("id", "lights-out-4x3")]).encode(),
+            states,
+            parts,
+            levels: vec![1, 12],
+            reached_by_class: vec![13],
+            antipodes: vec![3, 5],
+            watched: vec![Some(1), None],
+            blocks: (0..parts)
+                .map(|p| vec![vec![Some((1, 7)); blocks_of(&partition, p)]; 2])
+                .collect(),
+            frontier: vec![true, false],
+            late: vec![None, Some((9, 16))],
+            late_bins: vec![vec![(1, 5, 8)], Vec::new()],
+            crc32: 0,
+        }
+    }
+
+    /// The bytes the search writes for `m`.
+    fn written(m: &Manifest) -> Vec<u8> {
+        serde_json::to_vec(&m.sealed()).expect("a manifest is JSON")
+    }
+
+    /// Why `bytes` are refused; fails the test if they are read.
+    fn refused(bytes: &[u8]) -> String {
+        match parse(bytes) {
+            Ok(m) => panic!("read as {m:?}"),
+            Err(Unusable::Format(found)) => format!("format {found}"),
+            Err(Unusable::Damaged(reason)) => reason,
+        }
+    }
+
+    #[test]
+    fn a_manifest_written_reads_back_as_it_was() {
+        let m = sample().sealed();
+        assert_ne!(m.crc32, 0);
+        assert_eq!(parse(&written(&sample())).expect("read back"), m);
+        assert_eq!(parse_manifest(&written(&sample())), Ok((2, 2)));
+    }
+
+    #[test]
+    fn a_manifest_with_any_byte_changed_is_refused() {
+        let bytes = written(&sample());
+        for i in 0..bytes.len() {
+            for flip in [0x01, 0x02, 0x20] {
+                let mut changed = bytes.clone();
+                changed[i] ^= flip;
+                refused(&changed);
+            }
+        }
+        let text = String::from_utf8(bytes).expect("UTF-8");
+        assert!(refused(text.replace("[1,12]", "[2,11]").as_bytes()).contains("CRC-32"));
+        assert!(refused(text.replace("[9,16]", "null").as_bytes()).contains("CRC-32"));
+        assert_eq!(
+            refused(text.replace("\"format\":2", "\"format\":1").as_bytes()),
+            "format 1"
+        );
+        assert!(refused(b"{\"format\":2}").contains("unreadable"));
+    }
+
+    /// One change to a manifest.
+    type Change = fn(&mut Manifest);
+
+    #[test]
+    fn a_manifest_sealed_with_contradictions_is_refused_naming_them() {
+        let cases: [(&str, Change); 13] = [
+            ("into 1099511627776 parts", |m| m.parts = 1 << 40),
+            ("into 0 parts", |m| m.parts = 0),
+            ("blocks has 1 entries for 2 parts", |m| {
+                m.blocks.pop();
+            }),
+            ("late_bins has 3 entries", |m| m.late_bins.push(Vec::new())),
+            ("part 1's blocks are not two planes", |m| {
+                m.blocks[1][0].pop();
+            }),
+            ("part 0's blocks are not two planes", |m| {
+                m.blocks[0].pop();
+            }),
+            ("a slot other than 0 and 1", |m| m.blocks[0][1][0] = Some((2, 7))),
+            ("add up to more than 2^64", |m| m.levels[1] = u64::MAX),
+            ("an empty level", |m| m.levels.insert(1, 0)),
+            ("classes do not add up", |m| m.reached_by_class[0] -= 5),
+            ("examples", |m| m.antipodes.push(4096)),
+            ("past its 2 levels", |m| m.watched[1] = Some(3)),
+            ("cannot have sent them", |m| m.late_bins[1].push((0, 1, 8))),
+        ];
+        for (expected, change) in cases {
+            let mut m = sample();
+            change(&mut m);
+            let reason = refused(&written(&m));
+            assert!(reason.contains(expected), "{expected}: {reason}");
+        }
+        let mut m = sample();
+        m.late_bins[0].push((1, 6, 8));
+        assert!(refused(&written(&m)).contains("cannot have sent them"));
+        let mut m = sample();
+        (m.levels, m.reached_by_class, m.antipodes, m.watched) = (Vec::new(), vec![0], Vec::new(), vec![None, None]);
+        assert!(refused(&written(&m)).contains("late updates before its first level"));
+    }
+
+    #[test]
+    fn another_search_is_named_by_what_differs() {
+        let m = sample();
+        let ours = Identity::new([("id", "lights-out-4x3")]);
+        assert_eq!(difference(&m, &ours, "lights-out-4x3", &ours, 4096), None);
+        let other = difference(&m, &ours, "nine-tails-3x3", &ours, 4096).expect("another id");
+        assert_eq!(other, "it holds the search of lights-out-4x3, not of nine-tails-3x3");
+        let moves = ours.clone().with("moves", "R U");
+        let other = difference(&m, &ours, "lights-out-4x3", &moves, 4096).expect("other moves");
+        assert_eq!(
+            other,
+            "it holds another search of lights-out-4x3, which differs in the moves"
+        );
+        let other = difference(&m, &ours, "lights-out-4x3", &ours, 8192).expect("another size");
+        assert_eq!(other, "it holds a search of lights-out-4x3 over 4096 ranks, not 8192");
+    }
 
     const GIB: u64 = 1 << 30;
 

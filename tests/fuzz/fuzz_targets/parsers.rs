@@ -1,6 +1,7 @@
 //! Every parser that reads user input must return a value or an error, never panic: the
 //! command line, rules and definition files (`.tws`, KPuzzle JSON) as the registry reads
-//! them, move sequences, scramble files, `--goal`, and each puzzle's notation for `--solve`.
+//! them, a `--disk` folder's manifest, move sequences, scramble files, `--goal`, and each
+//! puzzle's notation for `--solve`.
 #![no_main]
 
 use analyze::cli::Cli;
@@ -28,6 +29,8 @@ fn round_trip<P: Puzzle>(puzzle: &P, text: &str) {
 fuzz_target!(|data: &[u8]| {
     // Any bytes, as `--rules` reads a definition (a byte-order mark dropped, else Latin-1).
     let _ = analyze::puzzle::perm::parse_definition(&analyze::cli::rules_text(data.to_vec()));
+    // Any bytes, as a resumed `--disk` search reads its folder's manifest.json.
+    let _ = analyze::engine::disk::parse_manifest(data);
     let Ok(text) = std::str::from_utf8(data) else { return };
     // The command line: words of the input as arguments. No file is read: a hostfile or
     // rules file it names is missing.
