@@ -4,7 +4,7 @@
 //! for with a time limit and killed past it, so no test can hang.
 
 use crate::util::{
-    EIGHT_AS_PROCESS_0, Ended, Running, SLIDING_2X3, SLIDING_2X5, SLIDING_3X4, Sandbox, latest_saved_level,
+    EIGHT_AS_PROCESS_0, Ended, Running, SLIDING_2X3, SLIDING_2X5, SLIDING_3X4, Sandbox, example, latest_saved_level,
     resumed_level, signal, summary, wait,
 };
 use hmac::{Hmac, KeyInit, Mac};
@@ -76,8 +76,17 @@ fn two_to_four_processes_write_the_single_process_report() {
         ("lights-out-4x3", &["--puzzle", "lights-out"], &[2, 3]),
         ("nine-tails-3x3", &["--puzzle", "nine-tails"], &[2, 3]),
     ];
+    // Every other family once, on two processes: a definition's report has the moves to
+    // its antipodes, as one process's has.
+    let (cube, merlin) = (example("pocket-cube-held.tws"), example("merlins-magic-square.toml"));
+    let more: [(&str, &[&str], &[usize]); 4] = [
+        ("coin-lines-3x3", &["--puzzle", "coin-lines"], &[2]),
+        ("flip-k-7-5", &["--puzzle", "flip-k"], &[2]),
+        ("pocket-cube-held", &["--rules", &cube], &[2]),
+        ("merlin-s-magic-square", &["--rules", &merlin], &[2]),
+    ];
     let sandbox = Sandbox::new();
-    for (id, args, counts) in cases {
+    for (id, args, counts) in cases.into_iter().chain(more) {
         let mut single = args.to_vec();
         single.extend(["--out", "one", "--quiet", "--threads", "1"]);
         sandbox.run(&single).success();

@@ -210,7 +210,9 @@ fn analyze_shared(job: &Job, out: &Path, settings: &Settings, cluster: &Cluster)
     let on_wait = waiting_note(settings.quiet);
     let waiting = waiting(&on_wait);
     let stage = report::stage(out, &job.to_string(), &waiting).map_err(|e| stopped(e, interrupted))?;
-    let analysis = analyze(job, built.as_ref(), settings, Some((cluster, timely)))?.ok_or_else(interrupted)?;
+    let mut analysis = analyze(job, built.as_ref(), settings, Some((cluster, timely)))?.ok_or_else(interrupted)?;
+    // The same report as one process's: the moves to the antipodes too.
+    reach_antipodes(job, &mut analysis, settings.quiet);
     report::write_all(
         &analysis,
         &stage.path(),
