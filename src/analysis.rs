@@ -35,6 +35,10 @@ pub struct Analysis {
     pub family: String,
     /// Report id, e.g. `sliding-2x5`.
     pub id: String,
+    /// The search's identity, short (12 hex digits of its hash): two reports of one id but
+    /// another search (a rules file named like a built-in, same-named definitions) differ
+    /// here, so that neither silently replaces the other.
+    pub search: String,
     /// Human name.
     pub title: String,
     /// Rules and goal.
@@ -314,6 +318,7 @@ fn assemble<P: Puzzle>(puzzle: &P, search: &Distances, watched: bool) -> Result<
     let (configurations, configurations_formula) = puzzle.configurations();
     Ok(Analysis {
         family: String::new(),
+        search: String::new(),
         id: puzzle.id(),
         title: puzzle.title(),
         rules: puzzle.rules(),
@@ -405,6 +410,7 @@ fn unranked_analysis<P: PackedPuzzle>(puzzle: &P, found: &SparseDistances<P::Key
     let goals = puzzle.goal_keys();
     Analysis {
         family: String::new(),
+        search: String::new(),
         id: puzzle.id(),
         title: text.title,
         rules: text.rules,

@@ -352,6 +352,7 @@ impl Job {
             Sparse::Wide(p) => analysis::analyze_sparse(p, options, self.reach_estimate(), progress),
         }?;
         analysis.family = self.family().into();
+        analysis.search = self.identity().short();
         analysis.parameters = self.choice.parameters();
         Ok(analysis)
     }
@@ -372,6 +373,7 @@ impl Job {
     ) -> Result<Analysis, AnalysisError> {
         let mut analysis = built.analyze(options, heuristics, progress)?;
         analysis.family = self.family().into();
+        analysis.search = self.identity().short();
         analysis.parameters = self.choice.parameters();
         Ok(analysis)
     }

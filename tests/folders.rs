@@ -4,7 +4,8 @@
 //! named by dangling symbolic links are refused before any search.
 
 use crate::util::{
-    Running, SLIDING_2X3, SLIDING_2X5, Sandbox, dead_pid, latest_saved_level, marked, report_files, signal, wait,
+    Running, SLIDING_2X3, SLIDING_2X5, Sandbox, dead_pid, example, latest_saved_level, marked, report_files, signal,
+    wait,
 };
 use analyze::report::{MARKER, REPORT};
 use std::fs::{self, File};
@@ -190,4 +191,49 @@ fn out_or_checkpoint_on_a_dangling_symbolic_link_is_refused_before_the_search() 
         // Refused before anything was created or searched.
         assert_eq!(sandbox.list("."), ["gone"], "{args:?}");
     }
+}
+
+#[test]
+fn a_report_of_another_search_under_the_same_id_is_never_replaced() {
+    let sandbox = Sandbox::new();
+    // A rules file whose title makes the built-in's id; the built-in's report is first.
+    let rules = crate::util::read(std::path::Path::new(&example("nine-tails.toml")));
+    std::fs::write(
+        sandbox.path("mine.toml"),
+        rules.replacen("name = \"Nine tails\"", "name = \"Nine tails 3x3\"", 1),
+    )
+    .expect("written");
+    sandbox
+        .run(&["--puzzle", "nine-tails", "--out", "out", "--quiet"])
+        .success();
+    let before = sandbox.read("out/nine-tails-3x3/summary.json");
+    // Two definitions both named `2x2x2`, in two folders, one without the move F.
+    let cube = crate::util::read(std::path::Path::new(&example("pocket-cube-held.tws")));
+    let without_f = &cube[..cube.find("Move F").expect("a move F")];
+    for (dir, text) in [("main", cube.as_str()), ("symm", without_f)] {
+        std::fs::create_dir(sandbox.path(dir)).expect("a folder");
+        let named = text.replacen("Name PocketCubeHeld", "Name 2x2x2", 1);
+        std::fs::write(sandbox.path(&format!("{dir}/2x2x2.tws")), named).expect("written");
+    }
+    sandbox
+        .run(&["--rules", "main/2x2x2.tws", "--out", "out", "--quiet"])
+        .success();
+    for args in [
+        &["--rules", "mine.toml", "--out", "out"][..],
+        &["--rules", "symm/2x2x2.tws", "--out", "out"],
+    ] {
+        let ended = sandbox.output(args);
+        assert_eq!(ended.code, Some(2), "{args:?}: {}", ended.stderr);
+        assert_eq!(ended.stderr.lines().count(), 1, "{}", ended.stderr);
+        assert!(
+            ended.stderr.contains("holds the report of another search"),
+            "{}",
+            ended.stderr
+        );
+    }
+    assert_eq!(sandbox.read("out/nine-tails-3x3/summary.json"), before);
+    // The same search again replaces its own report.
+    sandbox
+        .run(&["--rules", "main/2x2x2.tws", "--out", "out", "--quiet"])
+        .success();
 }

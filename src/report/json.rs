@@ -15,6 +15,7 @@ pub fn summary(analysis: &Analysis) -> Value {
     map.insert("analyze_version".into(), json!(env!("CARGO_PKG_VERSION")));
     map.insert("puzzle".into(), json!(analysis.family));
     map.insert("id".into(), json!(analysis.id));
+    map.insert("search".into(), json!(analysis.search));
     map.insert("title".into(), json!(analysis.title));
     if analysis.board {
         map.insert("rows".into(), json!(analysis.rows));
