@@ -98,6 +98,44 @@ pub fn try_lock_file(path: &std::path::Path) -> std::io::Result<Option<std::fs::
     }
 }
 
+/// Text read from a file (a scramble's name, a cache file's name, a set or move name), fit
+/// for the terminal: control characters, escape sequences among them (colours, a window
+/// title), and the characters that reorder text (bidirectional controls) shown escaped as
+/// `\u{1b}`, never sent; the rest as written.
+pub fn terminal_text(text: &str) -> String {
+    let reorders = |c: char| matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+    text.chars()
+        .map(|c| {
+            if c.is_control() || reorders(c) {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// Text from a user's file as Markdown that shows it as written: HTML's and Markdown's
+/// marks escaped (`<script>` stays text, `# x` no heading), a line break a space, and
+/// control characters shown escaped as the terminal shows them.
+pub fn markdown_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '\\' | '*' | '_' | '`' | '[' | ']' | '#' | '|' | '~' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' | '\r' => out.push(' '),
+            c => out.push_str(&terminal_text(c.encode_utf8(&mut [0; 4]))),
+        }
+    }
+    out
+}
+
 /// How much of a text a peer sent is shown.
 const SHOWN: usize = 80;
 
@@ -204,6 +242,18 @@ mod tests {
         assert_eq!(long, format!("{}...", "\\u{7}".repeat(16)));
         assert_eq!(shown(&"x".repeat(80)), "x".repeat(80));
         assert_eq!(shown(&"x".repeat(81)), format!("{}...", "x".repeat(80)));
+    }
+
+    #[test]
+    fn text_from_files_shows_its_marks_and_never_sends_a_control() {
+        assert_eq!(
+            terminal_text("a\u{1b}]0;owned\u{7}b\u{202e}c é"),
+            "a\\u{1b}]0;owned\\u{7}b\\u{202e}c é"
+        );
+        assert_eq!(
+            markdown_text("<script>x</script>\n# h *b* \u{1b}[31m"),
+            "&lt;script&gt;x&lt;/script&gt; \\# h \\*b\\* \\u{1b}\\[31m"
+        );
     }
 
     #[test]

@@ -730,3 +730,43 @@ fn a_report_id_too_long_for_a_folder_name_is_refused_before_the_search() {
     );
     assert!(!sandbox.path("out").exists());
 }
+
+// 9. text read from files, shown as written ---------------------------------------------
+
+#[test]
+fn text_from_files_reaches_the_terminal_and_the_report_escaped() {
+    let sandbox = Sandbox::new();
+    // A scramble named with an escape sequence that would set the window title.
+    let scrambles = "ScrambleAlg evil\u{1b}]0;owned\u{7}\nR U\nEnd\nScrambleAlg plain\nR\nEnd\n";
+    std::fs::write(sandbox.path("evil.scr"), scrambles).expect("written");
+    let cube = crate::util::example("pocket-cube.kpuzzle.json");
+    let ended = sandbox.output(&["--rules", &cube, "--solve", "evil.scr"]);
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    assert!(
+        !ended.stdout.contains('\u{1b}') && !ended.stderr.contains('\u{1b}'),
+        "{}",
+        ended.stdout
+    );
+    assert!(ended.stdout.contains("evil\\u{1b}]0;owned\\u{7}"), "{}", ended.stdout);
+    // A rules file's description with HTML, a heading and a colour: text in the report.
+    let rules = crate::util::read(Path::new(&crate::util::example("merlins-magic-square.toml")));
+    let hostile = "description = \"<script>alert(1)</script>\\n# Owned \\u001b[31m red\"\n";
+    std::fs::write(sandbox.path("hostile.toml"), format!("{hostile}{rules}")).expect("written");
+    sandbox
+        .run(&["--rules", "hostile.toml", "--out", "out", "--quiet"])
+        .success();
+    let page = sandbox.read("out/merlin-s-magic-square/report.md");
+    assert!(
+        page.contains("&lt;script&gt;alert(1)&lt;/script&gt; \\# Owned \\u{1b}\\[31m red"),
+        "{page}"
+    );
+    assert!(!page.contains("<script>") && !page.contains('\u{1b}'), "{page}");
+    assert!(!page.lines().any(|line| line.starts_with("# Owned")), "{page}");
+    // A file planted in the cache folder under a name with a colour.
+    std::fs::create_dir_all(sandbox.cache()).expect("the cache folder");
+    std::fs::write(sandbox.cache().join("red\u{1b}[31m.dist"), "not a table").expect("written");
+    let listed = sandbox.output(&["--cache"]);
+    assert_eq!(listed.code, Some(0), "{}", listed.stderr);
+    assert!(!listed.stdout.contains('\u{1b}'), "{}", listed.stdout);
+    assert!(listed.stdout.contains("red\\u{1b}[31m.dist"), "{}", listed.stdout);
+}

@@ -166,7 +166,8 @@ fn scan(dir: &Path) -> Result<Holdings> {
     };
     for entry in entries {
         let entry = entry.with_context(|| format!("cannot read the cache folder {shown}"))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
+        // Shown on the terminal: a planted name's controls are escaped, never sent.
+        let name = analyze::util::terminal_text(&entry.file_name().to_string_lossy());
         let path = entry.path();
         let header = match cache::header_of(&path) {
             Ok(header) => header,
@@ -212,7 +213,12 @@ fn write_table(entries: &[Entry], out: &mut impl Write) -> std::io::Result<()> {
         .iter()
         .map(|e| {
             let (puzzle, goal) = match &e.contents {
-                Some(c) => (c.puzzle.clone(), c.goal.clone().unwrap_or_else(|| "usual".into())),
+                Some(c) => (
+                    analyze::util::terminal_text(&c.puzzle),
+                    c.goal
+                        .as_deref()
+                        .map_or_else(|| "usual".into(), analyze::util::terminal_text),
+                ),
                 None => ("(an interrupted write)".into(), "-".into()),
             };
             [

@@ -273,7 +273,8 @@ fn read_positions(solver: &Solver, text: &str) -> Result<Vec<Position>> {
             let mut position = solver
                 .read(&scramble.position)
                 .with_context(|| format!("{} scramble {}", at(scramble.line), scramble.name))?;
-            position.label = scramble.name;
+            // A name from the file reaches the terminal: shown, never sent as controls.
+            position.label = ::analyze::util::terminal_text(&scramble.name);
             Ok(position)
         })
         .collect()

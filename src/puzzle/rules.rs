@@ -100,9 +100,11 @@ pub fn parse_rules(text: &str) -> Result<Coins, RulesError> {
     let goals = read_goals(text, &file, board)?;
     let weighted = moves.iter().any(|m| m.cost != 1);
     let metric = read_metric(text, &file, weighted)?;
+    // The report is Markdown: a description is shown as written, never as markup.
     let description = file
         .description
-        .clone()
+        .as_deref()
+        .map(crate::util::markdown_text)
         .unwrap_or_else(|| describe(board, &moves, &goals, &metric));
     Ok(Coins::new(id, name, description, (board.rows, board.cols), moves, goals).with_metric(&metric))
 }

@@ -35,21 +35,7 @@ fn with_formula(formula: Option<String>, n: impl Into<u128>) -> String {
 /// HTML's `<`, `>` and `&` as entities, Markdown's marks after a backslash (`|` too, so it
 /// stays in its table cell), and line breaks as spaces, so it stays on its line.
 pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            '\\' | '*' | '_' | '`' | '[' | ']' | '#' | '|' | '~' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '\n' | '\r' => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
+    crate::util::markdown_text(text)
 }
 
 /// Writes the page.

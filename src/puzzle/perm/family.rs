@@ -243,7 +243,11 @@ fn read_either(
     if let Some(left) = text::rotations_left_out(&def) {
         notes.push(format!("{left}; name them with --moves to search them"));
     }
-    Ok((def, (!notes.is_empty()).then(|| notes.join("; "))))
+    // Names from the file reach the terminal: shown, never sent as controls.
+    Ok((
+        def,
+        (!notes.is_empty()).then(|| crate::util::terminal_text(&notes.join("; "))),
+    ))
 }
 
 /// An error as the command line prints it after the file's name: `:LINE: what` (` what`

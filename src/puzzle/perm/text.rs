@@ -4,6 +4,7 @@
 
 use super::parse::Definition;
 use super::structure::{Layout, Metric};
+use crate::util::markdown_text;
 
 /// The id's words as a title: `pocket-cube-held` as "Pocket cube held", under the quarter
 /// metric "Pocket cube held (in quarter turns)", and with moves chosen by `--moves` (the id's
@@ -32,26 +33,33 @@ pub fn title(id: &str, metric: Metric, def: &Definition) -> String {
     }
 }
 
-/// The sets and moves in a sentence, `moves` counting the metric's moves.
+/// The sets and moves in a sentence, `moves` counting the metric's moves, as Markdown: the
+/// file's names are shown as written.
 pub fn rules(def: &Definition, metric: Metric, moves: usize) -> String {
     let sets: Vec<String> = def
         .sets
         .iter()
         .map(|s| {
             if s.orientations > 1 {
-                format!("{} ({} pieces, {} orientations)", s.name, s.size, s.orientations)
+                format!(
+                    "{} ({} pieces, {} orientations)",
+                    markdown_text(&s.name),
+                    s.size,
+                    s.orientations
+                )
             } else {
-                format!("{} ({} pieces)", s.name, s.size)
+                format!("{} ({} pieces)", markdown_text(&s.name), s.size)
             }
         })
         .collect();
-    let names: Vec<&str> = def.moves.iter().map(|m| m.name.as_str()).collect();
+    let names: Vec<String> = def.moves.iter().map(|m| markdown_text(&m.name)).collect();
     let metric = match metric {
         Metric::Face => "each power of a move counts as one move",
         Metric::Quarter => "only a move and its inverse count as one move",
     };
-    let rotations =
-        rotations_left_out(def).map_or_else(String::new, |left| format!(" {}.", left.replacen("left", "Left", 1)));
+    let rotations = rotations_left_out(def).map_or_else(String::new, |left| {
+        format!(" {}.", markdown_text(&left.replacen("left", "Left", 1)))
+    });
     format!(
         "A permutation puzzle from a definition file: sets {}; moves {} ({metric}, {moves} in all).{rotations} The goal is the definition's solved state.",
         sets.join(", "),
