@@ -193,7 +193,16 @@ fn bytes(text: &str) -> Result<u64, String> {
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(text.len());
     let (number, unit) = text.split_at(number_end);
+    if text.starts_with('-') {
+        return Err(format!("a size is never negative: {}", bad()));
+    }
     let value: f64 = number.parse().map_err(|_| bad())?;
+    if unit.trim().is_empty() && number.contains('.') {
+        return Err(format!(
+            "a size without a unit is whole bytes; with one, `{number}GiB` or `{number}MiB`: {}",
+            bad()
+        ));
+    }
     let shift = match unit.trim().to_ascii_lowercase().as_str() {
         "" | "b" => 0,
         "k" | "kb" | "kib" => 10,
@@ -203,7 +212,10 @@ fn bytes(text: &str) -> Result<u64, String> {
         _ => return Err(bad()),
     };
     let bytes = value * (1u64 << shift) as f64;
-    if !(1.0..1.8e19).contains(&bytes) {
+    if bytes >= 1.8e19 {
+        return Err(format!("`{text}` is too large: at most 16 EiB"));
+    }
+    if bytes < 1.0 {
         return Err(bad());
     }
     Ok(bytes as u64)
@@ -433,6 +445,11 @@ impl Cli {
             );
         }
         refuse_unranked(&job, "--sample")?;
+        if self.json {
+            return usage(
+                "--json is for --solve's solutions; --sample prints one position a line, in the puzzle's notation: leave out --json",
+            );
+        }
         let distance = self.sample[0];
         let count = self.sample.get(1).copied().unwrap_or(10);
         if count == 0 {

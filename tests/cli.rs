@@ -639,3 +639,46 @@ fn the_index_of_several_rules_files_says_what_they_are() {
     assert!(index.contains(" flips |") && index.contains(" moves |"), "{index}");
     index_rows_equal_the_tables(&sandbox, &index);
 }
+
+#[test]
+fn numbers_and_sizes_say_what_is_wrong_with_them() {
+    let sandbox = Sandbox::new();
+    let huge_moves: Vec<String> = (0..12_000).map(|i| format!("M{i}")).collect();
+    let huge_moves = huge_moves.join(",");
+    let cube = crate::util::example("pocket-cube-held.tws");
+    for (args, says) in [
+        (
+            &["--puzzle", "lights-out", "--disk", "d", "--memory", "1.5"][..],
+            "a size without a unit is whole bytes",
+        ),
+        (
+            &["--puzzle", "lights-out", "--disk", "d", "--memory", "-1"],
+            "a size is never negative",
+        ),
+        (
+            &[
+                "--puzzle",
+                "lights-out",
+                "--disk",
+                "d",
+                "--memory",
+                "99999999999999999999",
+            ],
+            "too large: at most 16 EiB",
+        ),
+        (&["--puzzle", "flip-k", "--coins", "-1"], "a count is never negative"),
+        (
+            &["--puzzle", "flip-k", "--coins", "99999999999999999999"],
+            "too large: at most 18446744073709551615",
+        ),
+        (&["--puzzle", "eight", "--sample", "3", "--json"], "leave out --json"),
+        (&["--rules", &cube, "--moves", &huge_moves], "(72,889 characters)"),
+    ] {
+        let ended = sandbox.output(args);
+        assert_eq!(ended.code, Some(2), "{says}: {}", ended.stderr);
+        assert_eq!(ended.stderr.lines().count(), 1, "{}", ended.stderr);
+        assert!(ended.stderr.len() < 400, "{}", ended.stderr);
+        assert!(ended.stderr.contains(says), "{says}: {}", ended.stderr);
+        assert!(!ended.stderr.contains("not a number"), "{}", ended.stderr);
+    }
+}

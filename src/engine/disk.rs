@@ -1761,6 +1761,37 @@ fn sync_dir(dir: &Path) -> Result<(), EngineError> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn only_the_exact_names_a_search_generates_are_its_own() {
+        for name in [
+            LOCK,
+            MANIFEST,
+            "manifest.json.tmp",
+            "part-0-1.a",
+            "part-12-0.b",
+            "early-3.updates",
+            "late-10-2.updates",
+            "bins-4-0-11.bits",
+        ] {
+            assert!(is_ours(name), "{name}");
+        }
+        for name in [
+            "part-1-of-my-thesis.pdf",
+            "part-photos",
+            "part-0-1.c",
+            "part-0-2.a",
+            "part-01-0.a",
+            "part--0.a",
+            "notes.tmp",
+            "x.updates",
+            "late-1.updates",
+            "bins-1-2.bits",
+            "early-a.updates",
+        ] {
+            assert!(!is_ours(name), "{name}");
+        }
+    }
+
     /// A manifest of a search of 4,096 ranks in 2 parts, two levels in, as the search
     /// would write it: consistent, to be changed one thing at a time.
     fn sample() -> Manifest {

@@ -122,9 +122,12 @@ pub fn dimension(flag: &str, value: u64) -> Result<usize, String> {
 /// Reads a count (a board side, a number of coins ...), naming what is accepted where it
 /// is not one: without it a negative number would be taken for an unknown option.
 pub fn count(text: &str) -> Result<u64, String> {
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
     text.parse().map_err(|_| {
-        if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
-            "too large".to_string()
+        if digits(text) {
+            format!("too large: at most {}", u64::MAX)
+        } else if text.strip_prefix('-').is_some_and(digits) {
+            "a count is never negative: use a whole number, 0 or more".to_string()
         } else {
             "use a whole number, 0 or more".to_string()
         }

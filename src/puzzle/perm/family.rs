@@ -83,7 +83,8 @@ impl Definition {
                     crate::util::quote(list)
                 ));
             }
-            def.choose_moves(&names).map_err(|e| format!(" --moves {list}: {e}"))?;
+            def.choose_moves(&names)
+                .map_err(|e| format!(" --moves {}: {e}", crate::util::quote(list)))?;
             // In file order, so `U,R` and `R,U` are one search with one id.
             let chosen: Vec<&str> = def.moves.iter().map(|m| m.name.as_str()).collect();
             id = format!("{id}-{}", kebab(&format!("moves {}", chosen.join(" "))));

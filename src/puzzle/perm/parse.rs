@@ -252,10 +252,17 @@ impl Definition {
                     .chain(&self.rotations)
                     .map(|m| m.name.as_str())
                     .collect();
+                // The first moves only: a definition may have hundreds.
+                const SHOWN: usize = 24;
+                let more = match all.len() {
+                    n if n > SHOWN => format!(" ... ({n} in all)"),
+                    _ => String::new(),
+                };
+                let listed: Vec<String> = all.iter().take(SHOWN).map(|m| crate::util::terminal_text(m)).collect();
                 return Err(format!(
-                    "{} is not a move of the definition (its moves are {})",
+                    "{} is not a move of the definition (its moves are {}{more})",
                     quote(name),
-                    all.join(" ")
+                    listed.join(" ")
                 ));
             }
             if names[..i].contains(name) {
