@@ -90,7 +90,8 @@ pub fn analyze_all(jobs: &[Job], index: bool, out: &Path, threads: usize, settin
         .then(|| report::stage(out, "index", &waiting))
         .transpose()
         .map_err(|e| stopped(e, || interrupted(0)))?;
-    jobs.iter().try_for_each(|job| another_search(out, job))?;
+    jobs.iter()
+        .try_for_each(|job| another_search(out, job, settings.quiet))?;
     let staged = jobs
         .iter()
         .map(|job| report::stage(out, &job.to_string(), &waiting))
@@ -139,27 +140,42 @@ pub fn analyze_all(jobs: &[Job], index: bool, out: &Path, threads: usize, settin
     Ok(())
 }
 
-/// Refuses, before the search, to replace the report `out/ID` of another search: a report
-/// names its search (`summary.json`'s `search`), and an id made from a file's name or
-/// title (a rules file named like a built-in, two definitions both called `2x2x2`, moves
-/// that differ only in case) must not silently take another's folder. A report naming no
-/// search (an older version's) is replaced as before.
-fn another_search(out: &Path, job: &Job) -> Result<()> {
+/// Refuses, before the search, to replace the report `out/ID` of another family: ids are
+/// made from a file's title or name, so a rules file titled like a built-in (or a definition
+/// named like one) can meet its folder, and may not take it. A report of the same family but
+/// another search (the same file edited since, another file of that name, moves chosen in
+/// another case) is replaced with a warning naming both searches: editing a file and running
+/// it again must not be refused. A report naming no search (an older version's) is replaced
+/// as before.
+fn another_search(out: &Path, job: &Job, quiet: bool) -> Result<()> {
     let path = out.join(job.to_string()).join("summary.json");
     let Ok(text) = std::fs::read_to_string(&path) else {
         return Ok(());
     };
     let summary: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
-    match summary["search"].as_str() {
-        Some(theirs) if theirs != job.identity().short() => Err(BadInput(format!(
-            "{} holds the report of another search, {} (search {theirs}; this one is {}): it is not replaced; give another --out, or move that folder away",
-            path.parent().unwrap_or(out).display(),
-            analyze::util::quote(summary["title"].as_str().unwrap_or("untitled")),
-            job.identity().short()
-        ))
-        .into()),
-        _ => Ok(()),
+    let (Some(theirs), ours) = (summary["search"].as_str(), job.identity().short()) else {
+        return Ok(());
+    };
+    if theirs == ours {
+        return Ok(());
     }
+    let folder = path.parent().unwrap_or(out).display().to_string();
+    let title = summary["title"].as_str().unwrap_or("untitled");
+    if summary["puzzle"].as_str() != Some(job.family()) {
+        return Err(BadInput(format!(
+            "{folder} holds the report of another puzzle, {} ({}, search {theirs}; this one is {ours}): it is not replaced; give another --out, or move that folder away",
+            analyze::util::quote(title),
+            summary["puzzle"].as_str().unwrap_or("?"),
+        ))
+        .into());
+    }
+    if !quiet {
+        note(format_args!(
+            "warning: {folder} holds the report of another search of {} (search {theirs}): this one ({ours}) replaces it once written",
+            analyze::util::quote(title)
+        ));
+    }
+    Ok(())
 }
 
 /// The note printed once when another run holds the output folder's lock (not with
@@ -233,7 +249,7 @@ fn analyze_shared(job: &Job, out: &Path, settings: &Settings, cluster: &Cluster)
     }
     let on_wait = waiting_note(settings.quiet);
     let waiting = waiting(&on_wait);
-    another_search(out, job)?;
+    another_search(out, job, settings.quiet)?;
     let stage = report::stage(out, &job.to_string(), &waiting).map_err(|e| stopped(e, interrupted))?;
     let mut analysis = analyze(job, built.as_ref(), settings, Some((cluster, timely)))?.ok_or_else(interrupted)?;
     // The same report as one process's: the moves to the antipodes too.
