@@ -240,3 +240,19 @@ fn a_report_of_another_family_under_the_same_id_is_never_replaced_nor_another_se
         .run(&["--rules", "main/2x2x2.tws", "--out", "out", "--quiet"])
         .success();
 }
+
+#[test]
+fn moves_that_differ_only_in_case_keep_two_report_folders() {
+    let sandbox = Sandbox::new();
+    let twins = "Name Twins\nSet A 4 1\nMove R\nA\n2 1 3 4\nEnd\nMove r\nA\n1 3 2 4\nEnd\n";
+    std::fs::write(sandbox.path("twins.tws"), twins).expect("written");
+    for moves in ["R", "r", "R,r"] {
+        sandbox
+            .run(&["--rules", "twins.tws", "--moves", moves, "--out", "out", "--quiet"])
+            .success();
+    }
+    assert_eq!(
+        sandbox.list("out"),
+        ["twins-moves-r", "twins-moves-r-upper", "twins-moves-r-upper-r"]
+    );
+}

@@ -83,10 +83,23 @@ impl Definition {
                     crate::util::quote(list)
                 ));
             }
+            let every: Vec<String> = def.moves.iter().chain(&def.rotations).map(|m| m.name.clone()).collect();
             def.choose_moves(&names)
                 .map_err(|e| format!(" --moves {}: {e}", crate::util::quote(list)))?;
-            // In file order, so `U,R` and `R,U` are one search with one id.
-            let chosen: Vec<&str> = def.moves.iter().map(|m| m.name.as_str()).collect();
+            // In file order, so `U,R` and `R,U` are one search with one id. Ids are lower
+            // case: a move whose name differs from another's only in case (`R` and `r`) is
+            // spelt with `upper` where it has capitals, so the two searches keep two folders.
+            let twin = |name: &str| every.iter().any(|o| o != name && o.eq_ignore_ascii_case(name));
+            let chosen: Vec<String> = def
+                .moves
+                .iter()
+                .map(
+                    |m| match twin(&m.name) && m.name.chars().any(|c| c.is_ascii_uppercase()) {
+                        true => format!("{} upper", m.name.to_ascii_lowercase()),
+                        false => m.name.clone(),
+                    },
+                )
+                .collect();
             id = format!("{id}-{}", kebab(&format!("moves {}", chosen.join(" "))));
         }
         if metric == Metric::Quarter && PermPuzzle::quarter_is_face(&def).map_err(located)? {
