@@ -58,6 +58,10 @@ pub struct Cli {
     /// [default: 0].
     #[arg(long, value_name = "S", value_parser = count, requires = "sample")]
     pub seed: Option<u64>,
+    /// With --sample on a definition file: print each position as the definition's lines
+    /// (per set its pieces, and twists), not as the moves that make it from the goal.
+    #[arg(long, requires = "sample")]
+    pub as_lines: bool,
     /// How the whole space is searched: dense (bit planes over ranks) or sparse (sorted
     /// levels of packed states); left out, chosen by memory. For tests and measurements.
     #[arg(long, value_name = "ROUTE", hide = true, conflicts_with_all = ["solve", "sample"])]
@@ -258,6 +262,8 @@ pub enum Command {
         job: Job,
         /// The distance, how many, and the seed.
         request: Sample,
+        /// Print a definition's positions as its lines, not as moves (`--as-lines`).
+        lines: bool,
         /// Worker threads.
         threads: usize,
         /// Suppress stderr chatter.
@@ -465,6 +471,7 @@ impl Cli {
                 count: as_usize(count),
                 seed: self.seed.unwrap_or(0),
             },
+            lines: self.as_lines,
             threads,
             quiet: self.output.quiet,
         })

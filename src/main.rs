@@ -68,9 +68,10 @@ fn run(command: Command) -> Result<()> {
         Command::Sample {
             job,
             request,
+            lines,
             threads,
             quiet,
-        } => app::solve::sample(&job, request, threads, quiet),
+        } => app::solve::sample(&job, request, lines, threads, quiet),
         Command::Analyze {
             jobs,
             index,

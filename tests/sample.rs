@@ -88,3 +88,29 @@ fn refuses_a_board_without_a_table_a_distance_beyond_the_maximum_and_no_position
         assert!(ended.stdout.is_empty());
     }
 }
+
+#[test]
+fn a_definition_s_positions_are_moves_from_the_goal_or_its_lines_with_as_lines() {
+    let sandbox = Sandbox::new();
+    let cube = crate::util::example("pocket-cube-held.tws");
+    let moves = sandbox.output(&["--rules", &cube, "--sample", "5", "3", "--quiet"]);
+    let lines = sandbox.output(&["--rules", &cube, "--sample", "5", "3", "--as-lines", "--quiet"]);
+    assert_eq!(
+        (moves.code, lines.code),
+        (Some(0), Some(0)),
+        "{}{}",
+        moves.stderr,
+        lines.stderr
+    );
+    let (moves, lines): (Vec<&str>, Vec<&str>) = (moves.stdout.lines().collect(), lines.stdout.lines().collect());
+    assert_eq!((moves.len(), lines.len()), (3, 3));
+    for (played, position) in moves.iter().zip(&lines) {
+        assert_eq!(played.split(' ').count(), 5, "{played}");
+        // The moves make the very position the lines give, which is 5 moves from the goal.
+        let solved = sandbox.output(&["--rules", &cube, "--solve", played, "--quiet"]);
+        assert!(solved.stdout.starts_with("solution (5 moves): "), "{}", solved.stdout);
+        let (pieces, twists) = position.split_once(", ").expect("pieces, twists");
+        let drawn: Vec<&str> = solved.stdout.lines().skip(1).take(2).map(str::trim).collect();
+        assert_eq!(drawn, [format!("CORNERS {pieces}"), twists.to_string()]);
+    }
+}

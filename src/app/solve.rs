@@ -94,7 +94,7 @@ pub fn run(spec: &Job, states: &[String], threads: usize, quiet: bool, pdb: Opti
 /// `--sample`: draws the positions `request` asks for from the puzzle's table (built or
 /// loaded on a pool of `threads`) and prints them one a line, in the puzzle's notation.
 /// A distance beyond the puzzle's or a puzzle without a table is bad input (exit 2).
-pub fn sample(spec: &Job, request: Sample, threads: usize, quiet: bool) -> Result<()> {
+pub fn sample(spec: &Job, request: Sample, lines: bool, threads: usize, quiet: bool) -> Result<()> {
     stop_on_signal()?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     let say = |message: &str| {
@@ -125,11 +125,33 @@ pub fn sample(spec: &Job, request: Sample, threads: usize, quiet: bool) -> Resul
     if let Some(note) = spec.note() {
         say(&note);
     }
+    // A cuber plays moves: a definition's positions are the moves that make them from the
+    // goal (a shortest way, walked on the table just drawn from), unless `--as-lines`.
+    let positions = match spec.family() == "permutation" && !lines {
+        true => positions
+            .iter()
+            .map(|p| as_moves(&mut solver, p))
+            .collect::<Result<Vec<_>>>()?,
+        false => positions,
+    };
     let mut out = std::io::stdout().lock();
     for position in &positions {
         writeln!(out, "{position}").context(STDOUT)?;
     }
     out.flush().context(STDOUT)
+}
+
+/// `position` as the moves that make it from the goal, in the file's names.
+fn as_moves(solver: &mut Solver, position: &str) -> Result<String> {
+    let read = solver.read(position)?;
+    let moves = solver
+        .reach(&read)?
+        .ok_or_else(|| anyhow::anyhow!("the drawn position {position} has no moves from the goal"))?;
+    Ok(if moves.is_empty() {
+        "(the goal: no moves)".into()
+    } else {
+        moves.join(" ")
+    })
 }
 
 /// Ends the run on Ctrl-C or SIGTERM with exit status 130, as the analysis does. Solving
