@@ -412,7 +412,7 @@ fn analyze_sparse(job: &Job, key_bytes: u32, settings: &Settings) -> Result<Opti
         let why = match job.unranked() {
             Some(why) => format!("it cannot be ranked ({why})"),
             None => format!(
-                "the dense search's {} ranks would take {} of bit planes",
+                "numbering its {} positions densely would take {} of bit planes",
                 thousands(job.states()),
                 human_bytes(job.memory())
             ),
@@ -528,7 +528,7 @@ fn disk_note(job: &Job, built: &dyn Built, config: &disk::Config, resumed: Optio
         .and_then(|bins| disk::bins_per_part(&parts, bins, config.memory))
         .map_or("", |_| "; the move between parts sent as bits");
     format!(
-        "{job}: {} states to search on disk in {}: {} of planes in {} part{} of {} ({} in memory at a time{bits}), at most {} of memory, up to {} of disk",
+        "{job}: {} states to search on disk in {}: {} of planes in {} part{} of {} ({} in memory at a time{bits}), at most {} for planes and buffers (the program itself takes more), up to {} of disk",
         thousands(job.states()),
         config.dir.display(),
         human_bytes(u128::from(ranks.div_ceil(64)) * 16),
@@ -631,7 +631,7 @@ fn cluster_note(job: &Job, states: u64, cluster: &Cluster) -> String {
     let processes = cluster.processes();
     let slice = Partition::new(states, processes).slice(cluster.process);
     format!(
-        "{job}: {} states over {processes} process{} ({}); this one, process {}, owns ranks {}..{} ({} states): {} at {BITS_PER_STATE} bits a state plus at most {} of exchange buffers (the largest share: {}); {}",
+        "{job}: {} states over {processes} process{} ({}); this one, process {}, owns the positions numbered {}..{} ({} states): {} at {BITS_PER_STATE} bits a state plus at most {} of exchange buffers (the largest share: {}); {}",
         thousands(u128::from(states)),
         if processes == 1 { "" } else { "es" },
         cluster.hostfile.display(),
