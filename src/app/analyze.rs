@@ -285,28 +285,10 @@ fn analyze(
     // Dial's buckets (moves of several costs) are searched in memory.
     let disk = settings.disk.filter(|_| !job.weighted());
     let identity = identity(job, built, settings);
-    // A folder of another search is refused before anything is said or written; a resumed
-    // search keeps the parts it was cut into.
-    let mut parts = None;
-    if let Some(config) = disk {
-        parts = disk::check(&config.dir, &built.id(), &identity, built.ranks())
-            .map_err(|e| BadInput(e.to_string()))?
-            .map(|(parts, _)| parts);
-        if let Some(parts) = parts {
-            let least = disk::least_memory_to_resume(&Partition::new(built.ranks(), parts));
-            if config.memory < least {
-                return Err(BadInput(format!(
-                    "--memory {} cannot resume the search in {}: it was cut into {parts} parts when it began, and one part's planes take half of {}: give --memory {} or more, or another --disk folder to search anew",
-                    human_bytes(u128::from(config.memory)),
-                    config.dir.display(),
-                    human_bytes(u128::from(least)),
-                    human_bytes(u128::from(least))
-                ))
-                .into());
-            }
-        }
-        check_disk_space(job, config, parts.is_some())?;
-    }
+    let parts = match disk {
+        Some(config) => disk_parts(job, built, &identity, config)?,
+        None => None,
+    };
     if !settings.quiet {
         match (cluster, disk) {
             (None, None) => note(format_args!(
@@ -402,6 +384,31 @@ fn analyze(
         Err(AnalysisError::Engine(EngineError::Disk(e))) if e.is_refusal() => Err(BadInput(e.to_string()).into()),
         other => other.map(Some).with_context(|| format!("{job}: analysis failed")),
     }
+}
+
+/// The parts a `--disk` folder's search was cut into, if it is resumed, once the folder is
+/// checked before anything is said or written: another search's folder is refused, so is a
+/// resume with too little `--memory` for one of its parts, and a new search without the
+/// disk space it may need.
+fn disk_parts(job: &Job, built: &dyn Built, identity: &Identity, config: &disk::Config) -> Result<Option<usize>> {
+    let parts = disk::check(&config.dir, &built.id(), identity, built.ranks())
+        .map_err(|e| BadInput(e.to_string()))?
+        .map(|(parts, _)| parts);
+    if let Some(parts) = parts {
+        let least = disk::least_memory_to_resume(&Partition::new(built.ranks(), parts));
+        if config.memory < least {
+            return Err(BadInput(format!(
+                "--memory {} cannot resume the search in {}: it was cut into {parts} parts when it began, and one part's planes take half of {}: give --memory {} or more, or another --disk folder to search anew",
+                human_bytes(u128::from(config.memory)),
+                config.dir.display(),
+                human_bytes(u128::from(least)),
+                human_bytes(u128::from(least))
+            ))
+            .into());
+        }
+    }
+    check_disk_space(job, config, parts.is_some())?;
+    Ok(parts)
 }
 
 /// Runs one analysis by the sparse route (packed states in sorted levels), announced in one

@@ -86,21 +86,7 @@ impl Definition {
             let every: Vec<String> = def.moves.iter().chain(&def.rotations).map(|m| m.name.clone()).collect();
             def.choose_moves(&names)
                 .map_err(|e| format!(" --moves {}: {e}", crate::util::quote(list)))?;
-            // In file order, so `U,R` and `R,U` are one search with one id. Ids are lower
-            // case: a move whose name differs from another's only in case (`R` and `r`) is
-            // spelt with `upper` where it has capitals, so the two searches keep two folders.
-            let twin = |name: &str| every.iter().any(|o| o != name && o.eq_ignore_ascii_case(name));
-            let chosen: Vec<String> = def
-                .moves
-                .iter()
-                .map(
-                    |m| match twin(&m.name) && m.name.chars().any(|c| c.is_ascii_uppercase()) {
-                        true => format!("{} upper", m.name.to_ascii_lowercase()),
-                        false => m.name.clone(),
-                    },
-                )
-                .collect();
-            id = format!("{id}-{}", kebab(&format!("moves {}", chosen.join(" "))));
+            id = format!("{id}-{}", moves_id(&def, &every));
         }
         if metric == Metric::Quarter && PermPuzzle::quarter_is_face(&def).map_err(located)? {
             return Err(
@@ -262,6 +248,25 @@ fn read_either(
         def,
         (!notes.is_empty()).then(|| crate::util::terminal_text(&notes.join("; "))),
     ))
+}
+
+/// The id's part for the moves `def` keeps of the file's moves `every`: `moves-u-r`, in
+/// file order, so `U,R` and `R,U` are one search with one id. Ids are lower case: a move
+/// whose name differs from another's only in case (`R` and `r`) is spelt with `upper` where
+/// it has capitals, so the two searches keep two folders.
+fn moves_id(def: &super::parse::Definition, every: &[String]) -> String {
+    let twin = |name: &str| every.iter().any(|o| o != name && o.eq_ignore_ascii_case(name));
+    let chosen: Vec<String> = def
+        .moves
+        .iter()
+        .map(
+            |m| match twin(&m.name) && m.name.chars().any(|c| c.is_ascii_uppercase()) {
+                true => format!("{} upper", m.name.to_ascii_lowercase()),
+                false => m.name.clone(),
+            },
+        )
+        .collect();
+    kebab(&format!("moves {}", chosen.join(" ")))
 }
 
 /// An error as the command line prints it after the file's name: `:LINE: what` (` what`
