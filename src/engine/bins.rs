@@ -6,9 +6,8 @@
 //! words when `kind` is [`DENSE`], its indices when [`SPARSE`] (a bin with fewer bits set
 //! than it has words).
 
-use super::bitset::{BitSet, TooLarge, WORD_BITS, prefetch};
+use super::bitset::{BATCH, BitSet, TooLarge, WORD_BITS, prefetch};
 use super::counts::LevelCounts;
-use super::expand::BATCH;
 use super::planes::{CHUNK_WORDS, Planes, level_word, roles};
 use crate::puzzle::{Bins, SearchGraph};
 use rayon::prelude::*;

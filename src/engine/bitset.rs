@@ -13,6 +13,11 @@ use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use thiserror::Error;
 
+/// Predecessors gathered before they are looked up (by the expansion, and into bins): each
+/// is prefetched as it is gathered ([`prefetch`]), so its cache miss overlaps the ranking
+/// arithmetic of the states after it, and by the flush most look-ups hit the cache.
+pub(super) const BATCH: usize = 512;
+
 pub use crate::util::WORD_BITS;
 
 /// `len` bits, all clear, in atomically updatable words.

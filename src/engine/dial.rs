@@ -10,9 +10,8 @@
 //! comes up.
 
 use super::bfs::{Distances, EngineError, Frontier, Level};
-use super::bitset::{BitSet, WORD_BITS};
+use super::bitset::{BATCH, BitSet, WORD_BITS};
 use super::counts::LevelCounts;
-use super::expand::BATCH;
 use super::planes::CHUNK_WORDS;
 use crate::puzzle::SearchGraph;
 use rayon::prelude::*;

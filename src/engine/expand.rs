@@ -9,7 +9,7 @@
 //! any locked write ([`Batch`]), so that their cache misses overlap.
 
 use super::bins::{BinSet, Gather};
-use super::bitset::{WORD_BITS, prefetch};
+use super::bitset::{BATCH, WORD_BITS, prefetch};
 use super::counts::LevelCounts;
 use super::exchange::Partition;
 use super::planes::{BLOCK_WORDS, CHUNK_WORDS, Planes, level_word, note, roles, runs, set_blocks, touch};
@@ -65,11 +65,6 @@ impl Shifts {
 fn gcd(a: u64, b: u64) -> u64 {
     if b == 0 { a } else { gcd(b, a % b) }
 }
-
-/// Predecessors gathered before they are looked up: each is prefetched as it is gathered
-/// ([`prefetch`]), so its cache miss overlaps the ranking arithmetic of the states after
-/// it, and by the flush most look-ups hit the cache.
-pub(super) const BATCH: usize = 512;
 
 /// What every worker of a level shares.
 pub(super) struct Expansion<'a> {
