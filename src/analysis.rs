@@ -396,6 +396,7 @@ fn ranked_distances<P: PackedPuzzle>(puzzle: &P, ranked: &P::Ranked, found: &Spa
     last.truncate(engine::bfs::EXAMPLES);
     Distances {
         levels: found.levels.clone(),
+        classes: found.classes.clone(),
         reached_by_class: by_class,
         antipodes: last,
         watched: Vec::new(),

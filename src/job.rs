@@ -12,7 +12,7 @@ use crate::engine::{Level, Options};
 use crate::identity::Identity;
 use crate::puzzle::family::{Family, SizeArgs};
 use crate::puzzle::perm::packed::Sparse;
-use crate::puzzle::{Notation, Puzzle, SearchGraph};
+use crate::puzzle::{Invariant, Notation, Puzzle, SearchGraph, SymmetryChoice};
 use crate::solve::table::TableRoute;
 use crate::solve::{Route, Solver};
 use std::fmt;
@@ -82,6 +82,8 @@ pub struct Job {
     goal: Option<String>,
     /// How the whole space is searched, once chosen ([`Job::with_route`]).
     route: SearchRoute,
+    /// `--symmetry`: the group positions are counted up to.
+    symmetry: SymmetryChoice,
 }
 
 /// How a job's whole space is searched.
@@ -109,7 +111,7 @@ trait Choice: Send + Sync {
     fn max_move_cost(&self) -> u32;
     fn beyond(&self) -> Option<String>;
     fn tiles(&self) -> Option<(usize, usize)>;
-    fn build(&self, goal: Option<&str>) -> Result<Box<dyn Built>, String>;
+    fn build(&self, goal: Option<&str>, symmetry: SymmetryChoice) -> Result<Box<dyn Built>, String>;
     fn unranked(&self) -> Option<String>;
     fn packed_bits(&self) -> Option<u32>;
     fn reach(&self) -> Option<u128>;
@@ -174,13 +176,13 @@ impl<F: Family> Choice for Chosen<F> {
         self.family.build_sparse(&self.size, goal)
     }
 
-    fn build(&self, goal: Option<&str>) -> Result<Box<dyn Built>, String> {
+    fn build(&self, goal: Option<&str>, symmetry: SymmetryChoice) -> Result<Box<dyn Built>, String> {
         let puzzle = self.family.build(&self.size)?;
         let puzzle = match goal {
             Some(goal) => puzzle.with_goal(goal).map_err(|e| e.to_string())?,
             None => puzzle,
         };
-        Ok(Box::new(puzzle))
+        Ok(Box::new(puzzle.with_symmetry(symmetry)?))
     }
 }
 
@@ -190,6 +192,7 @@ impl Job {
             choice: Arc::new(Chosen { family, size }),
             goal: None,
             route: SearchRoute::Dense,
+            symmetry: SymmetryChoice::default(),
         }
     }
 
@@ -205,7 +208,10 @@ impl Job {
     pub fn identity(&self) -> Identity {
         let head = [("family", self.family().to_string()), ("id", self.choice.id())];
         let goal = ("goal", self.goal.clone().unwrap_or_default());
-        Identity::new(head.into_iter().chain(self.choice.canonical()).chain([goal]))
+        // The default (the largest group that holds) follows from the rest: named only
+        // when chosen, so the identities of searches made before `--symmetry` stand.
+        let symmetry = (self.symmetry != SymmetryChoice::default()).then(|| ("symmetry", self.symmetry.to_string()));
+        Identity::new(head.into_iter().chain(self.choice.canonical()).chain([goal]).chain(symmetry))
     }
 
     /// What reading the puzzle chose that the user should hear (see [`Family::note`]).
@@ -228,7 +234,7 @@ impl Job {
         }
         let built = self
             .choice
-            .build(Some(goal))
+            .build(Some(goal), SymmetryChoice::default())
             .map_err(|e| format!("--goal {} is not a goal of {self}: {e}", crate::util::quote(goal)))?;
         self.goal = Some(built.goal_text());
         Ok(self)
@@ -359,7 +365,22 @@ impl Job {
 
     /// Builds the puzzle to enumerate or solve; fails (one line) where it cannot be.
     pub fn build(&self) -> Result<Box<dyn Built>, String> {
-        self.choice.build(self.goal.as_deref())
+        self.choice.build(self.goal.as_deref(), self.symmetry)
+    }
+
+    /// The same puzzle counting positions up to the symmetries of `choice`
+    /// (`--symmetry`), checked by building it unless it is past enumerating.
+    pub fn with_symmetry(mut self, choice: SymmetryChoice) -> Result<Job, String> {
+        self.symmetry = choice;
+        if self.beyond().is_none() && choice != SymmetryChoice::default() {
+            self.build().map_err(|e| format!("{self}: {e}"))?;
+        }
+        Ok(self)
+    }
+
+    /// `--symmetry` as given.
+    pub fn symmetry(&self) -> SymmetryChoice {
+        self.symmetry
     }
 
     /// Searches the whole space of `built` (this job's puzzle) and checks it: see

@@ -40,6 +40,9 @@ pub(super) const GROUP_PER_THREAD: usize = 2;
 pub struct Distances {
     /// `levels[d]` configurations lie exactly `d` moves from the nearest goal.
     pub levels: Vec<u64>,
+    /// `classes[d]`: classes of those configurations up to the puzzle's symmetry group
+    /// (equal to `levels[d]` without symmetry).
+    pub classes: Vec<u64>,
     /// Configurations reached in each class of [`crate::puzzle::Invariant::classes`].
     pub reached_by_class: Vec<u64>,
     /// The smallest ranks (up to [`EXAMPLES`]) at the maximum distance.
@@ -82,6 +85,8 @@ pub struct Level<'a> {
     pub depth: usize,
     /// Configurations at that distance (all processes).
     pub states: u64,
+    /// Their classes up to the puzzle's symmetry group.
+    pub classes: u64,
     /// Configurations reached so far, this level included.
     pub reached: u64,
     /// Ranks sent between processes while expanding this level (all processes).
@@ -257,6 +262,7 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
             touched: (0..chunks).map(|_| AtomicBool::new(false)).collect(),
             run: Run {
                 levels: Vec::new(),
+                classes: Vec::new(),
                 reached_by_class: vec![0; classes],
                 antipodes: Vec::new(),
                 watched: vec![None; watch.len()],
@@ -430,6 +436,7 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
             *sum += add;
         }
         self.run.levels.push(total.states);
+        self.run.classes.push(total.classes);
         self.run.antipodes = std::mem::take(&mut total.examples);
     }
 
@@ -438,6 +445,7 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
         Level {
             depth,
             states: total.states,
+            classes: total.classes,
             reached: self.run.levels.iter().sum(),
             sent: total.sent,
             generated: total.generated,
@@ -452,6 +460,7 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Run {
     pub(crate) levels: Vec<u64>,
+    pub(crate) classes: Vec<u64>,
     pub(crate) reached_by_class: Vec<u64>,
     pub(crate) antipodes: Vec<u64>,
     /// This process's view: the distances of the watched ranks it owns.
@@ -471,6 +480,7 @@ impl Run {
         }
         Ok(Distances {
             levels: self.levels,
+            classes: self.classes,
             reached_by_class: self.reached_by_class,
             antipodes: self.antipodes,
             watched: self.watched,

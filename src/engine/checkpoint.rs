@@ -34,7 +34,7 @@ use thiserror::Error;
 const MAGIC: &[u8; 8] = b"ANLZCKPT";
 /// Bumped whenever the layout below, or the meaning of the planes' bits, changes
 /// (2: the planes swap roles every level; 3: the header carries the search's identity).
-const VERSION: u32 = 3;
+const VERSION: u32 = 4;
 /// Words read or written per block (256 KiB): the planes are copied through one block.
 const BUFFER: usize = 1 << 15;
 
@@ -452,6 +452,7 @@ fn write(file: &File, header: &Header, snapshot: &Snapshot) -> io::Result<()> {
     }
     let run = snapshot.run;
     out.list(run.levels.iter().copied())?;
+    out.list(run.classes.iter().copied())?;
     out.list(run.reached_by_class.iter().copied())?;
     out.list(run.antipodes.iter().copied())?;
     out.list(run.watched.iter().map(|d| d.map_or(u64::MAX, |d| d as u64)))?;
@@ -533,11 +534,12 @@ fn read(path: &Path, into: Option<&[AtomicU64]>) -> Result<Option<(Header, Optio
     let header = read_header(&mut input)?;
     let (start, end, level) = (header.slice.start, header.slice.end, header.level);
     let levels = input.list(1 << 20)?;
+    let classes = input.list(1 << 20)?;
     let reached_by_class = input.list(1 << 20)?;
     let antipodes = input.list(1 << 20)?;
     let watched = input.list(1 << 20)?;
     let words = input.u64()?;
-    if start > end || words != 2 * (end - start).div_ceil(64) || levels.len() as u64 != level + 1 {
+    if start > end || words != 2 * (end - start).div_ceil(64) || levels.len() as u64 != level + 1 || classes.len() != levels.len() {
         return Err(Problem::Damaged("its header contradicts itself".into()));
     }
     if let Some(into) = into
@@ -551,6 +553,7 @@ fn read(path: &Path, into: Option<&[AtomicU64]>) -> Result<Option<(Header, Optio
     read_words(&mut input, words, into)?;
     let run = into.map(|_| Run {
         levels,
+        classes,
         reached_by_class,
         antipodes,
         watched: watched

@@ -12,6 +12,8 @@ pub const EXAMPLES: usize = 20;
 #[derive(Default)]
 pub(super) struct LevelCounts {
     pub(super) states: u64,
+    /// Classes up to the puzzle's symmetry group ([`SearchGraph::classes_at`]).
+    pub(super) classes: u64,
     pub(super) by_class: Vec<u64>,
     pub(super) examples: Vec<u64>,
     pub(super) escapes: u64,
@@ -36,6 +38,7 @@ impl LevelCounts {
 
     pub(super) fn merge(mut self, other: LevelCounts) -> LevelCounts {
         self.states += other.states;
+        self.classes += other.classes;
         for (a, b) in self.by_class.iter_mut().zip(&other.by_class) {
             *a += b;
         }
@@ -51,9 +54,13 @@ impl LevelCounts {
     }
 
     /// Counts the ranks `first + b` for the bits `b` of `word` (a level's), keeping the first
-    /// as examples; a word at a time for a `uniform` puzzle.
+    /// as examples (of a puzzle counted up to symmetry, the first classes'
+    /// representatives); a word at a time for a `uniform` puzzle.
     #[inline(always)]
     pub(super) fn count<P: SearchGraph>(&mut self, puzzle: &P, uniform: bool, first: u64, word: u64) {
+        if puzzle.counts_classes() {
+            return self.count_classes(puzzle, first, word);
+        }
         let mut bits = word;
         if uniform {
             debug_assert!(
@@ -64,6 +71,7 @@ impl LevelCounts {
             );
             let n = u64::from(word.count_ones());
             self.states += n;
+            self.classes += n;
             self.by_class[0] += n;
             while bits != 0 && self.examples.len() < EXAMPLES {
                 self.examples.push(first + u64::from(bits.trailing_zeros()));
@@ -76,6 +84,7 @@ impl LevelCounts {
             bits &= bits - 1;
             let weight = puzzle.multiplicity(rank);
             self.states += weight;
+            self.classes += weight;
             // One class needs no look-up.
             let class = if self.by_class.len() > 1 {
                 puzzle.class_of(rank)
@@ -89,10 +98,35 @@ impl LevelCounts {
         }
     }
 
+    /// [`LevelCounts::count`] for a puzzle counted up to symmetry: every rank asked how
+    /// many classes it counts for, and only those that count some kept as examples.
+    #[inline(never)]
+    fn count_classes<P: SearchGraph>(&mut self, puzzle: &P, first: u64, word: u64) {
+        let mut bits = word;
+        while bits != 0 {
+            let rank = first + u64::from(bits.trailing_zeros());
+            bits &= bits - 1;
+            let weight = puzzle.multiplicity(rank);
+            self.states += weight;
+            let class = if self.by_class.len() > 1 {
+                puzzle.class_of(rank)
+            } else {
+                0
+            };
+            self.by_class[class] += weight;
+            let classes = puzzle.classes_at(rank);
+            self.classes += classes;
+            if classes > 0 && self.examples.len() < EXAMPLES {
+                self.examples.push(rank);
+            }
+        }
+    }
+
     /// The counts as the vector [`Exchange::end_level`](super::exchange::Exchange::end_level) gathers.
     pub(super) fn encode(&self) -> Vec<u64> {
         let mut v = vec![
             self.states,
+            self.classes,
             self.escapes,
             self.escape_from.unwrap_or(u64::MAX),
             self.sent,
@@ -108,16 +142,17 @@ impl LevelCounts {
     pub(super) fn decode_sum(all: &[Vec<u64>], classes: usize) -> Option<LevelCounts> {
         let mut total = LevelCounts::new(classes);
         for v in all {
-            let (head, rest) = v.split_at_checked(6)?;
+            let (head, rest) = v.split_at_checked(7)?;
             let (by_class, examples) = rest.split_at_checked(classes)?;
             let one = LevelCounts {
                 states: head[0],
-                escapes: head[1],
-                escape_from: (head[2] != u64::MAX).then_some(head[2]),
-                sent: head[3],
-                generated: head[4],
-                save: head[5] & 1 != 0,
-                stop: head[5] & 2 != 0,
+                classes: head[1],
+                escapes: head[2],
+                escape_from: (head[3] != u64::MAX).then_some(head[3]),
+                sent: head[4],
+                generated: head[5],
+                save: head[6] & 1 != 0,
+                stop: head[6] & 2 != 0,
                 by_class: by_class.to_vec(),
                 examples: examples.to_vec(),
                 remote: Vec::new(),

@@ -44,6 +44,7 @@ pub(super) fn dial<P: SearchGraph>(
         buckets[0].insert(goal);
     }
     let mut levels: Vec<u64> = Vec::new();
+    let mut level_classes: Vec<u64> = Vec::new();
     let mut reached_by_class = vec![0; classes];
     let mut watched: Vec<Option<usize>> = watch.iter().map(|&r| visited.contains(r).then_some(0)).collect();
     let mut depth = 0;
@@ -72,6 +73,7 @@ pub(super) fn dial<P: SearchGraph>(
             *total += add;
         }
         levels.push(tally.states);
+        level_classes.push(tally.classes);
         for (distance, &rank) in watched.iter_mut().zip(watch) {
             if distance.is_none() && next.contains(rank) {
                 *distance = Some(depth + 1);
@@ -80,6 +82,7 @@ pub(super) fn dial<P: SearchGraph>(
         let flow = observe(&Level {
             depth,
             states: tally.states,
+            classes: tally.classes,
             reached: levels.iter().sum(),
             sent: 0,
             generated: 0,
@@ -95,6 +98,7 @@ pub(super) fn dial<P: SearchGraph>(
         if discovered == 0 && buckets.iter().all(|b| prune(b, &visited) == 0) {
             return Ok(Distances {
                 levels,
+                classes: level_classes,
                 reached_by_class,
                 antipodes: tally.examples,
                 watched,

@@ -60,7 +60,7 @@ const MANIFEST: &str = "manifest.json";
 const LOCK: &str = "analyze-disk.lock";
 /// Bumped whenever the files' layout or meaning changes (2: the manifest carries its own
 /// CRC-32).
-const FORMAT: u32 = 2;
+const FORMAT: u32 = 3;
 /// Bytes copied per block between a file and the planes.
 const BLOCK: usize = 1 << 18;
 /// Ranks encoded at a time for an update file.
@@ -256,6 +256,8 @@ struct Manifest {
     parts: usize,
     /// Counted levels: the frontier is level `levels.len()`.
     levels: Vec<u64>,
+    /// Each level's classes up to the puzzle's symmetry group.
+    classes: Vec<u64>,
     reached_by_class: Vec<u64>,
     antipodes: Vec<u64>,
     watched: Vec<Option<usize>>,
@@ -321,6 +323,7 @@ pub(super) fn bfs<P: SearchGraph>(
             let m = &disk.manifest;
             let distances = Distances {
                 levels: m.levels.clone(),
+                classes: m.classes.clone(),
                 reached_by_class: m.reached_by_class.clone(),
                 antipodes: m.antipodes.clone(),
                 watched: m.watched.clone(),
@@ -332,6 +335,7 @@ pub(super) fn bfs<P: SearchGraph>(
         let level = Level {
             depth,
             states: total.states,
+            classes: total.classes,
             reached: disk.manifest.levels.iter().sum(),
             sent: total.sent,
             generated: total.generated,
@@ -446,6 +450,7 @@ impl Disk {
                     states,
                     parts,
                     levels: Vec::new(),
+                    classes: Vec::new(),
                     reached_by_class: vec![0; puzzle.class_count()],
                     antipodes: Vec::new(),
                     watched: vec![None; watch.len()],
@@ -944,6 +949,7 @@ impl Disk {
         let superseded = superseded(&self.manifest.blocks, &blocks);
         let m = &mut self.manifest;
         m.levels.push(total.states);
+        m.classes.push(total.classes);
         for (sum, add) in m.reached_by_class.iter_mut().zip(&total.by_class) {
             *sum += add;
         }
@@ -1604,6 +1610,10 @@ impl Manifest {
         let Some(reached) = sum(&self.levels) else {
             return Some("its levels add up to more than 2^64 states".into());
         };
+        let symmetric = self.classes.iter().zip(&self.levels).all(|(&c, &n)| c > 0 && c <= n);
+        if self.classes.len() != self.levels.len() || !symmetric {
+            return Some("its counts up to symmetry do not match its levels".into());
+        }
         if sum(&self.reached_by_class) != Some(reached) {
             return Some(format!("its classes do not add up to its levels' {reached} states"));
         }
@@ -1804,6 +1814,7 @@ mod tests {
             states,
             parts,
             levels: vec![1, 12],
+            classes: vec![1, 12],
             reached_by_class: vec![13],
             antipodes: vec![3, 5],
             watched: vec![Some(1), None],
@@ -1880,6 +1891,10 @@ mod tests {
             ("a slot other than 0 and 1", |m| m.blocks[0][1][0] = Some((2, 7))),
             ("add up to more than 2^64", |m| m.levels[1] = u64::MAX),
             ("an empty level", |m| m.levels.insert(1, 0)),
+            ("up to symmetry do not match", |m| m.classes[1] = 13),
+            ("up to symmetry do not match", |m| {
+                m.classes.pop();
+            }),
             ("classes do not add up", |m| m.reached_by_class[0] -= 5),
             ("examples", |m| m.antipodes.push(4096)),
             ("past its 2 levels", |m| m.watched[1] = Some(3)),
@@ -1895,7 +1910,8 @@ mod tests {
         m.late_bins[0].push((1, 6, 8));
         assert!(refused(&written(&m)).contains("cannot have sent them"));
         let mut m = sample();
-        (m.levels, m.reached_by_class, m.antipodes, m.watched) = (Vec::new(), vec![0], Vec::new(), vec![None, None]);
+        (m.levels, m.classes, m.reached_by_class, m.antipodes, m.watched) =
+            (Vec::new(), Vec::new(), vec![0], Vec::new(), vec![None, None]);
         assert!(refused(&written(&m)).contains("late updates before its first level"));
     }
 

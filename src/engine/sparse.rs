@@ -58,6 +58,9 @@ pub struct SparseOptions<'a> {
 pub struct SparseDistances<K> {
     /// `levels[d]` configurations lie exactly `d` moves from the nearest goal.
     pub levels: Vec<u64>,
+    /// `classes[d]`: their classes up to the puzzle's symmetry group
+    /// ([`PackedGraph::classes_at`]).
+    pub classes: Vec<u64>,
     /// Every key at the maximum distance, ascending.
     pub last: Vec<K>,
     /// With [`SparseOptions::keep_levels`], every level's keys, ascending (else empty).
@@ -84,6 +87,7 @@ pub fn sparse_bfs<G: PackedGraph>(
     let keep_all = options.keep_levels || !graph.symmetric();
     let mut all: Vec<Vec<G::Key>> = vec![goals];
     let mut counts = vec![all[0].len() as u64];
+    let mut classes = vec![classes_of(graph, &all[0])];
     let mut reached = counts[0];
     if observe(0, counts[0], reached).is_break() {
         return Err(EngineError::Interrupted);
@@ -108,6 +112,7 @@ pub fn sparse_bfs<G: PackedGraph>(
         let states = next.len() as u64;
         reached += states;
         counts.push(states);
+        classes.push(classes_of(graph, &next));
         if !keep_all && depth >= 1 {
             // Level `depth - 1` is no longer needed: free it.
             all[depth - 1] = Vec::new();
@@ -126,9 +131,18 @@ pub fn sparse_bfs<G: PackedGraph>(
     };
     Ok(SparseDistances {
         levels: counts,
+        classes,
         last,
         kept,
     })
+}
+
+/// The classes up to the puzzle's symmetry group among the keys of a level.
+fn classes_of<G: PackedGraph>(graph: &G, level: &[G::Key]) -> u64 {
+    match graph.counts_classes() {
+        true => level.par_iter().map(|&key| graph.classes_at(key)).sum(),
+        false => level.len() as u64,
+    }
 }
 
 /// The memory a level may still take.

@@ -97,6 +97,20 @@ pub trait SearchGraph: Sync {
     fn multiplicity(&self, _rank: u64) -> u64 {
         1
     }
+    /// Whether ranks are counted up to a symmetry group ([`Invariant::symmetry`]): the
+    /// engine then asks [`SearchGraph::classes_at`] of every rank it counts.
+    fn counts_classes(&self) -> bool {
+        false
+    }
+    /// How many classes of configurations up to the puzzle's symmetry group rank `rank`
+    /// counts for. Each class is counted at one configuration (its representative: the
+    /// least in the puzzle's own order), so a level's sum is its number of classes; a
+    /// symmetry never changes a distance, so a class lies whole in one level. For a puzzle
+    /// ranked by configurations it is 1 or 0; for ranks that stand for several, the classes
+    /// they hold. Without symmetry every configuration is its own class.
+    fn classes_at(&self, rank: u64) -> u64 {
+        self.multiplicity(rank)
+    }
     /// How many classes the engine tallies: [`Invariant::classes`] has this many.
     fn class_count(&self) -> usize {
         1
@@ -227,6 +241,15 @@ pub trait PackedGraph: Sync {
     /// Whether every move is undone by a move: a level's predecessors then lie in the
     /// level before, the level itself or the next, so the search keeps only two levels.
     fn symmetric(&self) -> bool;
+    /// As [`SearchGraph::counts_classes`].
+    fn counts_classes(&self) -> bool {
+        false
+    }
+    /// As [`SearchGraph::classes_at`], for a key.
+    fn classes_at(&self, key: Self::Key) -> u64 {
+        let _ = key;
+        1
+    }
 }
 
 /// What the sparse search needs of a puzzle it reports on: the packed graph, and the key
@@ -289,6 +312,128 @@ pub trait Invariant {
     /// Rank of the move matrix over GF(2), for coin puzzles.
     fn gf2_rank(&self) -> Option<u32> {
         None
+    }
+    /// The symmetry group positions are counted up to ([`SearchGraph::classes_at`]).
+    fn symmetry(&self) -> Symmetry {
+        Symmetry::trivial()
+    }
+    /// The same puzzle counting positions up to the symmetries `choice` asks for (a
+    /// puzzle is built with the largest group that holds); one line naming what was found
+    /// where the group asked for does not exist. A puzzle with no symmetry takes only the
+    /// identity.
+    fn with_symmetry(self, choice: SymmetryChoice) -> Result<Self, String>
+    where
+        Self: Sized,
+    {
+        match choice.asks_for_more() {
+            false => Ok(self),
+            true => Err(choice.missing("none but the identity")),
+        }
+    }
+}
+
+/// A group of symmetries as reports name it: its order and what it is made of. A symmetry
+/// maps configurations to configurations at the same distance (moves to moves, the goal to
+/// the goal), so the configurations fall into classes whose members are alike.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Symmetry {
+    /// How many symmetries, the identity included.
+    pub order: u64,
+    /// What they are, e.g. `the square's 4 rotations and 4 reflections`.
+    pub made_of: String,
+}
+
+impl Symmetry {
+    /// The group of the identity alone: every configuration its own class.
+    pub fn trivial() -> Self {
+        Symmetry {
+            order: 1,
+            made_of: "the identity alone".into(),
+        }
+    }
+}
+
+/// Which symmetries `--symmetry` asks to count positions up to; the default takes the
+/// largest group that holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SymmetryChoice {
+    /// The geometric symmetries asked for (`None`: all that hold).
+    pub group: Option<Geometric>,
+    /// Whether a position and its inverse count as one (`+inverse`; `None`: if it holds).
+    pub inverse: Option<bool>,
+}
+
+/// The symmetries of the puzzle's shape that `--symmetry` names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Geometric {
+    /// The identity alone.
+    None,
+    /// Those that keep orientation: rotations.
+    Rotations,
+    /// Rotations and reflections.
+    All,
+}
+
+impl SymmetryChoice {
+    /// No symmetry at all: every position its own class.
+    pub const NONE: SymmetryChoice = SymmetryChoice {
+        group: Some(Geometric::None),
+        inverse: Some(false),
+    };
+
+    /// Whether more than the identity is asked for by name (the default asks for nothing:
+    /// it takes what holds).
+    pub fn asks_for_more(&self) -> bool {
+        matches!(self.group, Some(Geometric::Rotations | Geometric::All)) || self.inverse == Some(true)
+    }
+
+    /// The refusal of a group that does not exist, naming what was `found`.
+    pub fn missing(&self, found: &str) -> String {
+        format!(
+            "--symmetry {self}: this puzzle has no such symmetries (found: {found}); use --symmetry none, or leave it out for the largest group that holds"
+        )
+    }
+}
+
+impl std::fmt::Display for SymmetryChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let group = match self.group {
+            None => "default",
+            Some(Geometric::None) => "none",
+            Some(Geometric::Rotations) => "rotations",
+            Some(Geometric::All) => "all",
+        };
+        match self.inverse {
+            Some(true) => write!(f, "{group}+inverse"),
+            _ => write!(f, "{group}"),
+        }
+    }
+}
+
+impl std::str::FromStr for SymmetryChoice {
+    type Err = String;
+    /// `none`, `rotations` or `all`, optionally followed by `+inverse`.
+    fn from_str(text: &str) -> Result<Self, String> {
+        let (group, inverse) = match text.split_once('+') {
+            Some((group, "inverse")) => (group, true),
+            None => (text, false),
+            Some(_) => ("", false),
+        };
+        let group = match group {
+            "none" => Geometric::None,
+            "rotations" => Geometric::Rotations,
+            "all" => Geometric::All,
+            _ => {
+                return Err(format!(
+                    "{} is not a symmetry group: use none, rotations or all, each optionally with +inverse (rotations+inverse)",
+                    quote(text)
+                ));
+            }
+        };
+        Ok(SymmetryChoice {
+            group: Some(group),
+            inverse: Some(inverse),
+        })
     }
 }
 

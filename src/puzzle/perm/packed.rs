@@ -12,7 +12,7 @@ use super::PermPuzzle;
 use super::parse::{Definition, DefinitionError};
 use super::structure::{self, Layout, Metric, Move};
 use super::text;
-use crate::puzzle::Notation;
+use crate::puzzle::{Notation, SearchGraph};
 use crate::puzzle::{Key, PackedGraph, PackedPuzzle, Unranked};
 use std::marker::PhantomData;
 
@@ -426,6 +426,15 @@ impl<K: Key> PackedGraph for SparsePerm<K> {
 
     fn symmetric(&self) -> bool {
         self.packed.symmetric()
+    }
+
+    /// Classes are the ranked form's: the report is then the dense search's.
+    fn counts_classes(&self) -> bool {
+        self.ranked.as_ref().is_some_and(SearchGraph::counts_classes)
+    }
+
+    fn classes_at(&self, key: K) -> u64 {
+        self.ranked.as_ref().map_or(1, |r| r.classes_at(self.rank(key)))
     }
 }
 
