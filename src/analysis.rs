@@ -7,7 +7,7 @@ use crate::atlas::{Collector, astar};
 use crate::engine::sparse::{SparseDistances, SparseOptions, sparse_bfs};
 use crate::engine::{self, Distances, EngineError, Level, Observer, Options};
 use crate::heuristics::Estimates;
-use crate::puzzle::{Notation, PackedPuzzle, Puzzle, SearchGraph};
+use crate::puzzle::{Notation, PackedPuzzle, Puzzle, SearchGraph, Symmetry};
 use serde::Serialize;
 use std::ops::ControlFlow;
 use std::time::Instant;
@@ -64,6 +64,10 @@ pub struct Analysis {
     /// Configurations at each distance from the goal (each total cost, for weighted
     /// moves: some costs may have none).
     pub levels: Vec<u64>,
+    /// The symmetry group configurations are counted up to.
+    pub symmetry: Symmetry,
+    /// `level_classes[d]`: the classes up to [`Analysis::symmetry`] of `levels[d]`.
+    pub level_classes: Vec<u64>,
     /// The solvability classes with what the search reached in each.
     pub classes: Vec<ClassRow>,
     /// Up to 20 configurations at the maximum distance, one line each.
@@ -128,6 +132,21 @@ impl Analysis {
     /// Configurations at the largest distance.
     pub fn antipodes(&self) -> u64 {
         self.levels.last().copied().unwrap_or(0)
+    }
+
+    /// Classes up to the symmetry group the search reached.
+    pub fn reachable_classes(&self) -> u64 {
+        self.level_classes.iter().sum()
+    }
+
+    /// Classes up to the symmetry group at the largest distance.
+    pub fn antipode_classes(&self) -> u64 {
+        self.level_classes.last().copied().unwrap_or(0)
+    }
+
+    /// Whether configurations are counted up to more than the identity.
+    pub fn symmetric(&self) -> bool {
+        self.symmetry.order > 1
     }
 
     /// Mean distance over the reachable configurations.
@@ -331,6 +350,8 @@ fn assemble<P: Puzzle>(puzzle: &P, search: &Distances, watched: bool) -> Result<
         configurations_formula,
         metric: puzzle.metric(),
         levels: search.levels.clone(),
+        symmetry: puzzle.symmetry(),
+        level_classes: search.classes.clone(),
         classes,
         antipode_examples: search.antipodes.iter().map(|&r| puzzle.render(r)).collect(),
         antipode_drawings: search.antipodes.iter().map(|&r| puzzle.draw(r)).collect(),
@@ -391,7 +412,9 @@ pub fn analyze_sparse<P: PackedPuzzle>(
 fn ranked_distances<P: PackedPuzzle>(puzzle: &P, ranked: &P::Ranked, found: &SparseDistances<P::Key>) -> Distances {
     let mut by_class = vec![0; ranked.class_count()];
     by_class[0] = found.levels.iter().sum();
-    let mut last: Vec<u64> = found.last.iter().map(|&k| puzzle.rank(k)).collect();
+    // Up to symmetry, the antipodes shown are classes: their representatives.
+    let shown = |&k: &P::Key| !puzzle.counts_classes() || puzzle.classes_at(k) > 0;
+    let mut last: Vec<u64> = found.last.iter().filter(|k| shown(k)).map(|&k| puzzle.rank(k)).collect();
     last.sort_unstable();
     last.truncate(engine::bfs::EXAMPLES);
     Distances {
@@ -423,6 +446,8 @@ fn unranked_analysis<P: PackedPuzzle>(puzzle: &P, found: &SparseDistances<P::Key
         configurations_formula: text.configurations.1,
         metric: text.metric,
         levels: found.levels.clone(),
+        symmetry: Symmetry::trivial(),
+        level_classes: found.levels.clone(),
         classes: vec![ClassRow {
             class: "reached".into(),
             configurations: reached,

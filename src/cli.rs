@@ -7,6 +7,7 @@ use crate::engine::checkpoint::Config;
 use crate::engine::memory::usable;
 use crate::hosts::{self, Cluster};
 use crate::job::{Job, SearchRoute};
+use crate::puzzle::SymmetryChoice;
 use crate::puzzle::family::{SizeArgs, count};
 use crate::registry;
 use crate::solve::{Pdb, Sample};
@@ -81,6 +82,13 @@ pub struct Cli {
     /// goal. The report id gets `-goal-...`.
     #[arg(long, value_name = "STATE", conflicts_with = "all")]
     pub goal: Option<String>,
+    /// Count positions up to the puzzle's symmetries, found from its moves and goal:
+    /// none, rotations (those that keep orientation) or all (rotations and reflections),
+    /// each optionally +inverse (a position and its inverse alike, where that holds).
+    /// Default: the largest group that holds. `distances.csv` gives the classes beside the
+    /// states; the report id gets `-symmetry-...` when this is given.
+    #[arg(long, value_name = "GROUP")]
+    pub symmetry: Option<SymmetryChoice>,
     /// --solve on 4x4: the pattern databases, 663 (groups of 6, 6 and 3 tiles, 11.5 MB,
     /// built in seconds) or 78 (7 and 8 tiles, 577 MB, built once in a few minutes, solves
     /// several times faster). Default: 78 once it is built, else 663.
@@ -390,7 +398,10 @@ impl Cli {
     fn jobs(&self, read: ReadFile, solving: bool) -> Result<Vec<Job>, UsageError> {
         if self.all {
             self.reject_size_options("--all")?;
-            return Ok(registry::all());
+            return registry::all()
+                .into_iter()
+                .map(|job| with_symmetry(job, self.symmetry))
+                .collect();
         }
         if self.rules.is_empty() {
             let Some(name) = &self.puzzle else {
@@ -401,7 +412,8 @@ impl Cli {
                     "nothing to do: give --puzzle NAME (see --list), --rules FILE, --all or --list".to_string()
                 });
             };
-            return Ok(vec![with_goal(self.job(name, solving)?, self.goal.as_deref())?]);
+            let job = with_goal(self.job(name, solving)?, self.goal.as_deref())?;
+            return Ok(vec![with_symmetry(job, self.symmetry)?]);
         }
         let jobs = self
             .rules
@@ -409,6 +421,7 @@ impl Cli {
             .map(|path| {
                 self.read_rules(path, read)
                     .and_then(|job| with_goal(job, self.goal.as_deref()))
+                    .and_then(|job| with_symmetry(job, self.symmetry))
             })
             .collect::<Result<Vec<_>, _>>()?;
         let ids: Vec<String> = jobs.iter().map(Job::to_string).collect();
@@ -792,6 +805,14 @@ fn with_goal(job: Job, goal: Option<&str>) -> Result<Job, UsageError> {
     match goal {
         None => Ok(job),
         Some(goal) => job.with_goal(goal).map_err(UsageError),
+    }
+}
+
+/// The puzzle of `job` counted up to the symmetries of `choice` (`--symmetry`), checked.
+fn with_symmetry(job: Job, choice: Option<SymmetryChoice>) -> Result<Job, UsageError> {
+    match choice {
+        None => Ok(job),
+        Some(choice) => job.with_symmetry(choice).map_err(UsageError),
     }
 }
 

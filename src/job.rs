@@ -352,6 +352,7 @@ impl Job {
         let sparse = self
             .choice
             .build_sparse(self.goal.as_deref())
+            .and_then(|sparse| sparse.with_symmetry(self.symmetry))
             .map_err(SparseError::Build)?;
         let mut analysis = match &sparse {
             Sparse::Narrow(p) => analysis::analyze_sparse(p, options, self.reach_estimate(), progress),
@@ -373,7 +374,7 @@ impl Job {
     pub fn with_symmetry(mut self, choice: SymmetryChoice) -> Result<Job, String> {
         self.symmetry = choice;
         if self.beyond().is_none() && choice != SymmetryChoice::default() {
-            self.build().map_err(|e| format!("{self}: {e}"))?;
+            self.build().map_err(|e| format!("{}: {e}", self.choice.id()))?;
         }
         Ok(self)
     }
@@ -439,12 +440,16 @@ impl fmt::Debug for Job {
 }
 
 impl fmt::Display for Job {
-    /// The report id: the family's id of the size, then `-goal-...` with `--goal`.
+    /// The report id: the family's id of the size, then `-goal-...` with `--goal`, then
+    /// `-symmetry-...` with a `--symmetry` other than the default.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.choice.id())?;
-        match &self.goal {
-            Some(goal) => f.write_str(&crate::util::goal_suffix(goal)),
-            None => Ok(()),
+        if let Some(goal) = &self.goal {
+            f.write_str(&crate::util::goal_suffix(goal))?;
+        }
+        match self.symmetry == SymmetryChoice::default() {
+            true => Ok(()),
+            false => write!(f, "-symmetry-{}", self.symmetry.to_string().replace('+', "-")),
         }
     }
 }

@@ -468,7 +468,7 @@ fn what_a_search_on_disk_cannot_do_is_refused_in_one_line() {
     .expect("written");
     refused(
         &["--puzzle", "lights-out", "--disk", "old"],
-        "old/manifest.json is of format 1, not the format 2",
+        "old/manifest.json is of format 1, not the format 3",
     );
     assert!(sandbox.path("old/manifest.json").exists());
 }

@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used)]
 
 use crate::util::{
-    CoinRules, CoinVector, RefMove, Sandbox, coin_distances, distances_csv, example, first_length, histogram,
+    CoinRules, CoinVector, RefMove, Sandbox, coin_distances, distances_csv, states_csv, example, first_length, histogram,
 };
 
 const EXAMPLES: [&str; 5] = [
@@ -20,7 +20,7 @@ const EXAMPLES: [&str; 5] = [
 fn distances(args: &[&str], id: &str) -> String {
     let sandbox = Sandbox::new();
     sandbox.run(&[args, &["--quiet"]].concat()).success();
-    sandbox.read(&format!("reports/{id}/distances.csv"))
+    states_csv(&sandbox.read(&format!("reports/{id}/distances.csv")))
 }
 
 fn cells(list: impl IntoIterator<Item = (usize, usize)>, cols: usize) -> CoinVector {

@@ -677,6 +677,14 @@ fn one_line_summary(a: &Analysis) -> String {
             thousands(a.configurations)
         )
     };
+    let counts = match a.symmetric() {
+        true => format!(
+            "{counts}, {} up to its {} symmetries",
+            thousands(a.reachable_classes()),
+            a.symmetry.order
+        ),
+        false => counts,
+    };
     format!(
         "{}: {counts}, max distance {} ({} antipode{}), mean {:.4}, {:.2} s",
         a.id,

@@ -9,18 +9,22 @@ use std::io::Write;
 struct DistanceRow {
     distance: usize,
     states: u64,
+    classes: u64,
     cumulative: u64,
 }
 
-/// Writes `distance,states,cumulative`, one row per distance from 0 to the maximum.
+/// Writes `distance,states,classes,cumulative`, one row per distance from 0 to the
+/// maximum: `classes` counts the states up to the puzzle's symmetry group (the states
+/// themselves where it has none).
 pub fn write_distances(analysis: &Analysis, out: impl Write) -> csv::Result<()> {
     let mut writer = csv::Writer::from_writer(out);
     let mut cumulative = 0;
-    for (distance, &states) in analysis.levels.iter().enumerate() {
+    for (distance, (&states, &classes)) in analysis.levels.iter().zip(&analysis.level_classes).enumerate() {
         cumulative += states;
         writer.serialize(DistanceRow {
             distance,
             states,
+            classes,
             cumulative,
         })?;
     }

@@ -31,11 +31,17 @@ pub fn summary(analysis: &Analysis) -> Value {
     if let Some(order) = analysis.group_order {
         count(&mut map, "group_order", order);
     }
+    map.insert(
+        "symmetry".into(),
+        json!({"order": analysis.symmetry.order, "made_of": analysis.symmetry.made_of}),
+    );
+    count(&mut map, "reachable_classes", analysis.reachable_classes());
     map.insert("max_distance".into(), json!(analysis.max_distance()));
     if let Some(sequence) = super::oeis::find(&analysis.levels) {
         map.insert("oeis".into(), json!(sequence.id));
     }
     count(&mut map, "antipodes", analysis.antipodes());
+    count(&mut map, "antipode_classes", analysis.antipode_classes());
     map.insert("antipode_examples".into(), json!(analysis.antipode_examples));
     map.insert("mean_distance".into(), json!(round6(analysis.mean_distance())));
     map.insert("classes".into(), json!(analysis.classes.len()));

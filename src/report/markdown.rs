@@ -75,8 +75,17 @@ fn write_totals(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
         writeln!(w, "| positions the moves reach | {reached} |")?;
         writeln!(w, "| assemblies of the pieces | {all} |")?;
     }
+    if a.symmetric() {
+        writeln!(
+            w,
+            "| up to its {} symmetries ({}) | {} classes |",
+            a.symmetry.order,
+            a.symmetry.made_of,
+            thousands(a.reachable_classes())
+        )?;
+    }
     writeln!(w, "| maximum distance | {} |", a.distance_text(a.max_distance()))?;
-    writeln!(w, "| antipodes (at the maximum) | {} |", thousands(a.antipodes()))?;
+    writeln!(w, "| antipodes (at the maximum) | {} |", antipodes_text(a))?;
     writeln!(w, "| mean distance | {:.4} {} |", a.mean_distance(), a.metric)?;
     writeln!(
         w,
@@ -94,6 +103,18 @@ fn write_totals(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
     writeln!(w)
 }
 
+/// The antipodes' count, with their classes where counted up to symmetry.
+fn antipodes_text(a: &Analysis) -> String {
+    match a.symmetric() {
+        true => format!(
+            "{} in {} classes",
+            thousands(a.antipodes()),
+            thousands(a.antipode_classes())
+        ),
+        false => thousands(a.antipodes()),
+    }
+}
+
 /// `## The goal and the farthest configurations`: the goals and the first antipodes
 /// drawn as boards, the rest of the examples in one-line notation.
 fn write_farthest(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
@@ -101,7 +122,16 @@ fn write_farthest(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
     writeln!(w, "Goal{}:\n", if a.goal_drawings.len() > 1 { "s" } else { "" })?;
     writeln!(w, "```text\n{}\n```\n", side_by_side(&a.goal_drawings))?;
     let shown = a.antipode_drawings.len();
-    let which = if a.antipodes() <= 1 {
+    let which = if a.symmetric() && a.antipodes() > 1 {
+        let classes = a.antipode_classes();
+        match classes as usize > shown {
+            true => format!(
+                ", in {} classes up to symmetry. Here is one of each of the first {shown}",
+                thousands(classes)
+            ),
+            false => format!(", in {} classes up to symmetry, one of each here", thousands(classes)),
+        }
+    } else if a.antipodes() <= 1 {
         String::new()
     } else if a.antipodes() as usize > shown {
         format!(". Here are {shown} of them, the first in the search's numbering")
@@ -163,7 +193,19 @@ fn write_distances(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
     writeln!(w, "![{}s by distance](distances.png)\n", a.noun())?;
     writeln!(w, "![{}s by distance, log scale](distances-log.png)\n", a.noun())?;
     writeln!(w, "![how the search grew](growth.png)\n")?;
-    if a.levels.len() <= INLINE_ROWS {
+    if a.levels.len() <= INLINE_ROWS && a.symmetric() {
+        writeln!(
+            w,
+            "| distance | {}s | up to symmetry | cumulative |\n|---:|---:|---:|---:|",
+            a.noun()
+        )?;
+        let mut cumulative = 0;
+        for (d, (&n, &c)) in a.levels.iter().zip(&a.level_classes).enumerate() {
+            cumulative += n;
+            let (n, c, cumulative) = (thousands(n), thousands(c), thousands(cumulative));
+            writeln!(w, "| {d} | {n} | {c} | {cumulative} |")?;
+        }
+    } else if a.levels.len() <= INLINE_ROWS {
         writeln!(w, "| distance | {}s | cumulative |\n|---:|---:|---:|", a.noun())?;
         let mut cumulative = 0;
         for (d, &n) in a.levels.iter().enumerate() {

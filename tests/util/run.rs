@@ -274,7 +274,23 @@ pub fn report_files(id: &str) -> Vec<&'static str> {
     files
 }
 
-/// The `distances.csv` of a per-distance table: each level with its running total.
+/// `distances.csv` as written, without its column of classes up to symmetry: what a
+/// table of states is compared with (the classes are checked on their own).
+pub fn states_csv(written: &str) -> String {
+    written
+        .lines()
+        .map(|line| {
+            let mut fields: Vec<&str> = line.split(',').collect();
+            if fields.len() == 4 {
+                fields.remove(2);
+            }
+            fields.join(",") + "\n"
+        })
+        .collect()
+}
+
+/// The `distances.csv` of a per-distance table, without its classes (see [`states_csv`]):
+/// each level with its running total.
 pub fn distances_csv(levels: &[u64]) -> String {
     let mut text = String::from("distance,states,cumulative\n");
     let mut cumulative = 0;

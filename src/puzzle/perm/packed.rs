@@ -12,7 +12,7 @@ use super::PermPuzzle;
 use super::parse::{Definition, DefinitionError};
 use super::structure::{self, Layout, Metric, Move};
 use super::text;
-use crate::puzzle::{Notation, SearchGraph};
+use crate::puzzle::{Invariant, Notation, SearchGraph, SymmetryChoice};
 use crate::puzzle::{Key, PackedGraph, PackedPuzzle, Unranked};
 use std::marker::PhantomData;
 
@@ -406,6 +406,17 @@ impl<K: Key> SparsePerm<K> {
             unranked,
         }
     }
+
+    /// Counted up to the symmetries of `choice`, which the ranked form finds; one without
+    /// a ranked form has the identity alone.
+    fn with_symmetry(mut self, choice: SymmetryChoice) -> Result<Self, String> {
+        self.ranked = match self.ranked {
+            Some(ranked) => Some(ranked.with_symmetry(choice)?),
+            None if choice.asks_for_more() => return Err(choice.missing("none: the definition is not ranked")),
+            None => None,
+        };
+        Ok(self)
+    }
 }
 
 impl<K: Key> PackedGraph for SparsePerm<K> {
@@ -491,6 +502,14 @@ pub enum Sparse {
 }
 
 impl Sparse {
+    /// See [`SparsePerm::with_symmetry`].
+    pub fn with_symmetry(self, choice: SymmetryChoice) -> Result<Sparse, String> {
+        Ok(match self {
+            Sparse::Narrow(p) => Sparse::Narrow(p.with_symmetry(choice)?),
+            Sparse::Wide(p) => Sparse::Wide(p.with_symmetry(choice)?),
+        })
+    }
+
     /// Packs `def` under `metric`, with its ranked form where it can be ranked, pieces in
     /// positions numbered from `first` (0 for a KPuzzle definition), measured to `goal`
     /// (`--goal`, which the ranked form reads) if given.
