@@ -93,6 +93,9 @@ pub struct Analysis {
     pub seconds: f64,
     /// Worker threads used.
     pub threads: usize,
+    /// The seconds of the earlier runs of a resumed search (`--disk`, `--checkpoint`),
+    /// each up to its last save: the search took these and [`Analysis::seconds`].
+    pub earlier_seconds: Vec<f64>,
 }
 
 impl Analysis {
@@ -363,6 +366,7 @@ fn assemble<P: Puzzle>(puzzle: &P, search: &Distances, watched: bool) -> Result<
         atlas: None,
         seconds: 0.0,
         threads: rayon::current_num_threads(),
+        earlier_seconds: search.earlier_millis.iter().map(|&ms| ms as f64 / 1000.0).collect(),
     })
 }
 
@@ -420,6 +424,7 @@ fn ranked_distances<P: PackedPuzzle>(puzzle: &P, ranked: &P::Ranked, found: &Spa
     Distances {
         levels: found.levels.clone(),
         classes: found.classes.clone(),
+        earlier_millis: Vec::new(),
         reached_by_class: by_class,
         antipodes: last,
         watched: Vec::new(),
@@ -466,5 +471,6 @@ fn unranked_analysis<P: PackedPuzzle>(puzzle: &P, found: &SparseDistances<P::Key
         atlas: None,
         seconds: 0.0,
         threads: rayon::current_num_threads(),
+        earlier_seconds: Vec::new(),
     }
 }

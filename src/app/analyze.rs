@@ -685,13 +685,21 @@ fn one_line_summary(a: &Analysis) -> String {
         ),
         false => counts,
     };
+    // A resumed search's time is that of all its runs.
+    let seconds = match a.earlier_seconds.len() {
+        0 => format!("{:.2} s", a.seconds),
+        n => format!(
+            "{:.2} s over {} runs",
+            a.earlier_seconds.iter().sum::<f64>() + a.seconds,
+            n + 1
+        ),
+    };
     format!(
-        "{}: {counts}, max distance {} ({} antipode{}), mean {:.4}, {:.2} s",
+        "{}: {counts}, max distance {} ({} antipode{}), mean {:.4}, {seconds}",
         a.id,
         a.max_distance(),
         thousands(a.antipodes()),
         if a.antipodes() == 1 { "" } else { "s" },
         a.mean_distance(),
-        a.seconds
     )
 }

@@ -43,6 +43,9 @@ pub struct Distances {
     /// `classes[d]`: classes of those configurations up to the puzzle's symmetry group
     /// (equal to `levels[d]` without symmetry).
     pub classes: Vec<u64>,
+    /// The milliseconds of each earlier run of a resumed search, up to its last save
+    /// (empty for a search run whole in this process).
+    pub earlier_millis: Vec<u64>,
     /// Configurations reached in each class of [`crate::puzzle::Invariant::classes`].
     pub reached_by_class: Vec<u64>,
     /// The smallest ranks (up to [`EXAMPLES`]) at the maximum distance.
@@ -194,6 +197,10 @@ pub(super) fn bfs<P: SearchGraph>(
         driver.advance(depth, &mut total);
         // Every process saves the same levels, when any of them finds a save due.
         if let Some(saver) = saver.as_mut().filter(|_| total.save) {
+            let this = u64::try_from(driver.began.elapsed().as_millis()).unwrap_or(u64::MAX);
+            if let Some(last) = driver.run.runs.last_mut() {
+                *last = this;
+            }
             let snapshot = Snapshot {
                 words: driver.planes.marks.words(),
                 run: &driver.run,
@@ -225,6 +232,8 @@ struct Driver<'p, P> {
     /// The ranks whose distances are reported.
     watch: Vec<u64>,
     run: Run,
+    /// When this process's run of the search began.
+    began: std::time::Instant,
     adjacent: Option<Shifts>,
     /// Chunks expanded together before their ranks for other processes are sent.
     group: usize,
@@ -263,11 +272,13 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
             run: Run {
                 levels: Vec::new(),
                 classes: Vec::new(),
+                runs: vec![0],
                 reached_by_class: vec![0; classes],
                 antipodes: Vec::new(),
                 watched: vec![None; watch.len()],
             },
             watch,
+            began: std::time::Instant::now(),
             adjacent: puzzle.adjacent_predecessors().map(|a| Shifts::new(&a)),
             group: if partition.processes() == 1 {
                 usize::MAX
@@ -461,6 +472,8 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
 pub(crate) struct Run {
     pub(crate) levels: Vec<u64>,
     pub(crate) classes: Vec<u64>,
+    /// The milliseconds of each run of the search up to its last save, this one's last.
+    pub(crate) runs: Vec<u64>,
     pub(crate) reached_by_class: Vec<u64>,
     pub(crate) antipodes: Vec<u64>,
     /// This process's view: the distances of the watched ranks it owns.
@@ -478,9 +491,11 @@ impl Run {
                 }
             }
         }
+        self.runs.pop();
         Ok(Distances {
             levels: self.levels,
             classes: self.classes,
+            earlier_millis: self.runs,
             reached_by_class: self.reached_by_class,
             antipodes: self.antipodes,
             watched: self.watched,

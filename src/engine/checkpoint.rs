@@ -453,6 +453,7 @@ fn write(file: &File, header: &Header, snapshot: &Snapshot) -> io::Result<()> {
     let run = snapshot.run;
     out.list(run.levels.iter().copied())?;
     out.list(run.classes.iter().copied())?;
+    out.list(run.runs.iter().copied())?;
     out.list(run.reached_by_class.iter().copied())?;
     out.list(run.antipodes.iter().copied())?;
     out.list(run.watched.iter().map(|d| d.map_or(u64::MAX, |d| d as u64)))?;
@@ -535,6 +536,7 @@ fn read(path: &Path, into: Option<&[AtomicU64]>) -> Result<Option<(Header, Optio
     let (start, end, level) = (header.slice.start, header.slice.end, header.level);
     let levels = input.list(1 << 20)?;
     let classes = input.list(1 << 20)?;
+    let mut runs = input.list(1 << 20)?;
     let reached_by_class = input.list(1 << 20)?;
     let antipodes = input.list(1 << 20)?;
     let watched = input.list(1 << 20)?;
@@ -551,9 +553,12 @@ fn read(path: &Path, into: Option<&[AtomicU64]>) -> Result<Option<(Header, Optio
         )));
     }
     read_words(&mut input, words, into)?;
+    // This run's time follows the saved ones'.
+    runs.push(0);
     let run = into.map(|_| Run {
         levels,
         classes,
+        runs,
         reached_by_class,
         antipodes,
         watched: watched

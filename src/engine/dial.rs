@@ -99,6 +99,7 @@ pub(super) fn dial<P: SearchGraph>(
             return Ok(Distances {
                 levels,
                 classes: level_classes,
+                earlier_millis: Vec::new(),
                 reached_by_class,
                 antipodes: tally.examples,
                 watched,

@@ -258,6 +258,9 @@ struct Manifest {
     levels: Vec<u64>,
     /// Each level's classes up to the puzzle's symmetry group.
     classes: Vec<u64>,
+    /// The milliseconds each run of the search took up to its last commit, this one's
+    /// last: a resumed search's time is their sum.
+    runs: Vec<u64>,
     reached_by_class: Vec<u64>,
     antipodes: Vec<u64>,
     watched: Vec<Option<usize>>,
@@ -324,6 +327,7 @@ pub(super) fn bfs<P: SearchGraph>(
             let distances = Distances {
                 levels: m.levels.clone(),
                 classes: m.classes.clone(),
+                earlier_millis: disk.earlier.clone(),
                 reached_by_class: m.reached_by_class.clone(),
                 antipodes: m.antipodes.clone(),
                 watched: m.watched.clone(),
@@ -371,6 +375,9 @@ struct Disk {
     /// Files written since the last commit, synced by it (one by one: a sync of the whole
     /// file system would also wait for other programs' writes).
     written: std::sync::Mutex<std::collections::BTreeSet<PathBuf>>,
+    /// The milliseconds of the runs before this one, and when this one began.
+    earlier: Vec<u64>,
+    began: std::time::Instant,
     _lock: File,
 }
 
@@ -451,6 +458,7 @@ impl Disk {
                     parts,
                     levels: Vec::new(),
                     classes: Vec::new(),
+                    runs: Vec::new(),
                     reached_by_class: vec![0; puzzle.class_count()],
                     antipodes: Vec::new(),
                     watched: vec![None; watch.len()],
@@ -489,6 +497,8 @@ impl Disk {
             partition,
             buffer_bytes: (config.memory / 4).max(1 << 12),
             width: if largest <= 1 << 32 { 4 } else { 8 },
+            earlier: manifest.runs.clone(),
+            began: std::time::Instant::now(),
             manifest,
             written: Default::default(),
             _lock: lock,
@@ -950,6 +960,8 @@ impl Disk {
         let m = &mut self.manifest;
         m.levels.push(total.states);
         m.classes.push(total.classes);
+        m.runs = self.earlier.clone();
+        m.runs.push(u64::try_from(self.began.elapsed().as_millis()).unwrap_or(u64::MAX));
         for (sum, add) in m.reached_by_class.iter_mut().zip(&total.by_class) {
             *sum += add;
         }
@@ -1614,6 +1626,9 @@ impl Manifest {
         if self.classes.len() != self.levels.len() || !symmetric {
             return Some("its counts up to symmetry do not match its levels".into());
         }
+        if sum(&self.runs).is_none() {
+            return Some("its runs' times add up to more than 2^64 milliseconds".into());
+        }
         if sum(&self.reached_by_class) != Some(reached) {
             return Some(format!("its classes do not add up to its levels' {reached} states"));
         }
@@ -1815,6 +1830,7 @@ mod tests {
             parts,
             levels: vec![1, 12],
             classes: vec![1, 12],
+            runs: vec![500, 2250],
             reached_by_class: vec![13],
             antipodes: vec![3, 5],
             watched: vec![Some(1), None],
@@ -1875,7 +1891,7 @@ mod tests {
 
     #[test]
     fn a_manifest_sealed_with_contradictions_is_refused_naming_them() {
-        let cases: [(&str, Change); 15] = [
+        let cases: [(&str, Change); 16] = [
             ("into 1099511627776 parts", |m| m.parts = 1 << 40),
             ("into 0 parts", |m| m.parts = 0),
             ("blocks has 1 entries for 2 parts", |m| {
@@ -1892,6 +1908,7 @@ mod tests {
             ("add up to more than 2^64", |m| m.levels[1] = u64::MAX),
             ("an empty level", |m| m.levels.insert(1, 0)),
             ("up to symmetry do not match", |m| m.classes[1] = 13),
+            ("2^64 milliseconds", |m| m.runs[0] = u64::MAX),
             ("up to symmetry do not match", |m| {
                 m.classes.pop();
             }),
@@ -1910,8 +1927,8 @@ mod tests {
         m.late_bins[0].push((1, 6, 8));
         assert!(refused(&written(&m)).contains("cannot have sent them"));
         let mut m = sample();
-        (m.levels, m.classes, m.reached_by_class, m.antipodes, m.watched) =
-            (Vec::new(), Vec::new(), vec![0], Vec::new(), vec![None, None]);
+        (m.levels, m.classes, m.runs, m.reached_by_class, m.antipodes, m.watched) =
+            (Vec::new(), Vec::new(), Vec::new(), vec![0], Vec::new(), vec![None, None]);
         assert!(refused(&written(&m)).contains("late updates before its first level"));
     }
 

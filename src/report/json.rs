@@ -108,7 +108,8 @@ pub struct Provenance {
 }
 
 /// Writes `run.json`: the provenance of the run, when it ended, the search's wall time in
-/// seconds and the worker threads.
+/// seconds (a resumed search's across its runs, with each run's in `runs`) and the
+/// worker threads.
 pub fn write_run(analysis: &Analysis, provenance: &Provenance, mut out: impl Write) -> std::io::Result<()> {
     let run = json!({
         "version": provenance.version,
@@ -121,7 +122,8 @@ pub fn write_run(analysis: &Analysis, provenance: &Provenance, mut out: impl Wri
         "cores": provenance.cores,
         "threads": analysis.threads,
         "mode": provenance.mode,
-        "seconds": round6(analysis.seconds),
+        "seconds": round6(analysis.earlier_seconds.iter().sum::<f64>() + analysis.seconds),
+        "runs": analysis.earlier_seconds.iter().chain([&analysis.seconds]).map(|&s| round6(s)).collect::<Vec<_>>(),
     });
     serde_json::to_writer_pretty(&mut out, &run)?;
     writeln!(out)
