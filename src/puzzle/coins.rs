@@ -7,7 +7,8 @@
 
 use super::family::{Family, SizeArgs};
 use super::gf2::Span;
-use super::{ClassInfo, Invariant, Notation, ParseError, SearchGraph};
+use super::symmetry::{BoardSym, board_symmetries, choose, shape_name};
+use super::{ClassInfo, Invariant, Notation, ParseError, SearchGraph, Symmetry, SymmetryChoice};
 use crate::util::thousands;
 
 /// Most coins a board may have: 2^25 configurations take 12 MiB of bit sets and a
@@ -48,6 +49,53 @@ pub struct Coins {
     /// What distances count: `moves`, or the name of the moves' cost such as `flips`.
     pub metric: String,
     span: Span,
+    /// The board's symmetries counted up to (`--symmetry`).
+    symmetry: CoinSymmetry,
+}
+
+/// A coin puzzle's symmetry group: its members as bit permutations of a rank, by table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct CoinSymmetry {
+    group: Symmetry,
+    /// For each symmetry but the identity, `tables[4 * s + k][byte]`: the image of
+    /// `byte << 8k` (a rank's byte `k`), so a rank's image is four look-ups.
+    tables: Vec<[u32; 256]>,
+}
+
+impl CoinSymmetry {
+    fn none() -> Self {
+        CoinSymmetry {
+            group: Symmetry::trivial(),
+            tables: Vec::new(),
+        }
+    }
+
+    /// The tables of `syms` (the identity first, left out) on a board of `coins` coins.
+    fn new(group: Symmetry, syms: &[BoardSym], coins: usize) -> Self {
+        let bit = |cell: usize| 1u32 << (coins - 1 - cell);
+        let mut tables = Vec::new();
+        for s in &syms[1..] {
+            for k in 0..4 {
+                let mut table = [0u32; 256];
+                for (byte, image) in table.iter_mut().enumerate() {
+                    *image = (0..coins)
+                        .filter(|&cell| (byte as u64) << (8 * k) & u64::from(bit(cell)) != 0)
+                        .fold(0, |m, cell| m | bit(s.to[cell]));
+                }
+                tables.push(table);
+            }
+        }
+        CoinSymmetry { group, tables }
+    }
+
+    /// Whether `rank` is the least of its images: the one rank its class is counted at.
+    #[inline]
+    fn least(&self, rank: u64) -> bool {
+        self.tables.chunks_exact(4).all(|t| {
+            let image = (0..4).fold(0u64, |m, k| m | u64::from(t[k][(rank >> (8 * k) & 0xff) as usize]));
+            image >= rank
+        })
+    }
 }
 
 impl Coins {
@@ -72,7 +120,25 @@ impl Coins {
             goals,
             metric: "moves".into(),
             span,
+            symmetry: CoinSymmetry::none(),
         }
+    }
+
+    /// Whether the board symmetry `s` maps the moves onto the moves and the goals onto the
+    /// goals: then it maps every configuration to one as far from the goal.
+    fn keeps(&self, s: &BoardSym) -> bool {
+        let n = self.coins();
+        let map = |mask: u64| (0..n).filter(|&c| mask & self.bit(c) != 0).fold(0, |m, c| m | self.bit(s.to[c]));
+        let key = |m: &CoinMove| (m.mask, m.needs_heads, m.cost);
+        let mut moves: Vec<_> = self.moves.iter().map(key).collect();
+        let mut images: Vec<_> = self.moves.iter().map(|m| (map(m.mask), m.needs_heads.map(map), m.cost)).collect();
+        let (mut goals, mut goal_images) = (self.goals.clone(), self.goals.iter().map(|&g| map(g)).collect::<Vec<_>>());
+        for list in [&mut goals, &mut goal_images] {
+            list.sort_unstable();
+        }
+        moves.sort_unstable();
+        images.sort_unstable();
+        moves == images && goals == goal_images
     }
 
     /// The rank of a configuration written as an H/T string, whatever its class.
@@ -346,9 +412,31 @@ impl SearchGraph for Coins {
     fn class_of(&self, rank: u64) -> usize {
         self.span.syndrome(rank) as usize
     }
+
+    fn counts_classes(&self) -> bool {
+        !self.symmetry.tables.is_empty()
+    }
+
+    fn classes_at(&self, rank: u64) -> u64 {
+        u64::from(self.symmetry.least(rank))
+    }
 }
 
 impl Invariant for Coins {
+    fn symmetry(&self) -> Symmetry {
+        self.symmetry.group.clone()
+    }
+
+    fn with_symmetry(mut self, choice: SymmetryChoice) -> Result<Self, String> {
+        let kept = board_symmetries(self.rows, self.cols)
+            .into_iter()
+            .filter(|s| self.keeps(s))
+            .collect();
+        let (syms, group) = choose(kept, choice, shape_name(self.rows, self.cols))?;
+        self.symmetry = CoinSymmetry::new(group, &syms, self.coins());
+        Ok(self)
+    }
+
     fn exact(&self) -> bool {
         self.moves.iter().all(|m| m.needs_heads.is_none())
     }

@@ -7,7 +7,7 @@
 
 use super::coins::{COINS, CoinMove, Coins, read_cells};
 use super::family::{Family, SizeArgs};
-use super::{ClassInfo, Invariant, Notation, ParseError, SearchGraph, Walk};
+use super::{ClassInfo, Geometric, Invariant, Notation, ParseError, SearchGraph, Symmetry, SymmetryChoice, Walk};
 use crate::util::binomial;
 
 /// Largest N: 2^60 configurations still fit the 64-bit counts.
@@ -22,12 +22,19 @@ pub struct FlipK {
     /// shows heads maps moves to moves and it to all tails, so rank `t` then stands for
     /// "`t` coins agree with the goal", and only notation changes.
     goal: Option<Vec<bool>>,
+    /// Whether rows are counted up to reading them backwards (`--symmetry`).
+    reversal: bool,
 }
 
 impl FlipK {
     /// N coins, K flipped per move; `1 <= K <= N <= 60` is the caller's promise.
     pub fn new(n: u32, k: u32) -> Self {
-        Self { n, k, goal: None }
+        Self {
+            n,
+            k,
+            goal: None,
+            reversal: false,
+        }
     }
 
     /// The same puzzle with `goal` (an H/T row) as its goal; the id gets `-goal-` and it.
@@ -228,6 +235,22 @@ impl SearchGraph for FlipK {
         self.for_each_neighbour(rank, f);
     }
 
+    fn counts_classes(&self) -> bool {
+        self.reversal
+    }
+
+    /// The rows of `rank` tails up to reading backwards: by Burnside, those a reversal
+    /// keeps (palindromes: the tails of a half, and the middle coin on an odd row) and the
+    /// others in pairs.
+    fn classes_at(&self, rank: u64) -> u64 {
+        let (n, t) = (self.n, rank as u32);
+        let palindromes = match (n % 2, t % 2) {
+            (0, 1) => 0,
+            _ => binomial(n / 2, t / 2),
+        };
+        (binomial(n, t) + palindromes) / 2
+    }
+
     fn class_of(&self, rank: u64) -> usize {
         if self.k == self.n {
             usize::from(rank != 0 && rank != u64::from(self.n))
@@ -240,6 +263,32 @@ impl SearchGraph for FlipK {
 }
 
 impl Invariant for FlipK {
+    fn symmetry(&self) -> Symmetry {
+        match self.reversal {
+            true => Symmetry {
+                order: 2,
+                made_of: "the identity and the row read backwards".into(),
+            },
+            false => Symmetry::trivial(),
+        }
+    }
+
+    /// Reading the row backwards maps moves to moves, and keeps the goal where it is a
+    /// palindrome; it is a reflection, so `rotations` finds none.
+    fn with_symmetry(mut self, choice: SymmetryChoice) -> Result<Self, String> {
+        let palindrome = self.goal.as_ref().is_none_or(|g| g.iter().eq(g.iter().rev()));
+        let found = match palindrome {
+            true => "2: the identity and the row read backwards (a reflection)",
+            false => "none but the identity: the goal is no palindrome",
+        };
+        let wanted = matches!(choice.group, None | Some(Geometric::All)) && choice.inverse != Some(true);
+        if choice.asks_for_more() && !(wanted && palindrome) {
+            return Err(choice.missing(found));
+        }
+        self.reversal = wanted && palindrome && self.n > 1;
+        Ok(self)
+    }
+
     fn gf2_rank(&self) -> Option<u32> {
         Some(self.rank())
     }

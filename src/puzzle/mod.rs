@@ -14,6 +14,7 @@ pub mod nine_tails;
 pub mod perm;
 pub mod rules;
 pub mod sliding;
+pub mod symmetry;
 
 use crate::util::WORD_BITS;
 pub use crate::util::quote;

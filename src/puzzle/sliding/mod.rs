@@ -32,7 +32,8 @@ pub use notation::{Board, check_solvable, check_tiles, draw_tiles, join_tiles, n
 pub use rank::Unranked;
 
 use super::family::{Family, SizeArgs};
-use super::{Adjacent, ClassInfo, Invariant, Notation, ParseError, SearchGraph};
+use super::symmetry::{BoardSym, board_symmetries, choose, shape_name};
+use super::{Adjacent, ClassInfo, Invariant, Notation, ParseError, SearchGraph, Symmetry, SymmetryChoice};
 use crate::util::factorial;
 use tables::{Divisor, OFFSETS, Packed, Slide, TABLE_CELLS, TAIL, Tail, TailSequences, Window, at};
 
@@ -99,6 +100,39 @@ pub struct Sliding {
     offsets: [(u8, u8, u8); OFFSETS],
     /// Another goal than `1 2 ... n-1 0`, if one was given (see [`Sliding::with_goal`]).
     goal: Option<Goal>,
+    /// The board's symmetries counted up to (`--symmetry`).
+    symmetry: TileSymmetry,
+}
+
+/// A sliding board's symmetry group: the board's symmetries that keep the blank's goal
+/// cell, the tiles relabelled so that the goal maps to itself. Moves map to moves, so a
+/// board and its image are as far from the goal.
+#[derive(Debug, Clone)]
+struct TileSymmetry {
+    group: Symmetry,
+    /// For each symmetry but the identity: where each cell goes, and each tile's new label.
+    maps: Vec<(Vec<usize>, Vec<u8>)>,
+}
+
+impl TileSymmetry {
+    fn none() -> Self {
+        TileSymmetry {
+            group: Symmetry::trivial(),
+            maps: Vec::new(),
+        }
+    }
+
+    /// Whether `board` is the least of its images: the one board its class is counted at.
+    fn least(&self, board: &[u8]) -> bool {
+        let mut image = [0u8; MAX_CELLS];
+        let image = &mut image[..board.len()];
+        self.maps.iter().all(|(to, label)| {
+            for (cell, &tile) in board.iter().enumerate() {
+                image[to[cell]] = label[usize::from(tile)];
+            }
+            &*image >= board
+        })
+    }
 }
 
 /// A goal with the blank anywhere, of either parity. Rather than a second ranking, the
@@ -210,6 +244,7 @@ impl Sliding {
             offsets: std::array::from_fn(|i| ((i / cells) as u8, (i % cells) as u8, parity[i % cells])),
             tail_table: None,
             goal: None,
+            symmetry: TileSymmetry::none(),
         };
         if cells <= TABLE_CELLS {
             puzzle.tail_table = Some(puzzle.tail_sequences());
@@ -427,12 +462,47 @@ impl SearchGraph for Sliding {
         true
     }
 
+    fn counts_classes(&self) -> bool {
+        !self.symmetry.maps.is_empty()
+    }
+
+    fn classes_at(&self, rank: u64) -> u64 {
+        u64::from(self.symmetry.least(&self.board(rank)))
+    }
+
     fn for_each_successor(&self, rank: u64, f: impl FnMut(u64)) {
         self.for_each_neighbour(&mut Unranked::default(), rank, f);
     }
 }
 
 impl Invariant for Sliding {
+    fn symmetry(&self) -> Symmetry {
+        self.symmetry.group.clone()
+    }
+
+    fn with_symmetry(mut self, choice: SymmetryChoice) -> Result<Self, String> {
+        let goal = self.board(self.goals()[0]);
+        let home = |tile: u8| goal.iter().position(|&t| t == tile).unwrap_or(0);
+        let kept: Vec<BoardSym> = board_symmetries(self.rows, self.cols)
+            .into_iter()
+            .filter(|s| s.to[home(0)] == home(0))
+            .collect();
+        let (syms, group) = choose(kept, choice, shape_name(self.rows, self.cols))?;
+        let maps = syms[1..]
+            .iter()
+            .map(|s| {
+                let label = (0..self.cells as u8).map(|t| goal[s.to[home(t)]]).collect();
+                (s.to.clone(), label)
+            })
+            .collect();
+        let mut group = group;
+        if group.order > 1 {
+            group.made_of.push_str(" keeping the blank's goal cell, tiles relabelled");
+        }
+        self.symmetry = TileSymmetry { group, maps };
+        Ok(self)
+    }
+
     fn configurations(&self) -> (u128, String) {
         (u128::from(factorial(self.cells)), format!("{}!", self.cells))
     }
