@@ -34,6 +34,7 @@ mod rules;
 mod sample;
 mod solve;
 mod sparse;
+mod symmetry;
 mod split_pdb;
 mod summary;
 mod tables;

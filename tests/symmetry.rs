@@ -1,0 +1,149 @@
+//! Counting up to symmetry, checked by brute force: every configuration searched
+//! explicitly, the board's symmetries written out here and kept where they keep every
+//! distance, and each class counted once at its least member. The group `analyze` finds
+//! must have that order, and its classes per distance must be these.
+
+use crate::util::{
+    analysis, coin_distances, distances_to, goal_board, job, ref_coin_lines, ref_flip_k, ref_lights_out,
+    ref_nine_tails, unpack,
+};
+use analyze::puzzle::SymmetryChoice;
+use std::collections::HashMap;
+use std::hash::Hash;
+
+/// The symmetries of an `rows x cols` board as cell maps, built from a quarter turn and
+/// a transposition on a square, from the two flips on a rectangle.
+fn board_maps(rows: usize, cols: usize) -> Vec<Vec<usize>> {
+    let cell = |r: usize, c: usize| r * cols + c;
+    let flip_rows: Vec<usize> = (0..rows * cols).map(|i| cell(rows - 1 - i / cols, i % cols)).collect();
+    let flip_cols: Vec<usize> = (0..rows * cols).map(|i| cell(i / cols, cols - 1 - i % cols)).collect();
+    let mut generators = vec![flip_rows, flip_cols];
+    if rows == cols {
+        generators.push((0..rows * cols).map(|i| cell(i % cols, i / cols)).collect());
+    }
+    let mut group = vec![(0..rows * cols).collect::<Vec<usize>>()];
+    let mut i = 0;
+    while i < group.len() {
+        for g in &generators {
+            let product: Vec<usize> = group[i].iter().map(|&c| g[c]).collect();
+            if !group.contains(&product) {
+                group.push(product);
+            }
+        }
+        i += 1;
+    }
+    group
+}
+
+/// The classes per distance of `distances` under the maps of `candidates` that keep every
+/// distance, and how many those are (the identity among them).
+fn brute_force<K: Copy + Ord + Hash>(distances: &HashMap<K, usize>, candidates: &[&dyn Fn(K) -> K]) -> (usize, Vec<u64>) {
+    let kept: Vec<&&dyn Fn(K) -> K> = candidates
+        .iter()
+        .filter(|g| distances.iter().all(|(&x, d)| distances.get(&g(x)) == Some(d)))
+        .collect();
+    let levels = distances.values().max().map_or(0, |&m| m + 1);
+    let mut classes = vec![0; levels];
+    for (&x, &d) in distances {
+        if kept.iter().all(|g| g(x) >= x) {
+            classes[d] += 1;
+        }
+    }
+    (kept.len(), classes)
+}
+
+/// The image of coin vector `v` (coin `i` in bit `i`) under cell map `to`.
+fn move_coins(to: &[usize], v: u32) -> u32 {
+    (0..to.len()).filter(|&i| v >> i & 1 == 1).fold(0, |m, i| m | 1 << to[i])
+}
+
+fn check_coins(family: &str, flags: &[(&str, u64)], rules: crate::util::CoinRules, board: (usize, usize), order: u64) {
+    let a = analysis(job(family, flags));
+    let maps = board_maps(board.0, board.1);
+    let images: Vec<Box<dyn Fn(u32) -> u32>> = maps
+        .iter()
+        .map(|to| Box::new(move |v| move_coins(to, v)) as Box<dyn Fn(u32) -> u32>)
+        .collect();
+    let candidates: Vec<&dyn Fn(u32) -> u32> = images.iter().map(|b| b.as_ref()).collect();
+    let (kept, classes) = brute_force(&coin_distances(&rules), &candidates);
+    assert_eq!((kept as u64, a.symmetry.order), (order, order), "{family}");
+    assert_eq!(a.level_classes, classes, "{family}");
+}
+
+#[test]
+fn coin_boards_count_their_classes_as_a_brute_force_does() {
+    check_coins("lights-out", &[], ref_lights_out(4, 3), (4, 3), 4);
+    check_coins("lights-out", &[("rows", 3), ("cols", 3)], ref_lights_out(3, 3), (3, 3), 8);
+    check_coins("lights-out", &[("rows", 2), ("cols", 3)], ref_lights_out(2, 3), (2, 3), 4);
+    check_coins("nine-tails", &[], ref_nine_tails(3, 3), (3, 3), 8);
+    check_coins("coin-lines", &[("size", 3)], ref_coin_lines(3), (3, 3), 8);
+}
+
+#[test]
+fn flip_k_counts_rows_up_to_reading_them_backwards() {
+    for (n, k) in [(7, 3), (8, 2), (6, 6)] {
+        let a = analysis(job("flip-k", &[("coins", n), ("flip", k)]));
+        let n = n as usize;
+        let reverse = move |v: u32| (0..n).filter(|&i| v >> i & 1 == 1).fold(0, |m, i| m | 1 << (n - 1 - i));
+        let (kept, classes) = brute_force(&coin_distances(&ref_flip_k(n, k as usize)), &[&|v| v, &reverse]);
+        assert_eq!((kept, a.symmetry.order), (2, 2));
+        assert_eq!(a.level_classes, classes, "flip-k {n} {k}");
+    }
+}
+
+/// The sliding board's symmetries that keep the goal's blank cell, tiles relabelled so
+/// that the goal maps to itself; kept where they keep every distance.
+fn check_sliding(rows: usize, cols: usize, goal: &[u8], order: u64) {
+    let text: Vec<String> = goal.iter().map(u8::to_string).collect();
+    let family = if (rows, cols) == (3, 3) { "eight" } else { "sliding" };
+    let flags: &[(&str, u64)] = if family == "eight" {
+        &[]
+    } else {
+        &[("rows", rows as u64), ("cols", cols as u64)]
+    };
+    let chosen = job(family, flags).with_goal(&text.join(" ")).expect("a goal");
+    let a = analysis(chosen);
+    let cells = rows * cols;
+    let home = |t: u8| goal.iter().position(|&g| g == t).expect("every tile");
+    let images: Vec<Box<dyn Fn(u64) -> u64>> = board_maps(rows, cols)
+        .into_iter()
+        .filter(|to| to[home(0)] == home(0))
+        .map(|to| {
+            let goal = goal.to_vec();
+            Box::new(move |key: u64| {
+                let board = unpack(key, cells);
+                let mut image = vec![0u8; cells];
+                for (c, &t) in board.iter().enumerate() {
+                    image[to[c]] = goal[to[goal.iter().position(|&g| g == t).expect("a tile")]];
+                }
+                crate::util::pack(&image)
+            }) as Box<dyn Fn(u64) -> u64>
+        })
+        .collect();
+    let candidates: Vec<&dyn Fn(u64) -> u64> = images.iter().map(|b| b.as_ref()).collect();
+    let (kept, classes) = brute_force(&distances_to(goal, rows, cols), &candidates);
+    assert_eq!((kept as u64, a.symmetry.order), (order, order), "{rows}x{cols} {goal:?}");
+    // The least member in the test's packing need not be the least board, but the count
+    // of classes per distance is the same whichever member counts.
+    assert_eq!(a.level_classes, classes, "{rows}x{cols} {goal:?}");
+}
+
+#[test]
+fn sliding_boards_count_their_classes_as_a_brute_force_does() {
+    check_sliding(3, 3, &goal_board(3, 3), 2);
+    check_sliding(3, 3, &[1, 2, 3, 4, 0, 5, 6, 7, 8], 8);
+    check_sliding(2, 3, &goal_board(2, 3), 1);
+    check_sliding(3, 2, &[1, 2, 0, 3, 4, 5], 2);
+}
+
+#[test]
+fn no_symmetry_counts_every_configuration_and_a_missing_group_is_refused() {
+    let eight = job("eight", &[]);
+    let a = analysis(eight.clone().with_symmetry(SymmetryChoice::NONE).expect("none"));
+    assert_eq!((a.symmetry.order, &a.level_classes), (1, &a.levels));
+    let rotations = "rotations".parse().expect("a choice");
+    let refused = eight.with_symmetry(rotations).expect_err("the 8-puzzle has no rotation");
+    assert!(refused.contains("found: 2: the identity and 1 reflection"), "{refused}");
+    let inverse = "all+inverse".parse().expect("a choice");
+    assert!(job("lights-out", &[]).with_symmetry(inverse).is_err());
+}
