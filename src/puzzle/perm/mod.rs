@@ -17,11 +17,13 @@ pub mod rank;
 pub mod scramble;
 pub mod sequence;
 pub mod structure;
+pub mod symmetry;
 #[cfg(test)]
 mod tests;
 pub mod text;
 
-use super::{Bins, ClassInfo, Invariant, Notation, ParseError, SearchGraph};
+use super::{Bins, ClassInfo, Geometric, Invariant, Notation, ParseError, SearchGraph, Symmetry, SymmetryChoice};
+use std::sync::Arc;
 use coords::{Coords, Plan};
 pub use parse::{Definition, DefinitionError, parse_definition};
 use sequence::Transform;
@@ -56,6 +58,18 @@ pub struct PermPuzzle {
     swap: Option<Swap>,
     /// Whether that move's predecessors are passed as [`Bins`] (a search on disk).
     binned: bool,
+    /// The symmetries positions are counted up to (`--symmetry`).
+    symmetry: Arc<Counted>,
+}
+
+/// The symmetries a definition's positions are counted up to.
+#[derive(Debug, Default)]
+struct Counted {
+    group: Option<Symmetry>,
+    /// Every symmetry but the identity.
+    syms: Vec<symmetry::Action>,
+    /// Whether a position's inverse counts with it.
+    inverse: bool,
 }
 
 /// Under [`Plan::Big`] with no other coordinate, the one move that changes the big
@@ -373,6 +387,7 @@ impl PermPuzzle {
             first: 1,
             swap: None,
             binned: false,
+            symmetry: Arc::default(),
         };
         puzzle.classes = puzzle.build_classes();
         puzzle.swap = Swap::of(&puzzle.coords.plan);
@@ -1086,6 +1101,14 @@ impl SearchGraph for PermPuzzle {
 
     /// Every power of a move is a move (`--metric face`), or a move and its inverse
     /// (`--metric quarter`).
+    fn counts_classes(&self) -> bool {
+        self.symmetry.group.is_some()
+    }
+
+    fn classes_at(&self, rank: u64) -> u64 {
+        u64::from(self.least(rank))
+    }
+
     fn symmetric(&self) -> bool {
         true
     }
@@ -1135,7 +1158,136 @@ impl SearchGraph for PermPuzzle {
     }
 }
 
+impl PermPuzzle {
+    /// Whether `rank` is the least of its images under the symmetries counted (as
+    /// flattened pieces, then twists): the one rank its class is counted at.
+    fn least(&self, rank: u64) -> bool {
+        thread_local! {
+            static SCRATCH: std::cell::RefCell<[Vec<u8>; 7]> = Default::default();
+        }
+        SCRATCH.with_borrow_mut(|[p, t, buf, ip, it, sp, st]| {
+            self.coords.unrank(&self.s, rank, p, t, buf);
+            let n = p.len();
+            for v in [&mut *ip, &mut *it, &mut *sp, &mut *st] {
+                v.resize(n, 0);
+            }
+            let c = &self.symmetry;
+            if c.inverse {
+                symmetry::invert(&self.s, p, t, ip, it);
+                if (&ip[..], &it[..]) < (&p[..], &t[..]) {
+                    return false;
+                }
+            }
+            let sources: &[(&[u8], &[u8])] = if c.inverse { &[(p, t), (ip, it)] } else { &[(p, t)] };
+            c.syms.iter().all(|s| {
+                sources.iter().all(|&(q, u)| {
+                    s.apply(&self.s, q, u, sp, st);
+                    (&sp[..], &st[..]) >= (&p[..], &t[..])
+                })
+            })
+        })
+    }
+
+    /// The symmetries of `choice` among those found, checked on positions a few random
+    /// moves from the goal: each maps the neighbours of a position onto the neighbours of
+    /// its image (so distances are kept).
+    fn choose_symmetry(&self, choice: SymmetryChoice) -> Result<Counted, String> {
+        let group = symmetry::find(&self.def, &self.s);
+        let (rotations, all) = (group.syms.iter().filter(|s| s.rotation).count(), group.syms.len());
+        let found = symmetry_text(rotations, all - rotations, group.inverse);
+        let mut syms: Vec<symmetry::Action> = match choice.group {
+            Some(Geometric::None) => Vec::new(),
+            Some(Geometric::Rotations) => group.syms.into_iter().filter(|s| s.rotation).skip(1).collect(),
+            _ => group.syms.into_iter().skip(1).collect(),
+        };
+        let inverse = match choice.inverse {
+            Some(true) if !group.inverse => return Err(choice.missing(&found)),
+            Some(asked) => asked,
+            None => group.inverse,
+        };
+        if !self.keeps_neighbours(&syms) {
+            syms.clear();
+        }
+        if choice.asks_for_more() && syms.is_empty() && !inverse {
+            return Err(choice.missing(&found));
+        }
+        let rotations = syms.iter().filter(|s| s.rotation).count() + 1;
+        let order = (syms.len() as u64 + 1) << u64::from(inverse);
+        let made_of = symmetry_text(rotations, syms.len() + 1 - rotations, inverse);
+        Ok(Counted {
+            group: (order > 1).then_some(Symmetry { order, made_of }),
+            syms,
+            inverse,
+        })
+    }
+
+    /// Whether every symmetry of `syms` maps each position's neighbours onto its image's,
+    /// on positions up to 40 moves from the goal.
+    fn keeps_neighbours(&self, syms: &[symmetry::Action]) -> bool {
+        let (mut p, mut t) = (self.s.solved_pieces.clone(), self.s.solved_twists.clone());
+        let (mut q, mut u) = (Vec::new(), Vec::new());
+        let neighbours = |p: &[u8], t: &[u8]| {
+            let mut all: Vec<(Vec<u8>, Vec<u8>)> = self
+                .s
+                .moves
+                .iter()
+                .map(|m| {
+                    let (mut a, mut b) = (Vec::new(), Vec::new());
+                    self.apply(m, p, t, &mut a, &mut b);
+                    (a, b)
+                })
+                .collect();
+            all.sort_unstable();
+            all
+        };
+        let image = |s: &symmetry::Action, p: &[u8], t: &[u8]| {
+            let (mut a, mut b) = (vec![0; p.len()], vec![0; t.len()]);
+            s.apply(&self.s, p, t, &mut a, &mut b);
+            (a, b)
+        };
+        for step in 0..40usize {
+            for s in syms {
+                let (a, b) = image(s, &p, &t);
+                let mut mapped: Vec<_> = neighbours(&p, &t).iter().map(|(x, y)| image(s, x, y)).collect();
+                mapped.sort_unstable();
+                if mapped != neighbours(&a, &b) {
+                    return false;
+                }
+            }
+            let m = &self.s.moves[(step * 7 + step / 3) % self.s.moves.len()];
+            self.apply(m, &p, &t, &mut q, &mut u);
+            std::mem::swap(&mut p, &mut q);
+            std::mem::swap(&mut t, &mut u);
+        }
+        true
+    }
+}
+
+/// A definition's group as reports name it.
+fn symmetry_text(rotations: usize, mirrors: usize, inverse: bool) -> String {
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    let geometric = match (rotations, mirrors) {
+        (1, 0) if inverse => return "the identity and the inverse of a position".into(),
+        (1, 0) => "the identity".to_string(),
+        (r, 0) => format!("{} of the whole puzzle", plural(r, "rotation")),
+        (r, m) => format!("{} and {} of the whole puzzle", plural(r, "rotation"), plural(m, "mirror")),
+    };
+    match inverse {
+        true => format!("{geometric}, each with the inverse of the position"),
+        false => geometric,
+    }
+}
+
 impl Invariant for PermPuzzle {
+    fn symmetry(&self) -> Symmetry {
+        self.symmetry.group.clone().unwrap_or_else(Symmetry::trivial)
+    }
+
+    fn with_symmetry(mut self, choice: SymmetryChoice) -> Result<Self, String> {
+        self.symmetry = Arc::new(self.choose_symmetry(choice)?);
+        Ok(self)
+    }
+
     /// When the moves generate less than a class, the search reaches fewer positions
     /// than the class holds: the invariant is necessary, not sufficient.
     fn exact(&self) -> bool {
