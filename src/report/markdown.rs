@@ -78,10 +78,10 @@ fn write_totals(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
     if a.symmetric() {
         writeln!(
             w,
-            "| up to its {} symmetries ({}) | {} classes |",
+            "| up to its {} symmetries ({}) | {} |",
             a.symmetry.order,
             a.symmetry.made_of,
-            thousands(a.reachable_classes())
+            classes(a.reachable_classes())
         )?;
     }
     writeln!(w, "| maximum distance | {} |", a.distance_text(a.max_distance()))?;
@@ -89,7 +89,7 @@ fn write_totals(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
     writeln!(w, "| mean distance | {:.4} {} |", a.mean_distance(), a.metric)?;
     writeln!(
         w,
-        "| classes | {} ({} solvable) |",
+        "| solvability classes | {} ({} solvable) |",
         a.classes.len(),
         a.classes.iter().filter(|c| c.solvable).count()
     )?;
@@ -106,13 +106,14 @@ fn write_totals(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
 /// The antipodes' count, with their classes where counted up to symmetry.
 fn antipodes_text(a: &Analysis) -> String {
     match a.symmetric() {
-        true => format!(
-            "{} in {} classes",
-            thousands(a.antipodes()),
-            thousands(a.antipode_classes())
-        ),
+        true => format!("{} in {}", thousands(a.antipodes()), classes(a.antipode_classes())),
         false => thousands(a.antipodes()),
     }
+}
+
+/// `n classes`, or `1 class`.
+fn classes(n: u64) -> String {
+    format!("{} class{}", thousands(n), if n == 1 { "" } else { "es" })
 }
 
 /// `## The goal and the farthest configurations`: the goals and the first antipodes
@@ -126,10 +127,10 @@ fn write_farthest(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
         let classes = a.antipode_classes();
         match classes as usize > shown {
             true => format!(
-                ", in {} classes up to symmetry. Here is one of each of the first {shown}",
-                thousands(classes)
+                ", in {} up to symmetry. Here is one of each of the first {shown}",
+                self::classes(classes)
             ),
-            false => format!(", in {} classes up to symmetry, one of each here", thousands(classes)),
+            false => format!(", in {} up to symmetry, one of each here", self::classes(classes)),
         }
     } else if a.antipodes() <= 1 {
         String::new()
