@@ -418,7 +418,12 @@ fn ranked_distances<P: PackedPuzzle>(puzzle: &P, ranked: &P::Ranked, found: &Spa
     by_class[0] = found.levels.iter().sum();
     // Up to symmetry, the antipodes shown are classes: their representatives.
     let shown = |&k: &P::Key| !puzzle.counts_classes() || puzzle.classes_at(k) > 0;
-    let mut last: Vec<u64> = found.last.iter().filter(|k| shown(k)).map(|&k| puzzle.rank(k)).collect();
+    let mut last: Vec<u64> = found
+        .last
+        .iter()
+        .filter(|k| shown(k))
+        .map(|&k| puzzle.rank(k))
+        .collect();
     last.sort_unstable();
     last.truncate(engine::bfs::EXAMPLES);
     Distances {

@@ -211,7 +211,12 @@ impl Job {
         // The default (the largest group that holds) follows from the rest: named only
         // when chosen, so the identities of searches made before `--symmetry` stand.
         let symmetry = (self.symmetry != SymmetryChoice::default()).then(|| ("symmetry", self.symmetry.to_string()));
-        Identity::new(head.into_iter().chain(self.choice.canonical()).chain([goal]).chain(symmetry))
+        Identity::new(
+            head.into_iter()
+                .chain(self.choice.canonical())
+                .chain([goal])
+                .chain(symmetry),
+        )
     }
 
     /// What reading the puzzle chose that the user should hear (see [`Family::note`]).

@@ -63,7 +63,14 @@ fn run(puzzle: &Sliding, processes: usize, dir: &Path, stop: Option<usize>) -> O
         .map(|m| m.into_inner().expect("lock").unwrap_or(usize::MAX))
         .collect();
     let notes = notes.lock().expect("lock").clone();
-    (results.into_iter().map(|(r, _)| r).collect(), first, notes)
+    // The result, less the times of earlier runs (which only a resumed search has).
+    let result = |r: Result<Distances, EngineError>| {
+        r.map(|mut d| {
+            d.earlier_millis.clear();
+            d
+        })
+    };
+    (results.into_iter().map(|(r, _)| result(r)).collect(), first, notes)
 }
 
 fn resumed_levels(notes: &[(usize, Note)]) -> Vec<(usize, usize)> {

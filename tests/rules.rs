@@ -5,7 +5,8 @@
 #![allow(clippy::unwrap_used)]
 
 use crate::util::{
-    CoinRules, CoinVector, RefMove, Sandbox, coin_distances, distances_csv, states_csv, example, first_length, histogram,
+    CoinRules, CoinVector, RefMove, Sandbox, coin_distances, distances_csv, example, first_length, histogram,
+    states_csv,
 };
 
 const EXAMPLES: [&str; 5] = [

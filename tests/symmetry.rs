@@ -37,7 +37,10 @@ fn board_maps(rows: usize, cols: usize) -> Vec<Vec<usize>> {
 
 /// The classes per distance of `distances` under the maps of `candidates` that keep every
 /// distance, and how many those are (the identity among them).
-fn brute_force<K: Copy + Ord + Hash>(distances: &HashMap<K, usize>, candidates: &[&dyn Fn(K) -> K]) -> (usize, Vec<u64>) {
+fn brute_force<K: Copy + Ord + Hash>(
+    distances: &HashMap<K, usize>,
+    candidates: &[&dyn Fn(K) -> K],
+) -> (usize, Vec<u64>) {
     let kept: Vec<&&dyn Fn(K) -> K> = candidates
         .iter()
         .filter(|g| distances.iter().all(|(&x, d)| distances.get(&g(x)) == Some(d)))
@@ -54,7 +57,9 @@ fn brute_force<K: Copy + Ord + Hash>(distances: &HashMap<K, usize>, candidates: 
 
 /// The image of coin vector `v` (coin `i` in bit `i`) under cell map `to`.
 fn move_coins(to: &[usize], v: u32) -> u32 {
-    (0..to.len()).filter(|&i| v >> i & 1 == 1).fold(0, |m, i| m | 1 << to[i])
+    (0..to.len())
+        .filter(|&i| v >> i & 1 == 1)
+        .fold(0, |m, i| m | 1 << to[i])
 }
 
 fn check_coins(family: &str, flags: &[(&str, u64)], rules: crate::util::CoinRules, board: (usize, usize), order: u64) {
@@ -73,8 +78,20 @@ fn check_coins(family: &str, flags: &[(&str, u64)], rules: crate::util::CoinRule
 #[test]
 fn coin_boards_count_their_classes_as_a_brute_force_does() {
     check_coins("lights-out", &[], ref_lights_out(4, 3), (4, 3), 4);
-    check_coins("lights-out", &[("rows", 3), ("cols", 3)], ref_lights_out(3, 3), (3, 3), 8);
-    check_coins("lights-out", &[("rows", 2), ("cols", 3)], ref_lights_out(2, 3), (2, 3), 4);
+    check_coins(
+        "lights-out",
+        &[("rows", 3), ("cols", 3)],
+        ref_lights_out(3, 3),
+        (3, 3),
+        8,
+    );
+    check_coins(
+        "lights-out",
+        &[("rows", 2), ("cols", 3)],
+        ref_lights_out(2, 3),
+        (2, 3),
+        4,
+    );
     check_coins("nine-tails", &[], ref_nine_tails(3, 3), (3, 3), 8);
     check_coins("coin-lines", &[("size", 3)], ref_coin_lines(3), (3, 3), 8);
 }
@@ -122,7 +139,11 @@ fn check_sliding(rows: usize, cols: usize, goal: &[u8], order: u64) {
         .collect();
     let candidates: Vec<&dyn Fn(u64) -> u64> = images.iter().map(|b| b.as_ref()).collect();
     let (kept, classes) = brute_force(&distances_to(goal, rows, cols), &candidates);
-    assert_eq!((kept as u64, a.symmetry.order), (order, order), "{rows}x{cols} {goal:?}");
+    assert_eq!(
+        (kept as u64, a.symmetry.order),
+        (order, order),
+        "{rows}x{cols} {goal:?}"
+    );
     // The least member in the test's packing need not be the least board, but the count
     // of classes per distance is the same whichever member counts.
     assert_eq!(a.level_classes, classes, "{rows}x{cols} {goal:?}");
@@ -142,7 +163,9 @@ fn no_symmetry_counts_every_configuration_and_a_missing_group_is_refused() {
     let a = analysis(eight.clone().with_symmetry(SymmetryChoice::NONE).expect("none"));
     assert_eq!((a.symmetry.order, &a.level_classes), (1, &a.levels));
     let rotations = "rotations".parse().expect("a choice");
-    let refused = eight.with_symmetry(rotations).expect_err("the 8-puzzle has no rotation");
+    let refused = eight
+        .with_symmetry(rotations)
+        .expect_err("the 8-puzzle has no rotation");
     assert!(refused.contains("found: 2: the identity and 1 reflection"), "{refused}");
     let inverse = "all+inverse".parse().expect("a choice");
     assert!(job("lights-out", &[]).with_symmetry(inverse).is_err());

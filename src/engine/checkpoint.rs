@@ -541,7 +541,11 @@ fn read(path: &Path, into: Option<&[AtomicU64]>) -> Result<Option<(Header, Optio
     let antipodes = input.list(1 << 20)?;
     let watched = input.list(1 << 20)?;
     let words = input.u64()?;
-    if start > end || words != 2 * (end - start).div_ceil(64) || levels.len() as u64 != level + 1 || classes.len() != levels.len() {
+    if start > end
+        || words != 2 * (end - start).div_ceil(64)
+        || levels.len() as u64 != level + 1
+        || classes.len() != levels.len()
+    {
         return Err(Problem::Damaged("its header contradicts itself".into()));
     }
     if let Some(into) = into

@@ -961,7 +961,8 @@ impl Disk {
         m.levels.push(total.states);
         m.classes.push(total.classes);
         m.runs = self.earlier.clone();
-        m.runs.push(u64::try_from(self.began.elapsed().as_millis()).unwrap_or(u64::MAX));
+        m.runs
+            .push(u64::try_from(self.began.elapsed().as_millis()).unwrap_or(u64::MAX));
         for (sum, add) in m.reached_by_class.iter_mut().zip(&total.by_class) {
             *sum += add;
         }
@@ -1927,8 +1928,14 @@ mod tests {
         m.late_bins[0].push((1, 6, 8));
         assert!(refused(&written(&m)).contains("cannot have sent them"));
         let mut m = sample();
-        (m.levels, m.classes, m.runs, m.reached_by_class, m.antipodes, m.watched) =
-            (Vec::new(), Vec::new(), Vec::new(), vec![0], Vec::new(), vec![None, None]);
+        (m.levels, m.classes, m.runs, m.reached_by_class, m.antipodes, m.watched) = (
+            Vec::new(),
+            Vec::new(),
+            Vec::new(),
+            vec![0],
+            Vec::new(),
+            vec![None, None],
+        );
         assert!(refused(&written(&m)).contains("late updates before its first level"));
     }
 

@@ -128,11 +128,22 @@ impl Coins {
     /// goals: then it maps every configuration to one as far from the goal.
     fn keeps(&self, s: &BoardSym) -> bool {
         let n = self.coins();
-        let map = |mask: u64| (0..n).filter(|&c| mask & self.bit(c) != 0).fold(0, |m, c| m | self.bit(s.to[c]));
+        let map = |mask: u64| {
+            (0..n)
+                .filter(|&c| mask & self.bit(c) != 0)
+                .fold(0, |m, c| m | self.bit(s.to[c]))
+        };
         let key = |m: &CoinMove| (m.mask, m.needs_heads, m.cost);
         let mut moves: Vec<_> = self.moves.iter().map(key).collect();
-        let mut images: Vec<_> = self.moves.iter().map(|m| (map(m.mask), m.needs_heads.map(map), m.cost)).collect();
-        let (mut goals, mut goal_images) = (self.goals.clone(), self.goals.iter().map(|&g| map(g)).collect::<Vec<_>>());
+        let mut images: Vec<_> = self
+            .moves
+            .iter()
+            .map(|m| (map(m.mask), m.needs_heads.map(map), m.cost))
+            .collect();
+        let (mut goals, mut goal_images) = (
+            self.goals.clone(),
+            self.goals.iter().map(|&g| map(g)).collect::<Vec<_>>(),
+        );
         for list in [&mut goals, &mut goal_images] {
             list.sort_unstable();
         }

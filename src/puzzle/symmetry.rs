@@ -72,7 +72,11 @@ fn describe(syms: &[BoardSym], shape: &str) -> Symmetry {
         (1, 0) => "the identity alone".to_string(),
         (1, r) => format!("the identity and {} of the {shape}", plural(r, "reflection")),
         (n, 0) => format!("the {shape}'s {}", plural(n, "rotation")),
-        (n, r) => format!("the {shape}'s {} and {}", plural(n, "rotation"), plural(r, "reflection")),
+        (n, r) => format!(
+            "the {shape}'s {} and {}",
+            plural(n, "rotation"),
+            plural(r, "reflection")
+        ),
     };
     Symmetry {
         order: syms.len() as u64,
@@ -114,12 +118,18 @@ mod tests {
     fn the_group_asked_for_or_one_line() {
         let all = board_symmetries(3, 3);
         let (syms, group) = choose(all.clone(), SymmetryChoice::default(), "square").expect("all");
-        assert_eq!((syms.len(), group.made_of.as_str()), (8, "the square's 4 rotations and 4 reflections"));
+        assert_eq!(
+            (syms.len(), group.made_of.as_str()),
+            (8, "the square's 4 rotations and 4 reflections")
+        );
         let rotations = "rotations".parse().expect("a choice");
         assert_eq!(choose(all.clone(), rotations, "square").expect("rotations").0.len(), 4);
         let mirror = vec![all[0].clone(), all[6].clone()];
         let refused = choose(mirror, rotations, "square").expect_err("no rotation");
-        assert!(refused.contains("found: 2: the identity and 1 reflection of the square"), "{refused}");
+        assert!(
+            refused.contains("found: 2: the identity and 1 reflection of the square"),
+            "{refused}"
+        );
         let none = choose(all.clone(), SymmetryChoice::NONE, "square").expect("none");
         assert_eq!(none.1, Symmetry::trivial());
         assert!(choose(all, "all+inverse".parse().expect("a choice"), "square").is_err());

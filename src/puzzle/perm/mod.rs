@@ -23,10 +23,10 @@ mod tests;
 pub mod text;
 
 use super::{Bins, ClassInfo, Geometric, Invariant, Notation, ParseError, SearchGraph, Symmetry, SymmetryChoice};
-use std::sync::Arc;
 use coords::{Coords, Plan};
 pub use parse::{Definition, DefinitionError, parse_definition};
 use sequence::Transform;
+use std::sync::Arc;
 use structure::Structure;
 pub use structure::{Metric, Move};
 use text::join;
@@ -1270,7 +1270,11 @@ fn symmetry_text(rotations: usize, mirrors: usize, inverse: bool) -> String {
         (1, 0) if inverse => return "the identity and the inverse of a position".into(),
         (1, 0) => "the identity".to_string(),
         (r, 0) => format!("{} of the whole puzzle", plural(r, "rotation")),
-        (r, m) => format!("{} and {} of the whole puzzle", plural(r, "rotation"), plural(m, "mirror")),
+        (r, m) => format!(
+            "{} and {} of the whole puzzle",
+            plural(r, "rotation"),
+            plural(m, "mirror")
+        ),
     };
     match inverse {
         true => format!("{geometric}, each with the inverse of the position"),

@@ -72,7 +72,8 @@ impl Points {
         for (i, &f) in m.from.iter().enumerate() {
             let o = self.modulus[i].max(1);
             for a in 0..o {
-                perm[self.first[usize::from(f)] + usize::from(a)] = (self.first[i] + usize::from((a + m.twist[i]) % o)) as u32;
+                perm[self.first[usize::from(f)] + usize::from(a)] =
+                    (self.first[i] + usize::from((a + m.twist[i]) % o)) as u32;
             }
         }
         perm
@@ -185,7 +186,8 @@ impl Search {
         let mapped: Vec<usize> = (0..p.pi.len()).filter(|&x| p.pi[x] != u32::MAX).collect();
         for t in 0..self.targets[j].len() {
             let target = &self.targets[j][t];
-            let taken = (0..self.gens.len()).any(|k| k != j && p.phi[k] != OPEN && &self.targets[k][p.phi[k]] == target);
+            let taken =
+                (0..self.gens.len()).any(|k| k != j && p.phi[k] != OPEN && &self.targets[k][p.phi[k]] == target);
             if taken {
                 continue;
             }
@@ -242,7 +244,9 @@ pub fn find(def: &Definition, s: &Structure) -> Group {
     };
     search.branch_point(start, 0);
     if search.steps > MAX_STEPS || search.found.len() > MAX_SYMMETRIES {
-        return trivial(Some("the search for its symmetries did not finish: counted without symmetry".into()));
+        return trivial(Some(
+            "the search for its symmetries did not finish: counted without symmetry".into(),
+        ));
     }
     let syms = actions(def, s, &points, &moves, &search);
     Group {
@@ -286,7 +290,9 @@ fn actions(def: &Definition, s: &Structure, points: &Points, moves: &[Vec<u32>],
         .iter()
         .filter_map(|(pi, phi)| {
             let target = |m: usize| &search.targets[m][phi[m]];
-            let rotation = base_moves.iter().all(|&m| base_moves.iter().any(|&b| &moves[b] == target(m)));
+            let rotation = base_moves
+                .iter()
+                .all(|&m| base_moves.iter().any(|&b| &moves[b] == target(m)));
             let identity = pi.iter().enumerate().all(|(x, &y)| x == y as usize);
             action(s, points, pi, rotation).map(|a| (!identity, a))
         })
@@ -344,9 +350,8 @@ fn action(s: &Structure, points: &Points, pi: &[u32], rotation: bool) -> Option<
 /// Whether a position's inverse is as far as the position: the goal the identity (every
 /// piece distinct, at home, untwisted) and every move's inverse a move.
 fn inverse_holds(s: &Structure, moves: &[Vec<u32>]) -> bool {
-    let identity = (0..s.solved_pieces.len()).all(|i| {
-        usize::from(s.solved_pieces[i]) + s.layout.offset[s.layout.set_of[i]] == i && s.solved_twists[i] == 0
-    });
+    let identity = (0..s.solved_pieces.len())
+        .all(|i| usize::from(s.solved_pieces[i]) + s.layout.offset[s.layout.set_of[i]] == i && s.solved_twists[i] == 0);
     let closed = moves.iter().all(|m| {
         let mut inverse = vec![0u32; m.len()];
         for (x, &y) in m.iter().enumerate() {
@@ -412,7 +417,10 @@ mod tests {
     #[test]
     fn the_examples_have_their_shapes_symmetries() {
         assert_eq!(group(include_str!("../../../examples/pocket-cube.tws")), (24, 24, true));
-        assert_eq!(group(include_str!("../../../examples/pocket-cube-held.tws")), (3, 3, true));
+        assert_eq!(
+            group(include_str!("../../../examples/pocket-cube-held.tws")),
+            (3, 3, true)
+        );
         assert_eq!(group(include_str!("../../../examples/pyraminx.tws")), (12, 12, true));
         assert_eq!(group(include_str!("../../../examples/top-spin-9.tws")), (1, 1, true));
         assert_eq!(group(include_str!("../../../examples/pancakes-10.tws")), (1, 0, true));
@@ -435,8 +443,8 @@ mod tests {
             for m in puzzle.moves() {
                 let (mut q, mut u) = (Vec::new(), Vec::new());
                 puzzle.apply(m, &p, &t, &mut q, &mut u);
-                if !distance.contains_key(&(q.clone(), u.clone())) {
-                    distance.insert((q.clone(), u.clone()), d + 1);
+                if let std::collections::hash_map::Entry::Vacant(e) = distance.entry((q.clone(), u.clone())) {
+                    e.insert(d + 1);
                     queue.push_back((q, u));
                 }
             }
@@ -468,18 +476,25 @@ mod tests {
                     invert(&puzzle.s, p, t, &mut q, &mut u);
                     sources.push((q, u));
                 }
-                let all = sources.iter().flat_map(|(p, t)| group.syms.iter().map(|a| a.image(&puzzle.s, p, t)));
+                let all = sources
+                    .iter()
+                    .flat_map(|(p, t)| group.syms.iter().map(|a| a.image(&puzzle.s, p, t)));
                 all.collect()
             };
             let mut classes = vec![0u64; distance.values().max().map_or(0, |m| m + 1)];
             for ((p, t), &d) in &distance {
                 let all = images(p, t);
-                assert!(all.iter().all(|x| distance.get(x) == Some(&d)), "{moves:?}: a symmetry moved a distance");
+                assert!(
+                    all.iter().all(|x| distance.get(x) == Some(&d)),
+                    "{moves:?}: a symmetry moved a distance"
+                );
                 if all.iter().all(|x| x >= &(p.clone(), t.clone())) {
                     classes[d] += 1;
                 }
             }
-            let counted = puzzle.with_symmetry(SymmetryChoice::default()).expect("the largest group");
+            let counted = puzzle
+                .with_symmetry(SymmetryChoice::default())
+                .expect("the largest group");
             let search = crate::engine::search(&counted, Default::default(), |_| std::ops::ControlFlow::Continue(()));
             assert_eq!(search.expect("searched").classes, classes, "{moves:?}");
         }

@@ -497,7 +497,9 @@ impl Invariant for Sliding {
             .collect();
         let mut group = group;
         if group.order > 1 {
-            group.made_of.push_str(" keeping the blank's goal cell, tiles relabelled");
+            group
+                .made_of
+                .push_str(" keeping the blank's goal cell, tiles relabelled");
         }
         self.symmetry = TileSymmetry { group, maps };
         Ok(self)
