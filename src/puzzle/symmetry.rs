@@ -14,8 +14,27 @@ pub struct BoardSym {
 }
 
 /// The board's symmetries, the identity first: a square's 4 rotations and 4 reflections,
-/// a rectangle's identity, half turn and 2 reflections.
+/// a rectangle's identity, half turn and 2 reflections. On a board one cell wide some of
+/// these move no cell or move cells alike (a row's half turn reads it backwards, as does
+/// one of its reflections): each permutation is listed once, so that the group's order
+/// counts permutations, and one that a reflection makes counts as a reflection (a row read
+/// backwards, as flip-k's is; `rotations` then keeps the identity alone).
 pub fn board_symmetries(rows: usize, cols: usize) -> Vec<BoardSym> {
+    let mut distinct: Vec<BoardSym> = Vec::new();
+    for s in geometric_maps(rows, cols) {
+        match distinct.iter().position(|d| d.to == s.to) {
+            // The identity stays a rotation, whatever else makes it.
+            Some(0) => {}
+            Some(i) => distinct[i].rotation &= s.rotation,
+            None => distinct.push(s),
+        }
+    }
+    distinct
+}
+
+/// The square's 8 or the rectangle's 4 maps, the identity first, whether or not some
+/// coincide.
+fn geometric_maps(rows: usize, cols: usize) -> Vec<BoardSym> {
     // Each as (rotation?, the image of (r, c)), the last four only on a square.
     type Map = fn(usize, usize, usize, usize) -> (usize, usize);
     let maps: [(bool, Map); 8] = [
@@ -70,6 +89,7 @@ fn describe(syms: &[BoardSym], shape: &str) -> Symmetry {
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     let made_of = match (rotations, reflections) {
         (1, 0) => "the identity alone".to_string(),
+        (1, 1) if shape == "row" => "the identity and the row read backwards".to_string(),
         (1, r) => format!("the identity and {} of the {shape}", plural(r, "reflection")),
         (n, 0) => format!("the {shape}'s {}", plural(n, "rotation")),
         (n, r) => format!(
@@ -86,7 +106,11 @@ fn describe(syms: &[BoardSym], shape: &str) -> Symmetry {
 
 /// The shape's name in a group's description.
 pub fn shape_name(rows: usize, cols: usize) -> &'static str {
-    if rows == cols { "square" } else { "rectangle" }
+    match (rows, cols) {
+        (1, _) | (_, 1) => "row",
+        _ if rows == cols => "square",
+        _ => "rectangle",
+    }
 }
 
 #[cfg(test)]
@@ -112,6 +136,26 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A board one cell wide has fewer distinct symmetries than its shape suggests: a row
+    /// two (itself and read backwards), a single cell one; each is listed once.
+    #[test]
+    fn a_row_has_two_symmetries_and_a_cell_one() {
+        for ((rows, cols), order) in [((1, 5), 2), ((4, 1), 2), ((1, 1), 1), ((2, 2), 8), ((2, 1), 2)] {
+            let syms = board_symmetries(rows, cols);
+            assert_eq!(syms.len(), order, "{rows}x{cols}");
+            for (i, s) in syms.iter().enumerate() {
+                assert!(syms[..i].iter().all(|t| t.to != s.to), "{rows}x{cols}: listed twice");
+            }
+        }
+        let row = board_symmetries(1, 4);
+        assert_eq!((row[1].to.clone(), row[1].rotation), (vec![3, 2, 1, 0], false));
+        let (_, group) = choose(row, SymmetryChoice::default(), shape_name(1, 4)).expect("the row's");
+        assert_eq!(
+            (group.order, group.made_of.as_str()),
+            (2, "the identity and the row read backwards")
+        );
     }
 
     #[test]
