@@ -88,13 +88,18 @@ impl CoinSymmetry {
         CoinSymmetry { group, tables }
     }
 
+    /// The images of `rank` under each symmetry but the identity.
+    #[inline]
+    fn images(&self, rank: u64) -> impl Iterator<Item = u64> + '_ {
+        self.tables
+            .chunks_exact(4)
+            .map(move |t| (0..4).fold(0u64, |m, k| m | u64::from(t[k][(rank >> (8 * k) & 0xff) as usize])))
+    }
+
     /// Whether `rank` is the least of its images: the one rank its class is counted at.
     #[inline]
     fn least(&self, rank: u64) -> bool {
-        self.tables.chunks_exact(4).all(|t| {
-            let image = (0..4).fold(0u64, |m, k| m | u64::from(t[k][(rank >> (8 * k) & 0xff) as usize]));
-            image >= rank
-        })
+        self.images(rank).all(|image| image >= rank)
     }
 }
 
@@ -594,4 +599,133 @@ pub fn cross(rows: usize, cols: usize, cell: usize, bit: impl Fn(usize) -> u64) 
         mask |= bit(cell + 1);
     }
     mask
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::coin_lines::coin_lines;
+    use crate::puzzle::lights_out::lights_out;
+    use crate::puzzle::nine_tails::{nine_tails, weighted_nine_tails};
+
+    fn largest(puzzle: Coins) -> Coins {
+        puzzle
+            .with_symmetry(SymmetryChoice::default())
+            .expect("the default group exists")
+    }
+
+    /// Each configuration's distance to the goal (`None`: unreachable), by a plain
+    /// breadth-first search over the reverse moves.
+    fn distances(puzzle: &Coins) -> Vec<Option<u32>> {
+        let mut distance = vec![None; puzzle.states() as usize];
+        let mut queue: std::collections::VecDeque<u64> = puzzle.goals().into_iter().collect();
+        for &g in &queue {
+            distance[g as usize] = Some(0);
+        }
+        while let Some(rank) = queue.pop_front() {
+            let d = distance[rank as usize].map(|d| d + 1);
+            puzzle.for_each_predecessor(&mut (), rank, |before| {
+                if distance[before as usize].is_none() {
+                    distance[before as usize] = d;
+                    queue.push_back(before);
+                }
+            });
+        }
+        distance
+    }
+
+    #[test]
+    fn boards_find_the_symmetries_that_keep_their_moves_and_goal() {
+        let orders = [
+            (lights_out(4, 3), 4),
+            (lights_out(4, 4), 8),
+            (lights_out(3, 3), 8),
+            (lights_out(3, 2), 4),
+            (nine_tails(3, 3), 8),
+            (weighted_nine_tails(3, 3), 8),
+            (coin_lines(3), 8),
+        ];
+        for (puzzle, order) in orders {
+            let id = puzzle.id.clone();
+            assert_eq!(largest(puzzle).symmetry().order, order, "{id}");
+        }
+    }
+
+    /// Each image the tables give is the configuration with its coins moved cell by cell,
+    /// and as far from the goal: the group is one of the puzzle's automorphisms.
+    #[test]
+    fn every_image_moves_the_coins_and_keeps_the_distance() {
+        for puzzle in [lights_out(3, 3), lights_out(4, 3), nine_tails(3, 3), lights_out(3, 2)] {
+            let puzzle = largest(puzzle);
+            let kept: Vec<BoardSym> = board_symmetries(puzzle.rows, puzzle.cols)
+                .into_iter()
+                .filter(|s| puzzle.keeps(s))
+                .collect();
+            let distance = distances(&puzzle);
+            for rank in 0..puzzle.states() {
+                let by_cells = kept[1..].iter().map(|s| {
+                    (0..puzzle.coins())
+                        .filter(|&c| rank & puzzle.bit(c) != 0)
+                        .fold(0, |m, c| m | puzzle.bit(s.to[c]))
+                });
+                let images: Vec<u64> = puzzle.symmetry.images(rank).collect();
+                assert_eq!(images, by_cells.collect::<Vec<_>>(), "{} {rank}", puzzle.id);
+                for image in images {
+                    assert_eq!(
+                        distance[image as usize], distance[rank as usize],
+                        "{} {rank}",
+                        puzzle.id
+                    );
+                }
+            }
+        }
+    }
+
+    /// A goal with one tail in a corner keeps only the reflection through that corner's
+    /// diagonal: `rotations` is refused, naming it.
+    #[test]
+    fn a_goal_off_the_centre_keeps_fewer_symmetries() {
+        let cornered = || lights_out(3, 3).with_goal("THH/HHH/HHH").expect("a goal");
+        let group = largest(cornered()).symmetry();
+        assert_eq!(
+            (group.order, group.made_of.as_str()),
+            (2, "the identity and 1 reflection of the square")
+        );
+        let refused = cornered()
+            .with_symmetry("rotations".parse().expect("a choice"))
+            .expect_err("no rotation keeps a corner");
+        assert!(refused.contains("found: 2: the identity and 1 reflection"), "{refused}");
+    }
+
+    #[test]
+    fn no_symmetry_counts_nothing_and_inverse_is_refused() {
+        let none = lights_out(4, 3).with_symmetry(SymmetryChoice::NONE).expect("none");
+        assert!(!none.counts_classes());
+        assert_eq!(none.symmetry(), Symmetry::trivial());
+        let refused = lights_out(4, 3)
+            .with_symmetry("all+inverse".parse().expect("a choice"))
+            .expect_err("coins have no inverse");
+        assert!(
+            refused.contains("found: 4: the rectangle's 2 rotations and 2 reflections"),
+            "{refused}"
+        );
+        let rotations = lights_out(3, 3).with_symmetry("rotations".parse().expect("a choice"));
+        assert_eq!(rotations.expect("a square's rotations").symmetry().order, 4);
+    }
+
+    /// The classes of lights-out 3x3 up to its 8 symmetries, counted at least members,
+    /// add up over orbits to every configuration reached.
+    #[test]
+    fn least_members_count_each_orbit_once() {
+        let puzzle = largest(lights_out(3, 3));
+        let mut covered = 0;
+        for rank in (0..puzzle.states()).filter(|&r| puzzle.classes_at(r) == 1) {
+            let mut orbit: Vec<u64> = puzzle.symmetry.images(rank).chain([rank]).collect();
+            orbit.sort_unstable();
+            orbit.dedup();
+            assert_eq!(orbit[0], rank);
+            covered += orbit.len() as u64;
+        }
+        assert_eq!(covered, puzzle.states());
+    }
 }
