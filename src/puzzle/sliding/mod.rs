@@ -642,6 +642,95 @@ impl Family for SlidingFamily {
 mod tests {
     use super::*;
 
+    /// `board` with each tile moved to the cell `to` gives and relabelled by `label`.
+    fn image(board: &[u8], (to, label): &(Vec<usize>, Vec<u8>)) -> Vec<u8> {
+        let mut image = vec![0; board.len()];
+        for (cell, &tile) in board.iter().enumerate() {
+            image[to[cell]] = label[usize::from(tile)];
+        }
+        image
+    }
+
+    /// Each rank's distance to the goal, by a plain breadth-first search over ranks.
+    fn distances(puzzle: &Sliding) -> Vec<Option<u32>> {
+        let mut distance = vec![None; puzzle.states() as usize];
+        let goal = puzzle.goals()[0];
+        distance[goal as usize] = Some(0);
+        let mut queue = std::collections::VecDeque::from([goal]);
+        let mut memo = Unranked::default();
+        while let Some(rank) = queue.pop_front() {
+            let d = distance[rank as usize].map(|d| d + 1);
+            puzzle.for_each_predecessor(&mut memo, rank, |before| {
+                if distance[before as usize].is_none() {
+                    distance[before as usize] = d;
+                    queue.push_back(before);
+                }
+            });
+        }
+        distance
+    }
+
+    fn with_goal(rows: usize, cols: usize, goal: Option<&[u8]>) -> Sliding {
+        let board = Sliding::new(rows, cols).expect("a small board");
+        let board = match goal {
+            Some(goal) => board.with_goal_tiles(goal).expect("a goal"),
+            None => board,
+        };
+        board
+            .with_symmetry(SymmetryChoice::default())
+            .expect("the default group")
+    }
+
+    /// The symmetries that keep the blank's goal cell: a corner's diagonal on a square, none
+    /// on a rectangle's corner, all 8 round the centre of 3x3, a flip round an edge's middle.
+    #[test]
+    fn boards_keep_the_symmetries_that_fix_the_blanks_goal_cell() {
+        let cases: [(usize, usize, Option<&[u8]>, u64); 5] = [
+            (3, 3, None, 2),
+            (2, 3, None, 1),
+            (3, 4, None, 1),
+            (3, 3, Some(&[1, 2, 3, 4, 0, 5, 6, 7, 8]), 8),
+            (3, 2, Some(&[1, 2, 0, 3, 4, 5]), 2),
+        ];
+        for (rows, cols, goal, order) in cases {
+            let puzzle = with_goal(rows, cols, goal);
+            assert_eq!(puzzle.symmetry().order, order, "{rows}x{cols} {goal:?}");
+            assert_eq!(puzzle.counts_classes(), order > 1, "{rows}x{cols} {goal:?}");
+        }
+        let rotations = "rotations".parse().expect("a choice");
+        let refused = Sliding::eight().with_symmetry(rotations).expect_err("no rotation");
+        assert!(refused.contains("found: 2: the identity and 1 reflection"), "{refused}");
+    }
+
+    /// Every image of every board is in the ranked class and as far from the goal, and the
+    /// least members' orbits cover the board once.
+    #[test]
+    fn images_are_ranked_boards_at_the_same_distance() {
+        let cases: [(usize, usize, Option<&[u8]>); 3] = [
+            (3, 3, None),
+            (3, 3, Some(&[1, 2, 3, 4, 0, 5, 6, 7, 8])),
+            (3, 2, Some(&[1, 2, 0, 3, 4, 5])),
+        ];
+        for (rows, cols, goal) in cases {
+            let puzzle = with_goal(rows, cols, goal);
+            let distance = distances(&puzzle);
+            let mut covered = 0;
+            for rank in 0..puzzle.states() {
+                let board = puzzle.board(rank);
+                let mut orbit = vec![rank];
+                for map in &puzzle.symmetry.maps {
+                    let image = puzzle.rank_board(&image(&board, map)).expect("a ranked board");
+                    assert_eq!(distance[image as usize], distance[rank as usize], "{board:?}");
+                    orbit.push(image);
+                }
+                orbit.sort_unstable();
+                orbit.dedup();
+                covered += puzzle.classes_at(rank) * orbit.len() as u64;
+            }
+            assert_eq!(covered, puzzle.states(), "{rows}x{cols} {goal:?}");
+        }
+    }
+
     /// The engine's loop divides by these two without the fallback: on every board the
     /// multiply must be exact, which the constructor decides.
     #[test]
