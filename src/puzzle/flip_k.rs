@@ -274,18 +274,21 @@ impl Invariant for FlipK {
     }
 
     /// Reading the row backwards maps moves to moves, and keeps the goal where it is a
-    /// palindrome; it is a reflection, so `rotations` finds none.
+    /// palindrome; it is a reflection, so `rotations` finds none. One coin reads the same
+    /// backwards: there it is the identity.
     fn with_symmetry(mut self, choice: SymmetryChoice) -> Result<Self, String> {
         let palindrome = self.goal.as_ref().is_none_or(|g| g.iter().eq(g.iter().rev()));
-        let found = match palindrome {
-            true => "2: the identity and the row read backwards (a reflection)",
-            false => "none but the identity: the goal is no palindrome",
+        let found = match (self.n > 1, palindrome) {
+            (false, _) => "none but the identity: one coin reads the same backwards",
+            (true, true) => "2: the identity and the row read backwards (a reflection)",
+            (true, false) => "none but the identity: the goal is no palindrome",
         };
+        let exists = self.n > 1 && palindrome;
         let wanted = matches!(choice.group, None | Some(Geometric::All)) && choice.inverse != Some(true);
-        if choice.asks_for_more() && !(wanted && palindrome) {
+        if choice.asks_for_more() && !(wanted && exists) {
             return Err(choice.missing(found));
         }
-        self.reversal = wanted && palindrome && self.n > 1;
+        self.reversal = wanted && exists;
         Ok(self)
     }
 
@@ -461,5 +464,100 @@ impl Family for FlipKFamily {
 
     fn build(&self, &(coins, flip): &(u32, u32)) -> Result<FlipK, String> {
         Ok(FlipK::new(coins, flip))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Options, search};
+    use std::ops::ControlFlow;
+
+    fn classes_per_level<P: SearchGraph>(puzzle: &P) -> Vec<u64> {
+        search(puzzle, Options::default(), |_| ControlFlow::Continue(()))
+            .expect("a small search")
+            .classes
+    }
+
+    fn largest(n: u32, k: u32) -> FlipK {
+        FlipK::new(n, k)
+            .with_symmetry(SymmetryChoice::default())
+            .expect("the default group")
+    }
+
+    /// Each tail count's classes, against the rows of that many tails counted one by one
+    /// up to reading backwards (each counted at the lesser of it and its reverse).
+    #[test]
+    fn a_tail_count_holds_its_rows_up_to_reversal() {
+        for n in 2..=12u32 {
+            let puzzle = largest(n, 1);
+            let reverse = |v: u64| {
+                (0..n)
+                    .filter(|&i| v >> i & 1 == 1)
+                    .fold(0u64, |m, i| m | 1 << (n - 1 - i))
+            };
+            let mut counted = vec![0u64; n as usize + 1];
+            for v in (0..1u64 << n).filter(|&v| reverse(v) >= v) {
+                counted[v.count_ones() as usize] += 1;
+            }
+            let classes: Vec<u64> = (0..=u64::from(n)).map(|t| puzzle.classes_at(t)).collect();
+            assert_eq!(classes, counted, "N={n}");
+        }
+    }
+
+    /// Up to 60 coins, exactly: the classes of every tail count add up to Burnside's
+    /// (2^N + 2^ceil(N/2)) / 2 for the whole row.
+    #[test]
+    fn the_classes_add_up_to_burnsides_count_up_to_60_coins() {
+        for n in [59u32, 60] {
+            let puzzle = largest(n, 1);
+            let total: u128 = (0..=u64::from(n)).map(|t| u128::from(puzzle.classes_at(t))).sum();
+            assert_eq!(total, ((1u128 << n) + (1u128 << n.div_ceil(2))) / 2, "N={n}");
+        }
+    }
+
+    /// The rows as a coin board one cell high find the same group, and count the same
+    /// classes at every distance.
+    #[test]
+    fn the_coin_board_of_the_same_row_counts_the_same_classes() {
+        for (n, k) in [(7, 3), (8, 2), (6, 6), (5, 1)] {
+            let brute = flip_k_brute(n as usize, k as usize)
+                .with_symmetry(SymmetryChoice::default())
+                .expect("the row's group");
+            let puzzle = largest(n, k);
+            assert_eq!(brute.symmetry(), puzzle.symmetry(), "N={n} K={k}");
+            assert_eq!(classes_per_level(&brute), classes_per_level(&puzzle), "N={n} K={k}");
+        }
+    }
+
+    #[test]
+    fn reversal_needs_a_palindrome_goal_and_two_coins() {
+        assert_eq!(largest(7, 3).symmetry().order, 2);
+        let all = "all".parse().expect("a choice");
+        let off = FlipK::new(5, 2).with_goal("TTHHH").expect("a goal");
+        assert!(
+            !off.clone()
+                .with_symmetry(SymmetryChoice::default())
+                .expect("none")
+                .counts_classes()
+        );
+        assert!(
+            off.with_symmetry(all)
+                .expect_err("no palindrome")
+                .contains("no palindrome")
+        );
+        let centred = FlipK::new(5, 2).with_goal("HTHTH").expect("a goal");
+        assert_eq!(centred.with_symmetry(all).expect("a palindrome").symmetry().order, 2);
+        let one = FlipK::new(1, 1);
+        assert!(one.clone().with_symmetry(all).is_err());
+        assert!(
+            !one.with_symmetry(SymmetryChoice::default())
+                .expect("trivial")
+                .counts_classes()
+        );
+        let rotations = "rotations".parse().expect("a choice");
+        assert!(FlipK::new(7, 3).with_symmetry(rotations).is_err());
+        let none = FlipK::new(7, 3).with_symmetry(SymmetryChoice::NONE).expect("none");
+        assert!(!none.counts_classes());
     }
 }
