@@ -1,11 +1,12 @@
 //! Counting up to symmetry, checked by brute force: every configuration searched
 //! explicitly, the board's symmetries written out here and kept where they keep every
 //! distance, and each class counted once at its least member. The group `analyze` finds
-//! must have that order, and its classes per distance must be these.
+//! must have that order, its classes per distance must be these, and their orbits must
+//! fill each distance. Then the group as the command line chooses it.
 
 use crate::util::{
-    analysis, coin_distances, distances_to, goal_board, job, ref_coin_lines, ref_flip_k, ref_lights_out,
-    ref_nine_tails, unpack,
+    Sandbox, analysis, coin_distances, distances_to, goal_board, job, ref_coin_lines, ref_flip_k, ref_lights_out,
+    ref_nine_tails, summary, unpack,
 };
 use analyze::puzzle::SymmetryChoice;
 use std::collections::HashMap;
@@ -35,24 +36,46 @@ fn board_maps(rows: usize, cols: usize) -> Vec<Vec<usize>> {
     group
 }
 
+/// What a brute force finds: how many of the candidate maps keep every distance (the
+/// identity among them), the classes per distance under those, and per distance the sizes
+/// of those classes' orbits added up (which must be every configuration there).
+struct Brute {
+    order: u64,
+    classes: Vec<u64>,
+    orbits: Vec<u64>,
+}
+
 /// The classes per distance of `distances` under the maps of `candidates` that keep every
-/// distance, and how many those are (the identity among them).
-fn brute_force<K: Copy + Ord + Hash>(
-    distances: &HashMap<K, usize>,
-    candidates: &[&dyn Fn(K) -> K],
-) -> (usize, Vec<u64>) {
+/// distance, each counted at its least member.
+fn brute_force<K: Copy + Ord + Hash>(distances: &HashMap<K, usize>, candidates: &[&dyn Fn(K) -> K]) -> Brute {
     let kept: Vec<&&dyn Fn(K) -> K> = candidates
         .iter()
         .filter(|g| distances.iter().all(|(&x, d)| distances.get(&g(x)) == Some(d)))
         .collect();
     let levels = distances.values().max().map_or(0, |&m| m + 1);
-    let mut classes = vec![0; levels];
+    let (mut classes, mut orbits) = (vec![0; levels], vec![0; levels]);
     for (&x, &d) in distances {
-        if kept.iter().all(|g| g(x) >= x) {
+        let mut orbit: Vec<K> = kept.iter().map(|g| g(x)).collect();
+        if orbit.iter().all(|&y| y >= x) {
+            orbit.sort_unstable();
+            orbit.dedup();
             classes[d] += 1;
+            orbits[d] += orbit.len() as u64;
         }
     }
-    (kept.len(), classes)
+    Brute {
+        order: kept.len() as u64,
+        classes,
+        orbits,
+    }
+}
+
+/// `analyze`'s group and classes against the brute force's: the same order, the same
+/// classes per distance, and orbits that add up to its states per distance.
+fn agree(a: &analyze::analysis::Analysis, brute: &Brute, order: u64, what: &str) {
+    assert_eq!((brute.order, a.symmetry.order), (order, order), "{what}");
+    assert_eq!(a.level_classes, brute.classes, "{what}");
+    assert_eq!(a.levels, brute.orbits, "{what}");
 }
 
 /// The image of coin vector `v` (coin `i` in bit `i`) under cell map `to`.
@@ -70,9 +93,7 @@ fn check_coins(family: &str, flags: &[(&str, u64)], rules: crate::util::CoinRule
         .map(|to| Box::new(move |v| move_coins(to, v)) as Box<dyn Fn(u32) -> u32>)
         .collect();
     let candidates: Vec<&dyn Fn(u32) -> u32> = images.iter().map(|b| b.as_ref()).collect();
-    let (kept, classes) = brute_force(&coin_distances(&rules), &candidates);
-    assert_eq!((kept as u64, a.symmetry.order), (order, order), "{family}");
-    assert_eq!(a.level_classes, classes, "{family}");
+    agree(&a, &brute_force(&coin_distances(&rules), &candidates), order, &a.id);
 }
 
 #[test]
@@ -92,6 +113,20 @@ fn coin_boards_count_their_classes_as_a_brute_force_does() {
         (2, 3),
         4,
     );
+    check_coins(
+        "lights-out",
+        &[("rows", 3), ("cols", 2)],
+        ref_lights_out(3, 2),
+        (3, 2),
+        4,
+    );
+    check_coins(
+        "lights-out",
+        &[("rows", 4), ("cols", 4)],
+        ref_lights_out(4, 4),
+        (4, 4),
+        8,
+    );
     check_coins("nine-tails", &[], ref_nine_tails(3, 3), (3, 3), 8);
     check_coins("coin-lines", &[("size", 3)], ref_coin_lines(3), (3, 3), 8);
 }
@@ -102,9 +137,8 @@ fn flip_k_counts_rows_up_to_reading_them_backwards() {
         let a = analysis(job("flip-k", &[("coins", n), ("flip", k)]));
         let n = n as usize;
         let reverse = move |v: u32| (0..n).filter(|&i| v >> i & 1 == 1).fold(0, |m, i| m | 1 << (n - 1 - i));
-        let (kept, classes) = brute_force(&coin_distances(&ref_flip_k(n, k as usize)), &[&|v| v, &reverse]);
-        assert_eq!((kept, a.symmetry.order), (2, 2));
-        assert_eq!(a.level_classes, classes, "flip-k {n} {k}");
+        let brute = brute_force(&coin_distances(&ref_flip_k(n, k as usize)), &[&|v| v, &reverse]);
+        agree(&a, &brute, 2, &a.id);
     }
 }
 
@@ -138,15 +172,14 @@ fn check_sliding(rows: usize, cols: usize, goal: &[u8], order: u64) {
         })
         .collect();
     let candidates: Vec<&dyn Fn(u64) -> u64> = images.iter().map(|b| b.as_ref()).collect();
-    let (kept, classes) = brute_force(&distances_to(goal, rows, cols), &candidates);
-    assert_eq!(
-        (kept as u64, a.symmetry.order),
-        (order, order),
-        "{rows}x{cols} {goal:?}"
-    );
     // The least member in the test's packing need not be the least board, but the count
     // of classes per distance is the same whichever member counts.
-    assert_eq!(a.level_classes, classes, "{rows}x{cols} {goal:?}");
+    agree(
+        &a,
+        &brute_force(&distances_to(goal, rows, cols), &candidates),
+        order,
+        &a.id,
+    );
 }
 
 #[test]
@@ -169,4 +202,50 @@ fn no_symmetry_counts_every_configuration_and_a_missing_group_is_refused() {
     assert!(refused.contains("found: 2: the identity and 1 reflection"), "{refused}");
     let inverse = "all+inverse".parse().expect("a choice");
     assert!(job("lights-out", &[]).with_symmetry(inverse).is_err());
+}
+
+#[test]
+fn no_symmetry_counts_every_configuration_of_every_board_family() {
+    let families: [(&str, &[(&str, u64)]); 5] = [
+        ("lights-out", &[("rows", 3), ("cols", 3)]),
+        ("nine-tails", &[]),
+        ("coin-lines", &[("size", 3)]),
+        ("flip-k", &[("coins", 8), ("flip", 2)]),
+        ("sliding", &[("rows", 2), ("cols", 3)]),
+    ];
+    for (family, flags) in families {
+        let a = analysis(job(family, flags).with_symmetry(SymmetryChoice::NONE).expect("none"));
+        assert_eq!((a.symmetry.order, &a.level_classes), (1, &a.levels), "{family}");
+    }
+}
+
+/// The binary: a group that does not exist is refused before any search, `none` writes
+/// each configuration as its own class, and a rules file's row finds its reversal alone.
+#[test]
+fn the_command_line_chooses_the_group() {
+    let sandbox = Sandbox::new();
+    let refused = sandbox.output(&["--puzzle", "eight", "--symmetry", "rotations", "--quiet"]);
+    assert_ne!(refused.code, Some(0));
+    assert!(
+        refused.stderr.contains("found: 2: the identity and 1 reflection"),
+        "{}",
+        refused.stderr
+    );
+    sandbox
+        .run(&["--puzzle", "lights-out", "--symmetry", "none", "--quiet"])
+        .success();
+    let folder = sandbox.list("reports").into_iter().next().expect("a report");
+    for line in sandbox.read(&format!("reports/{folder}/distances.csv")).lines().skip(1) {
+        let fields: Vec<&str> = line.split(',').collect();
+        assert_eq!(fields[1], fields[2], "{folder}: {line}");
+    }
+    let row = "name = \"Row\"\nrows = 1\ncols = 4\ngoals = [\"HHHH\"]\n\
+        [[move]]\nname = \"a\"\nflips = \"xx..\"\n\
+        [[move]]\nname = \"b\"\nflips = \".xx.\"\n\
+        [[move]]\nname = \"c\"\nflips = \"..xx\"\n";
+    std::fs::write(sandbox.path("row.toml"), row).expect("a rules file");
+    sandbox.run(&["--rules", "row.toml", "--quiet"]).success();
+    let group = &summary(&sandbox.path("reports/row/summary.json"))["symmetry"];
+    assert_eq!(group["order"], 2);
+    assert_eq!(group["made_of"], "the identity and the row read backwards");
 }
