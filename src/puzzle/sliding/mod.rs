@@ -107,31 +107,58 @@ pub struct Sliding {
 /// A sliding board's symmetry group: the board's symmetries that keep the blank's goal
 /// cell, the tiles relabelled so that the goal maps to itself. Moves map to moves, so a
 /// board and its image are as far from the goal.
+///
+/// A board is counted where it is the least of its images, boards read cell by cell in the
+/// user's tiles. They are compared as integers, 4 bits a cell with the first cell highest,
+/// made straight from the packed boards the ranking gives ([`Sliding::packed_board`]): no
+/// board is unpacked.
 #[derive(Debug, Clone)]
 struct TileSymmetry {
     group: Symmetry,
-    /// For each symmetry but the identity: where each cell goes, and each tile's new label.
-    maps: Vec<(Vec<usize>, Vec<u8>)>,
+    /// `user[tile]`: the user's label of the ranking's tile (itself without a goal).
+    user: [u64; MAX_CELLS],
+    /// Each symmetry but the identity.
+    maps: Vec<TileMap>,
+}
+
+/// One symmetry, from a packed board in the ranking's tiles to its image read as a key.
+#[derive(Debug, Clone)]
+struct TileMap {
+    /// `shift[cell]`: where the tile of `cell` lands in the key.
+    shift: [u8; MAX_CELLS],
+    /// `label[tile]`: the user's label the ranking's tile takes.
+    label: [u64; MAX_CELLS],
+}
+
+impl TileMap {
+    /// The key of the image of a packed board of `cells` cells.
+    #[inline]
+    fn image(&self, packed: u64, cells: usize) -> u64 {
+        (0..cells).fold(0, |m, c| m | self.label[nibble(packed, c)] << self.shift[c])
+    }
+}
+
+/// The tile in cell `c` of a packed board.
+#[inline]
+fn nibble(packed: u64, c: usize) -> usize {
+    (packed >> (4 * c) & 0xf) as usize
 }
 
 impl TileSymmetry {
     fn none() -> Self {
         TileSymmetry {
             group: Symmetry::trivial(),
+            user: [0; MAX_CELLS],
             maps: Vec::new(),
         }
     }
 
-    /// Whether `board` is the least of its images: the one board its class is counted at.
-    fn least(&self, board: &[u8]) -> bool {
-        let mut image = [0u8; MAX_CELLS];
-        let image = &mut image[..board.len()];
-        self.maps.iter().all(|(to, label)| {
-            for (cell, &tile) in board.iter().enumerate() {
-                image[to[cell]] = label[usize::from(tile)];
-            }
-            &*image >= board
-        })
+    /// Whether the packed board `packed` is the least of its images: the one board its
+    /// class is counted at.
+    #[inline]
+    fn least(&self, packed: u64, cells: usize) -> bool {
+        let key = (0..cells).fold(0, |m, c| m | self.user[nibble(packed, c)] << (4 * (cells - 1 - c)));
+        self.maps.iter().all(|map| map.image(packed, cells) >= key)
     }
 }
 
@@ -271,6 +298,29 @@ impl Sliding {
                 }
             })
             .collect()
+    }
+
+    /// The user's label of each of the ranking's tiles.
+    fn user_labels(&self) -> [u8; MAX_CELLS] {
+        self.goal.as_ref().map_or(std::array::from_fn(|t| t as u8), |g| g.outer)
+    }
+
+    /// The symmetry `s` (which keeps the blank's cell in `goal`, the goal's board in the
+    /// user's tiles) as a [`TileMap`]: tile `t` goes where `s` takes it and becomes the tile
+    /// the goal has there, so the goal maps to itself.
+    fn tile_map(&self, goal: &[u8], s: &BoardSym) -> TileMap {
+        let home = |tile: u8| goal.iter().position(|&t| t == tile).unwrap_or(0);
+        let mut map = TileMap {
+            shift: [0; MAX_CELLS],
+            label: [0; MAX_CELLS],
+        };
+        for (shift, &to) in map.shift.iter_mut().zip(&s.to) {
+            *shift = (4 * (self.cells - 1 - to)) as u8;
+        }
+        for (label, &mine) in map.label.iter_mut().zip(&self.user_labels()).take(self.cells) {
+            *label = u64::from(goal[s.to[home(mine)]]);
+        }
+        map
     }
 
     /// Reads a board (cell by cell, 0 = blank) into a rank.
@@ -467,7 +517,8 @@ impl SearchGraph for Sliding {
     }
 
     fn classes_at(&self, rank: u64) -> u64 {
-        u64::from(self.symmetry.least(&self.board(rank)))
+        let packed = self.packed_board(&mut Unranked::default(), rank);
+        u64::from(self.symmetry.least(packed, self.cells))
     }
 
     fn for_each_successor(&self, rank: u64, f: impl FnMut(u64)) {
@@ -488,20 +539,15 @@ impl Invariant for Sliding {
             .filter(|s| s.to[home(0)] == home(0))
             .collect();
         let (syms, group) = choose(kept, choice, shape_name(self.rows, self.cols))?;
-        let maps = syms[1..]
-            .iter()
-            .map(|s| {
-                let label = (0..self.cells as u8).map(|t| goal[s.to[home(t)]]).collect();
-                (s.to.clone(), label)
-            })
-            .collect();
+        let maps = syms[1..].iter().map(|s| self.tile_map(&goal, s)).collect();
         let mut group = group;
         if group.order > 1 {
             group
                 .made_of
                 .push_str(" keeping the blank's goal cell, tiles relabelled");
         }
-        self.symmetry = TileSymmetry { group, maps };
+        let user = self.user_labels().map(u64::from);
+        self.symmetry = TileSymmetry { group, user, maps };
         Ok(self)
     }
 
@@ -642,13 +688,23 @@ impl Family for SlidingFamily {
 mod tests {
     use super::*;
 
-    /// `board` with each tile moved to the cell `to` gives and relabelled by `label`.
-    fn image(board: &[u8], (to, label): &(Vec<usize>, Vec<u8>)) -> Vec<u8> {
-        let mut image = vec![0; board.len()];
-        for (cell, &tile) in board.iter().enumerate() {
-            image[to[cell]] = label[usize::from(tile)];
-        }
-        image
+    /// The images of `board` under the board's symmetries that keep the blank's cell in
+    /// `goal`, but the identity: each tile moved where the symmetry takes its cell, and
+    /// relabelled as the goal's tile at the image of its home.
+    fn images(board: &[u8], goal: &[u8], (rows, cols): (usize, usize)) -> Vec<Vec<u8>> {
+        let home = |tile: u8| goal.iter().position(|&t| t == tile).expect("every tile");
+        let kept = board_symmetries(rows, cols)
+            .into_iter()
+            .filter(|s| s.to[home(0)] == home(0));
+        kept.skip(1)
+            .map(|s| {
+                let mut image = vec![0; board.len()];
+                for (cell, &tile) in board.iter().enumerate() {
+                    image[s.to[cell]] = goal[s.to[home(tile)]];
+                }
+                image
+            })
+            .collect()
     }
 
     /// Each rank's distance to the goal, by a plain breadth-first search over ranks.
@@ -702,29 +758,37 @@ mod tests {
         assert!(refused.contains("found: 2: the identity and 1 reflection"), "{refused}");
     }
 
-    /// Every image of every board is in the ranked class and as far from the goal, and the
-    /// least members' orbits cover the board once.
+    /// Every image of every board is in the ranked class and as far from the goal, each
+    /// class is counted at its least board, and those boards' orbits cover the board once.
     #[test]
     fn images_are_ranked_boards_at_the_same_distance() {
-        let cases: [(usize, usize, Option<&[u8]>); 3] = [
+        // The centre goals are of both parities: one of them is ranked with two tiles
+        // swapped.
+        let cases: [(usize, usize, Option<&[u8]>); 4] = [
             (3, 3, None),
             (3, 3, Some(&[1, 2, 3, 4, 0, 5, 6, 7, 8])),
+            (3, 3, Some(&[2, 1, 3, 4, 0, 5, 6, 7, 8])),
             (3, 2, Some(&[1, 2, 0, 3, 4, 5])),
         ];
         for (rows, cols, goal) in cases {
             let puzzle = with_goal(rows, cols, goal);
             let distance = distances(&puzzle);
+            let goal_board = puzzle.board(puzzle.goals()[0]);
             let mut covered = 0;
             for rank in 0..puzzle.states() {
                 let board = puzzle.board(rank);
                 let mut orbit = vec![rank];
-                for map in &puzzle.symmetry.maps {
-                    let image = puzzle.rank_board(&image(&board, map)).expect("a ranked board");
+                let mut least = true;
+                for image in images(&board, &goal_board, (rows, cols)) {
+                    least &= image >= board;
+                    let image = puzzle.rank_board(&image).expect("a ranked board");
                     assert_eq!(distance[image as usize], distance[rank as usize], "{board:?}");
                     orbit.push(image);
                 }
                 orbit.sort_unstable();
                 orbit.dedup();
+                // Counted at the least board in the user's tiles, read cell by cell.
+                assert_eq!(puzzle.classes_at(rank), u64::from(least), "{board:?}");
                 covered += puzzle.classes_at(rank) * orbit.len() as u64;
             }
             assert_eq!(covered, puzzle.states(), "{rows}x{cols} {goal:?}");
