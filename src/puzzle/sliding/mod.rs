@@ -162,6 +162,16 @@ impl TileSymmetry {
     }
 }
 
+thread_local! {
+    /// Each thread's last board unranked by [`SearchGraph::classes_at`], with the board's
+    /// shape: the engine asks about a level's ranks in ascending order, so consecutive
+    /// questions share most of their tiles, and the memo makes the next unranking a few
+    /// steps, as the moves' memo does. What a memo holds depends on the ranking alone, which
+    /// the shape decides.
+    static CLASS_MEMO: std::cell::RefCell<((usize, usize), Unranked)> =
+        std::cell::RefCell::new(((0, 0), Unranked::default()));
+}
+
 /// A goal with the blank anywhere, of either parity. Rather than a second ranking, the
 /// tiles are relabelled: the goal's tiles, read row by row, become `1 2 ... n-1` (the last
 /// two swapped if that is what puts the goal in the ranked class). Relabelling tiles maps
@@ -517,7 +527,13 @@ impl SearchGraph for Sliding {
     }
 
     fn classes_at(&self, rank: u64) -> u64 {
-        let packed = self.packed_board(&mut Unranked::default(), rank);
+        let packed = CLASS_MEMO.with_borrow_mut(|(shape, memo)| {
+            if *shape != (self.rows, self.cols) {
+                *shape = (self.rows, self.cols);
+                *memo = Unranked::default();
+            }
+            self.packed_board(memo, rank)
+        });
         u64::from(self.symmetry.least(packed, self.cells))
     }
 
@@ -756,6 +772,24 @@ mod tests {
         let rotations = "rotations".parse().expect("a choice");
         let refused = Sliding::eight().with_symmetry(rotations).expect_err("no rotation");
         assert!(refused.contains("found: 2: the identity and 1 reflection"), "{refused}");
+    }
+
+    /// The memo [`SearchGraph::classes_at`] keeps gives the same answers in any order of
+    /// ranks, and from one board's shape to another's.
+    #[test]
+    fn classes_do_not_depend_on_the_order_ranks_are_asked_in() {
+        let centre = with_goal(3, 3, Some(&[1, 2, 3, 4, 0, 5, 6, 7, 8]));
+        let edge = with_goal(3, 2, Some(&[1, 2, 0, 3, 4, 5]));
+        let ascending: Vec<u64> = (0..centre.states()).map(|r| centre.classes_at(r)).collect();
+        let mut descending: Vec<u64> = (0..centre.states())
+            .rev()
+            .map(|r| {
+                edge.classes_at(r % edge.states());
+                centre.classes_at(r)
+            })
+            .collect();
+        descending.reverse();
+        assert_eq!(ascending, descending);
     }
 
     /// Every image of every board is in the ranked class and as far from the goal, each
