@@ -363,7 +363,9 @@ fn every_example_reaches_the_order_of_the_group_its_moves_generate() {
         if stem == "m24" {
             continue;
         }
-        let ended = sandbox.output(&["--rules", file.to_str().expect("a path"), "--out", &out, "--quiet"]);
+        // The group order counts positions: classes up to symmetry are tested on their own.
+        let path = file.to_str().expect("a path");
+        let ended = sandbox.output(&["--rules", path, "--symmetry", "none", "--out", &out, "--quiet"]);
         if stem == "3x3x3" {
             assert_eq!(ended.code, Some(2), "{}", ended.stderr);
             let count = "reach 43,252,003,274,489,856,000 positions (the order of the group";

@@ -1163,12 +1163,12 @@ impl PermPuzzle {
     /// flattened pieces, then twists): the one rank its class is counted at.
     fn least(&self, rank: u64) -> bool {
         thread_local! {
-            static SCRATCH: std::cell::RefCell<[Vec<u8>; 7]> = Default::default();
+            static SCRATCH: std::cell::RefCell<[Vec<u8>; 5]> = Default::default();
         }
-        SCRATCH.with_borrow_mut(|[p, t, buf, ip, it, sp, st]| {
+        SCRATCH.with_borrow_mut(|[p, t, buf, ip, it]| {
             self.coords.unrank(&self.s, rank, p, t, buf);
             let n = p.len();
-            for v in [&mut *ip, &mut *it, &mut *sp, &mut *st] {
+            for v in [&mut *ip, &mut *it] {
                 v.resize(n, 0);
             }
             let c = &self.symmetry;
@@ -1179,12 +1179,9 @@ impl PermPuzzle {
                 }
             }
             let sources: &[(&[u8], &[u8])] = if c.inverse { &[(p, t), (ip, it)] } else { &[(p, t)] };
-            c.syms.iter().all(|s| {
-                sources.iter().all(|&(q, u)| {
-                    s.apply(&self.s, q, u, sp, st);
-                    (&sp[..], &st[..]) >= (&p[..], &t[..])
-                })
-            })
+            c.syms
+                .iter()
+                .all(|s| sources.iter().all(|&source| s.compare(&self.s, source, p, t).is_ge()))
         })
     }
 

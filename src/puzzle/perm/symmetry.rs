@@ -30,6 +30,9 @@ pub struct Action {
     label: Vec<(u8, u8)>,
     /// Whether it keeps orientation (every defined move onto a defined move).
     pub rotation: bool,
+    /// `from[q]`: the position whose piece goes to `q`, and that position's first point:
+    /// an image is read position by position, in order, to compare it lazily.
+    from: Vec<(u16, u32)>,
 }
 
 /// The symmetries found, the identity first, and whether a position's inverse is as far.
@@ -333,6 +336,10 @@ fn samples(s: &Structure) -> Vec<(Vec<u8>, Vec<u8>)> {
 /// (identical pieces must go to identical pieces, alike oriented).
 fn action(s: &Structure, points: &Points, pi: &[u32], rotation: bool) -> Option<Action> {
     let to: Vec<(u16, u8)> = pi.iter().map(|&y| points.of[y as usize]).collect();
+    let mut from = vec![(0u16, 0u32); s.layout.modulus.len()];
+    for (i, &first) in points.first.iter().enumerate() {
+        from[usize::from(to[first].0)] = (i as u16, first as u32);
+    }
     let mut label = vec![(0u8, 0u8); s.layout.names.len() * 256];
     let mut seen: HashMap<(usize, u8), (u8, u8)> = HashMap::new();
     for (p, &l) in s.solved_pieces.iter().enumerate() {
@@ -344,7 +351,12 @@ fn action(s: &Structure, points: &Points, pi: &[u32], rotation: bool) -> Option<
         }
         label[set * 256 + usize::from(l)] = image;
     }
-    Some(Action { to, label, rotation })
+    Some(Action {
+        to,
+        label,
+        rotation,
+        from,
+    })
 }
 
 /// Whether a position's inverse is as far as the position: the goal the identity (every
@@ -363,6 +375,35 @@ fn inverse_holds(s: &Structure, moves: &[Vec<u32>]) -> bool {
 }
 
 impl Action {
+    /// How the image of (`pieces`, `twists`) compares with (`p`, `t`), pieces first, then
+    /// twists, each position in order: computed only as far as the first difference, which
+    /// is most often the first position.
+    #[inline]
+    pub fn compare(&self, s: &Structure, (pieces, twists): (&[u8], &[u8]), p: &[u8], t: &[u8]) -> std::cmp::Ordering {
+        let piece_at = |q: usize| {
+            let (i, _) = self.from[q];
+            let i = usize::from(i);
+            self.label[s.layout.set_of[i] * 256 + usize::from(pieces[i])]
+        };
+        for (q, &want) in p.iter().enumerate() {
+            match piece_at(q).0.cmp(&want) {
+                std::cmp::Ordering::Equal => {}
+                other => return other,
+            }
+        }
+        for (q, &want) in t.iter().enumerate() {
+            let (i, first) = self.from[q];
+            let i = usize::from(i);
+            let o = s.layout.modulus[i].max(1);
+            let (_, b) = self.to[first as usize + usize::from(twists[i])];
+            match ((b + o - piece_at(q).1) % o).cmp(&want) {
+                std::cmp::Ordering::Equal => {}
+                other => return other,
+            }
+        }
+        std::cmp::Ordering::Equal
+    }
+
     /// [`Action::apply`] into new vectors.
     fn image(&self, s: &Structure, pieces: &[u8], twists: &[u8]) -> (Vec<u8>, Vec<u8>) {
         let (mut p, mut t) = (vec![0; pieces.len()], vec![0; twists.len()]);
