@@ -98,35 +98,11 @@ fn check_coins(family: &str, flags: &[(&str, u64)], rules: crate::util::CoinRule
 
 #[test]
 fn coin_boards_count_their_classes_as_a_brute_force_does() {
-    check_coins("lights-out", &[], ref_lights_out(4, 3), (4, 3), 4);
-    check_coins(
-        "lights-out",
-        &[("rows", 3), ("cols", 3)],
-        ref_lights_out(3, 3),
-        (3, 3),
-        8,
-    );
-    check_coins(
-        "lights-out",
-        &[("rows", 2), ("cols", 3)],
-        ref_lights_out(2, 3),
-        (2, 3),
-        4,
-    );
-    check_coins(
-        "lights-out",
-        &[("rows", 3), ("cols", 2)],
-        ref_lights_out(3, 2),
-        (3, 2),
-        4,
-    );
-    check_coins(
-        "lights-out",
-        &[("rows", 4), ("cols", 4)],
-        ref_lights_out(4, 4),
-        (4, 4),
-        8,
-    );
+    // Lights out on boards of each shape: a square's 8, a rectangle's 4.
+    for (rows, cols, order) in [(4, 3, 4), (3, 3, 8), (2, 3, 4), (3, 2, 4), (4, 4, 8)] {
+        let flags = [("rows", rows as u64), ("cols", cols as u64)];
+        check_coins("lights-out", &flags, ref_lights_out(rows, cols), (rows, cols), order);
+    }
     check_coins("nine-tails", &[], ref_nine_tails(3, 3), (3, 3), 8);
     check_coins("coin-lines", &[("size", 3)], ref_coin_lines(3), (3, 3), 8);
 }

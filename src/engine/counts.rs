@@ -58,11 +58,9 @@ impl LevelCounts {
     /// representatives); a word at a time for a `uniform` puzzle.
     #[inline(always)]
     pub(super) fn count<P: SearchGraph>(&mut self, puzzle: &P, uniform: bool, first: u64, word: u64) {
-        if puzzle.counts_classes() {
-            return self.count_classes(puzzle, first, word);
-        }
         let mut bits = word;
-        if uniform {
+        let symmetric = puzzle.counts_classes();
+        if uniform && !symmetric {
             debug_assert!(
                 (0..WORD_BITS)
                     .filter(|b| word >> b & 1 == 1)
@@ -84,7 +82,6 @@ impl LevelCounts {
             bits &= bits - 1;
             let weight = puzzle.multiplicity(rank);
             self.states += weight;
-            self.classes += weight;
             // One class needs no look-up.
             let class = if self.by_class.len() > 1 {
                 puzzle.class_of(rank)
@@ -92,29 +89,8 @@ impl LevelCounts {
                 0
             };
             self.by_class[class] += weight;
-            if self.examples.len() < EXAMPLES {
-                self.examples.push(rank);
-            }
-        }
-    }
-
-    /// [`LevelCounts::count`] for a puzzle counted up to symmetry: every rank asked how
-    /// many classes it counts for, and only those that count some kept as examples.
-    #[inline(never)]
-    fn count_classes<P: SearchGraph>(&mut self, puzzle: &P, first: u64, word: u64) {
-        let mut bits = word;
-        while bits != 0 {
-            let rank = first + u64::from(bits.trailing_zeros());
-            bits &= bits - 1;
-            let weight = puzzle.multiplicity(rank);
-            self.states += weight;
-            let class = if self.by_class.len() > 1 {
-                puzzle.class_of(rank)
-            } else {
-                0
-            };
-            self.by_class[class] += weight;
-            let classes = puzzle.classes_at(rank);
+            // Up to symmetry, a rank that counts no class is no example either.
+            let classes = if symmetric { puzzle.classes_at(rank) } else { weight };
             self.classes += classes;
             if classes > 0 && self.examples.len() < EXAMPLES {
                 self.examples.push(rank);

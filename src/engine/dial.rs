@@ -29,24 +29,17 @@ pub(super) fn dial<P: SearchGraph>(
     stop: Option<&AtomicBool>,
     observe: &mut super::Observer,
 ) -> Result<Distances, EngineError> {
-    let states = puzzle.states();
     let classes = puzzle.class_count();
     let span = puzzle.max_move_cost().max(1) as usize + 1;
-    let buckets = (0..span)
-        .map(|_| BitSet::try_new(states))
-        .collect::<Result<Vec<_>, _>>()?;
-    let visited = BitSet::try_new(states)?;
-    for goal in puzzle.goals() {
-        if goal >= states {
-            return Err(EngineError::BadGoal(goal));
-        }
-        visited.insert(goal);
-        buckets[0].insert(goal);
-    }
-    let mut levels: Vec<u64> = Vec::new();
-    let mut level_classes: Vec<u64> = Vec::new();
-    let mut reached_by_class = vec![0; classes];
-    let mut watched: Vec<Option<usize>> = watch.iter().map(|&r| visited.contains(r).then_some(0)).collect();
+    let (buckets, visited) = seeded(puzzle, span)?;
+    let mut found = Distances {
+        levels: Vec::new(),
+        classes: Vec::new(),
+        earlier_millis: Vec::new(),
+        reached_by_class: vec![0; classes],
+        antipodes: Vec::new(),
+        watched: watch.iter().map(|&r| visited.contains(r).then_some(0)).collect(),
+    };
     let mut depth = 0;
     loop {
         let tally = buckets[depth % span]
@@ -69,12 +62,12 @@ pub(super) fn dial<P: SearchGraph>(
         }
         let next = &buckets[(depth + 1) % span];
         let discovered = settle(next, &visited);
-        for (total, add) in reached_by_class.iter_mut().zip(&tally.by_class) {
+        for (total, add) in found.reached_by_class.iter_mut().zip(&tally.by_class) {
             *total += add;
         }
-        levels.push(tally.states);
-        level_classes.push(tally.classes);
-        for (distance, &rank) in watched.iter_mut().zip(watch) {
+        found.levels.push(tally.states);
+        found.classes.push(tally.classes);
+        for (distance, &rank) in found.watched.iter_mut().zip(watch) {
             if distance.is_none() && next.contains(rank) {
                 *distance = Some(depth + 1);
             }
@@ -83,7 +76,7 @@ pub(super) fn dial<P: SearchGraph>(
             depth,
             states: tally.states,
             classes: tally.classes,
-            reached: levels.iter().sum(),
+            reached: found.levels.iter().sum(),
             sent: 0,
             generated: 0,
             read: 0,
@@ -96,17 +89,29 @@ pub(super) fn dial<P: SearchGraph>(
         // Nothing at the next cost: the search is over unless a dearer bucket still holds
         // a rank that no cheaper path has settled.
         if discovered == 0 && buckets.iter().all(|b| prune(b, &visited) == 0) {
-            return Ok(Distances {
-                levels,
-                classes: level_classes,
-                earlier_millis: Vec::new(),
-                reached_by_class,
-                antipodes: tally.examples,
-                watched,
-            });
+            found.antipodes = tally.examples;
+            return Ok(found);
         }
         depth += 1;
     }
+}
+
+/// The buckets (one a cost up to the dearest move, and one more) and the visited set,
+/// the goals at cost 0.
+fn seeded<P: SearchGraph>(puzzle: &P, span: usize) -> Result<(Vec<BitSet>, BitSet), EngineError> {
+    let states = puzzle.states();
+    let buckets = (0..span)
+        .map(|_| BitSet::try_new(states))
+        .collect::<Result<Vec<_>, _>>()?;
+    let visited = BitSet::try_new(states)?;
+    for goal in puzzle.goals() {
+        if goal >= states {
+            return Err(EngineError::BadGoal(goal));
+        }
+        visited.insert(goal);
+        buckets[0].insert(goal);
+    }
+    Ok((buckets, visited))
 }
 
 /// Counts and clears the ranks of one chunk of the bucket at cost `depth` (words from
