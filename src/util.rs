@@ -269,3 +269,17 @@ mod tests {
         assert_eq!(iso(1_795_603_807), "2026-11-25T10:50:07Z");
     }
 }
+
+/// Bytes free to an unprivileged user on the file system holding `path`, if known.
+pub fn free_space(path: &std::path::Path) -> Option<u64> {
+    #[cfg(target_os = "linux")]
+    {
+        let stat = rustix::fs::statvfs(path).ok()?;
+        Some(stat.f_bavail.saturating_mul(stat.f_frsize))
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = path;
+        None
+    }
+}

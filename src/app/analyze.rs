@@ -535,7 +535,7 @@ fn disk_note(job: &Job, built: &dyn Built, config: &disk::Config, resumed: Optio
         .and_then(|bins| disk::bins_per_part(&parts, bins, config.memory))
         .map_or("", |_| "; the move between parts sent as bits");
     format!(
-        "{job}: {} states to search on disk in {}: {} of planes in {} part{} of {} ({} in memory at a time{bits}), at most {} for planes and buffers (the program itself takes more), up to {} of disk",
+        "{job}: {} states to search on disk in {}: {} of planes in {} part{} of {} ({} in memory at a time{bits}), at most {} for planes and buffers (the program itself takes more), at least {} of disk (more where most moves leave a part: each level says beforehand if it is expected not to fit)",
         thousands(job.states()),
         config.dir.display(),
         human_bytes(u128::from(ranks.div_ceil(64)) * 16),
@@ -555,7 +555,7 @@ fn check_disk_space(job: &Job, config: &disk::Config, resuming: bool) -> Result<
     let need = disk::disk_bytes(ranks, disk::partition(ranks, config.memory, None).processes());
     // The folder may not exist yet: its nearest existing ancestor's file system holds it.
     let existing = config.dir.ancestors().find(|d| d.exists());
-    let free = existing.and_then(super::free_space);
+    let free = existing.and_then(analyze::util::free_space);
     if let Some(free) = free.filter(|&f| u128::from(f) < need) {
         // Whatever an earlier run of this search wrote is counted as free: it is reused.
         let held = std::fs::read_dir(&config.dir)
@@ -596,6 +596,18 @@ fn checkpoint_notes(job: &Job, bar: &ProgressBar) -> Notify {
                 format!("{id}: resuming after level {level} from {}", path.display())
             }
             Note::Skipped { path, reason } => format!("{id}: not using checkpoint {}: {reason}", path.display()),
+            Note::DiskShort {
+                level,
+                need,
+                free,
+                path,
+            } => format!(
+                "warning: --disk {}: level {level} is expected to write about {} but only {} is free there; if the disk fills, the search stops after level {} with nothing lost, and the same command resumes once space is made",
+                path.display(),
+                human_bytes(u128::from(*need)),
+                human_bytes(u128::from(*free)),
+                level - 1
+            ),
             Note::Saved { .. } => return,
         };
         bar.suspend(|| note(&line));

@@ -113,20 +113,6 @@ pub fn available_memory() -> Option<u64> {
     Some(kib * 1024)
 }
 
-/// Bytes free to an unprivileged user on the file system holding `path`, if known.
-pub fn free_space(path: &std::path::Path) -> Option<u64> {
-    #[cfg(target_os = "linux")]
-    {
-        let stat = rustix::fs::statvfs(path).ok()?;
-        Some(stat.f_bavail.saturating_mul(stat.f_frsize))
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        let _ = path;
-        None
-    }
-}
-
 /// clap's multi-line message folded onto one line, without the `--help` tip.
 /// A word longer than 60 characters (a huge value clap quotes back) is cut to its start.
 pub fn one_line(message: &str) -> String {

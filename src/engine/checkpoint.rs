@@ -64,6 +64,18 @@ pub enum Note {
         /// Why, in a few words.
         reason: String,
     },
+    /// The search on disk in `path` expects its level `level` to write `need` bytes, more
+    /// than the `free` bytes its file system has left.
+    DiskShort {
+        /// The level about to be counted.
+        level: usize,
+        /// Bytes it is expected to write: the last level's, scaled by the frontier's growth.
+        need: u64,
+        /// Bytes free there.
+        free: u64,
+        /// The `--disk` folder.
+        path: PathBuf,
+    },
     /// This process saved `level` to `path`.
     Saved {
         /// The last level saved.

@@ -168,8 +168,13 @@ fn largest_part(partition: &Partition) -> u64 {
 /// and what it supersedes is freed once it commits), of both planes where late updates fall
 /// everywhere; and update files as large as the planes (a level's far predecessors, sorted
 /// and deduplicated in each buffer, at 4 or 8 bytes each; bins, at most a bit a rank, take
-/// less). An estimate: a level whose updates outgrow it fails on a full disk, and the
-/// search resumes from the last committed level once space is made.
+/// less). That is the least it needs: where most moves leave a part and the buffers are
+/// small, a level's updates repeat ranks and outgrow the planes many times over (lights
+/// out 5x4 with 64 KiB of memory writes 4 times this), and no bound known before the
+/// search comes close to what they are. So each level estimates the next one's writes from
+/// its own and warns before they outgrow the free space ([`Disk::short_of_space`]); a level
+/// that fills the disk fails, and the search resumes from the last committed level once
+/// space is made.
 ///
 /// Beyond that, each of the `parts` may have its four plane files (two planes, two slots)
 /// and two update files at once, each taking at least a file system block (4 KiB) however
@@ -310,9 +315,15 @@ pub(super) fn bfs<P: SearchGraph>(
         });
     }
     let stopped = || options.stop.is_some_and(|s| s.load(Relaxed));
+    let mut warned = false;
     loop {
         let depth = disk.manifest.levels.len();
         let (total, traffic) = disk.level(puzzle, depth, &options.watch, &stopped)?;
+        if let (Some(notify), Some(short)) = (options.notify.as_mut(), disk.short_of_space(depth, &traffic)) {
+            if !std::mem::replace(&mut warned, true) {
+                notify(&short);
+            }
+        }
         if total.stop {
             return Err(EngineError::Interrupted);
         }
@@ -550,6 +561,26 @@ impl Disk {
 
     fn part_path(&self, p: usize, plane: usize, slot: u8) -> PathBuf {
         self.dir.join(format!("part-{p}-{plane}.{}", ["a", "b"][slot as usize]))
+    }
+
+    /// A note if the level after `depth` (just counted, in `traffic`) is expected to write
+    /// more than its folder's file system has free. The estimate is the last level's writes
+    /// scaled by the frontier's growth: a level's updates (most of what it writes where most
+    /// moves leave a part) grow with the states it expands, and no bound known before the
+    /// search is close to them. A full disk stops the search at its last committed level
+    /// all the same: the note says so before the hours are spent.
+    fn short_of_space(&self, depth: usize, traffic: &Traffic) -> Option<Note> {
+        let levels = &self.manifest.levels;
+        let (expanded, next) = (*levels.get(depth.checked_sub(1)?)?, *levels.get(depth)?);
+        let need = u128::from(traffic.written) * u128::from(next) / u128::from(expanded.max(1));
+        let need = u64::try_from(need).unwrap_or(u64::MAX);
+        let free = crate::util::free_space(&self.dir)?;
+        (next > 0 && free < need).then(|| Note::DiskShort {
+            level: depth + 1,
+            need,
+            free,
+            path: self.dir.clone(),
+        })
     }
 
     /// The updates for part `p` found while its level was expanded, for later in that level.
@@ -1857,6 +1888,25 @@ mod tests {
             Err(Unusable::Format(found)) => format!("format {found}"),
             Err(Unusable::Damaged(reason)) => reason,
         }
+    }
+
+    /// The fuzz crate's manifest seeds are of the format read now, so that mutating them
+    /// reaches past the format check: the search's own reads, the damaged ones refused for
+    /// what they contradict.
+    #[test]
+    fn the_fuzz_seeds_are_manifests_of_this_format() {
+        let seed = |name: &str| {
+            let path = format!("{}/tests/fuzz/seeds/manifest-{name}.json", env!("CARGO_MANIFEST_DIR"));
+            std::fs::read(&path).expect("the seed is there")
+        };
+        assert_eq!(parse_manifest(&seed("lights-out")), Ok((1, 13)));
+        assert!(
+            refused(&seed("levels-moved")).contains("CRC"),
+            "{}",
+            refused(&seed("levels-moved"))
+        );
+        assert!(refused(&seed("sealed-parts-huge")).contains("parts"));
+        assert!(refused(&seed("sealed-bins-from-before")).contains("bins"));
     }
 
     #[test]
