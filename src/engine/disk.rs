@@ -319,10 +319,10 @@ pub(super) fn bfs<P: SearchGraph>(
     loop {
         let depth = disk.manifest.levels.len();
         let (total, traffic) = disk.level(puzzle, depth, &options.watch, &stopped)?;
-        if let (Some(notify), Some(short)) = (options.notify.as_mut(), disk.short_of_space(depth, &traffic)) {
-            if !std::mem::replace(&mut warned, true) {
-                notify(&short);
-            }
+        if !warned && let (Some(notify), Some(short)) = (options.notify.as_mut(), disk.short_of_space(depth, &traffic))
+        {
+            warned = true;
+            notify(&short);
         }
         if total.stop {
             return Err(EngineError::Interrupted);
