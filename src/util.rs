@@ -195,6 +195,20 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
     (year, month, day)
 }
 
+/// Bytes free to an unprivileged user on the file system holding `path`, if known.
+pub fn free_space(path: &std::path::Path) -> Option<u64> {
+    #[cfg(target_os = "linux")]
+    {
+        let stat = rustix::fs::statvfs(path).ok()?;
+        Some(stat.f_bavail.saturating_mul(stat.f_frsize))
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = path;
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -267,19 +281,5 @@ mod tests {
         let iso = |s: u64| utc_iso(SystemTime::UNIX_EPOCH + Duration::from_secs(s));
         assert_eq!(iso(4_107_542_399), "2100-02-28T23:59:59Z");
         assert_eq!(iso(1_795_603_807), "2026-11-25T10:50:07Z");
-    }
-}
-
-/// Bytes free to an unprivileged user on the file system holding `path`, if known.
-pub fn free_space(path: &std::path::Path) -> Option<u64> {
-    #[cfg(target_os = "linux")]
-    {
-        let stat = rustix::fs::statvfs(path).ok()?;
-        Some(stat.f_bavail.saturating_mul(stat.f_frsize))
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        let _ = path;
-        None
     }
 }
