@@ -549,7 +549,7 @@ impl<P: Puzzle + Send + Sync + 'static> Built for P {
     }
 
     fn route(self: Box<Self>) -> Box<dyn Route> {
-        Box::new(TableRoute::new(*self))
+        Box::new(TableRoute::new(self.by_position()))
     }
 
     fn route_refusal(&self) -> Option<String> {

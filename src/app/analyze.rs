@@ -292,10 +292,15 @@ fn analyze(
     if !settings.quiet {
         match (cluster, disk) {
             (None, None) => note(format_args!(
-                "{job}: {} states to search, {} of bit sets ({} bits a state)",
-                thousands(job.states()),
-                human_bytes(job.memory()),
-                job.bits_per_state()
+                "{job}: {} to search, {} of bit sets ({} bits a {})",
+                ranks_text(job, built),
+                human_bytes(u128::from(built.ranks()) * job.bits_per_state() / 8),
+                job.bits_per_state(),
+                if u128::from(built.ranks()) < job.states() {
+                    "class"
+                } else {
+                    "state"
+                }
             )),
             (None, Some(config)) => note(disk_note(job, built, config, parts)),
             (Some(cluster), _) => note(cluster_note(job, built.ranks(), cluster)),
@@ -523,6 +528,19 @@ fn progress_bar(job: &Job, quiet: bool, expected: u64) -> Result<ProgressBar> {
     Ok(bar)
 }
 
+/// What a search covers: its states, or where the puzzle ranks classes up to its
+/// symmetries, the positions and the ranks of their classes.
+fn ranks_text(job: &Job, built: &dyn Built) -> String {
+    match u128::from(built.ranks()) < job.states() {
+        true => format!(
+            "{} positions, as {} ranks of classes up to its symmetries,",
+            thousands(job.states()),
+            thousands(built.ranks())
+        ),
+        false => format!("{} states", thousands(job.states())),
+    }
+}
+
 /// What a search on disk takes: its parts, the memory, the disk.
 fn disk_note(job: &Job, built: &dyn Built, config: &disk::Config, resumed: Option<usize>) -> String {
     let ranks = built.ranks();
@@ -535,8 +553,8 @@ fn disk_note(job: &Job, built: &dyn Built, config: &disk::Config, resumed: Optio
         .and_then(|bins| disk::bins_per_part(&parts, bins, config.memory))
         .map_or("", |_| "; the move between parts sent as bits");
     format!(
-        "{job}: {} states to search on disk in {}: {} of planes in {} part{} of {} ({} in memory at a time{bits}), at most {} for planes and buffers (the program itself takes more), at least {} of disk (more where most moves leave a part: each level says beforehand if it is expected not to fit)",
-        thousands(job.states()),
+        "{job}: {} to search on disk in {}: {} of planes in {} part{} of {} ({} in memory at a time{bits}), at most {} for planes and buffers (the program itself takes more), at least {} of disk (more where most moves leave a part: each level says beforehand if it is expected not to fit)",
+        ranks_text(job, built),
         config.dir.display(),
         human_bytes(u128::from(ranks.div_ceil(64)) * 16),
         thousands(parts.processes() as u64),

@@ -331,6 +331,15 @@ pub trait Invariant {
             true => Err(choice.missing("none but the identity")),
         }
     }
+    /// The same puzzle ranked by configurations, where [`Invariant::with_symmetry`] ranked
+    /// it by classes (a definition's sym-coordinates): a solver's table walks from the
+    /// user's own position, move by move.
+    fn by_position(self) -> Self
+    where
+        Self: Sized,
+    {
+        self
+    }
 }
 
 /// A group of symmetries as reports name it: its order and what it is made of. A symmetry

@@ -7,6 +7,7 @@
 //! radix of coordinates ([`coords`]), so the engine's bit planes hold little beyond what
 //! is reachable and a predecessor costs a table look-up or two.
 
+mod classes;
 pub mod coords;
 pub mod family;
 pub mod group;
@@ -60,6 +61,10 @@ pub struct PermPuzzle {
     binned: bool,
     /// The symmetries positions are counted up to (`--symmetry`).
     symmetry: Arc<Counted>,
+    /// Ranks of classes rather than positions, where the group has a ranking of them
+    /// ([`classes`]): the search's ranks, and what [`Notation::parse`] and
+    /// [`Notation::render`] read and write.
+    by_class: Option<Arc<classes::ClassRanks>>,
 }
 
 /// The symmetries a definition's positions are counted up to.
@@ -321,6 +326,10 @@ pub struct Memo {
     moved_pieces: Vec<u8>,
     moved_twists: Vec<u8>,
     buf: Vec<u8>,
+    /// Searching by class: the neighbours of a representative, and the scratch that
+    /// indexes their classes.
+    found: Vec<u64>,
+    class: classes::Scratch,
 }
 
 impl PermPuzzle {
@@ -388,6 +397,7 @@ impl PermPuzzle {
             swap: None,
             binned: false,
             symmetry: Arc::default(),
+            by_class: None,
         };
         puzzle.classes = puzzle.build_classes();
         puzzle.swap = Swap::of(&puzzle.coords.plan);
@@ -429,6 +439,24 @@ impl PermPuzzle {
             Plan::Big(_) => "big",
             Plan::Generic => "generic",
         }
+    }
+
+    /// The position's rank of a search's rank: its class's representative's, searching by
+    /// class.
+    fn full(&self, rank: u64) -> u64 {
+        self.by_class.as_ref().map_or(rank, |c| c.full(rank))
+    }
+
+    /// The search's rank of a position's rank: its class's index, searching by class.
+    fn searched(&self, full: u64, x: &mut classes::Scratch) -> u64 {
+        self.by_class.as_ref().map_or(full, |c| self.class_index(c, full, x))
+    }
+
+    /// The same puzzle searched by positions (the solver's table, the packed states'
+    /// ranked form), still counting classes.
+    pub fn by_position(mut self) -> Self {
+        self.by_class = None;
+        self
     }
 
     /// The flattened pieces and twists of `rank`.
@@ -869,6 +897,38 @@ impl PermPuzzle {
     /// that passes.
     #[inline(always)]
     fn any_neighbour(&self, memo: &mut Memo, rank: u64, mut test: impl FnMut(u64) -> bool) -> bool {
+        let Some(ranks) = &self.by_class else {
+            return self.any_position_neighbour(memo, rank, test);
+        };
+        let full = ranks.full(rank);
+        // A rank no class is indexed by (its representative's other coordinates not the
+        // least its stabiliser makes of them) is never entered, nor left.
+        if self.class_index(ranks, full, &mut memo.class) != rank {
+            return false;
+        }
+        let mut found = std::mem::take(&mut memo.found);
+        found.clear();
+        self.any_position_neighbour(memo, full, |n| {
+            found.push(n);
+            false
+        });
+        // The inverse turns a move before a position into one after it: a class's
+        // neighbours are those of its representative's inverse too.
+        if self.symmetry.inverse {
+            let inverse = self.inverse_rank(full, &mut memo.class);
+            self.any_position_neighbour(memo, inverse, |n| {
+                found.push(n);
+                false
+            });
+        }
+        let hit = found.iter().any(|&n| test(self.class_index(ranks, n, &mut memo.class)));
+        memo.found = found;
+        hit
+    }
+
+    /// [`PermPuzzle::any_neighbour`] of a position's rank.
+    #[inline(always)]
+    fn any_position_neighbour(&self, memo: &mut Memo, rank: u64, mut test: impl FnMut(u64) -> bool) -> bool {
         let moves = self.s.moves.len();
         match &self.coords.plan {
             Plan::Split { low_coords, low, table } => {
@@ -1042,33 +1102,40 @@ impl Notation for PermPuzzle {
     }
 
     fn render(&self, rank: u64) -> String {
-        let (p, t) = self.state(rank);
+        let (p, t) = self.state(self.full(rank));
         self.render_state(&p, &t)
     }
 
     fn draw(&self, rank: u64) -> String {
-        let (p, t) = self.state(rank);
+        let (p, t) = self.state(self.full(rank));
         text::draw_state(&self.def, &self.s.layout, &p, &t, self.first)
     }
 
     fn parse(&self, text: &str) -> Result<u64, ParseError> {
         let (p, t) = self.parse_state(text)?;
-        self.rank_of(&p, &t)
+        let full = self.rank_of(&p, &t)?;
+        Ok(self.searched(full, &mut classes::Scratch::default()))
     }
 
-    /// Any position of the goal's class, written as [`Notation::parse`] reads it.
+    /// Any position of the goal's class, written as [`Notation::parse`] reads it: the
+    /// classes of another goal are ranked anew ([`Invariant::with_symmetry`]).
     fn with_goal(mut self, goal: &str) -> Result<Self, ParseError> {
-        self.goal = self.parse(goal)?;
-        self.id.push_str(&crate::util::goal_suffix(&self.render(self.goal)));
+        let (p, t) = self.parse_state(goal)?;
+        self.goal = self.rank_of(&p, &t)?;
+        self.by_class = None;
+        self.id.push_str(&crate::util::goal_suffix(&self.render_state(&p, &t)));
         Ok(self)
     }
 
+    /// The move from `from`'s position (a class's representative, searching by class) to
+    /// a position of rank `to`.
     fn describe_move(&self, from: u64, to: u64) -> String {
-        let (p, t) = self.state(from);
+        let (p, t) = self.state(self.full(from));
         let (mut p2, mut t2) = (Vec::new(), Vec::new());
+        let mut x = classes::Scratch::default();
         for m in &self.s.moves {
             self.apply(m, &p, &t, &mut p2, &mut t2);
-            if self.coords.rank(&self.s, &p2, &t2, &mut Vec::new()) == to {
+            if self.searched(self.coords.rank(&self.s, &p2, &t2, &mut Vec::new()), &mut x) == to {
                 return m.name.clone();
             }
         }
@@ -1082,11 +1149,11 @@ impl SearchGraph for PermPuzzle {
     }
 
     fn states(&self) -> u64 {
-        self.coords.states
+        self.by_class.as_ref().map_or(self.coords.states, |c| c.states)
     }
 
     fn goals(&self) -> Vec<u64> {
-        vec![self.goal]
+        vec![self.searched(self.goal, &mut classes::Scratch::default())]
     }
 
     type Memo = Memo;
@@ -1096,7 +1163,14 @@ impl SearchGraph for PermPuzzle {
     }
 
     fn uniform(&self) -> bool {
-        true
+        self.by_class.is_none()
+    }
+
+    fn multiplicity(&self, rank: u64) -> u64 {
+        match &self.by_class {
+            Some(ranks) => self.class_size(ranks, rank, &mut classes::Scratch::default()),
+            None => 1,
+        }
     }
 
     /// Every power of a move is a move (`--metric face`), or a move and its inverse
@@ -1105,8 +1179,9 @@ impl SearchGraph for PermPuzzle {
         self.symmetry.group.is_some()
     }
 
+    /// Searching by class, each rank is a class.
     fn classes_at(&self, rank: u64) -> u64 {
-        u64::from(self.least(rank))
+        u64::from(self.by_class.is_some() || self.least(rank))
     }
 
     fn symmetric(&self) -> bool {
@@ -1122,11 +1197,11 @@ impl SearchGraph for PermPuzzle {
     }
 
     fn bins(&self) -> Option<Bins> {
-        self.swap.as_ref()?.bins()
+        self.swap.as_ref().filter(|_| self.by_class.is_none())?.bins()
     }
 
     fn binned(&self) -> Option<Self> {
-        let swap = self.swap.as_ref()?;
+        let swap = self.swap.as_ref().filter(|_| self.by_class.is_none())?;
         let mut binned = self.clone();
         if let Plan::Big(big) = &mut binned.coords.plan {
             big.mixed.retain(|x| x.m != swap.m);
@@ -1286,7 +1361,12 @@ impl Invariant for PermPuzzle {
 
     fn with_symmetry(mut self, choice: SymmetryChoice) -> Result<Self, String> {
         self.symmetry = Arc::new(self.choose_symmetry(choice)?);
+        self.by_class = self.class_ranks().map(Arc::new);
         Ok(self)
+    }
+
+    fn by_position(self) -> Self {
+        PermPuzzle::by_position(self)
     }
 
     /// When the moves generate less than a class, the search reaches fewer positions

@@ -411,7 +411,7 @@ impl<K: Key> SparsePerm<K> {
     /// a ranked form has the identity alone.
     fn with_symmetry(mut self, choice: SymmetryChoice) -> Result<Self, String> {
         self.ranked = match self.ranked {
-            Some(ranked) => Some(ranked.with_symmetry(choice)?),
+            Some(ranked) => Some(ranked.with_symmetry(choice)?.by_position()),
             None if choice.asks_for_more() => return Err(choice.missing("none: the definition is not ranked")),
             None => None,
         };

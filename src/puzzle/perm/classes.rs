@@ -1,0 +1,363 @@
+//! Searching a definition's positions one class at a time: a dense ranking of the classes
+//! up to its symmetries (Kociemba's sym-coordinates), so that the search's bit planes hold
+//! an entry per class rather than per position and shrink by about the group's order.
+//!
+//! One coordinate of the rank (a set's arrangement of pieces) is closed under the group:
+//! the image of a position's coordinate depends on that coordinate alone. Its values fall
+//! into classes; a table gives each value its class and a group element that takes it to
+//! the class's representative (its least value). A position's class index is then the
+//! coordinate's class, followed by the other coordinates of the position moved by that
+//! element, least over the elements that fix the representative (its stabiliser): equal
+//! for every position of a class, and different between classes.
+//!
+//! A position whose coordinate is already its representative with a trivial stabiliser,
+//! most of them, is indexed by digits alone: only the others are unranked, moved and
+//! ranked again.
+
+use super::PermPuzzle;
+use super::coords::Kind;
+use super::symmetry;
+
+/// Most values of the coordinate the table covers: 6 bytes each, 100 MB.
+const MAX_VALUES: u64 = 1 << 24;
+
+/// Positions off the goal on which the coordinate's closure is checked, per element.
+const CLOSURE_CHECKS: u64 = 64;
+
+/// The class index of a definition's positions (see the module's documentation).
+#[derive(Debug)]
+pub struct ClassRanks {
+    /// The coordinate reduced: its place value and size in the rank.
+    stride: u64,
+    size: u64,
+    /// Per value of the coordinate: its class, and the element taking it to the class's
+    /// representative.
+    class_of: Vec<u32>,
+    to_rep: Vec<u16>,
+    /// Per class: its representative value, and (from `stab_start[k]` to
+    /// `stab_start[k + 1]` in `stab`) the elements other than the identity that fix it.
+    reps: Vec<u32>,
+    stab_start: Vec<u32>,
+    stab: Vec<u16>,
+    /// Values of the other coordinates together.
+    rest: u64,
+    /// Class indices: classes of the coordinate times `rest`.
+    pub states: u64,
+}
+
+/// Scratch space for moving positions by the group.
+#[derive(Debug, Default, Clone)]
+pub struct Scratch {
+    p: Vec<u8>,
+    t: Vec<u8>,
+    q: Vec<u8>,
+    u: Vec<u8>,
+    ip: Vec<u8>,
+    it: Vec<u8>,
+    buf: Vec<u8>,
+}
+
+impl ClassRanks {
+    /// The rank of the position of class index `index`: its representative's.
+    pub fn full(&self, index: u64) -> u64 {
+        let (k, r) = (index / self.rest, index % self.rest);
+        (r / self.stride) * self.stride * self.size + u64::from(self.reps[k as usize]) * self.stride + r % self.stride
+    }
+
+    /// The other coordinates of `full`, as one number below `rest`.
+    fn rest_of(&self, full: u64) -> u64 {
+        (full / (self.stride * self.size)) * self.stride + full % self.stride
+    }
+
+    fn stabiliser(&self, k: usize) -> &[u16] {
+        &self.stab[self.stab_start[k] as usize..self.stab_start[k + 1] as usize]
+    }
+}
+
+impl PermPuzzle {
+    /// Elements of the group counted: each symmetry (the identity first), and with the
+    /// inverse, each again after inverting the position.
+    fn elements(&self) -> usize {
+        (self.symmetry.syms.len() + 1) << usize::from(self.symmetry.inverse)
+    }
+
+    /// The image of the position in `x.p`, `x.t` under element `e`, into `x.q`, `x.u`.
+    fn move_by(&self, e: usize, x: &mut Scratch) {
+        let n = x.p.len();
+        for v in [&mut x.q, &mut x.u, &mut x.ip, &mut x.it] {
+            v.resize(n, 0);
+        }
+        let (sym, inverted) = match self.symmetry.inverse {
+            true => (e / 2, e % 2 == 1),
+            false => (e, false),
+        };
+        let (p, t): (&[u8], &[u8]) = match inverted {
+            true => {
+                symmetry::invert(&self.s, &x.p, &x.t, &mut x.ip, &mut x.it);
+                (&x.ip, &x.it)
+            }
+            false => (&x.p, &x.t),
+        };
+        match sym {
+            0 => {
+                x.q.copy_from_slice(p);
+                x.u.copy_from_slice(t);
+            }
+            _ => self.symmetry.syms[sym - 1].apply(&self.s, p, t, &mut x.q, &mut x.u),
+        }
+    }
+
+    /// The coordinate's value (at `stride`, of `size`) of the image of rank `full` under `e`.
+    fn digit_image(&self, c: usize, full: u64, e: usize, x: &mut Scratch) -> u64 {
+        self.coords.unrank(&self.s, full, &mut x.p, &mut x.t, &mut x.buf);
+        self.move_by(e, x);
+        let coord = &self.coords.list[c];
+        self.coords.value(&self.s, coord, &x.q, &x.u, &mut x.buf)
+    }
+
+    /// The class ranking of this puzzle's group, if one of its coordinates is closed under
+    /// the group, has a table of at most [`MAX_VALUES`] values, and the ranking at least
+    /// halves the ranks.
+    pub(super) fn class_ranks(&self) -> Option<ClassRanks> {
+        if self.symmetry.group.is_none() || !self.illegal.is_empty() || self.elements() > usize::from(u16::MAX) {
+            return None;
+        }
+        let list = &self.coords.list;
+        let c = (0..list.len())
+            .filter(|&i| list[i].kind == Kind::Pieces && list[i].size > 1 && list[i].size <= MAX_VALUES)
+            .max_by_key(|&i| list[i].size)?;
+        let mut x = Scratch::default();
+        if !self.closed(c, &mut x) {
+            return None;
+        }
+        let ranks = self.class_table(c, &mut x)?;
+        (ranks.states <= self.coords.states / 2).then_some(ranks)
+    }
+
+    /// Whether the image of coordinate `c` under each element depends on `c` alone: checked
+    /// on positions spread over the ranks, against the position with the other coordinates
+    /// at zero.
+    fn closed(&self, c: usize, x: &mut Scratch) -> bool {
+        let (stride, size, states) = (self.coords.list[c].stride, self.coords.list[c].size, self.coords.states);
+        (1..=CLOSURE_CHECKS).all(|i| {
+            let full = i.wrapping_mul(0x9E37_79B9_7F4A_7C15) % states;
+            let own = full / stride % size * stride;
+            (0..self.elements()).all(|e| self.digit_image(c, full, e, x) == self.digit_image(c, own, e, x))
+        })
+    }
+
+    /// The inverse of each element, found on a position that only the identity fixes
+    /// (`None` if none of a few tried is).
+    fn inverses(&self, x: &mut Scratch) -> Option<Vec<u16>> {
+        let n = self.elements();
+        let states = self.coords.states;
+        let probe = (1..16u64)
+            .map(|i| states / 17 * i + i * 31 % states.max(1))
+            .find(|&r| {
+                self.coords.unrank(&self.s, r % states, &mut x.p, &mut x.t, &mut x.buf);
+                let (p, t) = (x.p.clone(), x.t.clone());
+                (1..n).all(|e| {
+                    self.move_by(e, x);
+                    (&x.q, &x.u) != (&p, &t)
+                })
+            })?;
+        self.coords
+            .unrank(&self.s, probe % states, &mut x.p, &mut x.t, &mut x.buf);
+        let (p, t) = (x.p.clone(), x.t.clone());
+        let images: Vec<(Vec<u8>, Vec<u8>)> = (0..n)
+            .map(|e| {
+                self.move_by(e, x);
+                (x.q.clone(), x.u.clone())
+            })
+            .collect();
+        images
+            .iter()
+            .map(|(q, u)| {
+                (0..n).find_map(|h| {
+                    x.p.clone_from(q);
+                    x.t.clone_from(u);
+                    self.move_by(h, x);
+                    ((&x.q, &x.u) == (&p, &t)).then_some(h as u16)
+                })
+            })
+            .collect()
+    }
+
+    /// The table of coordinate `c`'s classes: each value, in ascending order, not yet met
+    /// is a representative; its images are its class.
+    fn class_table(&self, c: usize, x: &mut Scratch) -> Option<ClassRanks> {
+        let inverse = self.inverses(x)?;
+        let (stride, size) = (self.coords.list[c].stride, self.coords.list[c].size);
+        let mut class_of = vec![u32::MAX; size as usize];
+        let mut to_rep = vec![0u16; size as usize];
+        let (mut reps, mut stab_start, mut stab) = (Vec::new(), vec![0u32], Vec::new());
+        for v in 0..size {
+            if class_of[v as usize] != u32::MAX {
+                continue;
+            }
+            let k = u32::try_from(reps.len()).ok()?;
+            reps.push(v as u32);
+            for e in 0..self.elements() {
+                let image = self.digit_image(c, v * stride, e, x) as usize;
+                if image == v as usize && e > 0 {
+                    stab.push(e as u16);
+                }
+                if class_of[image] == u32::MAX {
+                    class_of[image] = k;
+                    to_rep[image] = inverse[e];
+                }
+            }
+            stab_start.push(u32::try_from(stab.len()).ok()?);
+        }
+        let rest = self.coords.states / size;
+        Some(ClassRanks {
+            stride,
+            size,
+            class_of,
+            to_rep,
+            states: reps.len() as u64 * rest,
+            reps,
+            stab_start,
+            stab,
+            rest,
+        })
+    }
+
+    /// The class index of the position of rank `full`.
+    pub(super) fn class_index(&self, ranks: &ClassRanks, full: u64, x: &mut Scratch) -> u64 {
+        let v = (full / ranks.stride % ranks.size) as usize;
+        let (k, h) = (ranks.class_of[v] as usize, usize::from(ranks.to_rep[v]));
+        let stabiliser = ranks.stabiliser(k);
+        let least = if h == 0 && stabiliser.is_empty() {
+            full
+        } else {
+            self.coords.unrank(&self.s, full, &mut x.p, &mut x.t, &mut x.buf);
+            if h != 0 {
+                self.move_by(h, x);
+                std::mem::swap(&mut x.p, &mut x.q);
+                std::mem::swap(&mut x.t, &mut x.u);
+            }
+            let mut least = self.coords.rank(&self.s, &x.p, &x.t, &mut x.buf);
+            for &e in stabiliser {
+                self.move_by(usize::from(e), x);
+                least = least.min(self.coords.rank(&self.s, &x.q, &x.u, &mut x.buf));
+            }
+            least
+        };
+        k as u64 * ranks.rest + ranks.rest_of(least)
+    }
+
+    /// The rank of the inverse of the position of rank `full`.
+    pub(super) fn inverse_rank(&self, full: u64, x: &mut Scratch) -> u64 {
+        self.coords.unrank(&self.s, full, &mut x.p, &mut x.t, &mut x.buf);
+        let n = x.p.len();
+        x.ip.resize(n, 0);
+        x.it.resize(n, 0);
+        symmetry::invert(&self.s, &x.p, &x.t, &mut x.ip, &mut x.it);
+        self.coords.rank(&self.s, &x.ip, &x.it, &mut x.buf)
+    }
+
+    /// Positions in the class of index `index`: the group's order over its
+    /// representative's stabiliser's.
+    pub(super) fn class_size(&self, ranks: &ClassRanks, index: u64, x: &mut Scratch) -> u64 {
+        self.coords
+            .unrank(&self.s, ranks.full(index), &mut x.p, &mut x.t, &mut x.buf);
+        let fixed = (0..self.elements())
+            .filter(|&e| {
+                self.move_by(e, x);
+                (&x.q, &x.u) == (&x.p, &x.t)
+            })
+            .count();
+        (self.elements() / fixed.max(1)) as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::{Invariant, Notation, SearchGraph, SymmetryChoice};
+
+    fn puzzle(file: &str) -> PermPuzzle {
+        let text = std::fs::read_to_string(format!("{}/examples/{file}", env!("CARGO_MANIFEST_DIR"))).expect("example");
+        PermPuzzle::from_text(&text, file, super::super::Metric::Face)
+            .expect("definition")
+            .with_symmetry(SymmetryChoice::default())
+            .expect("group")
+    }
+
+    /// Every position's class index, taken over all ranks: the indices are as many as the
+    /// classes counted at their least members, and the class sizes sum to the positions.
+    fn check_by_brute_force(p: &PermPuzzle) {
+        let ranks = p.by_class.clone().expect("searched by class");
+        let mut x = Scratch::default();
+        let plain = p.clone().by_position();
+        let mut seen = std::collections::HashSet::new();
+        let mut least = 0u64;
+        for full in 0..p.coords.states {
+            seen.insert(p.class_index(&ranks, full, &mut x));
+            least += plain.classes_at(full);
+        }
+        for &i in &seen {
+            assert_eq!(p.class_index(&ranks, ranks.full(i), &mut x), i, "representative of {i}");
+        }
+        for full in (0..p.coords.states).step_by(997) {
+            let i = p.class_index(&ranks, full, &mut x);
+            p.coords.unrank(&p.s, full, &mut x.p, &mut x.t, &mut x.buf);
+            let (p0, t0) = (x.p.clone(), x.t.clone());
+            for e in 0..p.elements() {
+                x.p.clone_from(&p0);
+                x.t.clone_from(&t0);
+                p.move_by(e, &mut x);
+                let image = p.coords.rank(&p.s, &x.q, &x.u, &mut x.buf);
+                assert_eq!(p.class_index(&ranks, image, &mut x), i, "{full} under {e}");
+            }
+        }
+        assert_eq!(seen.len() as u64, least, "classes");
+        let total: u64 = seen.iter().map(|&i| p.class_size(&ranks, i, &mut x)).sum();
+        assert_eq!(total, p.coords.states, "positions");
+    }
+
+    /// A search of the classes' ranks, level by level, against the plain search of the
+    /// positions: the classes' sizes at each distance add up to its positions.
+    fn check_levels(p: &PermPuzzle) {
+        let levels = |q: &PermPuzzle| {
+            let mut memo = super::super::Memo::default();
+            let mut seen = vec![false; q.states() as usize];
+            let mut frontier = q.goals();
+            seen[frontier[0] as usize] = true;
+            let mut counts = Vec::new();
+            while !frontier.is_empty() {
+                counts.push(frontier.iter().map(|&r| q.multiplicity(r)).sum::<u64>());
+                let mut next = Vec::new();
+                for &r in &frontier {
+                    q.for_each_predecessor(&mut memo, r, |n| {
+                        if !std::mem::replace(&mut seen[n as usize], true) {
+                            next.push(n);
+                        }
+                    });
+                }
+                frontier = next;
+            }
+            counts
+        };
+        assert_eq!(levels(p), levels(&p.clone().by_position()));
+    }
+
+    /// With the inverse in the group: 12 elements.
+    #[test]
+    fn the_held_pocket_cube_by_class() {
+        let p = puzzle("pocket-cube-held.tws");
+        assert!(p.by_class.is_some());
+        check_by_brute_force(&p);
+        check_levels(&p);
+    }
+
+    /// A reflection alone, with a stabiliser on many arrangements.
+    #[test]
+    fn top_spin_by_class() {
+        let p = puzzle("top-spin-9.tws");
+        assert!(p.by_class.is_some());
+        check_by_brute_force(&p);
+        check_levels(&p);
+    }
+}
