@@ -225,3 +225,40 @@ fn the_command_line_chooses_the_group() {
     assert_eq!(group["order"], 2);
     assert_eq!(group["made_of"], "the identity and the row read backwards");
 }
+
+/// A definition searched one rank per class: its positions at every distance are those of
+/// the search by positions, its bit sets a fraction of theirs, and the pocket cube's
+/// classes under rotations and inverses are twsearch's 1,843,678 (`twsearch -F -g` on its
+/// `samples/symm/2x2x2.tws`).
+#[test]
+fn a_definition_searched_by_class_finds_every_position() {
+    let sandbox = Sandbox::new();
+    let cube = crate::util::example("pocket-cube.tws");
+    let plain = sandbox.output(&["--rules", &cube, "--symmetry", "none", "--out", "out"]);
+    assert_eq!(plain.code, Some(0), "{}", plain.stderr);
+    for group in ["all+inverse", "rotations+inverse", "rotations"] {
+        let ended = sandbox.output(&["--rules", &cube, "--symmetry", group, "--out", "out"]);
+        assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+        assert!(
+            ended.stderr.contains("ranks of classes up to its symmetries"),
+            "{}",
+            ended.stderr
+        );
+        let column = |id: &str, n: usize| -> Vec<String> {
+            let table = sandbox.read(&format!("out/{id}/distances.csv"));
+            table
+                .lines()
+                .skip(1)
+                .map(|l| l.split(',').nth(n).unwrap_or("").to_string())
+                .collect()
+        };
+        let id = format!("pocket-cube-symmetry-{}", group.replace('+', "-"));
+        assert_eq!(column(&id, 1), column("pocket-cube-symmetry-none", 1), "{group}");
+        if group == "rotations+inverse" {
+            assert_eq!(
+                summary(&sandbox.path(&format!("out/{id}/summary.json")))["reachable_classes"],
+                1_843_678
+            );
+        }
+    }
+}

@@ -11,7 +11,7 @@ use analyze::engine::disk;
 use analyze::engine::exchange::Exchange;
 use analyze::engine::exchange::Partition;
 use analyze::engine::memory::SPARSE_CHUNK_BYTES;
-use analyze::engine::memory::{BITS_PER_STATE, IN_FLIGHT_BYTES, usable};
+use analyze::engine::memory::{self, BITS_PER_STATE, IN_FLIGHT_BYTES, usable};
 use analyze::engine::sparse::SparseOptions;
 use analyze::engine::{EngineError, Level, Options};
 use analyze::hosts::Cluster;
@@ -211,7 +211,7 @@ fn stopped(e: anyhow::Error, interrupted: impl FnOnce() -> Interrupted) -> anyho
 /// One process's part of a `--hosts` run: connects to the others first (a launch gone wrong
 /// leaves nothing behind), then searches; only process 0 writes the report.
 fn analyze_shared(job: &Job, out: &Path, settings: &Settings, cluster: &Cluster) -> Result<()> {
-    let states = u64::try_from(job.states()).with_context(|| format!("{job} is too large to enumerate"))?;
+    u64::try_from(job.states()).with_context(|| format!("{job} is too large to enumerate"))?;
     if cluster.secret.is_none() && !analyze::hosts::all_loopback(&cluster.addresses) {
         note(format_args!(
             "warning: {} names other machines and no --secret-file: anyone who can reach these ports and knows the command line can join the run",
@@ -219,6 +219,8 @@ fn analyze_shared(job: &Job, out: &Path, settings: &Settings, cluster: &Cluster)
         ));
     }
     let built = build(job)?;
+    // The puzzle's ranks: fewer than its positions where it ranks classes.
+    let states = built.ranks();
     let description = format!(
         "analyze {} {job} identity {}",
         env!("CARGO_PKG_VERSION"),
@@ -294,7 +296,7 @@ fn analyze(
             (None, None) => note(format_args!(
                 "{job}: {} to search, {} of bit sets ({} bits a {})",
                 ranks_text(job, built),
-                human_bytes(u128::from(built.ranks()) * job.bits_per_state() / 8),
+                human_bytes(memory::memory(u128::from(built.ranks()), built.max_move_cost())),
                 job.bits_per_state(),
                 if u128::from(built.ranks()) < job.states() {
                     "class"
@@ -668,7 +670,7 @@ fn cluster_note(job: &Job, states: u64, cluster: &Cluster) -> String {
     let processes = cluster.processes();
     let slice = Partition::new(states, processes).slice(cluster.process);
     format!(
-        "{job}: {} states over {processes} process{} ({}); this one, process {}, owns the positions numbered {}..{} ({} states): {} at {BITS_PER_STATE} bits a state plus at most {} of exchange buffers (the largest share: {}); {}",
+        "{job}: {} ranks over {processes} process{} ({}); this one, process {}, owns the ranks numbered {}..{} ({} ranks): {} at {BITS_PER_STATE} bits a rank plus at most {} of exchange buffers (the largest share: {}); {}",
         thousands(u128::from(states)),
         if processes == 1 { "" } else { "es" },
         cluster.hostfile.display(),

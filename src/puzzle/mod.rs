@@ -331,10 +331,11 @@ pub trait Invariant {
             true => Err(choice.missing("none but the identity")),
         }
     }
-    /// The same puzzle ranked by configurations, where [`Invariant::with_symmetry`] ranked
-    /// it by classes (a definition's sym-coordinates): a solver's table walks from the
-    /// user's own position, move by move.
-    fn by_position(self) -> Self
+    /// The same puzzle as a solver's table wants it: ranked by configurations, where
+    /// [`Invariant::with_symmetry`] ranked it by classes (a definition's sym-coordinates),
+    /// since the table walks from the user's own position move by move; and counting no
+    /// classes, which the table does not show.
+    fn for_solving(self) -> Self
     where
         Self: Sized,
     {

@@ -2,20 +2,25 @@
 //! up to its symmetries (Kociemba's sym-coordinates), so that the search's bit planes hold
 //! an entry per class rather than per position and shrink by about the group's order.
 //!
-//! One coordinate of the rank (a set's arrangement of pieces) is closed under the group:
-//! the image of a position's coordinate depends on that coordinate alone. Its values fall
-//! into classes; a table gives each value its class and a group element that takes it to
-//! the class's representative (its least value). A position's class index is then the
-//! coordinate's class, followed by the other coordinates of the position moved by that
-//! element, least over the elements that fix the representative (its stabiliser): equal
-//! for every position of a class, and different between classes.
+//! The rank's highest coordinate (most often a set's arrangement of pieces) is closed under
+//! the group: the image of a position's coordinate depends on that coordinate alone. Its
+//! values fall into classes; a table gives each value its class and a group element that
+//! takes it to the class's representative (its least value). A position's class index is
+//! then the coordinate's class, followed by the other coordinates of the position moved by
+//! that element, least over the elements that fix the representative (its stabiliser):
+//! equal for every position of a class, and different between classes.
 //!
-//! A position whose coordinate is already its representative with a trivial stabiliser,
-//! most of them, is indexed by digits alone: only the others are unranked, moved and
-//! ranked again.
+//! The highest coordinate, so that a class index's position is its class's least rank, the
+//! member the search by positions counts it at, and the classes' indices are in the order of
+//! those ranks: every route keeps and shows the same representatives.
+//!
+//! A position whose coordinate is already its representative with a trivial stabiliser is
+//! indexed by its digits alone; the others are unranked, moved and ranked again.
+//!
+//! The classes are those of the symmetries; the inverse of a position, where it counts,
+//! pairs classes without being ranked ([`PermPuzzle::classes_at_index`]).
 
 use super::PermPuzzle;
-use super::coords::Kind;
 use super::symmetry;
 
 /// Most values of the coordinate the table covers: 6 bytes each, 100 MB.
@@ -27,7 +32,7 @@ const CLOSURE_CHECKS: u64 = 64;
 /// The class index of a definition's positions (see the module's documentation).
 #[derive(Debug)]
 pub struct ClassRanks {
-    /// The coordinate reduced: its place value and size in the rank.
+    /// The coordinate reduced: its place value (the other coordinates' ranks) and size.
     stride: u64,
     size: u64,
     /// Per value of the coordinate: its class, and the element taking it to the class's
@@ -39,9 +44,7 @@ pub struct ClassRanks {
     reps: Vec<u32>,
     stab_start: Vec<u32>,
     stab: Vec<u16>,
-    /// Values of the other coordinates together.
-    rest: u64,
-    /// Class indices: classes of the coordinate times `rest`.
+    /// Class indices: classes of the coordinate times `stride`.
     pub states: u64,
 }
 
@@ -60,13 +63,8 @@ pub struct Scratch {
 impl ClassRanks {
     /// The rank of the position of class index `index`: its representative's.
     pub fn full(&self, index: u64) -> u64 {
-        let (k, r) = (index / self.rest, index % self.rest);
-        (r / self.stride) * self.stride * self.size + u64::from(self.reps[k as usize]) * self.stride + r % self.stride
-    }
-
-    /// The other coordinates of `full`, as one number below `rest`.
-    fn rest_of(&self, full: u64) -> u64 {
-        (full / (self.stride * self.size)) * self.stride + full % self.stride
+        let (k, r) = (index / self.stride, index % self.stride);
+        u64::from(self.reps[k as usize]) * self.stride + r
     }
 
     fn stabiliser(&self, k: usize) -> &[u16] {
@@ -78,7 +76,15 @@ impl PermPuzzle {
     /// Elements of the group counted: each symmetry (the identity first), and with the
     /// inverse, each again after inverting the position.
     fn elements(&self) -> usize {
-        (self.symmetry.syms.len() + 1) << usize::from(self.symmetry.inverse)
+        self.geometric() << usize::from(self.symmetry.inverse)
+    }
+
+    /// The symmetries alone (the identity first): the group the classes are ranked under.
+    /// The inverse is counted, not ranked: it turns a move before a position into one
+    /// after it, so a class's neighbours would be those of its representative's inverse
+    /// too, a second expansion of every rank.
+    fn geometric(&self) -> usize {
+        self.symmetry.syms.len() + 1
     }
 
     /// The image of the position in `x.p`, `x.t` under element `e`, into `x.q`, `x.u`.
@@ -87,10 +93,7 @@ impl PermPuzzle {
         for v in [&mut x.q, &mut x.u, &mut x.ip, &mut x.it] {
             v.resize(n, 0);
         }
-        let (sym, inverted) = match self.symmetry.inverse {
-            true => (e / 2, e % 2 == 1),
-            false => (e, false),
-        };
+        let (sym, inverted) = (e % self.geometric(), e >= self.geometric());
         let (p, t): (&[u8], &[u8]) = match inverted {
             true => {
                 symmetry::invert(&self.s, &x.p, &x.t, &mut x.ip, &mut x.it);
@@ -115,17 +118,17 @@ impl PermPuzzle {
         self.coords.value(&self.s, coord, &x.q, &x.u, &mut x.buf)
     }
 
-    /// The class ranking of this puzzle's group, if one of its coordinates is closed under
-    /// the group, has a table of at most [`MAX_VALUES`] values, and the ranking at least
-    /// halves the ranks.
+    /// The class ranking of this puzzle's group, if its highest coordinate is closed under
+    /// the group and has at most [`MAX_VALUES`] values, and the ranking at least halves the
+    /// ranks.
     pub(super) fn class_ranks(&self) -> Option<ClassRanks> {
-        if self.symmetry.group.is_none() || !self.illegal.is_empty() || self.elements() > usize::from(u16::MAX) {
+        if self.geometric() < 2 || !self.illegal.is_empty() || self.geometric() > usize::from(u16::MAX) {
             return None;
         }
-        let list = &self.coords.list;
-        let c = (0..list.len())
-            .filter(|&i| list[i].kind == Kind::Pieces && list[i].size > 1 && list[i].size <= MAX_VALUES)
-            .max_by_key(|&i| list[i].size)?;
+        let c = self.coords.list.len().checked_sub(1)?;
+        if !(2..=MAX_VALUES).contains(&self.coords.list[c].size) {
+            return None;
+        }
         let mut x = Scratch::default();
         if !self.closed(c, &mut x) {
             return None;
@@ -142,14 +145,14 @@ impl PermPuzzle {
         (1..=CLOSURE_CHECKS).all(|i| {
             let full = i.wrapping_mul(0x9E37_79B9_7F4A_7C15) % states;
             let own = full / stride % size * stride;
-            (0..self.elements()).all(|e| self.digit_image(c, full, e, x) == self.digit_image(c, own, e, x))
+            (0..self.geometric()).all(|e| self.digit_image(c, full, e, x) == self.digit_image(c, own, e, x))
         })
     }
 
     /// The inverse of each element, found on a position that only the identity fixes
     /// (`None` if none of a few tried is).
     fn inverses(&self, x: &mut Scratch) -> Option<Vec<u16>> {
-        let n = self.elements();
+        let n = self.geometric();
         let states = self.coords.states;
         let probe = (1..16u64)
             .map(|i| states / 17 * i + i * 31 % states.max(1))
@@ -197,29 +200,27 @@ impl PermPuzzle {
             }
             let k = u32::try_from(reps.len()).ok()?;
             reps.push(v as u32);
-            for e in 0..self.elements() {
+            for (e, &back) in inverse.iter().enumerate() {
                 let image = self.digit_image(c, v * stride, e, x) as usize;
                 if image == v as usize && e > 0 {
                     stab.push(e as u16);
                 }
                 if class_of[image] == u32::MAX {
                     class_of[image] = k;
-                    to_rep[image] = inverse[e];
+                    to_rep[image] = back;
                 }
             }
             stab_start.push(u32::try_from(stab.len()).ok()?);
         }
-        let rest = self.coords.states / size;
         Some(ClassRanks {
             stride,
             size,
             class_of,
             to_rep,
-            states: reps.len() as u64 * rest,
+            states: reps.len() as u64 * stride,
             reps,
             stab_start,
             stab,
-            rest,
         })
     }
 
@@ -244,7 +245,18 @@ impl PermPuzzle {
             }
             least
         };
-        k as u64 * ranks.rest + ranks.rest_of(least)
+        k as u64 * ranks.stride + least % ranks.stride
+    }
+
+    /// How many classes of the whole group (with the inverse, if counted) the class index
+    /// `index` counts for: a class and its inverses' are one, counted at the lesser index
+    /// (the lesser representative: its least rank, as the search by positions counts it).
+    pub(super) fn classes_at_index(&self, ranks: &ClassRanks, index: u64, x: &mut Scratch) -> u64 {
+        if !self.symmetry.inverse {
+            return 1;
+        }
+        let inverse = self.inverse_rank(ranks.full(index), x);
+        u64::from(index <= self.class_index(ranks, inverse, x))
     }
 
     /// The rank of the inverse of the position of rank `full`.
@@ -257,25 +269,55 @@ impl PermPuzzle {
         self.coords.rank(&self.s, &x.ip, &x.it, &mut x.buf)
     }
 
-    /// Positions in the class of index `index`: the group's order over its
-    /// representative's stabiliser's.
+    /// Whether `rank` is the least rank of its class: the one rank the search by positions
+    /// counts the class at (a class index's own position, searching by class). The images'
+    /// highest coordinate decides most comparisons; only a tie ranks the image in full.
+    pub(super) fn least_of_class(&self, rank: u64) -> bool {
+        thread_local! {
+            static SCRATCH: std::cell::RefCell<Scratch> = Default::default();
+        }
+        let Some(top) = self.coords.list.last() else {
+            return true;
+        };
+        let own = rank / top.stride;
+        SCRATCH.with_borrow_mut(|x| {
+            self.coords.unrank(&self.s, rank, &mut x.p, &mut x.t, &mut x.buf);
+            (1..self.elements()).all(|e| {
+                self.move_by(e, x);
+                match self.coords.value(&self.s, top, &x.q, &x.u, &mut x.buf).cmp(&own) {
+                    std::cmp::Ordering::Less => false,
+                    std::cmp::Ordering::Greater => true,
+                    std::cmp::Ordering::Equal => self.coords.rank(&self.s, &x.q, &x.u, &mut x.buf) >= rank,
+                }
+            })
+        })
+    }
+
+    /// Positions in the class of index `index` (under the symmetries alone): their number
+    /// over its representative's stabiliser's. An element fixing the position fixes its highest
+    /// coordinate, so only the coordinate's stabiliser is tried: most classes have none.
     pub(super) fn class_size(&self, ranks: &ClassRanks, index: u64, x: &mut Scratch) -> u64 {
+        let stabiliser = ranks.stabiliser((index / ranks.stride) as usize);
+        if stabiliser.is_empty() {
+            return self.geometric() as u64;
+        }
         self.coords
             .unrank(&self.s, ranks.full(index), &mut x.p, &mut x.t, &mut x.buf);
-        let fixed = (0..self.elements())
-            .filter(|&e| {
-                self.move_by(e, x);
+        let fixed = 1 + stabiliser
+            .iter()
+            .filter(|&&e| {
+                self.move_by(usize::from(e), x);
                 (&x.q, &x.u) == (&x.p, &x.t)
             })
             .count();
-        (self.elements() / fixed.max(1)) as u64
+        (self.geometric() / fixed) as u64
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzle::{Invariant, Notation, SearchGraph, SymmetryChoice};
+    use crate::puzzle::{Invariant, SearchGraph, SymmetryChoice};
 
     fn puzzle(file: &str) -> PermPuzzle {
         let text = std::fs::read_to_string(format!("{}/examples/{file}", env!("CARGO_MANIFEST_DIR"))).expect("example");
@@ -285,8 +327,10 @@ mod tests {
             .expect("group")
     }
 
-    /// Every position's class index, taken over all ranks: the indices are as many as the
-    /// classes counted at their least members, and the class sizes sum to the positions.
+    /// Every position's class index, taken over all ranks: each representative has its own
+    /// index, every image of a position the position's; the indices count as many classes
+    /// as the search by positions counts at their least ranks, and their sizes sum to the
+    /// positions.
     fn check_by_brute_force(p: &PermPuzzle) {
         let ranks = p.by_class.clone().expect("searched by class");
         let mut x = Scratch::default();
@@ -304,7 +348,7 @@ mod tests {
             let i = p.class_index(&ranks, full, &mut x);
             p.coords.unrank(&p.s, full, &mut x.p, &mut x.t, &mut x.buf);
             let (p0, t0) = (x.p.clone(), x.t.clone());
-            for e in 0..p.elements() {
+            for e in 0..p.geometric() {
                 x.p.clone_from(&p0);
                 x.t.clone_from(&t0);
                 p.move_by(e, &mut x);
@@ -312,7 +356,8 @@ mod tests {
                 assert_eq!(p.class_index(&ranks, image, &mut x), i, "{full} under {e}");
             }
         }
-        assert_eq!(seen.len() as u64, least, "classes");
+        let counted: u64 = seen.iter().map(|&i| p.classes_at_index(&ranks, i, &mut x)).sum();
+        assert_eq!(counted, least, "classes");
         let total: u64 = seen.iter().map(|&i| p.class_size(&ranks, i, &mut x)).sum();
         assert_eq!(total, p.coords.states, "positions");
     }
@@ -343,19 +388,10 @@ mod tests {
         assert_eq!(levels(p), levels(&p.clone().by_position()));
     }
 
-    /// With the inverse in the group: 12 elements.
+    /// Ranked under its 6 symmetries, the inverse counted beside them (12 in all).
     #[test]
     fn the_held_pocket_cube_by_class() {
         let p = puzzle("pocket-cube-held.tws");
-        assert!(p.by_class.is_some());
-        check_by_brute_force(&p);
-        check_levels(&p);
-    }
-
-    /// A reflection alone, with a stabiliser on many arrangements.
-    #[test]
-    fn top_spin_by_class() {
-        let p = puzzle("top-spin-9.tws");
         assert!(p.by_class.is_some());
         check_by_brute_force(&p);
         check_levels(&p);

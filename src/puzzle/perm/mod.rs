@@ -65,6 +65,10 @@ pub struct PermPuzzle {
     /// ([`classes`]): the search's ranks, and what [`Notation::parse`] and
     /// [`Notation::render`] read and write.
     by_class: Option<Arc<classes::ClassRanks>>,
+    /// Whether a class is counted at its least rank (where the puzzle ranks classes, kept
+    /// by [`PermPuzzle::by_position`] so that every route shows the same representatives)
+    /// rather than at its least position as pieces, then twists.
+    least_by_rank: bool,
 }
 
 /// The symmetries a definition's positions are counted up to.
@@ -398,6 +402,7 @@ impl PermPuzzle {
             binned: false,
             symmetry: Arc::default(),
             by_class: None,
+            least_by_rank: false,
         };
         puzzle.classes = puzzle.build_classes();
         puzzle.swap = Swap::of(&puzzle.coords.plan);
@@ -912,15 +917,6 @@ impl PermPuzzle {
             found.push(n);
             false
         });
-        // The inverse turns a move before a position into one after it: a class's
-        // neighbours are those of its representative's inverse too.
-        if self.symmetry.inverse {
-            let inverse = self.inverse_rank(full, &mut memo.class);
-            self.any_position_neighbour(memo, inverse, |n| {
-                found.push(n);
-                false
-            });
-        }
         let hit = found.iter().any(|&n| test(self.class_index(ranks, n, &mut memo.class)));
         memo.found = found;
         hit
@@ -1123,6 +1119,8 @@ impl Notation for PermPuzzle {
         let (p, t) = self.parse_state(goal)?;
         self.goal = self.rank_of(&p, &t)?;
         self.by_class = None;
+        self.least_by_rank = false;
+        let (p, t) = self.state(self.goal);
         self.id.push_str(&crate::util::goal_suffix(&self.render_state(&p, &t)));
         Ok(self)
     }
@@ -1179,9 +1177,14 @@ impl SearchGraph for PermPuzzle {
         self.symmetry.group.is_some()
     }
 
-    /// Searching by class, each rank is a class.
+    /// Searching by class, each rank is a class of the symmetries, which the inverse may
+    /// pair with another.
     fn classes_at(&self, rank: u64) -> u64 {
-        u64::from(self.by_class.is_some() || self.least(rank))
+        match (&self.by_class, self.least_by_rank) {
+            (Some(ranks), _) => self.classes_at_index(ranks, rank, &mut classes::Scratch::default()),
+            (None, true) => u64::from(self.least_of_class(rank)),
+            (None, false) => u64::from(self.least(rank)),
+        }
     }
 
     fn symmetric(&self) -> bool {
@@ -1235,7 +1238,9 @@ impl SearchGraph for PermPuzzle {
 
 impl PermPuzzle {
     /// Whether `rank` is the least of its images under the symmetries counted (as
-    /// flattened pieces, then twists): the one rank its class is counted at.
+    /// flattened pieces, then twists): the one rank its class is counted at, unless the
+    /// puzzle ranks classes ([`PermPuzzle::least_of_class`]). Most images differ from the
+    /// position at their first piece, so this is the cheaper test.
     fn least(&self, rank: u64) -> bool {
         thread_local! {
             static SCRATCH: std::cell::RefCell<[Vec<u8>; 5]> = Default::default();
@@ -1264,7 +1269,14 @@ impl PermPuzzle {
     /// moves from the goal: each maps the neighbours of a position onto the neighbours of
     /// its image (so distances are kept).
     fn choose_symmetry(&self, choice: SymmetryChoice) -> Result<Counted, String> {
-        let group = symmetry::find(&self.def, &self.s);
+        let mut group = symmetry::find(&self.def, &self.s);
+        // Another goal (`--goal`) keeps only the symmetries that fix it, and the inverse
+        // only if it is the definition's own (the identity).
+        let (goal_pieces, goal_twists) = self.state(self.goal);
+        group
+            .syms
+            .retain(|s| s.image(&self.s, &goal_pieces, &goal_twists) == (goal_pieces.clone(), goal_twists.clone()));
+        group.inverse &= (goal_pieces == self.s.solved_pieces) && (goal_twists == self.s.solved_twists);
         let (rotations, all) = (group.syms.iter().filter(|s| s.rotation).count(), group.syms.len());
         let found = symmetry_text(rotations, all - rotations, group.inverse);
         let mut syms: Vec<symmetry::Action> = match choice.group {
@@ -1362,11 +1374,14 @@ impl Invariant for PermPuzzle {
     fn with_symmetry(mut self, choice: SymmetryChoice) -> Result<Self, String> {
         self.symmetry = Arc::new(self.choose_symmetry(choice)?);
         self.by_class = self.class_ranks().map(Arc::new);
+        self.least_by_rank = self.by_class.is_some();
         Ok(self)
     }
 
-    fn by_position(self) -> Self {
-        PermPuzzle::by_position(self)
+    fn for_solving(mut self) -> Self {
+        self.symmetry = Arc::default();
+        self.least_by_rank = false;
+        self.by_position()
     }
 
     /// When the moves generate less than a class, the search reaches fewer positions

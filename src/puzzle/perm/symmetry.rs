@@ -405,7 +405,7 @@ impl Action {
     }
 
     /// [`Action::apply`] into new vectors.
-    fn image(&self, s: &Structure, pieces: &[u8], twists: &[u8]) -> (Vec<u8>, Vec<u8>) {
+    pub fn image(&self, s: &Structure, pieces: &[u8], twists: &[u8]) -> (Vec<u8>, Vec<u8>) {
         let (mut p, mut t) = (vec![0; pieces.len()], vec![0; twists.len()]);
         self.apply(s, pieces, twists, &mut p, &mut t);
         (p, t)
