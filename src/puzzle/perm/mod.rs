@@ -1113,11 +1113,13 @@ impl Notation for PermPuzzle {
         Ok(self.searched(full, &mut classes::Scratch::default()))
     }
 
-    /// Any position of the goal's class, written as [`Notation::parse`] reads it: the
-    /// classes of another goal are ranked anew ([`Invariant::with_symmetry`]).
+    /// Any position of the goal's class, written as [`Notation::parse`] reads it. Its
+    /// symmetries are found anew ([`Invariant::with_symmetry`]): those of another goal are
+    /// those that fix it.
     fn with_goal(mut self, goal: &str) -> Result<Self, ParseError> {
         let (p, t) = self.parse_state(goal)?;
         self.goal = self.rank_of(&p, &t)?;
+        self.symmetry = Arc::default();
         self.by_class = None;
         self.least_by_rank = false;
         let (p, t) = self.state(self.goal);
