@@ -2,7 +2,8 @@
 //! job (shared with other processes under `--hosts`), each report written to a staging
 //! folder and swapped into place, then the `--all` index.
 
-use super::timely::{SetupError, TimelyExchange};
+use super::connect::SetupError;
+use super::timely::TimelyExchange;
 use super::{BadInput, INTERRUPTED, Interrupted, STDOUT, note};
 use analyze::analysis::{Analysis, AnalysisError};
 use analyze::engine::bfs::Notify;

@@ -20,7 +20,6 @@
 //! connection that has closed since is given up, and two live claims fail the run naming
 //! both addresses. Ctrl-C (or SIGTERM) stops the waiting at once.
 
-use super::timely::SetupError;
 use super::{INTERRUPTED, note};
 use analyze::hosts::Cluster;
 use analyze::identity::Identity;
@@ -31,6 +30,7 @@ use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+use thiserror::Error;
 
 /// Magic bytes that open the greeting of one `analyze` process to another.
 const MAGIC: &[u8; 8] = b"analyze3";
@@ -44,6 +44,21 @@ const PROOF: usize = 32;
 const GREETING: Duration = Duration::from_secs(5);
 /// How often waiting for the others looks at the interrupt flag.
 const POLL: Duration = Duration::from_millis(20);
+
+/// Why the processes could not start together.
+#[derive(Debug, Error)]
+pub enum SetupError {
+    /// This process's address is unusable, or the processes were launched with different
+    /// commands or hostfiles: bad input (exit 2).
+    #[error("{0}")]
+    Address(String),
+    /// The others did not come, or came wrong (exit 1).
+    #[error("{0}")]
+    Peers(String),
+    /// Ctrl-C or SIGTERM while waiting for the others (exit 130): what was waited for.
+    #[error("{0}")]
+    Interrupted(String),
+}
 
 /// Opens one connection to every other process: the higher index connects, the lower one
 /// accepts, each greeting the other, all within the connect timeout.

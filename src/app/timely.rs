@@ -17,6 +17,7 @@
 //! one running wait in [`Inbox`] until that level's calls: a process that passed a barrier
 //! first may send them before a slower one has left it.
 
+use super::connect::SetupError;
 use analyze::engine::exchange::{Exchange, ExchangeError, Partition};
 use analyze::engine::memory::IN_FLIGHT_BYTES;
 use analyze::hosts::Cluster;
@@ -25,7 +26,6 @@ use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use thiserror::Error;
 use timely::WorkerConfig;
 use timely::communication::Hooks;
 use timely::communication::allocator::zero_copy::initialize::{CommsGuard, initialize_networking_from_sockets};
@@ -37,21 +37,6 @@ use timely::dataflow::operators::probe::Handle as ProbeHandle;
 use timely::dataflow::operators::{Input, Probe};
 use timely::dataflow::{InputHandle, Stream};
 use timely::worker::Worker;
-
-/// Why the processes could not start together.
-#[derive(Debug, Error)]
-pub enum SetupError {
-    /// This process's address is unusable, or the processes were launched with different
-    /// commands or hostfiles: bad input (exit 2).
-    #[error("{0}")]
-    Address(String),
-    /// The others did not come, or came wrong (exit 1).
-    #[error("{0}")]
-    Peers(String),
-    /// Ctrl-C or SIGTERM while waiting for the others (exit 130): what was waited for.
-    #[error("{0}")]
-    Interrupted(String),
-}
 
 /// Where received ranks go: the engine marks them.
 type Deliver<'a> = &'a mut dyn FnMut(&[u64]);
