@@ -51,6 +51,16 @@ pub struct Unranked {
 /// The pair and block of a fresh memo: no pair's (pairs number at most 15!/2).
 pub(super) const NO_PAIR: u64 = u64::MAX;
 
+impl Unranked {
+    /// The sequence of tail `i` of `tails` under this head, what swaps its last two tiles,
+    /// and its parity: the tail in place, swapped to the head's parity where its own is odd.
+    #[inline(always)]
+    pub(super) fn with_tail(&self, tails: &TailSequences, i: usize) -> (Packed, Packed, u8) {
+        let [seq, swap] = tails.entries[self.set_start + i];
+        (self.head_seq | seq, swap, self.head_parity)
+    }
+}
+
 impl Default for Unranked {
     fn default() -> Self {
         Unranked {
@@ -162,7 +172,7 @@ impl Sliding {
     #[inline(always)]
     fn tail_of(&self, memo: &Unranked, i: usize) -> (Packed, Packed, u8) {
         match &self.tail_table {
-            Some(table) => table.under(memo, i),
+            Some(table) => memo.with_tail(table, i),
             None => self.gather_tail(memo, i),
         }
     }

@@ -14,7 +14,6 @@
 //!   no sum over digits.
 //! - Pascal's triangle, to number the set of tiles a head leaves its tail ([`tile_set`]).
 
-use super::rank::Unranked;
 use super::{DOWN, MAX_CELLS, MAX_COLS, Sliding, UP};
 use crate::util::factorial;
 
@@ -23,7 +22,7 @@ use crate::util::factorial;
 /// cell `to`. Its window's digit sum ([`Window`]) is looked up by `id`.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Slide {
-    /// The move's index in [`Sliding::windows`], [`Unranked::head_sums`] and each row of
+    /// The move's index in [`Sliding::windows`], [`Unranked::head_sums`](super::rank::Unranked::head_sums) and each row of
     /// [`Sliding::window_sums`].
     pub(super) id: usize,
     /// Where the window's [`Vertical::gain`] entries start in [`Sliding::gains`].
@@ -65,16 +64,6 @@ pub(super) struct TailSequences {
     /// The tails of the sets in the order of [`tile_set`], `block` per set.
     pub(super) entries: Vec<[u64; 2]>,
     pub(super) block: usize,
-}
-
-impl TailSequences {
-    /// The sequence of tail `i` under the head in `memo`, what swaps its last two tiles,
-    /// and its parity: the tail in place, swapped to the head's parity where its own is odd.
-    #[inline(always)]
-    pub(super) fn under(&self, memo: &Unranked, i: usize) -> (Packed, Packed, u8) {
-        let [seq, swap] = self.entries[memo.set_start + i];
-        (memo.head_seq | seq, swap, memo.head_parity)
-    }
 }
 
 /// The last `tail` tiles of a pair as a pattern over the tiles left for them.
@@ -213,7 +202,7 @@ pub(super) fn window_sums(windows: &[Window], tails: &[Tail], cells: usize, tail
 }
 
 /// The colexicographic number of a set of `size` tiles, packed 4 bits a tile in increasing
-/// order (as [`Unranked`] keeps the pool), among the sets of that size.
+/// order (as [`Unranked`](super::rank::Unranked) keeps the pool), among the sets of that size.
 pub(super) fn tile_set(pool: Packed, size: usize) -> usize {
     (0..size).map(|m| pascal(at(pool, m) as usize - 1, m + 1)).sum::<u64>() as usize
 }

@@ -53,7 +53,7 @@ impl Sliding {
     pub(super) fn words_neighbours(&self, memo: &mut Unranked, first: u64, words: &[u64], f: impl FnMut(u64, u64)) {
         // Which way tails are read is settled here, once a run.
         match &self.tail_table {
-            Some(table) => self.runs_neighbours(memo, first, words, |m, i| table.under(m, i), f),
+            Some(table) => self.runs_neighbours(memo, first, words, |m, i| m.with_tail(table, i), f),
             None => self.runs_neighbours(memo, first, words, |m, i| self.gather_tail(m, i), f),
         }
     }
