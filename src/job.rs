@@ -520,7 +520,7 @@ impl<P: Puzzle + Send + Sync + 'static> Built for P {
     }
 
     fn fingerprint(&self) -> String {
-        format!("{:016x}", crate::solve::table::fingerprint(self))
+        format!("{:016x}", crate::solve::cache::fingerprint(self))
     }
 
     fn expected_reachable(&self) -> u64 {

@@ -10,6 +10,7 @@
 //! checksum does not match is treated as missing. Loading a file sets its modification
 //! time, so the time says when it was last used (what `--cache-clear DAYS` goes by).
 
+use crate::puzzle::Puzzle;
 use std::io::{Read, Write};
 use std::path::Path;
 use std::time::SystemTime;
@@ -228,4 +229,22 @@ pub fn checksum(data: &[u8]) -> u64 {
         hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
     }
     hash
+}
+
+/// A hash of how `puzzle` ranks configurations: its goals, and 64 ranks spread over the
+/// rank space, each with its rendering and its successors (with their costs, if not 1).
+pub(crate) fn fingerprint<P: Puzzle>(puzzle: &P) -> u64 {
+    let states = puzzle.states();
+    // The goals too: puzzles with the same id and moves may differ in their goals.
+    let mut text = format!("goals {:?}\n", puzzle.goals());
+    for i in 0..64 {
+        let rank = states / 64 * i + i % states;
+        text.push_str(&puzzle.render(rank));
+        puzzle.for_each_weighted_successor(rank, |next, cost| match cost {
+            1 => text.push_str(&format!(" {next}")),
+            _ => text.push_str(&format!(" {next}:{cost}")),
+        });
+        text.push('\n');
+    }
+    checksum(text.as_bytes())
 }

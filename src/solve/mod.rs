@@ -247,7 +247,7 @@ impl Solver {
     /// one); `puzzle` is the ranked board with that goal where it can be built. Fails (one
     /// line) on a board it does not take.
     pub fn sliding(rows: usize, cols: usize, goal: Option<&str>, puzzle: Option<Sliding>) -> Result<Self> {
-        Self::sliding_with_mod3_ranks(rows, cols, goal, puzzle, mod3::MOD3_RANKS)
+        Self::sliding_with_mod3_ranks(rows, cols, goal, puzzle, table::MOD3_RANKS)
     }
 
     /// [`Solver::sliding`], solving the boards whose number of ranks lies in `ranks` by the

@@ -10,20 +10,14 @@
 //! of a chessboard.) Walking such moves reaches the goal along a shortest path; its length
 //! is the distance.
 
-use super::cache;
-use super::table::fingerprint;
+use super::cache::{self, fingerprint};
 use crate::engine::{self, EngineError, Options};
 use crate::identity::Identity;
 use crate::puzzle::Puzzle;
 use crate::util::thousands;
 use rayon::prelude::*;
-use std::ops::{ControlFlow, RangeInclusive};
+use std::ops::ControlFlow;
 use std::path::Path;
-
-/// Rank spaces solved through this table by default: above the byte-a-rank table's limit
-/// ([`super::table::MAX_TABLE_RANKS`]), up to the 12-cell boards (3x4 and 2x6, 12!/2 ranks).
-/// The next board, 2x7, has 182 times as many.
-pub const MOD3_RANKS: RangeInclusive<u64> = (super::table::MAX_TABLE_RANKS + 1)..=(1 << 28);
 
 /// Largest rank space this table takes: 1 GiB of codes (2^32 ranks).
 pub const MAX_MOD3_RANKS: u64 = 1 << 32;

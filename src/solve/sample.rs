@@ -5,12 +5,11 @@
 //! distance D with the smallest keys are a uniform sample without replacement (as uniform
 //! as the hash is), found in one pass over the ranks in any order, keeping N of them.
 //! The ranks at distance D come from the solver's distance table where it keeps one byte
-//! a rank ([`DistanceTable`]). A table of distances modulo 3 ([`super::mod3`]) cannot
+//! a rank ([`DistanceTable`](super::table::DistanceTable)). A table of distances modulo 3 ([`super::mod3`]) cannot
 //! tell a rank's distance without walking it to the goal, so larger puzzles run the
 //! breadth-first search from the goal up to level D instead (seconds on 3x4), keeping
 //! nothing.
 
-use super::table::DistanceTable;
 use crate::engine::{self, EngineError, Options};
 use crate::puzzle::SearchGraph;
 use std::ops::ControlFlow;
@@ -87,12 +86,17 @@ impl Picker {
     }
 }
 
-/// Up to `count` ranks at `distance` in `table`, picked with `seed` (fewer where fewer lie
-/// there).
-pub fn from_table(table: &DistanceTable, distance: usize, count: usize, seed: u64) -> Result<Vec<u64>, SampleError> {
+/// Up to `count` ranks at `distance` among a table's reached ranks and their distances
+/// (`DistanceTable::distances`), picked with `seed` (fewer where fewer lie there).
+pub fn from_table(
+    reached: impl Iterator<Item = (u64, usize)>,
+    distance: usize,
+    count: usize,
+    seed: u64,
+) -> Result<Vec<u64>, SampleError> {
     let mut picker = Picker::new(count, seed);
     let mut max = 0;
-    for (rank, d) in table.distances() {
+    for (rank, d) in reached {
         max = max.max(d);
         if d == distance {
             picker.offer(rank);
@@ -162,13 +166,13 @@ mod tests {
     #[test]
     fn the_search_draws_what_the_table_draws() {
         let puzzle = crate::puzzle::sliding::Sliding::new(2, 4).expect("a board");
-        let table = DistanceTable::build(&puzzle).expect("a table");
+        let table = crate::solve::table::DistanceTable::build(&puzzle).expect("a table");
         for distance in [0, 1, 7, 20, 36] {
-            let by_table = from_table(&table, distance, 4, 3).expect("a sample");
+            let by_table = from_table(table.distances(), distance, 4, 3).expect("a sample");
             assert_eq!(by_search(&puzzle, distance, 4, 3).expect("a sample"), by_table);
             assert!(by_table.iter().all(|&rank| table.distance(rank) == Some(distance)));
         }
-        for draw in [from_table(&table, 37, 4, 3), by_search(&puzzle, 37, 4, 3)] {
+        for draw in [from_table(table.distances(), 37, 4, 3), by_search(&puzzle, 37, 4, 3)] {
             assert!(
                 matches!(draw, Err(SampleError::Beyond { distance: 37, max: 36 })),
                 "{draw:?}"

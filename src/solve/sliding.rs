@@ -170,7 +170,7 @@ impl Route for TableBoards {
             let Some(Table::Bytes(table)) = &self.table else {
                 anyhow::bail!("{}: no distance table was built", self.puzzle.id());
             };
-            sample::from_table(table, distance, count, seed)?
+            sample::from_table(table.distances(), distance, count, seed)?
         };
         Ok(ranks.into_iter().map(|rank| self.puzzle.render(rank)).collect())
     }

@@ -18,6 +18,11 @@ use thiserror::Error;
 /// 3x4 and 2x6 (239 M ranks) get their distance modulo 3 instead ([`super::mod3`]).
 pub const MAX_TABLE_RANKS: u64 = 1 << 26;
 
+/// Rank spaces solved through the distance modulo 3 ([`super::mod3`]) by default: above
+/// the byte-a-rank table's limit, up to the 12-cell boards (3x4 and 2x6, 12!/2 ranks). The
+/// next board, 2x7, has 182 times as many.
+pub const MOD3_RANKS: std::ops::RangeInclusive<u64> = (MAX_TABLE_RANKS + 1)..=(1 << 28);
+
 /// Smallest table worth caching on disk: the 8-puzzle's takes 20 ms to build, a millisecond
 /// to read.
 pub const CACHED_RANKS: u64 = 1 << 16;
@@ -100,7 +105,7 @@ impl DistanceTable {
         let header = format!(
             "analyze distance table v2: {}, {states} ranks, identity {identity}, ranking fingerprint {:016x}",
             puzzle.id(),
-            fingerprint(puzzle)
+            cache::fingerprint(puzzle)
         );
         match cache::load(&path, &header, states as usize) {
             Ok(distances) => return Ok(Self { distances }),
@@ -154,24 +159,6 @@ impl DistanceTable {
         }
         Some(path)
     }
-}
-
-/// A hash of how `puzzle` ranks configurations: its goals, and 64 ranks spread over the
-/// rank space, each with its rendering and its successors (with their costs, if not 1).
-pub(crate) fn fingerprint<P: Puzzle>(puzzle: &P) -> u64 {
-    let states = puzzle.states();
-    // The goals too: puzzles with the same id and moves may differ in their goals.
-    let mut text = format!("goals {:?}\n", puzzle.goals());
-    for i in 0..64 {
-        let rank = states / 64 * i + i % states;
-        text.push_str(&puzzle.render(rank));
-        puzzle.for_each_weighted_successor(rank, |next, cost| match cost {
-            1 => text.push_str(&format!(" {next}")),
-            _ => text.push_str(&format!(" {next}:{cost}")),
-        });
-        text.push('\n');
-    }
-    cache::checksum(text.as_bytes())
 }
 
 /// Solving any puzzle whose rank space fits a [`DistanceTable`], or above
@@ -314,7 +301,7 @@ impl<P: Puzzle + Send> Route for TableRoute<P> {
             let Some(Table::Bytes(table)) = &self.table else {
                 anyhow::bail!("{}: no distance table was built", self.puzzle.id());
             };
-            sample::from_table(table, request.distance, request.count, request.seed)?
+            sample::from_table(table.distances(), request.distance, request.count, request.seed)?
         };
         Ok(ranks.into_iter().map(|rank| self.puzzle.render(rank)).collect())
     }
