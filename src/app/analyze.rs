@@ -293,27 +293,7 @@ fn analyze(
         None => None,
     };
     if !settings.quiet {
-        match (cluster, disk) {
-            (None, None) => note(format_args!(
-                "{job}: {} to search, {} of bit sets ({} bits a {})",
-                ranks_text(job, built),
-                human_bytes(memory::memory(u128::from(built.ranks()), built.max_move_cost())),
-                job.bits_per_state(),
-                if u128::from(built.ranks()) < job.states() {
-                    "class"
-                } else {
-                    "state"
-                }
-            )),
-            (None, Some(config)) => note(disk_note(job, built, config, parts)),
-            (Some(cluster), _) => note(cluster_note(job, built.ranks(), cluster)),
-        }
-        if settings.disk.is_some() && disk.is_none() {
-            note(format_args!(
-                "{job}: its moves of different costs are searched by Dial's buckets in memory ({}): --disk is not used",
-                human_bytes(job.memory())
-            ));
-        }
+        announce(job, built, settings, cluster, parts);
     }
     let bar = progress_bar(job, settings.quiet, built.expected_reachable())?;
     let options = Options {
@@ -391,6 +371,24 @@ fn analyze(
         Err(AnalysisError::Engine(EngineError::Checkpoint(e))) if e.is_refusal() => Err(BadInput(e.to_string()).into()),
         Err(AnalysisError::Engine(EngineError::Disk(e))) if e.is_refusal() => Err(BadInput(e.to_string()).into()),
         other => other.map(Some).with_context(|| format!("{job}: analysis failed")),
+    }
+}
+
+/// What the search takes, said before it starts: in memory, on disk (`parts` if resumed)
+/// or as one process of `cluster`.
+fn announce(job: &Job, built: &dyn Built, settings: &Settings, cluster: Option<&Cluster>, parts: Option<usize>) {
+    // Dial's buckets (moves of several costs) are searched in memory.
+    let disk = settings.disk.filter(|_| !job.weighted());
+    match (cluster, disk) {
+        (None, None) => note(memory_note(job, built)),
+        (None, Some(config)) => note(disk_note(job, built, config, parts)),
+        (Some(cluster), _) => note(cluster_note(job, built.ranks(), cluster)),
+    }
+    if settings.disk.is_some() && disk.is_none() {
+        note(format_args!(
+            "{job}: its moves of different costs are searched by Dial's buckets in memory ({}): --disk is not used",
+            human_bytes(job.memory())
+        ));
     }
 }
 
@@ -534,7 +532,7 @@ fn progress_bar(job: &Job, quiet: bool, expected: u64) -> Result<ProgressBar> {
 /// What a search covers: its states, or where the puzzle ranks classes up to its
 /// symmetries, the positions and the ranks of their classes.
 fn ranks_text(job: &Job, built: &dyn Built) -> String {
-    match u128::from(built.ranks()) < job.states() {
+    match by_class(job, built) {
         true => format!(
             "{} positions, as {} ranks of classes up to its symmetries,",
             thousands(job.states()),
@@ -542,6 +540,22 @@ fn ranks_text(job: &Job, built: &dyn Built) -> String {
         ),
         false => format!("{} states", thousands(job.states())),
     }
+}
+
+/// Whether the puzzle ranks classes rather than positions (fewer ranks than positions).
+fn by_class(job: &Job, built: &dyn Built) -> bool {
+    u128::from(built.ranks()) < job.states()
+}
+
+/// What a search in memory takes, printed before it starts.
+fn memory_note(job: &Job, built: &dyn Built) -> String {
+    format!(
+        "{job}: {} to search, {} of bit sets ({} bits a {})",
+        ranks_text(job, built),
+        human_bytes(memory::memory(u128::from(built.ranks()), built.max_move_cost())),
+        job.bits_per_state(),
+        if by_class(job, built) { "class" } else { "state" }
+    )
 }
 
 /// What a search on disk takes: its parts, the memory, the disk.
