@@ -611,7 +611,7 @@ impl Cli {
             (None, Some(free)) => free / 10 * 8,
             (None, None) => 1 << 30,
         };
-        let ranks = u64::try_from(job.states()).unwrap_or(u64::MAX);
+        let ranks = u64::try_from(job.ranks()).unwrap_or(u64::MAX);
         let least = crate::engine::disk::least_memory(ranks);
         if memory < least {
             return usage(format!(
@@ -955,15 +955,16 @@ fn check_memory(job: &Job, available: Option<u64>) -> Result<(), UsageError> {
     match available {
         Some(free) if need > usable(free) => usage(
             format!(
-                "{job} has {} states: the search needs {} ({} bits a state) but only {} of memory is available",
-                count_text(job.states()),
+                "{job}: the search of its {} needs {} ({} bits a {}) but only {} of memory is available",
+                job.searched().trim_end_matches(','),
                 human_bytes(need),
                 job.bits_per_state(),
+                if job.by_class() { "class" } else { "state" },
                 human_bytes(u128::from(free)),
             ) + &format!(
                 "; --disk DIR keeps the planes on disk ({} of disk space), or --hosts FILE shares the search between processes on several machines: {}",
                 human_bytes(crate::engine::disk::disk_bytes(
-                    u64::try_from(job.states()).unwrap_or(u64::MAX),
+                    u64::try_from(job.ranks()).unwrap_or(u64::MAX),
                     1
                 )),
                 machines_hint(job)

@@ -18,7 +18,7 @@ use crate::solve::{Route, Solver};
 use std::fmt;
 use std::ops::ControlFlow;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// A [`Family`] with its size type erased, as the registry lists it.
 pub trait AnyFamily: Sync {
@@ -84,6 +84,9 @@ pub struct Job {
     route: SearchRoute,
     /// `--symmetry`: the group positions are counted up to.
     symmetry: SymmetryChoice,
+    /// The ranks the search covers where the built puzzle decides them ([`Job::ranks`]),
+    /// counted once; emptied when the goal or the symmetry changes.
+    ranks: OnceLock<u128>,
 }
 
 /// How a job's whole space is searched.
@@ -108,6 +111,7 @@ trait Choice: Send + Sync {
     fn note(&self) -> Option<String>;
     fn parameters(&self) -> Vec<(String, u64)>;
     fn states(&self) -> u128;
+    fn by_class(&self) -> bool;
     fn max_move_cost(&self) -> u32;
     fn beyond(&self) -> Option<String>;
     fn tiles(&self) -> Option<(usize, usize)>;
@@ -146,6 +150,10 @@ impl<F: Family> Choice for Chosen<F> {
 
     fn states(&self) -> u128 {
         self.family.states(&self.size)
+    }
+
+    fn by_class(&self) -> bool {
+        self.family.by_class(&self.size)
     }
 
     fn max_move_cost(&self) -> u32 {
@@ -193,6 +201,7 @@ impl Job {
             goal: None,
             route: SearchRoute::Dense,
             symmetry: SymmetryChoice::default(),
+            ranks: OnceLock::new(),
         }
     }
 
@@ -242,12 +251,45 @@ impl Job {
             .build(Some(goal), SymmetryChoice::default())
             .map_err(|e| format!("--goal {} is not a goal of {self}: {e}", crate::util::quote(goal)))?;
         self.goal = Some(built.goal_text());
+        self.ranks = OnceLock::new();
         Ok(self)
     }
 
     /// Ranks the search covers, computed without building the puzzle (may be huge).
     pub fn states(&self) -> u128 {
         self.choice.states()
+    }
+
+    /// Ranks the search in memory, on disk or over processes will hold: [`Job::states`],
+    /// or where a definition is searched one rank per class up to its symmetries, the
+    /// ranks of those classes, so that what would fit is not refused. Counting them builds
+    /// the puzzle, once.
+    pub fn ranks(&self) -> u128 {
+        if !self.choice.by_class() || self.beyond().is_some() || self.unranked().is_some() {
+            return self.states();
+        }
+        *self
+            .ranks
+            .get_or_init(|| self.build().map_or(self.states(), |built| u128::from(built.ranks())))
+    }
+
+    /// Whether the search holds one rank per class rather than per position.
+    pub fn by_class(&self) -> bool {
+        self.ranks() < self.states()
+    }
+
+    /// What the search covers, for messages: its states, or the positions and the ranks
+    /// of their classes up to symmetry.
+    pub fn searched(&self) -> String {
+        use crate::util::thousands;
+        match self.by_class() {
+            true => format!(
+                "{} positions, as {} ranks of classes up to its symmetries,",
+                thousands(self.states()),
+                thousands(self.ranks())
+            ),
+            false => format!("{} states", thousands(self.states())),
+        }
     }
 
     /// Why the puzzle cannot be enumerated whatever the memory (`None`: it can).
@@ -278,18 +320,18 @@ impl Job {
 
     /// Bytes the search allocates (see [`memory::memory`]).
     pub fn memory(&self) -> u128 {
-        memory::memory(self.states(), self.choice.max_move_cost())
+        memory::memory(self.ranks(), self.choice.max_move_cost())
     }
 
     /// Bytes each of `processes` processes allocates (see [`memory::memory_per_process`]).
     pub fn memory_per_process(&self, processes: usize) -> u128 {
-        memory::memory_per_process(self.states(), processes)
+        memory::memory_per_process(self.ranks(), processes)
     }
 
     /// The fewest processes, one a machine of `machine` bytes, whose shares each fit (see
     /// [`memory::machines`]).
     pub fn machines(&self, machine: u64) -> Option<usize> {
-        memory::machines(self.states(), machine)
+        memory::machines(self.ranks(), machine)
     }
 
     /// Bytes of a packed state, where the puzzle can be searched as packed states.
@@ -307,7 +349,7 @@ impl Job {
     /// cannot be taken.
     pub fn pick_route(&self, forced: Option<&str>, available: Option<u64>) -> Result<SearchRoute, String> {
         let sparse = self.key_bytes().map(|key_bytes| SearchRoute::Sparse { key_bytes });
-        let ranks = self.unranked().is_none().then(|| self.states());
+        let ranks = self.unranked().is_none().then(|| self.ranks());
         match (forced, sparse) {
             (Some("dense"), _) if ranks.is_some() => Ok(SearchRoute::Dense),
             (Some("dense"), _) => Err(format!(
@@ -378,6 +420,7 @@ impl Job {
     /// (`--symmetry`), checked by building it unless it is past enumerating.
     pub fn with_symmetry(mut self, choice: SymmetryChoice) -> Result<Job, String> {
         self.symmetry = choice;
+        self.ranks = OnceLock::new();
         if self.beyond().is_none() && choice != SymmetryChoice::default() {
             self.build().map_err(|e| format!("{}: {e}", self.choice.id()))?;
         }

@@ -435,16 +435,24 @@ fn what_a_search_on_disk_cannot_do_is_refused_in_one_line() {
         "--checkpoint",
     );
     refused(&["--puzzle", "lights-out", "--disk", "d", "--memory", "lots"], "6GiB");
+    let pocket_cube = example("pocket-cube.tws");
     refused(
         &[
             "--rules",
-            &example("pocket-cube.tws"),
+            &pocket_cube,
+            "--symmetry",
+            "none",
             "--disk",
             "d",
             "--memory",
             "8KiB",
         ],
-        "give --memory 85.0 KiB or more",
+        "21.0 MiB of planes into more than 1024 parts: give --memory 85.0 KiB or more",
+    );
+    // Searched one rank per class, its planes are the classes' (96 symmetries).
+    refused(
+        &["--rules", &pocket_cube, "--disk", "d", "--memory", "2KiB"],
+        "525.4 KiB of planes into more than 1024 parts: give --memory 3.0 KiB or more",
     );
     std::fs::create_dir(sandbox.path("mine")).expect("a folder");
     std::fs::write(sandbox.path("mine/notes.txt"), "mine").expect("a file");

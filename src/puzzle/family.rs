@@ -237,6 +237,13 @@ pub trait Family: Sync + 'static {
     }
     /// Ranks the search covers, without building the puzzle (may be huge).
     fn states(&self, size: &Self::Size) -> u128;
+    /// Whether the built puzzle may search fewer ranks than [`Family::states`]: one rank a
+    /// class up to its symmetries, found only by building it. The checks of memory and disk
+    /// then build it to count what the search will hold.
+    fn by_class(&self, size: &Self::Size) -> bool {
+        let _ = size;
+        false
+    }
     /// Largest cost of one move (1: a plain breadth-first search).
     fn max_move_cost(&self, size: &Self::Size) -> u32 {
         let _ = size;

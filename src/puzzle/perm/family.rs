@@ -394,6 +394,10 @@ impl Family for PermFamily {
         definition.states
     }
 
+    fn by_class(&self, _: &Definition) -> bool {
+        true
+    }
+
     fn unranked(&self, definition: &Definition) -> Option<String> {
         definition.unranked.clone()
     }
