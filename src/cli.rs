@@ -611,7 +611,8 @@ impl Cli {
             (None, Some(free)) => free / 10 * 8,
             (None, None) => 1 << 30,
         };
-        let ranks = u64::try_from(job.ranks()).unwrap_or(u64::MAX);
+        let least_for = |ranks: u128| crate::engine::disk::least_memory(u64::try_from(ranks).unwrap_or(u64::MAX));
+        let ranks = u64::try_from(job.ranks_unless_fit(|ranks| least_for(ranks) <= memory)).unwrap_or(u64::MAX);
         let least = crate::engine::disk::least_memory(ranks);
         if memory < least {
             return usage(format!(
@@ -951,20 +952,24 @@ fn check_sparse(job: &Job, key_bytes: u32, hosts: bool, checkpoint: bool) -> Res
 
 /// Refuses a job whose bit sets would not fit in the memory available now.
 fn check_memory(job: &Job, available: Option<u64>) -> Result<(), UsageError> {
-    let need = job.memory();
+    let Some(free) = available else {
+        return Ok(());
+    };
+    let ranks = job.ranks_unless_fit(|ranks| job.memory_of(ranks) <= usable(free));
+    let need = job.memory_of(ranks);
     match available {
         Some(free) if need > usable(free) => usage(
             format!(
                 "{job}: the search of its {} needs {} ({} bits a {}) but only {} of memory is available",
-                job.searched().trim_end_matches(','),
+                job.searched(ranks).trim_end_matches(','),
                 human_bytes(need),
                 job.bits_per_state(),
-                if job.by_class() { "class" } else { "state" },
+                if ranks < job.states() { "class" } else { "state" },
                 human_bytes(u128::from(free)),
             ) + &format!(
                 "; --disk DIR keeps the planes on disk ({} of disk space), or --hosts FILE shares the search between processes on several machines: {}",
                 human_bytes(crate::engine::disk::disk_bytes(
-                    u64::try_from(job.ranks()).unwrap_or(u64::MAX),
+                    u64::try_from(ranks).unwrap_or(u64::MAX),
                     1
                 )),
                 machines_hint(job)
@@ -978,7 +983,9 @@ fn check_memory(job: &Job, available: Option<u64>) -> Result<(), UsageError> {
 /// available to this one (every machine is assumed to have as much).
 fn check_share(job: &Job, available: Option<u64>, cluster: &Cluster) -> Result<(), UsageError> {
     let processes = cluster.processes();
-    let need = job.memory_per_process(processes);
+    let share = |ranks: u128| crate::engine::memory::memory_per_process(ranks, processes);
+    let fits = |ranks: u128| available.is_none_or(|free| share(ranks) <= usable(free));
+    let need = share(job.ranks_unless_fit(fits));
     match available {
         Some(free) if need > usable(free) => usage(format!(
             "{job} over {processes} process{} needs {} a process but only {} of memory is available here; {}",

@@ -11,6 +11,7 @@ use crate::engine::sparse::SparseOptions;
 use crate::engine::{Level, Options};
 use crate::identity::Identity;
 use crate::puzzle::family::{Family, SizeArgs};
+use crate::puzzle::perm::LARGEST_GROUP;
 use crate::puzzle::perm::packed::Sparse;
 use crate::puzzle::{Invariant, Notation, Puzzle, SearchGraph, SymmetryChoice};
 use crate::solve::table::TableRoute;
@@ -260,33 +261,31 @@ impl Job {
         self.choice.states()
     }
 
-    /// Ranks the search in memory, on disk or over processes will hold: [`Job::states`],
-    /// or where a definition is searched one rank per class up to its symmetries, the
-    /// ranks of those classes, so that what would fit is not refused. Counting them builds
-    /// the puzzle, once.
-    pub fn ranks(&self) -> u128 {
-        if !self.choice.by_class() || self.beyond().is_some() || self.unranked().is_some() {
-            return self.states();
+    /// Ranks the search will hold where `fits` refuses the positions': a definition may be
+    /// searched one rank per class up to its symmetries (never fewer than one rank for
+    /// [`LARGEST_GROUP`] positions), so it is then built to count them, once, and only if
+    /// that can change the answer. Elsewhere [`Job::states`].
+    pub fn ranks_unless_fit(&self, fits: impl Fn(u128) -> bool) -> u128 {
+        let states = self.states();
+        let may_fit = || fits(states / LARGEST_GROUP as u128);
+        if fits(states) || !self.choice.by_class() || self.beyond().is_some() || self.unranked().is_some() || !may_fit()
+        {
+            return states;
         }
         *self
             .ranks
-            .get_or_init(|| self.build().map_or(self.states(), |built| u128::from(built.ranks())))
+            .get_or_init(|| self.build().map_or(states, |built| u128::from(built.ranks())))
     }
 
-    /// Whether the search holds one rank per class rather than per position.
-    pub fn by_class(&self) -> bool {
-        self.ranks() < self.states()
-    }
-
-    /// What the search covers, for messages: its states, or the positions and the ranks
-    /// of their classes up to symmetry.
-    pub fn searched(&self) -> String {
+    /// What a search of `ranks` covers, for messages: its states, or the positions and the
+    /// ranks of their classes up to symmetry.
+    pub fn searched(&self, ranks: u128) -> String {
         use crate::util::thousands;
-        match self.by_class() {
+        match ranks < self.states() {
             true => format!(
                 "{} positions, as {} ranks of classes up to its symmetries,",
                 thousands(self.states()),
-                thousands(self.ranks())
+                thousands(ranks)
             ),
             false => format!("{} states", thousands(self.states())),
         }
@@ -320,18 +319,23 @@ impl Job {
 
     /// Bytes the search allocates (see [`memory::memory`]).
     pub fn memory(&self) -> u128 {
-        memory::memory(self.ranks(), self.choice.max_move_cost())
+        self.memory_of(self.states())
+    }
+
+    /// Bytes a search of `ranks` allocates (see [`memory::memory`]).
+    pub fn memory_of(&self, ranks: u128) -> u128 {
+        memory::memory(ranks, self.choice.max_move_cost())
     }
 
     /// Bytes each of `processes` processes allocates (see [`memory::memory_per_process`]).
     pub fn memory_per_process(&self, processes: usize) -> u128 {
-        memory::memory_per_process(self.ranks(), processes)
+        memory::memory_per_process(self.states(), processes)
     }
 
     /// The fewest processes, one a machine of `machine` bytes, whose shares each fit (see
     /// [`memory::machines`]).
     pub fn machines(&self, machine: u64) -> Option<usize> {
-        memory::machines(self.ranks(), machine)
+        memory::machines(self.states(), machine)
     }
 
     /// Bytes of a packed state, where the puzzle can be searched as packed states.
@@ -349,7 +353,7 @@ impl Job {
     /// cannot be taken.
     pub fn pick_route(&self, forced: Option<&str>, available: Option<u64>) -> Result<SearchRoute, String> {
         let sparse = self.key_bytes().map(|key_bytes| SearchRoute::Sparse { key_bytes });
-        let ranks = self.unranked().is_none().then(|| self.ranks());
+        let ranks = self.unranked().is_none().then(|| self.states());
         match (forced, sparse) {
             (Some("dense"), _) if ranks.is_some() => Ok(SearchRoute::Dense),
             (Some("dense"), _) => Err(format!(

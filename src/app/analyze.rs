@@ -413,7 +413,7 @@ fn disk_parts(job: &Job, built: &dyn Built, identity: &Identity, config: &disk::
             .into());
         }
     }
-    check_disk_space(job, config, parts.is_some())?;
+    check_disk_space(job, built.ranks(), config, parts.is_some())?;
     Ok(parts)
 }
 
@@ -529,14 +529,19 @@ fn progress_bar(job: &Job, quiet: bool, expected: u64) -> Result<ProgressBar> {
     Ok(bar)
 }
 
+/// Whether the puzzle ranks classes rather than positions (fewer ranks than positions).
+fn by_class(job: &Job, built: &dyn Built) -> bool {
+    u128::from(built.ranks()) < job.states()
+}
+
 /// What a search in memory takes, printed before it starts.
 fn memory_note(job: &Job, built: &dyn Built) -> String {
     format!(
         "{job}: {} to search, {} of bit sets ({} bits a {})",
-        job.searched(),
+        job.searched(u128::from(built.ranks())),
         human_bytes(memory::memory(u128::from(built.ranks()), built.max_move_cost())),
         job.bits_per_state(),
-        if job.by_class() { "class" } else { "state" }
+        if by_class(job, built) { "class" } else { "state" }
     )
 }
 
@@ -553,7 +558,7 @@ fn disk_note(job: &Job, built: &dyn Built, config: &disk::Config, resumed: Optio
         .map_or("", |_| "; the move between parts sent as bits");
     format!(
         "{job}: {} to search on disk in {}: {} of planes in {} part{} of {} ({} in memory at a time{bits}), at most {} for planes and buffers (the program itself takes more), at least {} of disk (more where most moves leave a part: each level says beforehand if it is expected not to fit)",
-        job.searched(),
+        job.searched(u128::from(built.ranks())),
         config.dir.display(),
         human_bytes(u128::from(ranks.div_ceil(64)) * 16),
         thousands(parts.processes() as u64),
@@ -567,8 +572,7 @@ fn disk_note(job: &Job, built: &dyn Built, config: &disk::Config, resumed: Optio
 
 /// Refuses a search on disk whose folder's file system has less free space than it may
 /// need (both figures named); a folder whose space is unknown is not refused.
-fn check_disk_space(job: &Job, config: &disk::Config, resuming: bool) -> Result<()> {
-    let ranks = u64::try_from(job.ranks()).unwrap_or(u64::MAX);
+fn check_disk_space(job: &Job, ranks: u64, config: &disk::Config, resuming: bool) -> Result<()> {
     let need = disk::disk_bytes(ranks, disk::partition(ranks, config.memory, None).processes());
     // The folder may not exist yet: its nearest existing ancestor's file system holds it.
     let existing = config.dir.ancestors().find(|d| d.exists());

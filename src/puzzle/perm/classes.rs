@@ -26,6 +26,10 @@ use super::symmetry;
 /// Most values of the coordinate the table covers: 6 bytes each, 100 MB.
 const MAX_VALUES: u64 = 1 << 24;
 
+/// The most symmetries a class ranking takes: a class is never larger, so a search by
+/// class holds at least one rank for this many positions.
+pub const LARGEST_GROUP: usize = u16::MAX as usize;
+
 /// Positions off the goal on which the coordinate's closure is checked, per element.
 const CLOSURE_CHECKS: u64 = 64;
 
@@ -122,7 +126,7 @@ impl PermPuzzle {
     /// the group and has at most [`MAX_VALUES`] values, and the ranking at least halves the
     /// ranks.
     pub(super) fn class_ranks(&self) -> Option<ClassRanks> {
-        if self.geometric() < 2 || !self.illegal.is_empty() || self.geometric() > usize::from(u16::MAX) {
+        if self.geometric() < 2 || !self.illegal.is_empty() || self.geometric() > LARGEST_GROUP {
             return None;
         }
         let c = self.coords.list.len().checked_sub(1)?;

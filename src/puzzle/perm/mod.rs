@@ -22,6 +22,7 @@ pub mod symmetry;
 #[cfg(test)]
 mod tests;
 pub mod text;
+pub use classes::LARGEST_GROUP;
 
 use super::{Bins, ClassInfo, Geometric, Invariant, Notation, ParseError, SearchGraph, Symmetry, SymmetryChoice};
 use coords::{Coords, Plan};
