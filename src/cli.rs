@@ -957,26 +957,26 @@ fn check_memory(job: &Job, available: Option<u64>) -> Result<(), UsageError> {
     };
     let ranks = job.ranks_unless_fit(|ranks| job.memory_of(ranks) <= usable(free));
     let need = job.memory_of(ranks);
-    match available {
-        Some(free) if need > usable(free) => usage(
-            format!(
-                "{job}: the search of its {} needs {} ({} bits a {}) but only {} of memory is available",
-                job.searched(ranks).trim_end_matches(','),
-                human_bytes(need),
-                job.bits_per_state(),
-                if ranks < job.states() { "class" } else { "state" },
-                human_bytes(u128::from(free)),
-            ) + &format!(
-                "; --disk DIR keeps the planes on disk ({} of disk space), or --hosts FILE shares the search between processes on several machines: {}",
-                human_bytes(crate::engine::disk::disk_bytes(
-                    u64::try_from(ranks).unwrap_or(u64::MAX),
-                    1
-                )),
-                machines_hint(job)
-            ),
-        ),
-        _ => Ok(()),
+    if need <= usable(free) {
+        return Ok(());
     }
+    usage(
+        format!(
+            "{job}: the search of its {} needs {} ({} bits a {}) but only {} of memory is available",
+            job.searched(ranks).trim_end_matches(','),
+            human_bytes(need),
+            job.bits_per_state(),
+            if ranks < job.states() { "class" } else { "state" },
+            human_bytes(u128::from(free)),
+        ) + &format!(
+            "; --disk DIR keeps the planes on disk ({} of disk space), or --hosts FILE shares the search between processes on several machines: {}",
+            human_bytes(crate::engine::disk::disk_bytes(
+                u64::try_from(ranks).unwrap_or(u64::MAX),
+                1
+            )),
+            machines_hint(job)
+        ),
+    )
 }
 
 /// Refuses a job whose share for one process of `cluster` would not fit in the memory
