@@ -99,10 +99,10 @@ pub struct Analysis {
 }
 
 impl Analysis {
-    /// What one state is called: a board's `configuration`, a permutation puzzle's
-    /// `position`.
+    /// What one counted arrangement is called, on every puzzle and in every output: a
+    /// `state` (a `configuration` is any arrangement, reachable or not).
     pub fn noun(&self) -> &'static str {
-        if self.board { "configuration" } else { "position" }
+        "state"
     }
 
     /// A distance in the metric's words: `1 move`, `8 moves`, `1 quarter turn`.
@@ -198,7 +198,7 @@ pub enum AnalysisError {
         solvable: bool,
     },
     /// The search reached other than the order of the group the moves generate: a bug.
-    #[error("internal error: the search reached {} configurations, but the moves generate a group of {} (Schreier–Sims), each one configuration", crate::util::thousands(*reached), crate::util::thousands(*order))]
+    #[error("internal error: the search reached {} states, but the moves generate a group of {} (Schreier–Sims), each one state", crate::util::thousands(*reached), crate::util::thousands(*order))]
     Unreached {
         /// The group's order.
         order: u64,

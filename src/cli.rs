@@ -21,7 +21,7 @@ use thiserror::Error;
 /// Enumerates every reachable state of classic puzzles (built-in ones, coin puzzles from
 /// TOML rules files, permutation puzzles from .tws definition files): distances to the
 /// goal, solvability classes, CSV tables, PNG charts and readable reports; solves
-/// positions optimally.
+/// states optimally.
 #[derive(Debug, Parser)]
 #[command(
     name = "analyze",
@@ -43,7 +43,7 @@ pub struct Cli {
     /// (a twsearch scramble file FILE.scr: each of its scrambles).
     #[arg(long, num_args = 1.., value_name = "STATE")]
     pub solve: Vec<String>,
-    /// Print N positions (default 10) drawn at random among those D moves from the goal,
+    /// Print N states (default 10) drawn at random among those D moves from the goal,
     /// one a line in the puzzle's notation, the same on every run (see --seed): for the
     /// puzzles solved by a table (coin puzzles, definition files, sliding boards of up to
     /// 12 cells).
@@ -55,11 +55,11 @@ pub struct Cli {
         conflicts_with_all = ["solve", "all", "list", "heuristics", "pdb"]
     )]
     pub sample: Vec<u64>,
-    /// With --sample: the seed that draws the positions; another seed, other positions
+    /// With --sample: the seed that draws the states; another seed, other states
     /// [default: 0].
     #[arg(long, value_name = "S", value_parser = count, requires = "sample")]
     pub seed: Option<u64>,
-    /// With --sample on a definition file: print each position as the definition's lines
+    /// With --sample on a definition file: print each state as the definition's lines
     /// (per set its pieces, and twists), not as the moves that make it from the goal.
     #[arg(long, requires = "sample")]
     pub as_lines: bool,
@@ -67,8 +67,8 @@ pub struct Cli {
     /// levels of packed states); left out, chosen by memory. For tests and measurements.
     #[arg(long, value_name = "ROUTE", hide = true, conflicts_with_all = ["solve", "sample"])]
     pub route: Option<String>,
-    /// With --solve: print one JSON object per line for each position (the position, its
-    /// moves, the positions along the path, the facts, the time) instead of text.
+    /// With --solve: print one JSON object per line for each state (the state, its
+    /// moves, the states along the path, the facts, the time) instead of text.
     #[arg(long, requires = "solve")]
     pub json: bool,
     /// Analyse (or with --solve, solve) puzzles described in files: coin puzzles in TOML
@@ -82,9 +82,9 @@ pub struct Cli {
     /// goal. The report id gets `-goal-...`.
     #[arg(long, value_name = "STATE", conflicts_with = "all")]
     pub goal: Option<String>,
-    /// Count positions up to the puzzle's symmetries, found from its moves and goal:
+    /// Count states up to the puzzle's symmetries, found from its moves and goal:
     /// none, rotations (those that keep orientation) or all (rotations and reflections),
-    /// each optionally +inverse (a position and its inverse alike, where that holds).
+    /// each optionally +inverse (a state and its inverse alike, where that holds).
     /// Default: the largest group that holds. `distances.csv` gives the classes beside the
     /// states; the report id gets `-symmetry-...` when this is given.
     #[arg(long, value_name = "GROUP")]
@@ -249,11 +249,11 @@ pub enum Command {
     Completions(clap_complete::Shell),
     /// Print the manual page.
     Man,
-    /// Solve these positions of one puzzle.
+    /// Solve these states of one puzzle.
     Solve {
         /// The puzzle (sliding boards of any size the solver accepts).
         job: Job,
-        /// The positions as given: notation strings or data-file paths.
+        /// The states as given: notation strings or data-file paths.
         states: Vec<String>,
         /// Worker threads.
         threads: usize,
@@ -459,21 +459,19 @@ impl Cli {
         let [job] =
             <[Job; 1]>::try_from(jobs).map_err(|_| UsageError("--sample takes a single --rules file".into()))?;
         if self.output.checkpoint.is_some() || self.cluster.hosts.is_some() {
-            return usage(
-                "--sample draws positions from one puzzle's table: it takes neither --checkpoint nor --hosts",
-            );
+            return usage("--sample draws states from one puzzle's table: it takes neither --checkpoint nor --hosts");
         }
         refuse_unranked(&job, "--sample")?;
         if self.json {
             return usage(
-                "--json is for --solve's solutions; --sample prints one position a line, in the puzzle's notation: leave out --json",
+                "--json is for --solve's solutions; --sample prints one state a line, in the puzzle's notation: leave out --json",
             );
         }
         let distance = self.sample[0];
         let count = self.sample.get(1).copied().unwrap_or(10);
         if count == 0 {
             return usage(format!(
-                "--sample {distance} 0: N is how many positions to print, 1 or more (leave it out for 10)"
+                "--sample {distance} 0: N is how many states to print, 1 or more (leave it out for 10)"
             ));
         }
         let as_usize = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);

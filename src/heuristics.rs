@@ -245,7 +245,7 @@ impl fmt::Display for PositionFacts {
         if self.cols % 2 == 1 {
             write!(
                 f,
-                "parity rule: the width {} is odd, so a position is solvable exactly when its inversions are even; {} is {}: {verdict}",
+                "parity rule: the width {} is odd, so a configuration is solvable exactly when its inversions are even; {} is {}: {verdict}",
                 self.cols,
                 self.inversions,
                 parity(self.inversions)
@@ -254,7 +254,7 @@ impl fmt::Display for PositionFacts {
             let above = self.rows - 1 - self.blank_row;
             write!(
                 f,
-                "parity rule: the width {} is even, so a position is solvable exactly when inversions + the blank's rows above the bottom row is even; {} + {above} = {} is {}: {verdict}",
+                "parity rule: the width {} is even, so a configuration is solvable exactly when inversions + the blank's rows above the bottom row is even; {} + {above} = {} is {}: {verdict}",
                 self.cols,
                 self.inversions,
                 self.inversions + above,

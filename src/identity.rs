@@ -171,7 +171,7 @@ pub fn describe(parts: &[String]) -> String {
         "sets" => "the sets of pieces".to_string(),
         "solved" => "the solved state".to_string(),
         "heuristics" => "--heuristics".to_string(),
-        "ranking" => "how positions are numbered (another version of analyze?)".to_string(),
+        "ranking" => "how states are numbered (another version of analyze?)".to_string(),
         other => format!("`{other}`"),
     };
     parts.iter().map(|p| word(p)).collect::<Vec<_>>().join(", ")

@@ -283,7 +283,7 @@ impl Job {
         use crate::util::thousands;
         match ranks < self.states() {
             true => format!(
-                "{} positions, as {} ranks of classes up to its symmetries,",
+                "{} states, as {} ranks of classes up to its symmetries,",
                 thousands(self.states()),
                 thousands(ranks)
             ),

@@ -331,11 +331,11 @@ fn solve_states_the_estimates_and_the_parity_rule_after_the_first_line() {
     let stdout = String::from_utf8(output.stdout).expect("UTF-8 stdout");
     assert!(
         stdout.starts_with(
-            "position 1 of 2: 8 1 3 4 0 2 7 6 5\n\
+            "state 1 of 2: 8 1 3 4 0 2 7 6 5\n\
              solution (14 moves): tile 2, tile 5, tile 6, tile 7, tile 4, tile 8, tile 1, tile 2, tile 8, tile 4, tile 7, tile 8, tile 5, tile 6\n\
              hamming 5, manhattan 10, linear-conflict 10\n\
              inversions 12, blank row 1 (0 = top, 2 = bottom)\n\
-             parity rule: the width 3 is odd, so a position is solvable exactly when its inversions are even; 12 is even: solvable\n\
+             parity rule: the width 3 is odd, so a configuration is solvable exactly when its inversions are even; 12 is even: solvable\n\
              8 1 3\n"
         ),
         "{stdout}"
@@ -344,7 +344,7 @@ fn solve_states_the_estimates_and_the_parity_rule_after_the_first_line() {
         stdout.contains(
             "hamming 2, manhattan 2, linear-conflict 4\n\
              inversions 1, blank row 2 (0 = top, 2 = bottom)\n\
-             parity rule: the width 3 is odd, so a position is solvable exactly when its inversions are even; 1 is odd: unsolvable\n"
+             parity rule: the width 3 is odd, so a configuration is solvable exactly when its inversions are even; 1 is odd: unsolvable\n"
         ),
         "{stdout}"
     );
@@ -357,7 +357,7 @@ fn solve_states_the_estimates_and_the_parity_rule_after_the_first_line() {
     assert!(
         stdout.ends_with(
             "inversions 1, blank row 1 (0 = top, 1 = bottom)\n\
-             parity rule: the width 4 is even, so a position is solvable exactly when inversions + the blank's rows above the bottom row is even; 1 + 0 = 1 is odd: unsolvable\n"
+             parity rule: the width 4 is even, so a configuration is solvable exactly when inversions + the blank's rows above the bottom row is even; 1 + 0 = 1 is odd: unsolvable\n"
         ),
         "{stdout}"
     );

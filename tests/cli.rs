@@ -605,7 +605,7 @@ fn solve_prints_one_json_object_per_position() {
         .map(|l| serde_json::from_str(l).expect("each line is a JSON object"))
         .collect();
     assert_eq!(lines.len(), 2);
-    assert_eq!(lines[0]["position"], "1 2 3 4 5 6 0 7 8");
+    assert_eq!(lines[0]["state"], "1 2 3 4 5 6 0 7 8");
     assert_eq!(lines[0]["solvable"], true);
     assert_eq!(lines[0]["length"], 2);
     assert_eq!(lines[0]["moves"], serde_json::json!(["tile 7", "tile 8"]));

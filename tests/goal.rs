@@ -140,7 +140,7 @@ fn big_boards_solve_for_a_goal_by_ida_star_when_no_cache_can_keep_its_table() {
     let mut lines = stdout.lines();
     assert_eq!(
         lines.next(),
-        Some("position 1 of 2: 2 1 3 4 5 6 7 8 9 10 0 11"),
+        Some("state 1 of 2: 2 1 3 4 5 6 7 8 9 10 0 11"),
         "{stdout}"
     );
     assert_eq!(lines.next().and_then(solution_length), Some("1 move"), "{stdout}");

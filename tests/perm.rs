@@ -118,7 +118,7 @@ fn bad_definitions_are_refused_with_their_line() {
         (
             "Set A 3 1\nSolved\nA\n1 2 3\nEnd\nIllegal A 4 2\n",
             ":6: ",
-            "the position `4` is out of range 1 to 3",
+            "the slot `4` is out of range 1 to 3",
         ),
         (
             "Set A 3 1\nSolved\nA\n1 2 3\nEnd\nIllegal A 2 3 4\n",
@@ -302,7 +302,7 @@ fn the_whole_cube_is_refused_at_once_with_its_count_and_memory() {
     assert_eq!(ended.code, Some(2), "{}", ended.stderr);
     assert_eq!(ended.stderr.lines().count(), 1, "{}", ended.stderr);
     assert!(
-        ended.stderr.contains("reach 43,252,003,274,489,856,000 positions") && ended.stderr.contains("9.4 EiB"),
+        ended.stderr.contains("reach 43,252,003,274,489,856,000 states") && ended.stderr.contains("9.4 EiB"),
         "{}",
         ended.stderr
     );
@@ -368,7 +368,7 @@ fn every_example_reaches_the_order_of_the_group_its_moves_generate() {
         let ended = sandbox.output(&["--rules", path, "--symmetry", "none", "--out", &out, "--quiet"]);
         if stem == "3x3x3" {
             assert_eq!(ended.code, Some(2), "{}", ended.stderr);
-            let count = "reach 43,252,003,274,489,856,000 positions (the order of the group";
+            let count = "reach 43,252,003,274,489,856,000 states (the order of the group";
             assert!(ended.stderr.contains(count), "{}", ended.stderr);
             continue;
         }
@@ -671,7 +671,7 @@ fn an_open_orientation_does_not_matter() {
     assert_eq!(solved.code, Some(0), "{}", solved.stderr);
     let out = &solved.stdout;
     assert!(
-        out.contains("solution (0 moves): none, the position is the goal\nC 1 2 3 4\n  ? 0 0 0"),
+        out.contains("solution (0 moves): none, the state is the goal\nC 1 2 3 4\n  ? 0 0 0"),
         "{out}"
     );
     assert!(out.contains("solution (1 move): B\nC 2 1 3 4\n  0 ? 0 0"), "{out}");

@@ -29,7 +29,7 @@ fn the_two_8_puzzle_antipodes_are_the_sample_at_distance_31() {
     let ended = Sandbox::new().output(&["--puzzle", "eight", "--sample", "31", "5"]);
     assert_eq!(ended.stdout.lines().count(), 2, "{}", ended.stdout);
     assert!(
-        ended.stderr.contains("only 2 positions lie at distance 31"),
+        ended.stderr.contains("only 2 states lie at distance 31"),
         "{}",
         ended.stderr
     );

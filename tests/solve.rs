@@ -168,7 +168,7 @@ fn printed_solutions(stdout: &str) -> Vec<Printed> {
             " "
         };
         match moves {
-            0 => assert_eq!(one_line, "none, the position is the goal"),
+            0 => assert_eq!(one_line, "none, the state is the goal"),
             _ => assert_eq!(one_line, names.join(separator), "{stdout}"),
         }
         solutions.push(printed);
@@ -641,11 +641,11 @@ fn flip_k_and_coin_lines_examples() {
     } = sandbox.output(&["--puzzle", "coin-lines", "--solve", "TTH/HHH/THH", "TTH/HTH/HHH"]);
     assert_eq!(code, Some(0), "{stderr}");
     assert!(
-        stdout.starts_with("position 1 of 2: TTH/HHH/THH\nsolution (3 moves): "),
+        stdout.starts_with("state 1 of 2: TTH/HHH/THH\nsolution (3 moves): "),
         "{stdout}"
     );
     assert!(
-        stdout.contains("\n\nposition 2 of 2: TTH/HTH/HHH\nunsolvable: "),
+        stdout.contains("\n\nstate 2 of 2: TTH/HTH/HHH\nunsolvable: "),
         "{stdout}"
     );
     replay_coins(&coin_lines(3), &printed_solutions(&stdout)[0]);

@@ -192,7 +192,7 @@ fn an_orbit_too_large_to_rank_takes_the_sparse_route_by_itself() {
     );
     // One move, in the singular.
     assert!(report.contains("| maximum distance | 1 move |"), "{report}");
-    assert!(report.contains("20 positions need 1 move, the most of any"), "{report}");
+    assert!(report.contains("20 states need 1 move, the most of any"), "{report}");
     // 21! is past 64 bits, not past 128.
     assert!(report.contains("| 21! = 51,090,942,171,709,440,000 |"), "{report}");
     assert!(
@@ -223,7 +223,7 @@ fn a_definition_neither_ranked_nor_packed_is_refused_with_what_its_moves_reach()
     assert_eq!(ended.code, Some(2), "{}", ended.stderr);
     assert_eq!(ended.stderr.lines().count(), 1, "{}", ended.stderr);
     for words in [
-        "its moves reach 40 positions (the order of the group they generate, by Schreier–Sims)",
+        "its moves reach 40 states (the order of the group they generate, by Schreier–Sims)",
         "neither ranked: set POINTS has an orbit of 40 distinct pieces",
         "nor packed: a state takes",
     ] {

@@ -425,7 +425,7 @@ fn analyze_sparse(job: &Job, key_bytes: u32, settings: &Settings) -> Result<Opti
         let why = match job.unranked() {
             Some(why) => format!("it cannot be ranked ({why})"),
             None => format!(
-                "numbering its {} positions densely would take {} of bit planes",
+                "numbering its {} states densely would take {} of bit planes",
                 thousands(job.states()),
                 human_bytes(job.memory())
             ),
@@ -697,19 +697,11 @@ fn write_index(analyses: &[Analysis], dir: &Path, out: &Path) -> Result<()> {
 }
 
 fn one_line_summary(a: &Analysis) -> String {
-    let counts = if a.board {
-        format!(
-            "{} of {} configurations reachable",
-            thousands(a.reachable()),
-            thousands(a.configurations)
-        )
-    } else {
-        format!(
-            "{} positions (of {} assemblies)",
-            thousands(a.reachable()),
-            thousands(a.configurations)
-        )
-    };
+    let counts = format!(
+        "{} of {} configurations reachable",
+        thousands(a.reachable()),
+        thousands(a.configurations)
+    );
     let counts = match a.symmetric() {
         true => format!(
             "{counts}, {} up to its {} symmetries",

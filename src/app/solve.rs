@@ -51,7 +51,7 @@ pub fn run(spec: &Job, states: &[String], threads: usize, quiet: bool, pdb: Opti
         let mut progress = |bound: u32, nodes: u64| {
             if start.elapsed().as_secs() >= 2 {
                 say(&format!(
-                    "  {}: no solution under {} ({nodes} positions, {:.0} s)",
+                    "  {}: no solution under {} ({nodes} states, {:.0} s)",
                     position.label,
                     moves(bound as usize),
                     start.elapsed().as_secs_f64()
@@ -64,7 +64,7 @@ pub fn run(spec: &Job, states: &[String], threads: usize, quiet: bool, pdb: Opti
         let mut out = std::io::stdout().lock();
         if let Outcome::Solved(Solution { nodes: Some(nodes), .. }) = &outcome {
             say(&format!(
-                "{}: {}, {nodes} positions searched, {seconds:.3} s",
+                "{}: {}, {nodes} states searched, {seconds:.3} s",
                 position.label,
                 moves(outcome_length(&outcome))
             ));
@@ -76,7 +76,7 @@ pub fn run(spec: &Job, states: &[String], threads: usize, quiet: bool, pdb: Opti
                 writeln!(out).context(STDOUT)?;
             }
             if positions.len() > 1 {
-                writeln!(out, "position {} of {}: {}", i + 1, positions.len(), position.label).context(STDOUT)?;
+                writeln!(out, "state {} of {}: {}", i + 1, positions.len(), position.label).context(STDOUT)?;
             }
             let length = write_outcome(position, &outcome, &mut out).context(STDOUT)?;
             summary.push((position.label.clone(), length, seconds));
@@ -115,7 +115,7 @@ pub fn sample(spec: &Job, request: Sample, lines: bool, threads: usize, quiet: b
         })?;
     if positions.len() < request.count {
         say(&format!(
-            "{spec}: only {} position{} lie{} at distance {}",
+            "{spec}: only {} state{} lie{} at distance {}",
             positions.len(),
             if positions.len() == 1 { "" } else { "s" },
             if positions.len() == 1 { "s" } else { "" },
@@ -146,7 +146,7 @@ fn as_moves(solver: &mut Solver, position: &str) -> Result<String> {
     let read = solver.read(position)?;
     let moves = solver
         .reach(&read)?
-        .ok_or_else(|| anyhow::anyhow!("the drawn position {position} has no moves from the goal"))?;
+        .ok_or_else(|| anyhow::anyhow!("the drawn state {position} has no moves from the goal"))?;
     Ok(if moves.is_empty() {
         "(the goal: no moves)".into()
     } else {
@@ -205,7 +205,7 @@ fn write_outcome(position: &Position, outcome: &Outcome, out: &mut impl Write) -
 /// estimates of a sliding board, the positions searched, and the time.
 fn json_line(position: &Position, outcome: &Outcome, seconds: f64) -> serde_json::Value {
     let mut object = serde_json::json!({
-        "position": position.label,
+        "state": position.label,
         "solvable": matches!(outcome, Outcome::Solved(_)),
     });
     match outcome {
@@ -313,7 +313,7 @@ fn read_position(solver: &Solver, text: &str) -> Result<Position> {
     }
     solver.read(text).map_err(|e| match std::fs::metadata(path) {
         Ok(meta) if solver.reads_data_files() => anyhow::anyhow!(
-            "cannot read the position {}: it is {}, not a regular file; {}",
+            "cannot read the state {}: it is {}, not a regular file; {}",
             ::analyze::util::quote(text),
             super::file_kind(&meta.file_type()),
             solver.accepted()
@@ -346,14 +346,14 @@ fn looks_like_path(text: &str) -> bool {
 fn read_data_file(path: &Path) -> Result<String> {
     let text = super::read_text(path, MAX_DATA_FILE).map_err(|e| match e.kind() {
         std::io::ErrorKind::Other => anyhow::anyhow!(
-            "{} is not a position data file: {e} (a board takes a few lines)",
+            "{} is not a state data file: {e} (a board takes a few lines)",
             path.display()
         ),
-        _ => anyhow::Error::new(e).context(format!("cannot read the position file {}", path.display())),
+        _ => anyhow::Error::new(e).context(format!("cannot read the state file {}", path.display())),
     })?;
     if text.trim().is_empty() {
         anyhow::bail!(
-            "{} is an empty file: a position data file gives the board size (`n`, or `rows cols`) on its first line, then the tiles row by row, 0 for the blank",
+            "{} is an empty file: a state data file gives the board size (`n`, or `rows cols`) on its first line, then the tiles row by row, 0 for the blank",
             path.display()
         );
     }
@@ -395,7 +395,7 @@ fn solution_line(solution: &Solution) -> String {
         " "
     };
     let names = if solution.is_empty() {
-        "none, the position is the goal".to_string()
+        "none, the state is the goal".to_string()
     } else {
         solution.moves.join(separator)
     };

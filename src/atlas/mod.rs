@@ -137,7 +137,7 @@ pub struct Atlas {
 /// Why the atlas failed: an estimate is not a lower bound.
 #[derive(Debug, Error, PartialEq, Eq)]
 #[error(
-    "{heuristic} is not admissible: it gives {value} for a configuration {distance} moves from the goal ({tiles}, {count} such configurations at that distance)"
+    "{heuristic} is not admissible: it gives {value} for a state {distance} moves from the goal ({tiles}, {count} such states at that distance)"
 )]
 pub struct Inadmissible {
     /// The estimate's name.

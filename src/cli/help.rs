@@ -13,7 +13,7 @@ pub const SECTIONS: [(&str, &[&str]); 4] = [
             "--rules FILE.tws   a permutation puzzle in the twsearch/ksolve definition format (also",
             "                   .ksolve, or any file whose first keyword is Name or Set): pocket cube,",
             "                   pancakes, Top Spin, pyraminx ...; --metric face (default) or quarter",
-            "STATE              a position: tiles row by row, 0 for the blank (\"8 1 3 4 0 2 7 6 5\"),",
+            "STATE              a state: tiles row by row, 0 for the blank (\"8 1 3 4 0 2 7 6 5\"),",
             "                   coins as an H/T string (HHHTTTHHH), a definition's lines (/ between",
             "                   sets) or moves from its solved state (\"R U R' U'\"); for sliding boards",
             "                   also a data file (a line `n` or `rows cols`, then the tiles row by row)",
@@ -28,7 +28,7 @@ pub const SECTIONS: [(&str, &[&str]); 4] = [
             "analyze --rules examples/pancakes-10.tws --solve \"flip10 flip3\"",
             "analyze --rules examples/merlins-magic-square.toml --solve HTHTHTHTH",
             "analyze --puzzle eight --solve \"8 6 7 2 5 4 3 0 1\" --json",
-            "analyze --puzzle eight --sample 20 5        five positions 20 moves from the goal",
+            "analyze --puzzle eight --sample 20 5        five states 20 moves from the goal",
             "analyze --all --out reports                 every puzzle, with an index",
         ],
     ),
@@ -43,7 +43,7 @@ pub const SECTIONS: [(&str, &[&str]); 4] = [
     (
         "EXIT STATUS",
         &[
-            "0    success, including a --solve position found unsolvable and a closed stdout",
+            "0    success, including a --solve state found unsolvable and a closed stdout",
             "1    the run failed: a folder or stdout could not be written, memory could not be",
             "     allocated, a table could not be built, a process of a shared search was lost",
             "2    bad command line or input: one line on stderr says what is wrong and what is",

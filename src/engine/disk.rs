@@ -1670,7 +1670,7 @@ impl Manifest {
         }
         if self.watched.iter().flatten().any(|&depth| depth > self.levels.len()) {
             return Some(format!(
-                "a watched position is at a distance past its {} levels",
+                "a watched state is at a distance past its {} levels",
                 self.levels.len()
             ));
         }

@@ -22,7 +22,7 @@ struct JointRow {
 #[derive(Debug, Serialize)]
 struct EffortRow {
     distance: usize,
-    positions: usize,
+    states: usize,
     heuristic: &'static str,
     mean_nodes: Option<String>,
     max_nodes: Option<u64>,
@@ -50,14 +50,14 @@ pub fn write_heuristics(atlas: &Atlas, out: impl Write) -> csv::Result<()> {
     Ok(())
 }
 
-/// Writes `distance,positions,heuristic,mean_nodes,max_nodes`; the node columns are empty
+/// Writes `distance,states,heuristic,mean_nodes,max_nodes`; the node columns are empty
 /// where a sampled search exceeded the budget.
 pub fn write_astar(atlas: &Atlas, out: impl Write) -> csv::Result<()> {
     let mut writer = csv::Writer::from_writer(out);
     for row in &atlas.effort.rows {
         writer.serialize(EffortRow {
             distance: row.distance,
-            positions: row.positions,
+            states: row.positions,
             heuristic: row.kind.name(),
             mean_nodes: row.nodes.map(|(mean, _)| format!("{mean:.2}")),
             max_nodes: row.nodes.map(|(_, max)| max),
@@ -101,7 +101,7 @@ pub fn write_section(atlas: &Atlas, reachable: u64, cols: usize, w: &mut dyn Wri
     writeln!(w, "## Heuristics\n")?;
     writeln!(
         w,
-        "How good are the estimates A* searches with? Each one was computed on every one of the {} reachable configurations and compared with its true distance (the joint distribution is in `heuristics.csv`). **hamming** counts the tiles off their goal cell, **manhattan** adds up each tile's rows and columns from its goal cell, **linear-conflict** adds to Manhattan two moves for each tile of a row (column) that sits in its goal row (column) outside a longest run already in goal order. No estimate exceeds the true distance anywhere: that is checked on every run, not assumed.\n",
+        "How good are the estimates A* searches with? Each one was computed on every one of the {} states and compared with its true distance (the joint distribution is in `heuristics.csv`). **hamming** counts the tiles off their goal cell, **manhattan** adds up each tile's rows and columns from its goal cell, **linear-conflict** adds to Manhattan two moves for each tile of a row (column) that sits in its goal row (column) outside a longest run already in goal order. No estimate exceeds the true distance anywhere: that is checked on every run, not assumed.\n",
         thousands(reachable)
     )?;
     writeln!(
@@ -122,7 +122,7 @@ pub fn write_section(atlas: &Atlas, reachable: u64, cols: usize, w: &mut dyn Wri
     }
     writeln!(
         w,
-        "\n*mean value / distance* is taken over every configuration but the goal; *exact* is the share of configurations where the estimate equals the distance; the *largest gap* is distance minus estimate.\n"
+        "\n*mean value / distance* is taken over every state but the goal; *exact* is the share of states where the estimate equals the distance; the *largest gap* is distance minus estimate.\n"
     )?;
     for j in &atlas.joints {
         write_gap(j, cols, w)?;
@@ -131,7 +131,7 @@ pub fn write_section(atlas: &Atlas, reachable: u64, cols: usize, w: &mut dyn Wri
     let [hamming, manhattan, conflict] = [0, 1, 2].map(|k| atlas.joints[k].mean_ratio());
     writeln!(
         w,
-        "What it means for A*: with an admissible estimate A* must look at every position whose moves so far plus estimate stay below the solution's length, so every move an estimate falls short widens the search. On average Hamming sees {:.0}% of the true distance, Manhattan {:.0}% and linear conflicts {:.0}%; the search effort grows with the missing share, exponentially in the distance (measured below).\n",
+        "What it means for A*: with an admissible estimate A* must look at every state whose moves so far plus estimate stay below the solution's length, so every move an estimate falls short widens the search. On average Hamming sees {:.0}% of the true distance, Manhattan {:.0}% and linear conflicts {:.0}%; the search effort grows with the missing share, exponentially in the distance (measured below).\n",
         100.0 * hamming,
         100.0 * manhattan,
         100.0 * conflict,
@@ -139,13 +139,13 @@ pub fn write_section(atlas: &Atlas, reachable: u64, cols: usize, w: &mut dyn Wri
     writeln!(w, "### A* search effort\n")?;
     writeln!(
         w,
-        "A* as the classic 8-puzzle programming assignment runs it (priority = moves + estimate, no closed set, never enqueueing the board of the dequeued node's previous search node) on up to 100 positions per distance, sampled with a fixed seed (all of them where fewer). Counts are search nodes dequeued, the goal included. Ties among equal priorities go to the smaller estimate (more moves made), then to the node enqueued first; neighbours are enqueued blank up, down, left, right. A search stops after {} dequeued nodes: from the first distance where a sampled position needs more, that estimate's cells in `astar.csv` are empty.\n",
+        "A* as the classic 8-puzzle programming assignment runs it (priority = moves + estimate, no closed set, never enqueueing the board of the dequeued node's previous search node) on up to 100 states per distance, sampled with a fixed seed (all of them where fewer). Counts are search nodes dequeued, the goal included. Ties among equal priorities go to the smaller estimate (more moves made), then to the node enqueued first; neighbours are enqueued blank up, down, left, right. A search stops after {} dequeued nodes: from the first distance where a sampled state needs more, that estimate's cells in `astar.csv` are empty.\n",
         thousands(BUDGET)
     )?;
     writeln!(w, "![A* effort by distance](astar.png)\n")?;
     writeln!(
         w,
-        "| distance | positions | hamming | manhattan | linear-conflict |\n|---:|---:|---:|---:|---:|"
+        "| distance | states | hamming | manhattan | linear-conflict |\n|---:|---:|---:|---:|---:|"
     )?;
     for chunk in atlas.effort.rows.chunks(3) {
         let cell = |k: usize| {
@@ -171,7 +171,7 @@ pub fn write_section(atlas: &Atlas, reachable: u64, cols: usize, w: &mut dyn Wri
 fn write_gap(j: &Joint, cols: usize, w: &mut dyn Write) -> io::Result<()> {
     writeln!(
         w,
-        "**{}** falls short by {} moves at most: it estimates {} for this configuration, which is {} moves from the goal:\n",
+        "**{}** falls short by {} moves at most: it estimates {} for this state, which is {} moves from the goal:\n",
         j.kind.name(),
         j.worst.gap,
         j.worst.value,

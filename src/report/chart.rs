@@ -580,7 +580,7 @@ pub fn overview(analyses: &[Analysis], path: &Path) -> Result<()> {
         let body = header(
             root,
             "How fast each puzzle's states are reached",
-            Some("share of the reachable configurations within each fraction of the puzzle's maximum distance"),
+            Some("share of the states within each fraction of the puzzle's maximum distance"),
         )?;
         let mut families: Vec<&str> = Vec::new();
         for a in analyses {
@@ -618,7 +618,7 @@ fn overview_titles<'a>(body: &Area<'a>) -> Result<Area<'a>> {
     ))?;
     let (y_title, body) = body.split_horizontally(34);
     y_title.draw(&Text::new(
-        "reachable configurations within that distance",
+        "states within that distance",
         (0, y_title.dim_in_pixel().1 as i32 / 2),
         (FONT, DESC_PX)
             .into_font()

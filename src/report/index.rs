@@ -14,7 +14,7 @@ pub fn write_index(analyses: &[Analysis], mut w: impl Write) -> io::Result<()> {
     writeln!(w, "# Puzzle state spaces\n")?;
     writeln!(
         w,
-        "Every state of each puzzle below, its distance to the goal and its solvability class, as computed by `analyze`: *states* counts a board's configurations or a permutation puzzle's assemblies of its pieces, *reachable* those that can reach the goal. Each row links to a page with the charts and tables.\n"
+        "Every configuration of each puzzle below, its solvability class and, for the states among them, its distance to the goal, as computed by `analyze`: *configurations* counts every arrangement, reachable or not (a permutation puzzle's pieces taken apart and put back at will), *states* those that can reach the goal. Each row links to a page with the charts and tables.\n"
     )?;
     writeln!(w, "![distance distributions compared](overview.png)\n")?;
     let (head, rule) = match atlas {
@@ -23,7 +23,7 @@ pub fn write_index(analyses: &[Analysis], mut w: impl Write) -> io::Result<()> {
     };
     writeln!(
         w,
-        "| puzzle | states | reachable | classes | max distance | antipodes | mean distance |{head}\n|---|---:|---:|---:|---:|---:|---:|{rule}"
+        "| puzzle | configurations | states | solvability classes | max distance | antipodes | mean distance |{head}\n|---|---:|---:|---:|---:|---:|---:|{rule}"
     )?;
     for a in analyses {
         write!(

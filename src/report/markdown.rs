@@ -66,15 +66,10 @@ fn write_totals(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
     writeln!(w, "| | |\n|---|---:|")?;
     let all = with_formula(Some(a.configurations_formula.clone()), a.configurations);
     let reached = with_formula(reachable_formula(a), a.reachable());
-    if a.board {
-        writeln!(w, "| configurations | {all} |")?;
-        writeln!(w, "| that can reach the goal | {reached} |")?;
-    } else {
-        // A cuber counts the positions the moves reach; the assemblies of the pieces
-        // (taken apart and put back, twisted at will) and the classes explain the rest.
-        writeln!(w, "| positions the moves reach | {reached} |")?;
-        writeln!(w, "| assemblies of the pieces | {all} |")?;
-    }
+    // The words of README's table: a configuration is any arrangement (a definition's
+    // pieces taken apart and put back, twisted at will), a state one that reaches the goal.
+    writeln!(w, "| configurations, reachable or not | {all} |")?;
+    writeln!(w, "| states (configurations that can reach the goal) | {reached} |")?;
     if a.symmetric() {
         writeln!(
             w,
@@ -197,7 +192,7 @@ fn write_distances(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
     if a.levels.len() <= INLINE_ROWS && a.symmetric() {
         writeln!(
             w,
-            "| distance | {}s | up to symmetry | cumulative |\n|---:|---:|---:|---:|",
+            "| distance | {}s | classes up to symmetry | cumulative |\n|---:|---:|---:|---:|",
             a.noun()
         )?;
         let mut cumulative = 0;
@@ -227,10 +222,9 @@ fn write_classes(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
     if let Some(text) = syndrome_guide(a) {
         writeln!(w, "{text}\n")?;
     }
-    let counted = if a.board { "configurations" } else { "assemblies" };
     writeln!(
         w,
-        "| class | {counted} | solvable | reached | example |\n|---|---:|---|---:|---|"
+        "| class | configurations | solvable | reached | example |\n|---|---:|---|---:|---|"
     )?;
     for c in a.classes.iter().take(INLINE_ROWS) {
         writeln!(
@@ -250,15 +244,13 @@ fn write_classes(a: &Analysis, w: &mut dyn Write) -> io::Result<()> {
     if a.solvable_unreached() > 0 {
         writeln!(
             w,
-            "The invariant alone would allow {} more {}s than the search reached: the move rules restrict more than the algebra sees.\n",
+            "The invariant alone would allow {} more configurations than the search reached: the move rules restrict more than the algebra sees.\n",
             thousands(a.solvable_unreached()),
-            a.noun()
         )
     } else {
         writeln!(
             w,
-            "The search reached every {} the invariant calls solvable and none of the others.\n",
-            a.noun()
+            "The search reached every configuration the invariant calls solvable and none of the others.\n",
         )
     }
 }

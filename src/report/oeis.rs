@@ -41,7 +41,7 @@ impl Sequence {
 pub const KNOWN: &[Sequence] = &[
     Sequence {
         id: "A089473",
-        name: "the 8-puzzle's configurations by distance from the goal with the blank in a corner",
+        name: "the 8-puzzle's states by distance from the goal with the blank in a corner",
         terms: &[
             1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748, 1024, 1893, 2512, 4485, 5638, 9529, 10878, 16993,
             17110, 23952, 20224, 24047, 15578, 14560, 6274, 3910, 760, 221, 2,
@@ -51,7 +51,7 @@ pub const KNOWN: &[Sequence] = &[
     },
     Sequence {
         id: "A089474",
-        name: "the 8-puzzle's configurations by distance from the goal with the blank in the centre",
+        name: "the 8-puzzle's states by distance from the goal with the blank in the centre",
         terms: &[
             1, 4, 8, 8, 16, 32, 60, 72, 136, 200, 376, 512, 964, 1296, 2368, 3084, 5482, 6736, 11132, 12208, 18612,
             18444, 24968, 19632, 22289, 13600, 11842, 4340, 2398, 472, 148,
@@ -61,7 +61,7 @@ pub const KNOWN: &[Sequence] = &[
     },
     Sequence {
         id: "A090034",
-        name: "the 3 x 2 sliding puzzle's configurations by distance (blank in a corner)",
+        name: "the 3 x 2 sliding puzzle's states by distance (blank in a corner)",
         terms: &[
             1, 2, 3, 5, 6, 7, 10, 12, 12, 16, 23, 25, 28, 39, 44, 40, 29, 21, 18, 12, 6, 1,
         ],
@@ -70,7 +70,7 @@ pub const KNOWN: &[Sequence] = &[
     },
     Sequence {
         id: "A090035",
-        name: "the 4 x 2 sliding puzzle's configurations by distance (blank in a corner)",
+        name: "the 4 x 2 sliding puzzle's states by distance (blank in a corner)",
         terms: &[
             1, 2, 3, 6, 10, 14, 19, 28, 42, 61, 85, 119, 161, 215, 293, 396, 506, 632, 788, 985, 1194, 1414, 1664,
             1884, 1999, 1958, 1770, 1463, 1076, 667, 361, 190, 88, 39, 19, 7, 1,
@@ -80,7 +80,7 @@ pub const KNOWN: &[Sequence] = &[
     },
     Sequence {
         id: "A090036",
-        name: "the 5 x 2 sliding puzzle's configurations by distance (blank in a corner)",
+        name: "the 5 x 2 sliding puzzle's states by distance (blank in a corner)",
         terms: &[
             1, 2, 3, 6, 11, 19, 30, 44, 68, 112, 176, 271, 411, 602, 851, 1232, 1783, 2530, 3567, 4996, 6838, 9279,
             12463, 16597, 21848, 28227, 35682, 44464, 54597, 65966, 78433, 91725, 104896, 116966, 126335, 131998,
@@ -92,7 +92,7 @@ pub const KNOWN: &[Sequence] = &[
     },
     Sequence {
         id: "A090166",
-        name: "the 4 x 3 sliding puzzle's configurations by distance (blank in a corner)",
+        name: "the 4 x 3 sliding puzzle's states by distance (blank in a corner)",
         terms: &[
             1, 2, 4, 9, 20, 37, 63, 122, 232, 431, 781, 1392, 2494, 4442, 7854, 13899, 24215, 41802, 71167, 119888,
             198363, 323206, 515778, 811000, 1248011, 1885279, 2782396, 4009722, 5621354, 7647872, 10065800, 12760413,
@@ -104,7 +104,7 @@ pub const KNOWN: &[Sequence] = &[
     },
     Sequence {
         id: "A346736",
-        name: "the 7 x 2 sliding puzzle's configurations by distance (blank in a corner)",
+        name: "the 7 x 2 sliding puzzle's states by distance (blank in a corner)",
         terms: &[
             1, 2, 3, 6, 11, 20, 37, 67, 117, 198, 329, 557, 942, 1575, 2597, 4241, 6724, 10535, 16396, 25515, 39362,
             60532, 92089, 138969, 207274, 307725, 453000, 664240, 964874, 1392975, 1992353, 2832063, 3988528, 5586275,
@@ -115,14 +115,14 @@ pub const KNOWN: &[Sequence] = &[
     },
     Sequence {
         id: "A079761",
-        name: "the pocket cube's positions by distance, a half turn one move",
+        name: "the pocket cube's states by distance, a half turn one move",
         terms: &[1, 9, 54, 321, 1847, 9992, 50136, 227536, 870072, 1887748, 623800, 2644],
         length: 12,
         total: 3_674_160,
     },
     Sequence {
         id: "A079762",
-        name: "the pocket cube's positions by distance in quarter turns",
+        name: "the pocket cube's states by distance in quarter turns",
         terms: &[
             1, 6, 27, 120, 534, 2256, 8969, 33058, 114149, 360508, 930588, 1350852, 782536, 90280, 276,
         ],

@@ -382,14 +382,14 @@ impl Solver {
 /// The outcome for a position the search from the goals never met.
 pub(crate) fn unreached() -> Outcome {
     Outcome::Unsolvable(
-        "no sequence of moves reaches the goal: the search from the goal over every configuration never meets this one"
+        "no sequence of moves reaches the goal: the search from the goal over every state it reaches never meets this one"
             .into(),
     )
 }
 
 /// A malformed position as a one-line error naming it (its start, if it is long).
 fn malformed(text: &str, e: &ParseError) -> anyhow::Error {
-    anyhow::anyhow!("cannot read the position {}: {e}", quote(text))
+    anyhow::anyhow!("cannot read the state {}: {e}", quote(text))
 }
 
 /// Sorts a parse error into an unsolvable position (fine) or malformed input (an error).

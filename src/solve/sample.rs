@@ -19,7 +19,7 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 pub enum SampleError {
     /// No position lies that far from the goal.
-    #[error("no position lies {distance} from the goal: the maximum distance is {max}")]
+    #[error("no state lies {distance} from the goal: the maximum distance is {max}")]
     Beyond {
         /// The distance asked for.
         distance: usize,
@@ -27,7 +27,7 @@ pub enum SampleError {
         max: usize,
     },
     /// No position lies exactly that far (weighted moves skip some totals).
-    #[error("no position lies exactly {distance} from the goal (the totals of weighted moves skip some values)")]
+    #[error("no state lies exactly {distance} from the goal (the totals of weighted moves skip some values)")]
     Empty {
         /// The distance asked for.
         distance: usize,

@@ -133,7 +133,7 @@ impl Route for SearchBoards {
 
     fn sample(&mut self, _: Sample, _: &Preparing) -> Result<Vec<String>> {
         Err(sample::SampleError::NoTable(format!(
-            "sliding-{}x{} is solved by IDA*, without a distance table to draw positions from: --sample takes sliding boards of up to 12 cells (3x4, 2x6)",
+            "sliding-{}x{} is solved by IDA*, without a distance table to draw states from: --sample takes sliding boards of up to 12 cells (3x4, 2x6)",
             self.rows, self.cols
         ))
         .into())
@@ -141,7 +141,7 @@ impl Route for SearchBoards {
 
     fn solve(&mut self, position: &Position, progress: &mut dyn FnMut(u32, u64)) -> Result<Outcome> {
         let (Some(estimate), State::Board(board)) = (&self.estimate, &position.state) else {
-            bail!("{}: this position does not belong to this puzzle", position.label);
+            bail!("{}: this state does not belong to this puzzle", position.label);
         };
         let Some(found) = estimate.solve(&relabelled(board, self.relabel.as_deref())?, progress) else {
             return Ok(unreached());
@@ -166,7 +166,7 @@ fn same_class(board: &Board, goal: &[u8]) -> Result<(), ParseError> {
         Ok(())
     } else {
         Err(ParseError::Unsolvable(format!(
-            "this position and the goal `{}` are in different classes of the parity rule (tile inversions and the blank's row), which no move changes",
+            "this state and the goal `{}` are in different classes of the parity rule (tile inversions and the blank's row), which no move changes",
             crate::puzzle::sliding::join_tiles(goal)
         )))
     }

@@ -44,7 +44,7 @@ pub(crate) fn read_data_file(route: &dyn Boards, label: &str, contents: &str) ->
 pub(crate) fn accepted(route: &dyn Boards) -> String {
     let (rows, cols) = route.shape();
     format!(
-        "a position is the {} tiles row by row, 0 for the blank (e.g. `{}`), or the path of a data file",
+        "a state is the {} tiles row by row, 0 for the blank (e.g. `{}`), or the path of a data file",
         rows * cols,
         Board::goal(rows, cols).render()
     )
@@ -177,7 +177,7 @@ impl Route for TableBoards {
 
     fn solve(&mut self, position: &Position, _: &mut dyn FnMut(u32, u64)) -> Result<Outcome> {
         let (Some(table), State::Board(board)) = (&self.table, &position.state) else {
-            anyhow::bail!("{}: this position does not belong to this puzzle", position.label);
+            anyhow::bail!("{}: this state does not belong to this puzzle", position.label);
         };
         let puzzle = &self.puzzle;
         let rank = puzzle.rank_board(board.tiles()).map_err(|e| anyhow::anyhow!("{e}"))?;

@@ -324,7 +324,7 @@ impl<P: Puzzle + Send> Route for TableRoute<P> {
 
     fn solve(&mut self, position: &Position, _: &mut dyn FnMut(u32, u64)) -> Result<Outcome> {
         let (Some(table), State::Rank(rank)) = (&self.table, &position.state) else {
-            anyhow::bail!("{}: this position does not belong to this puzzle", position.label);
+            anyhow::bail!("{}: this state does not belong to this puzzle", position.label);
         };
         let Some(path) = table.path(&self.puzzle, *rank) else {
             return Ok(unreached());

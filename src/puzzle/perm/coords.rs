@@ -235,11 +235,11 @@ impl Coords {
         let states = match Self::space(s) {
             Some(n) => u64::try_from(n).map_err(|_| {
                 format!(
-                    "the rank space of {} positions does not fit in 64 bits",
+                    "the rank space of {} configurations does not fit in 64 bits",
                     crate::util::thousands(n)
                 )
             })?,
-            None => return Err("the rank space of more than 10^38 positions does not fit in 64 bits".into()),
+            None => return Err("the rank space of more than 10^38 configurations does not fit in 64 bits".into()),
         };
         let mut list = Vec::new();
         for (i, c) in s.components.iter().enumerate() {

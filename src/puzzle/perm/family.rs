@@ -139,15 +139,15 @@ fn too_big(states: Option<u128>, reach: &super::Reach) -> String {
         (Some(n), _) => {
             let space = states.map_or_else(|| "more than 10^38".into(), thousands);
             return format!(
-                " its moves reach {} positions ({group}), but its coordinates rank them among {space} ({class}), past 64 bits",
+                " its moves reach {} states ({group}), but its coordinates rank them among {space} ({class}), past 64 bits",
                 thousands(n)
             );
         }
         (None, Some(n)) => (n, class),
-        (None, None) => return format!(" its moves reach up to more than 10^38 positions ({class}); ranks are 64-bit"),
+        (None, None) => return format!(" its moves reach up to more than 10^38 states ({class}); ranks are 64-bit"),
     };
     format!(
-        " its moves reach {}{} positions ({what}), which would take {} of bit planes at 2 bits a position; ranks are 64-bit, so at most {} positions are searched",
+        " its moves reach {}{} states ({what}), which would take {} of bit planes at 2 bits a state; ranks are 64-bit, so at most {} states are searched",
         if what == group { "" } else { "up to " },
         thousands(n),
         crate::util::human_bytes(n.div_ceil(4)),
@@ -187,13 +187,13 @@ fn unsearchable(
         .exact()
         .map(|n| {
             format!(
-                ", {} of bit planes at 2 bits a position",
+                ", {} of bit planes at 2 bits a state",
                 crate::util::human_bytes(n.div_ceil(4))
             )
         })
         .unwrap_or_default();
     format!(
-        " its moves reach {up_to}{} positions ({what}, by Schreier–Sims){planes}; it can be neither ranked: {}; nor packed: {}",
+        " its moves reach {up_to}{} states ({what}, by Schreier–Sims){planes}; it can be neither ranked: {}; nor packed: {}",
         order.text(),
         ranked.message,
         packed.message

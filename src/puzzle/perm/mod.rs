@@ -246,7 +246,7 @@ pub enum Reach {
     Labelled(group::Order),
     /// `Illegal` lines keep the search out of part of the group: fewer are reached.
     Restricted(group::Order),
-    /// Too many (position, orientation) points for the chain.
+    /// Too many (slot, orientation) points for the chain.
     Unknown {
         /// The points.
         points: usize,
@@ -292,12 +292,12 @@ impl Reach {
         match self {
             Reach::Positions(_) => None,
             Reach::Open { group, positions } => Some(format!(
-                "By Schreier–Sims the moves generate a group of {} on the pieces' positions and the orientations told apart; the orientations the definition leaves open do not matter, so its elements make {} positions (the goal's orbit).",
+                "By Schreier–Sims the moves generate a group of {} on the pieces' slots and the orientations told apart; the orientations the definition leaves open do not matter, so its elements make {} states (the goal's orbit).",
                 group.text(),
                 positions.text()
             )),
             Reach::Labelled(order) => Some(format!(
-                "By Schreier–Sims the moves generate a group of {} permutations of the labelled pieces; some pieces are identical, so the positions are that order divided by the order of the goal's stabiliser, which is not computed.",
+                "By Schreier–Sims the moves generate a group of {} permutations of the labelled pieces; some pieces are identical, so the states are that order divided by the order of the goal's stabiliser, which is not computed.",
                 order.text()
             )),
             Reach::Restricted(order) => Some(format!(
@@ -305,7 +305,7 @@ impl Reach {
                 order.text()
             )),
             Reach::Unknown { points } => Some(format!(
-                "The order of the group the moves generate is not computed: its {points} (position, orientation) points are more than the {} the Schreier–Sims chain is built for.",
+                "The order of the group the moves generate is not computed: its {points} (slot, orientation) points are more than the {} the Schreier–Sims chain is built for.",
                 group::MAX_POINTS
             )),
         }
@@ -476,7 +476,7 @@ impl PermPuzzle {
     pub fn rank_of(&self, pieces: &[u8], twists: &[u8]) -> Result<u64, ParseError> {
         if let Some(f) = self.forbidden(pieces) {
             return Err(ParseError::Unsolvable(format!(
-                "the position is illegal: line {} of the definition forbids its piece at position {} of set {}",
+                "the state is illegal: line {} of the definition forbids its piece in slot {} of set {}",
                 f.line,
                 f.at - self.s.layout.offset[self.s.layout.set_of[f.at]] + 1,
                 self.s.layout.names[self.s.layout.set_of[f.at]]
@@ -485,7 +485,7 @@ impl PermPuzzle {
         match self.s.class_of(pieces, twists) {
             Ok(0) => Ok(self.coords.rank(&self.s, pieces, twists, &mut Vec::new())),
             Ok(c) => Err(ParseError::Unsolvable(format!(
-                "the position is in class {}, the goal in {}",
+                "the state is in class {}, the goal in {}",
                 self.class_label(c),
                 self.class_label(0)
             ))),
@@ -531,7 +531,7 @@ impl PermPuzzle {
             .split(|c: char| c.is_whitespace() || c == ',' || c == '/')
             .find(|t| !t.is_empty());
         let Some(first) = first else {
-            return Err(ParseError::Malformed("an empty position".into()));
+            return Err(ParseError::Malformed("an empty state".into()));
         };
         let is_set = self.def.sets.iter().any(|s| s.name == first);
         let names: Vec<&str> = self.named().map(|m| m.name.as_str()).collect();
@@ -1354,7 +1354,7 @@ impl PermPuzzle {
 fn symmetry_text(rotations: usize, mirrors: usize, inverse: bool) -> String {
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     let geometric = match (rotations, mirrors) {
-        (1, 0) if inverse => return "the identity and the inverse of a position".into(),
+        (1, 0) if inverse => return "the identity and the inverse of a state".into(),
         (1, 0) => "the identity".to_string(),
         (r, 0) => format!("{} of the whole puzzle", plural(r, "rotation")),
         (r, m) => format!(
@@ -1364,7 +1364,7 @@ fn symmetry_text(rotations: usize, mirrors: usize, inverse: bool) -> String {
         ),
     };
     match inverse {
-        true => format!("{geometric}, each with the inverse of the position"),
+        true => format!("{geometric}, each with the inverse of the state"),
         false => geometric,
     }
 }
@@ -1415,7 +1415,7 @@ impl Invariant for PermPuzzle {
         match self.classes.get(1).filter(|c| c.label.ends_with(", illegal")) {
             None => found,
             Some(illegal) => format!(
-                "{found} Of the goal's class, {} positions are illegal (the definition's `Illegal` lines): the search never enters them, and the class counts the {} others.",
+                "{found} Of the goal's class, {} configurations are illegal (the definition's `Illegal` lines): the search never enters them, and the class counts the {} others.",
                 crate::util::thousands(illegal.configurations),
                 crate::util::thousands(self.classes[0].configurations)
             ),
@@ -1430,8 +1430,8 @@ impl PermPuzzle {
         if !self.s.still.is_empty() {
             let still = self.s.still.len();
             facts.push(match still {
-                1 => "1 position no move touches keeps its piece".to_string(),
-                n => format!("{n} positions no move touches keep their pieces"),
+                1 => "1 slot no move touches keeps its piece".to_string(),
+                n => format!("{n} slots no move touches keep their pieces"),
             });
         }
         for comp in &self.s.components {
@@ -1467,7 +1467,7 @@ impl PermPuzzle {
             }
             if let Some(reached) = &comp.reached {
                 facts.push(format!(
-                    "the moves make {} of {name}'s {} arrangements (the order of the group they generate on its positions, by Schreier–Sims)",
+                    "the moves make {} of {name}'s {} arrangements (the order of the group they generate on its slots, by Schreier–Sims)",
                     crate::util::thousands(reached.len() as u64),
                     crate::util::thousands(comp.arrangements)
                 ));
@@ -1501,7 +1501,7 @@ impl PermPuzzle {
             );
         }
         format!(
-            "Found from the moves: {}. So the {assemblies} assemblies split into {k} classes of {} positions each{rest}; the moves may generate less than a class, which the search then shows.{group}",
+            "Found from the moves: {}. So the {assemblies} configurations split into {k} classes of {} configurations each{rest}; the moves may generate less than a class, which the search then shows.{group}",
             facts.join("; "),
             crate::util::thousands(r),
         )

@@ -136,7 +136,7 @@ impl Packing {
                 return Err(DefinitionError {
                     line: 0,
                     message: format!(
-                        "set {}'s pieces and twists take {width} bits a position; at most 8 are searched as packed states",
+                        "set {}'s pieces and twists take {width} bits a state; at most 8 are searched as packed states",
                         def.sets[set].name
                     ),
                 });

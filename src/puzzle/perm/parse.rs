@@ -533,7 +533,7 @@ fn check_open(line: usize, def: &SetDef, pieces: &[usize], twists: &[usize]) -> 
             return err(
                 line,
                 format!(
-                    "set {}: positions {} and {i_1} hold identical pieces ({p}), but only one has its orientation `?` (identical pieces agree)",
+                    "set {}: slots {} and {i_1} hold identical pieces ({p}), but only one has its orientation `?` (identical pieces agree)",
                     def.name,
                     j + 1,
                     i_1 = i + 1
@@ -722,7 +722,7 @@ impl Parts {
         if tokens.len() < 4 {
             return err(
                 line,
-                "`Illegal` takes a set, a position and the pieces that may not stand there: `Illegal SLICE 3 17`",
+                "`Illegal` takes a set, a slot and the pieces that may not stand there: `Illegal SLICE 3 17`",
             );
         }
         let Some(set) = self.sets.iter().position(|s| s.name == tokens[1]) else {
@@ -733,7 +733,7 @@ impl Parts {
             );
         };
         let size = self.sets[set].size;
-        let position = number(line, tokens[2], 1, size, "the position")? - 1;
+        let position = number(line, tokens[2], 1, size, "the slot")? - 1;
         let pieces = tokens[3..]
             .iter()
             .map(|t| number(line, t, 1, MAX_PIECES, "the piece").map(|p| (p - 1) as u8))

@@ -697,7 +697,7 @@ impl Structure {
             if pieces[p] != self.solved_pieces[p] || twists[p] != self.solved_twists[p] {
                 let set = self.layout.set_of[p];
                 return Err(format!(
-                    "position {} of set {} is never moved, so it must hold its solved piece",
+                    "slot {} of set {} is never moved, so it must hold its solved piece",
                     p - self.layout.offset[set] + 1,
                     self.layout.names[set]
                 ));

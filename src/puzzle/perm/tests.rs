@@ -302,7 +302,7 @@ fn refuses_what_the_reader_does_not_support() {
         ),
         (
             "Set C 3 2\nSolved\nC\n1 2 1\n0 0 ?\nEnd\n".into(),
-            "line 5: set C: positions 1 and 3 hold identical pieces (1), but only one has its orientation `?`",
+            "line 5: set C: slots 1 and 3 hold identical pieces (1), but only one has its orientation `?`",
         ),
         (format!("Ignore C\n{set}"), "line 1: `Ignore` is not supported"),
         (
@@ -383,7 +383,7 @@ fn refuses_what_the_reader_does_not_support() {
                 (1..=65).map(|i| i.to_string()).collect::<Vec<_>>().join(" "),
                 "1 ".repeat(65)
             ),
-            "the rank space of 36,893,488,147,419,103,232 positions does not fit in 64 bits",
+            "the rank space of 36,893,488,147,419,103,232 configurations does not fit in 64 bits",
         ),
         (
             format!(
@@ -392,7 +392,7 @@ fn refuses_what_the_reader_does_not_support() {
                 (1..=130).map(|i| i.to_string()).collect::<Vec<_>>().join(" "),
                 "1 ".repeat(130)
             ),
-            "the rank space of more than 10^38 positions does not fit in 64 bits",
+            "the rank space of more than 10^38 configurations does not fit in 64 bits",
         ),
     ];
     for (text, want) in cases {
@@ -736,7 +736,7 @@ fn positions_outside_every_class_are_named_by_set() {
     // The pocket cube held keeps its 7th corner; the pieces are flattened in set order.
     let held = puzzle(POCKET_HELD, Metric::Face);
     let moved = held.rank_of(&[0, 1, 2, 3, 4, 5, 7, 6], &[0; 8]);
-    let want = "position 7 of set CORNERS is never moved";
+    let want = "slot 7 of set CORNERS is never moved";
     assert!(
         matches!(&moved, Err(ParseError::Unsolvable(m)) if m.contains(want)),
         "{moved:?}"
@@ -763,7 +763,7 @@ fn the_whole_cube_is_counted_past_64_bits_and_its_subgroups_ranked_tightly() {
         .map_err(|e| e.to_string());
     assert_eq!(
         err,
-        Err("the rank space of 43,252,003,274,489,856,000 positions does not fit in 64 bits".into())
+        Err("the rank space of 43,252,003,274,489,856,000 configurations does not fit in 64 bits".into())
     );
     // Each face turn has order 4.
     let full = Structure::new(&parse_definition(CUBE).expect("valid"), Metric::Face).expect("valid");
@@ -780,7 +780,11 @@ fn the_whole_cube_is_counted_past_64_bits_and_its_subgroups_ranked_tightly() {
         squares.configurations(),
         (519_024_039_293_878_272_000, "8! x 12! x 3^8 x 2^12".into())
     );
-    assert!(squares.invariant().contains("519,024,039,293,878,272,000 assemblies"));
+    assert!(
+        squares
+            .invariant()
+            .contains("519,024,039,293,878,272,000 configurations")
+    );
     // <U,R>: 6 corners (twist sum kept) and 7 edges (orientation never changed) moved, the
     // edges' parity tied to the corners', and the corners in 120 of their 720 arrangements:
     // 120 x 3^5 x 7!/2 ranks, every one a position.
