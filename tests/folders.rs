@@ -230,7 +230,10 @@ fn a_report_of_another_family_under_the_same_id_is_never_replaced_nor_another_se
     let ended = sandbox.output(&["--rules", "symm/2x2x2.tws", "--out", "out"]);
     assert_eq!(ended.code, Some(0), "{}", ended.stderr);
     assert!(
-        ended.stderr.contains("warning: ") && ended.stderr.contains("replaces it"),
+        ended.stderr.contains("warning: ")
+            && ended.stderr.contains("replaces it")
+            && ended.stderr.contains("made by `")
+            && ended.stderr.contains("--rules main/2x2x2.tws --out out --quiet`"),
         "{}",
         ended.stderr
     );

@@ -24,7 +24,7 @@ use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use std::io::Write;
 use std::ops::ControlFlow;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 
 /// How each analysis of a run is done.
@@ -162,9 +162,10 @@ fn another_search(out: &Path, job: &Job, quiet: bool) -> Result<()> {
     }
     let folder = path.parent().unwrap_or(out).display().to_string();
     let title = summary["title"].as_str().unwrap_or("untitled");
+    let theirs = format!("search {theirs}{}", made_by(path.with_file_name("run.json")));
     if summary["puzzle"].as_str() != Some(job.family()) {
         return Err(BadInput(format!(
-            "{folder} holds the report of another puzzle, {} ({}, search {theirs}; this one is {ours}): it is not replaced; give another --out, or move that folder away",
+            "{folder} holds the report of another puzzle, {} ({}, {theirs}; this one is {ours}): it is not replaced; give another --out, or move that folder away",
             analyze::util::quote(title),
             summary["puzzle"].as_str().unwrap_or("?"),
         ))
@@ -172,11 +173,25 @@ fn another_search(out: &Path, job: &Job, quiet: bool) -> Result<()> {
     }
     if !quiet {
         note(format_args!(
-            "warning: {folder} holds the report of another search of {} (search {theirs}): this one ({ours}) replaces it once written",
+            "warning: {folder} holds the report of another search of {} ({theirs}): this one ({ours}) replaces it once written",
             analyze::util::quote(title)
         ));
     }
     Ok(())
+}
+
+/// `, made by COMMAND` from a report's `run.json` (git-ignored, so often absent): which
+/// file made the report a run is about to replace, where two files share a name.
+fn made_by(run: PathBuf) -> String {
+    let text = std::fs::read_to_string(run).unwrap_or_default();
+    let run: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+    match run["command"].as_array() {
+        Some(words) => {
+            let words: Vec<&str> = words.iter().filter_map(serde_json::Value::as_str).collect();
+            format!(", made by `{}`", words.join(" "))
+        }
+        None => String::new(),
+    }
 }
 
 /// The note printed once when another run holds the output folder's lock (not with
