@@ -23,14 +23,19 @@
 //! observer is not given the next level's ranks (they are on disk), so readers of whole
 //! levels (the heuristic atlas) do not run on disk.
 
-use super::bfs::{Distances, EngineError, GROUP_PER_THREAD, Level, Options};
+pub use super::api::DiskConfig as Config;
+pub use super::error::DiskError;
+
+use super::api::{Distances, Level, Options};
 use super::bins::{self, BinSet, DENSE, Marking, SPARSE};
 use super::bitset::WORD_BITS;
 use super::bottom_up;
 use super::checkpoint::Note;
 use super::counts::LevelCounts;
+use super::error::EngineError;
 use super::exchange::Partition;
 use super::expand::{Expansion, Shifts};
+use super::memory::GROUP_PER_THREAD;
 use super::planes::{CHUNK_WORDS, Frontier, Planes, roles};
 use crate::identity::Identity;
 use crate::puzzle::{Bins, SearchGraph};
@@ -41,18 +46,6 @@ use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use thiserror::Error;
-
-/// Where the planes live and how much memory the search may use.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Config {
-    /// The folder of the part and update files (created if missing).
-    pub dir: PathBuf,
-    /// Bytes the search may hold in memory: a part's planes, the update buffers.
-    pub memory: u64,
-    /// Keep the files after a successful search (otherwise they are deleted).
-    pub keep: bool,
-}
 
 /// The manifest's name in the disk folder.
 const MANIFEST: &str = "manifest.json";
@@ -183,67 +176,6 @@ pub fn disk_bytes(states: u64, parts: usize) -> u128 {
     const FILE_BLOCK: u128 = 4 << 10;
     let planes = u128::from(states.div_ceil(WORD_BITS)) * 16;
     3 * planes + parts as u128 * 6 * FILE_BLOCK + (64 << 10)
-}
-
-/// Why the search on disk could not go on.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
-pub enum DiskError {
-    /// Reading or writing failed (a full disk, a removed folder...).
-    #[error("--disk {path}: {message}")]
-    Io {
-        /// The file or folder.
-        path: String,
-        /// The system's message.
-        message: String,
-    },
-    /// A file's contents differ from what the manifest says was written, or the manifest
-    /// contradicts itself.
-    #[error(
-        "--disk: {path} is damaged ({reason}); the search cannot resume from this folder: choose another --disk folder to search from the start"
-    )]
-    Damaged {
-        /// The file.
-        path: String,
-        /// What is wrong.
-        reason: String,
-    },
-    /// The manifest is of another format: written by another version of analyze, or damaged
-    /// where it says which.
-    #[error(
-        "--disk: {path} is of format {found}, not the format {FORMAT} this analyze reads: it was written by another version of analyze, or is damaged; resume with the version that began the search, or choose another --disk folder"
-    )]
-    Format {
-        /// The manifest.
-        path: String,
-        /// The format it says it is.
-        found: u32,
-    },
-    /// The folder holds another search, or files that are not a search's.
-    #[error("--disk {path}: {reason}; use another folder")]
-    Foreign {
-        /// The folder.
-        path: String,
-        /// What is there.
-        reason: String,
-    },
-    /// Another run uses the folder.
-    #[error("--disk folder {0} is in use by another analyze run: wait for it to end or use another folder")]
-    InUse(String),
-}
-
-impl DiskError {
-    fn io(path: &Path, e: &io::Error) -> Self {
-        DiskError::Io {
-            path: path.display().to_string(),
-            message: e.to_string(),
-        }
-    }
-
-    /// Whether the user asked for something that cannot be (exit 2), rather than the system
-    /// failing (exit 1).
-    pub fn is_refusal(&self) -> bool {
-        !matches!(self, DiskError::Io { .. })
-    }
 }
 
 /// Where a block's committed version is: its slot (0 or 1) and CRC-32; `None` if never
@@ -1539,6 +1471,7 @@ fn read_manifest(dir: &Path) -> Result<Option<Manifest>, EngineError> {
             Unusable::Format(found) => DiskError::Format {
                 path: path.display().to_string(),
                 found,
+                reads: FORMAT,
             }
             .into(),
             Unusable::Damaged(reason) => damaged(&path, &reason),

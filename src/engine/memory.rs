@@ -13,6 +13,12 @@ pub const BITS_PER_STATE: u128 = 2;
 /// exchange buffers: what it sent, and what each other process sent to it.
 pub const IN_FLIGHT_BYTES: u64 = 8 << 20;
 
+/// Chunks expanded per worker thread before the ranks they found for other processes
+/// are sent: this bounds what the engine holds for sending to `GROUP_PER_THREAD x
+/// threads x 2^18` frontier ranks times their predecessors, 8 bytes each (16 MiB per
+/// thread for a sliding board, whose ranks have at most two far predecessors).
+pub const GROUP_PER_THREAD: usize = 2;
+
 /// Ranks one bit of an occupancy summary stands for (a 64-byte line of the interleaved
 /// planes holds 256 ranks of both).
 const SUMMARY_RANKS: u128 = 256;

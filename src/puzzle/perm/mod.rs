@@ -7,6 +7,7 @@
 //! radix of coordinates ([`coords`]), so the engine's bit planes hold little beyond what
 //! is reachable and a predecessor costs a table look-up or two.
 
+mod chain;
 mod classes;
 pub mod coords;
 pub mod family;

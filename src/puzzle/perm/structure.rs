@@ -3,7 +3,7 @@
 //! in step, twist sums every move keeps, and permutation parities the moves tie together.
 //! The ranking covers the goal's class of these invariants only.
 
-use super::group::{Chain, Perm};
+use super::chain::{Chain, Perm};
 use super::parse::{Definition, DefinitionError, State, err, power_name, turns};
 use super::rank::{MAX_DISTINCT, multinomial, multinomial_wide, parity, rank_distinct};
 use std::collections::HashSet;
