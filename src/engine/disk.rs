@@ -336,6 +336,100 @@ struct Updates {
     held: u64,
 }
 
+/// What a level gathers as its parts take their turns, committed at its end.
+struct Pass {
+    depth: usize,
+    classes: usize,
+    /// Chunks expanded at once.
+    group: usize,
+    adjacent: Option<Shifts>,
+    updates: Updates,
+    traffic: Traffic,
+    total: LevelCounts,
+    /// Each part's blocks, as this level writes them.
+    blocks: Vec<Vec<Vec<Block>>>,
+    /// Whether each part holds ranks of the next level.
+    frontier: Vec<bool>,
+    watched: Vec<Option<usize>>,
+    /// Bins sent this level: `early_bins[q]`, the parts before `q` that sent it some;
+    /// `sent_late[q]`, the parts after it (which it receives next level).
+    early_bins: Vec<Vec<usize>>,
+    sent_late: Vec<Vec<(usize, u32, u64)>>,
+}
+
+impl Pass {
+    /// The level of depth `depth` after the committed `manifest`, nothing done yet.
+    fn new<P: SearchGraph>(manifest: &Manifest, puzzle: &P, depth: usize, group: usize) -> Self {
+        let parts = manifest.parts;
+        let classes = puzzle.class_count();
+        Pass {
+            depth,
+            classes,
+            group,
+            adjacent: puzzle.adjacent_predecessors().map(|a| Shifts::new(&a)),
+            updates: Updates {
+                early: vec![Vec::new(); parts],
+                late: vec![Vec::new(); parts],
+                early_files: (0..parts).map(|_| None).collect(),
+                late_files: (0..parts).map(|_| None).collect(),
+                held: 0,
+            },
+            traffic: Traffic::default(),
+            total: LevelCounts::new(classes),
+            blocks: manifest.blocks.clone(),
+            frontier: vec![false; parts],
+            watched: manifest.watched.clone(),
+            early_bins: vec![Vec::new(); parts],
+            sent_late: vec![Vec::new(); parts],
+        }
+    }
+
+    /// Takes in what a write and read beside a turn did: the written part's blocks and
+    /// bytes, the part read ahead, the planes left free.
+    fn account(&mut self, pipe: &mut Pipe, turn: Turn) {
+        self.traffic.read += turn.read;
+        if let Some((q, part_blocks, bytes)) = turn.written {
+            self.blocks[q] = part_blocks;
+            self.traffic.written += bytes;
+        }
+        pipe.ready = turn.loaded;
+        pipe.spare = turn.spare;
+    }
+}
+
+/// The parts between turns: the one to be written beside the next turn, the one read ahead
+/// for it, and planes free to read into (a new allocation for each part would leave the
+/// last one's in glibc's heap, which keeps what it frees).
+#[derive(Default)]
+struct Pipe {
+    behind: Option<Behind>,
+    ready: Option<(usize, Planes)>,
+    spare: Option<Planes>,
+}
+
+impl Updates {
+    /// Keeps the far predecessors part `p` found, `remote[owner]`, for parts still to come
+    /// this level (early) or for the next level (late); returns how many.
+    fn route(&mut self, p: usize, remote: Vec<Vec<u64>>) -> u64 {
+        let mut sent = 0;
+        for (owner, ranks) in remote.into_iter().enumerate() {
+            if !ranks.is_empty() {
+                sent += ranks.len() as u64;
+                let to = if owner > p {
+                    &mut self.early[owner]
+                } else {
+                    &mut self.late[owner]
+                };
+                // What the buffer holds, not what it uses: it grows by doubling.
+                let before = to.capacity();
+                to.extend(ranks);
+                self.held += (to.capacity() - before) as u64 * 8;
+            }
+        }
+        sent
+    }
+}
+
 /// A part whose turn is over, to be written: its planes, the chunks that changed in the
 /// next level's plane (`dirty`) and in the level's own (`late`), and the entries of its
 /// blocks, which the write updates.
@@ -635,313 +729,405 @@ impl Disk {
         watch: &[u64],
         stopped: &(dyn Fn() -> bool + Sync),
     ) -> Result<(LevelCounts, Traffic), EngineError> {
-        let parts = self.manifest.parts;
-        let classes = puzzle.class_count();
-        let mut updates = Updates {
-            early: vec![Vec::new(); parts],
-            late: vec![Vec::new(); parts],
-            early_files: (0..parts).map(|_| None).collect(),
-            late_files: (0..parts).map(|_| None).collect(),
-            held: 0,
-        };
-        let mut traffic = Traffic::default();
-        let mut total = LevelCounts::new(classes);
-        let mut blocks = self.manifest.blocks.clone();
-        let mut frontier = vec![false; parts];
-        let adjacent = puzzle.adjacent_predecessors().map(|a| Shifts::new(&a));
         // Chunks expanded at once: as many as their far predecessors (about 2 MiB a chunk)
         // fit in the update buffers, and at least two a thread.
         let group = ((self.buffer_bytes >> 21) as usize).max(GROUP_PER_THREAD * rayon::current_num_threads());
-        let mut watched = self.manifest.watched.clone();
-        let this: &Self = self;
-        // Whether part `q` has a turn this level, as far as is known now: the parts before
-        // it may still find ranks for it.
-        // Bins sent this level: `early_bins[q]`, the parts before `q` that sent it some;
-        // `sent_late[q]`, the parts after it (which it receives next level).
-        let mut early_bins: Vec<Vec<usize>> = vec![Vec::new(); parts];
-        let mut sent_late: Vec<Vec<(usize, u32, u64)>> = vec![Vec::new(); parts];
-        let needed = |q: usize, updates: &Updates, early_bins: &[Vec<usize>]| {
-            this.manifest.frontier[q]
-                || this.manifest.late[q].is_some()
-                || !this.manifest.late_bins[q].is_empty()
-                || updates.early_files[q].is_some()
-                || !updates.early[q].is_empty()
-                || !early_bins[q].is_empty()
-        };
-        let stop = std::thread::scope(|s| -> Result<bool, EngineError> {
-            // The part before, to be written, and the planes of a part already read.
-            let mut behind: Option<Behind> = None;
-            let mut ready: Option<(usize, Planes)> = None;
-            // Planes free for the next part to be read into: a new allocation for each part
-            // would leave the last one's in glibc's heap, which keeps what it frees.
-            let mut spare: Option<Planes> = None;
+        let mut pass = Pass::new(&self.manifest, puzzle, depth, group);
+        if self.turns(puzzle, &mut pass, watch, stopped)? {
+            pass.total.stop = true;
+            return Ok((pass.total, pass.traffic));
+        }
+        let late = self.close_late_files(&mut pass)?;
+        if pass.total.states == 0 {
+            // Nothing was expanded: the search is over, its last level committed before.
+            return Ok((pass.total, pass.traffic));
+        }
+        self.commit_level(&mut pass, late)?;
+        Ok((pass.total, pass.traffic))
+    }
+
+    /// Gives each part with work this level its turn, in order: its planes read (or taken
+    /// as read beside the turn before), the ranks found for it applied, its frontier
+    /// expanded, and the part written (beside the next turn when two parts fit in memory).
+    /// Returns whether the search was stopped.
+    fn turns<P: SearchGraph>(
+        &self,
+        puzzle: &P,
+        pass: &mut Pass,
+        watch: &[u64],
+        stopped: &(dyn Fn() -> bool + Sync),
+    ) -> Result<bool, EngineError> {
+        let (parts, depth) = (self.manifest.parts, pass.depth);
+        std::thread::scope(|s| {
+            let mut pipe = Pipe::default();
             for p in 0..parts {
-                if !needed(p, &updates, &early_bins) {
+                if !self.needed(p, pass) {
                     continue;
                 }
                 if stopped() {
                     return Ok(true);
                 }
-                let planes = match ready.take() {
-                    Some((q, planes)) if q == p => planes,
-                    // Read for a part whose turn was thought next: a part before it has
-                    // received ranks since.
-                    Some((_, planes)) => this.load_part(p, Some(planes), &mut traffic)?,
-                    None => this.load_part(p, spare.take(), &mut traffic)?,
-                };
+                let planes = self.planes_for(p, &mut pipe, &mut pass.traffic)?;
                 // While this part is expanded: the part before is written, then the next
                 // part known to have a turn is read into its memory.
-                let job = this.overlap.then(|| {
-                    let behind = behind.take();
-                    let spare = spare.take();
-                    let next = (p + 1..parts).find(|&q| needed(q, &updates, &early_bins));
-                    s.spawn(move || this.write_then_load(depth, behind, spare, next))
+                let job = self.overlap.then(|| {
+                    let (behind, spare) = (pipe.behind.take(), pipe.spare.take());
+                    let next = (p + 1..parts).find(|&q| self.needed(q, pass));
+                    s.spawn(move || self.write_then_load(depth, behind, spare, next))
                 });
-                let chunks = planes.words.div_ceil(CHUNK_WORDS);
-                let touched: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
-                // Ranks found for this part: those of the last level after it was written (they
-                // are in the frontier), then this level's from the parts before it.
-                // The late ones set the level's own plane, which is then written too where they
-                // fell (`late`).
-                let late: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
-                if let Some((crc, bytes)) = this.manifest.late[p] {
-                    let path = this.late_path(depth.wrapping_sub(1), p);
-                    this.apply_file(
-                        &path,
-                        Some((crc, bytes)),
-                        &planes,
-                        depth.wrapping_sub(1),
-                        &late,
-                        &mut traffic,
-                    )?;
-                }
-                for &(from, crc, bytes) in &this.manifest.late_bins[p] {
-                    let path = this.bins_path(depth.wrapping_sub(1), p, from);
-                    let sent = this.read_bins(&path, Some((crc, bytes)), &mut traffic)?;
-                    let to = Marking {
-                        planes: &planes,
-                        depth: depth.wrapping_sub(1),
-                        touched: &late,
-                        stopped,
-                    };
-                    this.apply_bins(puzzle, &path, &sent, &to)?;
-                }
-                if let Some(spill) = updates.early_files[p].take() {
-                    let path = this.early_path(p);
-                    drop(spill.writer.into_inner().map_err(|e| DiskError::io(&path, e.error()))?);
-                    this.apply_file(&path, None, &planes, depth, &touched, &mut traffic)?;
-                    std::fs::remove_file(&path).map_err(|e| DiskError::io(&path, &e))?;
-                }
-                let early = std::mem::take(&mut updates.early[p]);
-                updates.held = updates.held.saturating_sub(early.capacity() as u64 * 8);
-                planes.deliver(&early, depth, None, &touched);
-                // Freed before the expansion, which fills the buffers again.
-                drop(early);
-                // Where this level's bins for the part are marked: those sent before its
-                // turn, and its own.
-                let next = Marking {
-                    planes: &planes,
-                    depth,
-                    touched: &touched,
-                    stopped,
-                };
-                for from in std::mem::take(&mut early_bins[p]) {
-                    let path = this.bins_path(depth, p, from);
-                    let sent = this.read_bins(&path, None, &mut traffic)?;
-                    this.apply_bins(puzzle, &path, &sent, &next)?;
-                    std::fs::remove_file(&path).map_err(|e| DiskError::io(&path, &e))?;
-                }
-                for (slot, &rank) in watched.iter_mut().zip(watch) {
-                    if slot.is_none() && planes.local(rank).is_some_and(|i| planes.is_current(i, depth)) {
-                        *slot = Some(depth);
-                    }
-                }
-                let active: Vec<usize> = (0..chunks)
-                    .into_par_iter()
-                    .filter(|&c| planes.chunk_has_current(c, depth))
-                    .collect();
-                // A dense level of a part left by the bins' move alone is found bottom-up,
-                // as in memory, and sends that move's images from the level's side.
-                let bottom_up = this.bins.is_some() && puzzle.symmetric() && puzzle.uniform() && {
-                    let (level, unseen) = planes.census(depth);
-                    bottom_up::pays(level, unseen)
-                };
-                if let Some(set) = this.bins.as_ref().filter(|_| bottom_up) {
-                    let sent = active.par_iter().map(|&c| match stopped() {
-                        true => LevelCounts::new(classes),
-                        false => bins::send_images(puzzle, &planes, set, p, c, depth, classes),
-                    });
-                    let found = (0..chunks).into_par_iter().map(|c| match stopped() {
-                        true => LevelCounts::new(classes),
-                        false => bottom_up::adopt_chunk(puzzle, &planes, c, depth, &touched, None, classes),
-                    });
-                    let tallies: Vec<LevelCounts> = sent.chain(found).collect();
-                    for t in tallies {
-                        let sum = std::mem::replace(&mut total, LevelCounts::new(classes));
-                        total = sum.merge(t);
-                    }
-                }
-                let expansion = Expansion {
-                    planes: &planes,
-                    touched: &touched,
-                    adjacent: adjacent.as_ref(),
-                    partition: this.partition,
-                    me: p,
-                    classes,
-                    predecessors: !bottom_up,
-                    bins: this.bins.as_ref(),
-                };
-                for run in active.chunks(group.max(1)) {
-                    let tallies: Vec<LevelCounts> = run
-                        .par_iter()
-                        .map(|&c| match stopped() {
-                            true => LevelCounts::new(classes),
-                            false => expansion.expand(puzzle, c, depth, None, None),
-                        })
-                        .collect();
-                    for mut t in tallies {
-                        for (owner, ranks) in std::mem::take(&mut t.remote).into_iter().enumerate() {
-                            if !ranks.is_empty() {
-                                total.sent += ranks.len() as u64;
-                                let to = if owner > p {
-                                    &mut updates.early[owner]
-                                } else {
-                                    &mut updates.late[owner]
-                                };
-                                // What the buffer holds, not what it uses: it grows by doubling.
-                                let before = to.capacity();
-                                to.extend(ranks);
-                                updates.held += (to.capacity() - before) as u64 * 8;
-                            }
-                        }
-                        let sum = std::mem::replace(&mut total, LevelCounts::new(classes));
-                        total = sum.merge(t);
-                    }
-                    if updates.held > this.buffer_bytes {
-                        this.spill(&mut updates, depth, &mut traffic)?;
-                    }
-                    if stopped() {
-                        return Ok(true);
-                    }
-                }
-                if let Some(set) = &this.bins {
-                    for q in 0..parts {
-                        let sent = set.take(p, set.groups_of(q));
-                        if sent.is_empty() {
-                            continue;
-                        }
-                        let path = this.bins_path(depth, q, p);
-                        if q == p {
-                            this.apply_bins(puzzle, &path, &sent, &next)?;
-                            continue;
-                        }
-                        std::fs::write(&path, &sent).map_err(|e| DiskError::io(&path, &e))?;
-                        traffic.written += sent.len() as u64;
-                        if q > p {
-                            early_bins[q].push(p);
-                        } else {
-                            this.note_written(path);
-                            sent_late[q].push((p, crc32fast::hash(&sent), sent.len() as u64));
-                        }
-                    }
-                }
-                frontier[p] = touched.iter().any(|t| t.load(Relaxed));
-                // Changed: the level's chunks (retired) and those that received a rank.
-                let mut dirty: Vec<bool> = touched.iter().map(|t| t.load(Relaxed)).collect();
-                for &c in &active {
-                    dirty[c] = true;
-                }
-                let this_part = Behind {
-                    p,
-                    planes,
-                    dirty,
-                    late: late.iter().map(|t| t.load(Relaxed)).collect(),
-                    blocks: std::mem::take(&mut blocks[p]),
+                let Some(this_part) = self.work(puzzle, p, planes, pass, watch, stopped)? else {
+                    return Ok(true);
                 };
                 let turn = match job {
                     Some(job) => {
-                        behind = Some(this_part);
+                        pipe.behind = Some(this_part);
                         job.join().unwrap_or_else(|e| std::panic::resume_unwind(e))?
                     }
                     // One part in memory at a time: this one is written now.
-                    None => this.write_then_load(depth, Some(this_part), None, None)?,
+                    None => self.write_then_load(depth, Some(this_part), None, None)?,
                 };
-                traffic.read += turn.read;
-                if let Some((q, part_blocks, bytes)) = turn.written {
-                    blocks[q] = part_blocks;
-                    traffic.written += bytes;
-                }
-                ready = turn.loaded;
-                spare = turn.spare;
+                pass.account(&mut pipe, turn);
             }
             // The last part's turn ends with its write.
-            let turn = this.write_then_load(depth, behind.take(), None, None)?;
-            if let Some((q, part_blocks, bytes)) = turn.written {
-                blocks[q] = part_blocks;
-                traffic.written += bytes;
-            }
-            for planes in [turn.spare, spare, ready.map(|(_, planes)| planes)]
-                .into_iter()
-                .flatten()
-            {
-                this.pool.lock().unwrap_or_else(|e| e.into_inner()).push(planes);
+            let turn = self.write_then_load(depth, pipe.behind.take(), None, None)?;
+            let left = [pipe.spare.take(), pipe.ready.take().map(|(_, planes)| planes)];
+            pass.account(&mut pipe, turn);
+            for planes in [pipe.spare].into_iter().chain(left).flatten() {
+                self.pool.lock().unwrap_or_else(|e| e.into_inner()).push(planes);
             }
             Ok(false)
-        })?;
-        if stop {
-            total.stop = true;
-            return Ok((total, traffic));
+        })
+    }
+
+    /// Whether part `q` has a turn this level, as far as is known now: the parts before it
+    /// may still find ranks for it.
+    fn needed(&self, q: usize, pass: &Pass) -> bool {
+        self.manifest.frontier[q]
+            || self.manifest.late[q].is_some()
+            || !self.manifest.late_bins[q].is_empty()
+            || pass.updates.early_files[q].is_some()
+            || !pass.updates.early[q].is_empty()
+            || !pass.early_bins[q].is_empty()
+    }
+
+    /// Part `p`'s planes: read ahead beside the last turn, or read now.
+    fn planes_for(&self, p: usize, pipe: &mut Pipe, traffic: &mut Traffic) -> Result<Planes, EngineError> {
+        match pipe.ready.take() {
+            Some((q, planes)) if q == p => Ok(planes),
+            // Read for a part whose turn was thought next: a part before it has received
+            // ranks since.
+            Some((_, planes)) => self.load_part(p, Some(planes), traffic),
+            None => self.load_part(p, pipe.spare.take(), traffic),
         }
-        // Late updates for every part, written and synced before the commit.
+    }
+
+    /// Part `p`'s turn, its planes in `planes`: the ranks found for it applied, its frontier
+    /// expanded, its bins sent. Returns the part, to be written; `None` if the search was
+    /// stopped.
+    fn work<P: SearchGraph>(
+        &self,
+        puzzle: &P,
+        p: usize,
+        planes: Planes,
+        pass: &mut Pass,
+        watch: &[u64],
+        stopped: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Option<Behind>, EngineError> {
+        let depth = pass.depth;
+        let chunks = planes.words.div_ceil(CHUNK_WORDS);
+        let flags = || (0..chunks).map(|_| AtomicBool::new(false)).collect::<Vec<AtomicBool>>();
+        // The chunks that received a rank of the next level, and of the level's own.
+        let (touched, late) = (flags(), flags());
+        self.receive_late(puzzle, p, &planes, &late, pass, stopped)?;
+        self.receive_early(puzzle, p, &planes, &touched, pass, stopped)?;
+        for (slot, &rank) in pass.watched.iter_mut().zip(watch) {
+            if slot.is_none() && planes.local(rank).is_some_and(|i| planes.is_current(i, depth)) {
+                *slot = Some(depth);
+            }
+        }
+        let active: Vec<usize> = (0..chunks)
+            .into_par_iter()
+            .filter(|&c| planes.chunk_has_current(c, depth))
+            .collect();
+        if self.expand_part(puzzle, p, &planes, &touched, &active, pass, stopped)? {
+            return Ok(None);
+        }
+        self.send_bins(puzzle, p, &planes, &touched, pass, stopped)?;
+        pass.frontier[p] = touched.iter().any(|t| t.load(Relaxed));
+        // Changed: the level's chunks (retired) and those that received a rank.
+        let mut dirty: Vec<bool> = touched.iter().map(|t| t.load(Relaxed)).collect();
+        for &c in &active {
+            dirty[c] = true;
+        }
+        Ok(Some(Behind {
+            p,
+            planes,
+            dirty,
+            late: late.iter().map(|t| t.load(Relaxed)).collect(),
+            blocks: std::mem::take(&mut pass.blocks[p]),
+        }))
+    }
+
+    /// Applies to part `p` the ranks the last level found for it after it was written
+    /// (update file and bins): they are in the frontier, so they set the level's own plane,
+    /// which is then written too where they fell (`late`).
+    fn receive_late<P: SearchGraph>(
+        &self,
+        puzzle: &P,
+        p: usize,
+        planes: &Planes,
+        late: &[AtomicBool],
+        pass: &mut Pass,
+        stopped: &(dyn Fn() -> bool + Sync),
+    ) -> Result<(), EngineError> {
+        let before = pass.depth.wrapping_sub(1);
+        if let Some((crc, bytes)) = self.manifest.late[p] {
+            let path = self.late_path(before, p);
+            self.apply_file(&path, Some((crc, bytes)), planes, before, late, &mut pass.traffic)?;
+        }
+        for &(from, crc, bytes) in &self.manifest.late_bins[p] {
+            let path = self.bins_path(before, p, from);
+            let sent = self.read_bins(&path, Some((crc, bytes)), &mut pass.traffic)?;
+            let to = Marking {
+                planes,
+                depth: before,
+                touched: late,
+                stopped,
+            };
+            self.apply_bins(puzzle, &path, &sent, &to)?;
+        }
+        Ok(())
+    }
+
+    /// Applies to part `p` the ranks the parts before it found for it this level: written
+    /// out, still in the buffer, and sent as bins. They mark the next level (`touched`).
+    fn receive_early<P: SearchGraph>(
+        &self,
+        puzzle: &P,
+        p: usize,
+        planes: &Planes,
+        touched: &[AtomicBool],
+        pass: &mut Pass,
+        stopped: &(dyn Fn() -> bool + Sync),
+    ) -> Result<(), EngineError> {
+        let depth = pass.depth;
+        if let Some(spill) = pass.updates.early_files[p].take() {
+            let path = self.early_path(p);
+            drop(spill.writer.into_inner().map_err(|e| DiskError::io(&path, e.error()))?);
+            self.apply_file(&path, None, planes, depth, touched, &mut pass.traffic)?;
+            std::fs::remove_file(&path).map_err(|e| DiskError::io(&path, &e))?;
+        }
+        let early = std::mem::take(&mut pass.updates.early[p]);
+        pass.updates.held = pass.updates.held.saturating_sub(early.capacity() as u64 * 8);
+        planes.deliver(&early, depth, None, touched);
+        // Freed before the expansion, which fills the buffers again.
+        drop(early);
+        let next = Marking {
+            planes,
+            depth,
+            touched,
+            stopped,
+        };
+        for from in std::mem::take(&mut pass.early_bins[p]) {
+            let path = self.bins_path(depth, p, from);
+            let sent = self.read_bins(&path, None, &mut pass.traffic)?;
+            self.apply_bins(puzzle, &path, &sent, &next)?;
+            std::fs::remove_file(&path).map_err(|e| DiskError::io(&path, &e))?;
+        }
+        Ok(())
+    }
+
+    /// Expands part `p`'s frontier (its chunks `active`), a group of chunks at a time: the
+    /// predecessors inside the part are marked in place, the others kept as updates for
+    /// their parts ([`Updates::route`]), written out when the buffers are full. Returns
+    /// whether the search was stopped.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "a part's turn: its planes, flags and the level's state"
+    )]
+    fn expand_part<P: SearchGraph>(
+        &self,
+        puzzle: &P,
+        p: usize,
+        planes: &Planes,
+        touched: &[AtomicBool],
+        active: &[usize],
+        pass: &mut Pass,
+        stopped: &(dyn Fn() -> bool + Sync),
+    ) -> Result<bool, EngineError> {
+        let (depth, classes) = (pass.depth, pass.classes);
+        let bottom_up = self.bottom_up(puzzle, p, planes, touched, active, pass, stopped);
+        let expansion = Expansion {
+            planes,
+            touched,
+            adjacent: pass.adjacent.as_ref(),
+            partition: self.partition,
+            me: p,
+            classes,
+            predecessors: !bottom_up,
+            bins: self.bins.as_ref(),
+        };
+        for run in active.chunks(pass.group.max(1)) {
+            let tallies: Vec<LevelCounts> = run
+                .par_iter()
+                .map(|&c| match stopped() {
+                    true => LevelCounts::new(classes),
+                    false => expansion.expand(puzzle, c, depth, None, None),
+                })
+                .collect();
+            for mut t in tallies {
+                t.sent += pass.updates.route(p, std::mem::take(&mut t.remote));
+                pass.total = std::mem::take(&mut pass.total).merge(t);
+            }
+            if pass.updates.held > self.buffer_bytes {
+                self.spill(&mut pass.updates, depth, &mut pass.traffic)?;
+            }
+            if stopped() {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Finds the successor of a dense level of part `p` bottom-up, as in memory, where the
+    /// part is left by the bins' move alone, and sends that move's images from the level's
+    /// side; returns whether it did (the expansion then generates no predecessors).
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "a part's turn: its planes, flags and the level's state"
+    )]
+    fn bottom_up<P: SearchGraph>(
+        &self,
+        puzzle: &P,
+        p: usize,
+        planes: &Planes,
+        touched: &[AtomicBool],
+        active: &[usize],
+        pass: &mut Pass,
+        stopped: &(dyn Fn() -> bool + Sync),
+    ) -> bool {
+        let (depth, classes) = (pass.depth, pass.classes);
+        let pays = puzzle.symmetric() && puzzle.uniform() && {
+            let (level, unseen) = planes.census(depth);
+            bottom_up::pays(level, unseen)
+        };
+        let Some(set) = self.bins.as_ref().filter(|_| pays) else {
+            return false;
+        };
+        let sent = active.par_iter().map(|&c| match stopped() {
+            true => LevelCounts::new(classes),
+            false => bins::send_images(puzzle, planes, set, p, c, depth, classes),
+        });
+        let chunks = planes.words.div_ceil(CHUNK_WORDS);
+        let found = (0..chunks).into_par_iter().map(|c| match stopped() {
+            true => LevelCounts::new(classes),
+            false => bottom_up::adopt_chunk(puzzle, planes, c, depth, touched, None, classes),
+        });
+        let tallies: Vec<LevelCounts> = sent.chain(found).collect();
+        for t in tallies {
+            pass.total = std::mem::take(&mut pass.total).merge(t);
+        }
+        true
+    }
+
+    /// Sends the bins part `p` filled while it was expanded: its own marked now, those of
+    /// the parts still to come this level kept for their turns, the others written for the
+    /// next level (and synced with it).
+    fn send_bins<P: SearchGraph>(
+        &self,
+        puzzle: &P,
+        p: usize,
+        planes: &Planes,
+        touched: &[AtomicBool],
+        pass: &mut Pass,
+        stopped: &(dyn Fn() -> bool + Sync),
+    ) -> Result<(), EngineError> {
+        let Some(set) = &self.bins else {
+            return Ok(());
+        };
+        for q in 0..self.manifest.parts {
+            let sent = set.take(p, set.groups_of(q));
+            if sent.is_empty() {
+                continue;
+            }
+            let path = self.bins_path(pass.depth, q, p);
+            if q == p {
+                let next = Marking {
+                    planes,
+                    depth: pass.depth,
+                    touched,
+                    stopped,
+                };
+                self.apply_bins(puzzle, &path, &sent, &next)?;
+                continue;
+            }
+            std::fs::write(&path, &sent).map_err(|e| DiskError::io(&path, &e))?;
+            pass.traffic.written += sent.len() as u64;
+            if q > p {
+                pass.early_bins[q].push(p);
+            } else {
+                self.note_written(path);
+                pass.sent_late[q].push((p, crc32fast::hash(&sent), sent.len() as u64));
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the late updates still in the buffers and closes every late file, before the
+    /// commit: returns each part's late file (CRC-32 and bytes), and puts its part in the
+    /// frontier.
+    fn close_late_files(&self, pass: &mut Pass) -> Result<Vec<Option<(u32, u64)>>, EngineError> {
+        let (parts, depth) = (self.manifest.parts, pass.depth);
         for p in 0..parts {
-            if !updates.late[p].is_empty() {
-                let ranks = sorted(std::mem::take(&mut updates.late[p]));
+            if !pass.updates.late[p].is_empty() {
+                let ranks = sorted(std::mem::take(&mut pass.updates.late[p]));
                 let path = self.late_path(depth, p);
-                self.append(&mut updates.late_files[p], &path, p, &ranks, &mut traffic)?;
+                self.append(&mut pass.updates.late_files[p], &path, p, &ranks, &mut pass.traffic)?;
             }
         }
         let mut late = vec![None; parts];
-        for (p, spill) in updates.late_files.iter_mut().enumerate() {
+        for (p, spill) in pass.updates.late_files.iter_mut().enumerate() {
             if let Some(spill) = spill.take() {
                 let path = self.late_path(depth, p);
                 spill.writer.into_inner().map_err(|e| DiskError::io(&path, e.error()))?;
                 late[p] = Some((spill.crc.finalize(), spill.bytes));
-                frontier[p] = true;
+                pass.frontier[p] = true;
             }
         }
-        if total.states == 0 {
-            // Nothing was expanded: the search is over, its last level committed before.
-            return Ok((total, traffic));
+        Ok(late)
+    }
+
+    /// Commits the level counted in `pass`, its late files `late`: the frontier committed
+    /// is the next level. What the commit supersedes is freed after it: the blocks' old
+    /// versions, and the late files of the level before, applied in this one.
+    fn commit_level(&mut self, pass: &mut Pass, late: Vec<Option<(u32, u64)>>) -> Result<(), EngineError> {
+        for (q, sent) in pass.sent_late.iter().enumerate() {
+            pass.frontier[q] |= !sent.is_empty();
         }
-        for (q, sent) in sent_late.iter().enumerate() {
-            frontier[q] |= !sent.is_empty();
-        }
-        // This level is counted; the frontier committed is the next.
         let mut applied: Vec<PathBuf> = self.pending().map(|(_, path)| path).collect();
         applied.extend(self.pending_bins().map(|(_, path, _)| path));
-        let superseded = superseded(&self.manifest.blocks, &blocks);
+        let superseded = superseded(&self.manifest.blocks, &pass.blocks);
         let m = &mut self.manifest;
-        m.levels.push(total.states);
-        m.classes.push(total.classes);
+        m.levels.push(pass.total.states);
+        m.classes.push(pass.total.classes);
         m.runs = self.earlier.clone();
         m.runs
             .push(u64::try_from(self.began.elapsed().as_millis()).unwrap_or(u64::MAX));
-        for (sum, add) in m.reached_by_class.iter_mut().zip(&total.by_class) {
+        for (sum, add) in m.reached_by_class.iter_mut().zip(&pass.total.by_class) {
             *sum += add;
         }
-        m.antipodes = std::mem::take(&mut total.examples);
-        m.watched = watched;
-        m.blocks = blocks;
-        m.frontier = frontier;
+        m.antipodes = std::mem::take(&mut pass.total.examples);
+        m.watched = std::mem::take(&mut pass.watched);
+        m.blocks = std::mem::take(&mut pass.blocks);
+        m.frontier = std::mem::take(&mut pass.frontier);
         m.late = late;
-        m.late_bins = sent_late;
+        m.late_bins = std::mem::take(&mut pass.sent_late);
         self.commit()?;
         self.free(&superseded);
-        // The last level's late updates were applied in this one.
         for path in applied {
             std::fs::remove_file(&path).map_err(|e| DiskError::io(&path, &e))?;
         }
-        Ok((total, traffic))
+        Ok(())
     }
 
     /// Writes the part whose turn is over, if any, then reads part `next` into its memory (or
