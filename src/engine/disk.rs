@@ -487,26 +487,7 @@ impl Disk {
             }
             None => {
                 let parts = partition(states, config.memory, puzzle.bins()).processes();
-                Manifest {
-                    format: FORMAT,
-                    id: id.into(),
-                    identity: identity.encode(),
-                    states,
-                    parts,
-                    levels: Vec::new(),
-                    classes: Vec::new(),
-                    runs: Vec::new(),
-                    reached_by_class: vec![0; puzzle.class_count()],
-                    antipodes: Vec::new(),
-                    watched: vec![None; watch.len()],
-                    blocks: (0..parts)
-                        .map(|p| vec![vec![None; blocks_of(&Partition::new(states, parts), p)]; 2])
-                        .collect(),
-                    frontier: vec![false; parts],
-                    late: vec![None; parts],
-                    late_bins: vec![Vec::new(); parts],
-                    crc32: 0,
-                }
+                Manifest::empty(id, identity, states, parts, puzzle.class_count(), watch.len())
             }
         };
         let partition = Partition::new(states, manifest.parts);
@@ -1329,82 +1310,102 @@ impl Disk {
     fn load_part(&self, p: usize, spare: Option<Planes>, traffic: &mut Traffic) -> Result<Planes, EngineError> {
         // On the I/O threads, which may be working beside the expansion's.
         self.io.install(|| {
-            let slice = self.partition.slice(p);
-            let entries = &self.manifest.blocks[p];
-            let spare = spare.or_else(|| self.pool.lock().unwrap_or_else(|e| e.into_inner()).pop());
-            let planes = match spare {
-                // Every word is written below.
-                Some(mut planes) if planes.len() == slice.end - slice.start => {
-                    planes.reuse(slice);
-                    planes
-                }
-                _ => Planes::try_new(slice)?,
-            };
-            let marks = planes.marks.words();
-            let words = planes.words;
-            let mut files: [[Option<File>; 2]; 2] = Default::default();
-            for (plane, entries) in entries.iter().enumerate() {
-                for slot in 0..2u8 {
-                    if entries.iter().flatten().any(|&(s, _)| s == slot) {
-                        let path = self.part_path(p, plane, slot);
-                        files[plane][slot as usize] = Some(open_read(&path).map_err(|e| unreadable(&path, &e))?);
-                    }
-                }
-            }
-            // Both planes of a block together, a piece at a time: each piece is checked
-            // and woven into the interleaved planes while it is in the cache, and each
-            // line of the planes is written once.
-            let bytes = (0..entries[0].len())
+            let planes = self.free_planes(p, spare)?;
+            let files = self.open_part(p)?;
+            let bytes = (0..self.manifest.blocks[p][0].len())
                 .into_par_iter()
-                .map(|b| {
-                    let run = b * PART_BLOCK / 8..words.min((b + 1) * PART_BLOCK / 8);
-                    let mut buffers = [vec![0u8; PIECE], vec![0u8; PIECE]];
-                    let mut crcs = [crc32fast::Hasher::new(), crc32fast::Hasher::new()];
-                    for piece in pieces(run.clone()) {
-                        for plane in 0..2 {
-                            let bytes = &mut buffers[plane][..piece.len() * 8];
-                            let Some((slot, _)) = entries[plane][b] else {
-                                bytes.fill(0);
-                                continue;
-                            };
-                            let path = self.part_path(p, plane, slot);
-                            let Some(file) = files[plane][slot as usize].as_ref() else {
-                                return Err(damaged(&path, "it cannot be opened"));
-                            };
-                            match std::os::unix::fs::FileExt::read_exact_at(file, bytes, piece.start as u64 * 8) {
-                                Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
-                                    return Err(damaged(&path, &format!("it ends before block {b}")));
-                                }
-                                other => other.map_err(|e| DiskError::io(&path, &e))?,
-                            }
-                            crcs[plane].update(bytes);
-                        }
-                        let [zero, one] = &buffers;
-                        let word = |raw: &[u8]| u64::from_le_bytes(raw.try_into().unwrap_or_default());
-                        for ((w, zero), one) in piece.zip(zero.chunks_exact(8)).zip(one.chunks_exact(8)) {
-                            marks[2 * w].store(word(zero), Relaxed);
-                            marks[2 * w + 1].store(word(one), Relaxed);
-                        }
-                    }
-                    let mut read = 0;
-                    for (plane, crc) in crcs.into_iter().enumerate() {
-                        if let Some((slot, want)) = entries[plane][b] {
-                            if crc.finalize() != want {
-                                let path = self.part_path(p, plane, slot);
-                                return Err(damaged(
-                                    &path,
-                                    &format!("block {b}'s CRC-32 differs from the manifest's"),
-                                ));
-                            }
-                            read += run.len() as u64 * 8;
-                        }
-                    }
-                    Ok(read)
-                })
+                .map(|b| self.load_block(p, b, &files, &planes))
                 .collect::<Result<Vec<u64>, EngineError>>()?;
             traffic.read += bytes.iter().sum::<u64>();
             Ok(planes)
         })
+    }
+
+    /// Planes for part `p` to be read into: `spare`, or the pool's, if of its size (every
+    /// word is then written by the read), else new ones.
+    fn free_planes(&self, p: usize, spare: Option<Planes>) -> Result<Planes, EngineError> {
+        let slice = self.partition.slice(p);
+        let spare = spare.or_else(|| self.pool.lock().unwrap_or_else(|e| e.into_inner()).pop());
+        Ok(match spare {
+            Some(mut planes) if planes.len() == slice.end - slice.start => {
+                planes.reuse(slice);
+                planes
+            }
+            _ => Planes::try_new(slice)?,
+        })
+    }
+
+    /// The files of part `p`'s committed blocks, by plane and slot (`None` where no block
+    /// is in that slot).
+    fn open_part(&self, p: usize) -> Result<[[Option<File>; 2]; 2], EngineError> {
+        let mut files: [[Option<File>; 2]; 2] = Default::default();
+        for (plane, entries) in self.manifest.blocks[p].iter().enumerate() {
+            for slot in 0..2u8 {
+                if entries.iter().flatten().any(|&(s, _)| s == slot) {
+                    let path = self.part_path(p, plane, slot);
+                    files[plane][slot as usize] = Some(open_read(&path).map_err(|e| unreadable(&path, &e))?);
+                }
+            }
+        }
+        Ok(files)
+    }
+
+    /// Reads block `b` of part `p` from `files` into `planes`, checked against its CRC-32;
+    /// returns the bytes read. Both planes of the block together, a piece at a time: each
+    /// piece is checked and woven into the interleaved planes while it is in the cache, and
+    /// each line of the planes is written once.
+    fn load_block(
+        &self,
+        p: usize,
+        b: usize,
+        files: &[[Option<File>; 2]; 2],
+        planes: &Planes,
+    ) -> Result<u64, EngineError> {
+        let entries = &self.manifest.blocks[p];
+        let marks = planes.marks.words();
+        let run = b * PART_BLOCK / 8..planes.words.min((b + 1) * PART_BLOCK / 8);
+        let mut buffers = [vec![0u8; PIECE], vec![0u8; PIECE]];
+        let mut crcs = [crc32fast::Hasher::new(), crc32fast::Hasher::new()];
+        for piece in pieces(run.clone()) {
+            for plane in 0..2 {
+                let bytes = &mut buffers[plane][..piece.len() * 8];
+                let Some((slot, _)) = entries[plane][b] else {
+                    bytes.fill(0);
+                    continue;
+                };
+                let path = self.part_path(p, plane, slot);
+                let Some(file) = files[plane][slot as usize].as_ref() else {
+                    return Err(damaged(&path, "it cannot be opened"));
+                };
+                match std::os::unix::fs::FileExt::read_exact_at(file, bytes, piece.start as u64 * 8) {
+                    Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
+                        return Err(damaged(&path, &format!("it ends before block {b}")));
+                    }
+                    other => other.map_err(|e| DiskError::io(&path, &e))?,
+                }
+                crcs[plane].update(bytes);
+            }
+            let [zero, one] = &buffers;
+            let word = |raw: &[u8]| u64::from_le_bytes(raw.try_into().unwrap_or_default());
+            for ((w, zero), one) in piece.zip(zero.chunks_exact(8)).zip(one.chunks_exact(8)) {
+                marks[2 * w].store(word(zero), Relaxed);
+                marks[2 * w + 1].store(word(one), Relaxed);
+            }
+        }
+        let mut read = 0;
+        for (plane, crc) in crcs.into_iter().enumerate() {
+            if let Some((slot, want)) = entries[plane][b] {
+                if crc.finalize() != want {
+                    let path = self.part_path(p, plane, slot);
+                    return Err(damaged(
+                        &path,
+                        &format!("block {b}'s CRC-32 differs from the manifest's"),
+                    ));
+                }
+                read += run.len() as u64 * 8;
+            }
+        }
+        Ok(read)
     }
 
     /// Writes the blocks of plane `plane` of `planes` (part `p`) holding a chunk `dirty`
@@ -1711,6 +1712,31 @@ pub fn parse_manifest(bytes: &[u8]) -> Result<(usize, usize), String> {
 }
 
 impl Manifest {
+    /// The manifest of a search not begun: `id` of `identity` over `states` ranks cut into
+    /// `parts`, with `classes` invariant classes and `watched` ranks; no block written.
+    fn empty(id: &str, identity: &Identity, states: u64, parts: usize, classes: usize, watched: usize) -> Self {
+        Manifest {
+            format: FORMAT,
+            id: id.into(),
+            identity: identity.encode(),
+            states,
+            parts,
+            levels: Vec::new(),
+            classes: Vec::new(),
+            runs: Vec::new(),
+            reached_by_class: vec![0; classes],
+            antipodes: Vec::new(),
+            watched: vec![None; watched],
+            blocks: (0..parts)
+                .map(|p| vec![vec![None; blocks_of(&Partition::new(states, parts), p)]; 2])
+                .collect(),
+            frontier: vec![false; parts],
+            late: vec![None; parts],
+            late_bins: vec![Vec::new(); parts],
+            crc32: 0,
+        }
+    }
+
     /// The manifest with its CRC-32: that of its JSON with 0 in its place.
     fn sealed(&self) -> Manifest {
         let mut m = Manifest {
