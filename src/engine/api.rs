@@ -51,7 +51,7 @@ pub struct Options<'a> {
     /// Keep the bit planes in files there, a part in memory at a time (see [`super::disk`]).
     pub disk: Option<DiskConfig>,
     /// Set (by a signal handler) to stop the search within a chunk's time: it then ends
-    /// with [`EngineError::Interrupted`], every process of a shared search alike, and a
+    /// with [`super::EngineError::Interrupted`], every process of a shared search alike, and a
     /// checkpoint keeps the last complete level.
     pub stop: Option<&'a AtomicBool>,
 }

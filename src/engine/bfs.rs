@@ -20,7 +20,7 @@ use super::counts::LevelCounts;
 use super::error::EngineError;
 use super::exchange::{Exchange, ExchangeError, Partition};
 use super::expand::{Expansion, Shifts};
-use super::memory::GROUP_PER_THREAD;
+use super::memory;
 use super::planes::{CHUNK_WORDS, Planes};
 use crate::identity::Identity;
 use crate::puzzle::SearchGraph;
@@ -164,7 +164,7 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
             group: if partition.processes() == 1 {
                 usize::MAX
             } else {
-                GROUP_PER_THREAD * rayon::current_num_threads()
+                memory::sending_group(rayon::current_num_threads())
             },
             bottom_up: puzzle.symmetric() && puzzle.uniform() && partition.processes() == 1,
         };

@@ -35,7 +35,7 @@ use super::counts::LevelCounts;
 use super::error::EngineError;
 use super::exchange::Partition;
 use super::expand::{Expansion, Shifts};
-use super::memory::GROUP_PER_THREAD;
+use super::memory::{self, part_bytes, plane_bytes};
 use super::planes::{CHUNK_WORDS, Frontier, Planes, roles};
 use crate::identity::Identity;
 use crate::puzzle::{Bins, SearchGraph};
@@ -71,20 +71,13 @@ const PIECE: usize = 64 << 10;
 /// Expansion chunks in a block.
 const BLOCK_CHUNKS: usize = PART_BLOCK / 8 / CHUNK_WORDS;
 
-/// How the memory is shared: two parts' planes take half (one expanded while the other is
-/// written and the next read into its memory), the update buffers a quarter; the rest is
-/// headroom for the expansion's own buffers.
-fn part_bytes(memory: u64) -> u64 {
-    (memory / 4).max(16)
-}
-
 /// Most parts a search is cut into: each costs files, and a pass over its parts per level.
 pub const MAX_PARTS: usize = 1024;
 
 /// The least memory that cuts a search of `states` ranks into at most [`MAX_PARTS`] parts.
 pub fn least_memory(states: u64) -> u64 {
     let words = states.div_ceil(WORD_BITS).max(1);
-    let least = 4 * 16 * words.div_ceil(MAX_PARTS as u64);
+    let least = memory::memory_for_part(words.div_ceil(MAX_PARTS as u64) * WORD_BITS);
     // In whole KiB beyond one, as messages print it.
     if least <= 1024 {
         least
@@ -98,8 +91,7 @@ pub fn least_memory(states: u64) -> u64 {
 /// has some and they fit ([`bins_per_part`]).
 pub fn partition(states: u64, memory: u64, bins: Option<Bins>) -> Partition {
     let words = states.div_ceil(WORD_BITS).max(1);
-    // Two planes: 16 bytes per word of ranks.
-    let words_per_part = (part_bytes(memory) / 16).max(1);
+    let words_per_part = memory::ranks_in(part_bytes(memory)) / WORD_BITS;
     if let Some(bins) = bins {
         // The most groups that fit in a part and divide them, if that is more than one part.
         let most = words_per_part * WORD_BITS / bins.span.max(1);
@@ -126,9 +118,9 @@ pub fn bins_per_part(partition: &Partition, bins: Bins, memory: u64) -> Option<u
         && per_part * parts == bins.groups
         && largest_part(partition) == per_part * bins.span;
     (whole
-        && largest_part(partition).div_ceil(WORD_BITS) * 16 <= part_bytes(memory)
-        && BinSet::bytes(bins, per_part) <= memory / 4)
-        .then_some(per_part)
+        && plane_bytes(largest_part(partition)) <= part_bytes(memory)
+        && BinSet::bytes(bins, per_part) <= memory::buffer_bytes(memory))
+    .then_some(per_part)
 }
 
 /// How many parts of `partition` are in memory at once with `memory` bytes: two (one
@@ -136,7 +128,7 @@ pub fn bins_per_part(partition: &Partition, bins: Bins, memory: u64) -> Option<u
 /// fit in half of it, as they do unless a search is resumed with less `--memory` than it
 /// began with.
 pub fn parts_at_once(partition: &Partition, memory: u64) -> usize {
-    if largest_part(partition).div_ceil(WORD_BITS) * 16 <= part_bytes(memory) {
+    if plane_bytes(largest_part(partition)) <= part_bytes(memory) {
         partition.processes().min(2)
     } else {
         1
@@ -147,7 +139,7 @@ pub fn parts_at_once(partition: &Partition, memory: u64) -> usize {
 /// planes in half of it (the rest is the update buffers' and the expansion's). A folder's
 /// parts are fixed when its search begins; less memory than this would not hold a part.
 pub fn least_memory_to_resume(partition: &Partition) -> u64 {
-    largest_part(partition).div_ceil(WORD_BITS) * 16 * 2
+    memory::memory_for_one_part(largest_part(partition))
 }
 
 /// Ranks in the largest part: the first (only the last may be shorter).
@@ -165,7 +157,7 @@ fn largest_part(partition: &Partition) -> u64 {
 /// small, a level's updates repeat ranks and outgrow the planes many times over (lights
 /// out 5x4 with 64 KiB of memory writes 4 times this), and no bound known before the
 /// search comes close to what they are. So each level estimates the next one's writes from
-/// its own and warns before they outgrow the free space ([`Disk::short_of_space`]); a level
+/// its own and warns before they outgrow the free space (`Disk::short_of_space`); a level
 /// that fills the disk fails, and the search resumes from the last committed level once
 /// space is made.
 ///
@@ -174,7 +166,7 @@ fn largest_part(partition: &Partition) -> u64 {
 /// little it holds, and the manifest names every block: for tiny parts these dominate.
 pub fn disk_bytes(states: u64, parts: usize) -> u128 {
     const FILE_BLOCK: u128 = 4 << 10;
-    let planes = u128::from(states.div_ceil(WORD_BITS)) * 16;
+    let planes = u128::from(plane_bytes(states));
     3 * planes + parts as u128 * 6 * FILE_BLOCK + (64 << 10)
 }
 
@@ -513,7 +505,7 @@ impl Disk {
             io,
             dir,
             partition,
-            buffer_bytes: (config.memory / 4).max(1 << 12),
+            buffer_bytes: memory::update_buffer_bytes(config.memory),
             width: if largest <= 1 << 32 { 4 } else { 8 },
             earlier: manifest.runs.clone(),
             began: std::time::Instant::now(),
@@ -710,9 +702,7 @@ impl Disk {
         watch: &[u64],
         stopped: &(dyn Fn() -> bool + Sync),
     ) -> Result<(LevelCounts, Traffic), EngineError> {
-        // Chunks expanded at once: as many as their far predecessors (about 2 MiB a chunk)
-        // fit in the update buffers, and at least two a thread.
-        let group = ((self.buffer_bytes >> 21) as usize).max(GROUP_PER_THREAD * rayon::current_num_threads());
+        let group = memory::disk_group(self.buffer_bytes, rayon::current_num_threads());
         let mut pass = Pass::new(&self.manifest, puzzle, depth, group);
         if self.turns(puzzle, &mut pass, watch, stopped)? {
             pass.total.stop = true;
@@ -1174,11 +1164,9 @@ impl Disk {
         if spill.is_none() {
             let file = create_new(path).map_err(io)?;
             self.note_written(path.to_path_buf());
-            // Every part may have two update files open: their buffers share an eighth of
-            // the update buffers' memory.
-            let share = (self.buffer_bytes / 8 / (2 * self.manifest.parts as u64)) as usize;
+            let share = memory::update_writer_bytes(self.buffer_bytes, self.manifest.parts);
             *spill = Some(Spill {
-                writer: BufWriter::with_capacity(share.clamp(1 << 12, BLOCK), file),
+                writer: BufWriter::with_capacity(share.clamp(1 << 12, BLOCK as u64) as usize, file),
                 crc: crc32fast::Hasher::new(),
                 bytes: 0,
             });

@@ -1,5 +1,11 @@
-//! The search engine: a bit-packed parallel BFS for unit-cost moves, and Dial's bucketed
-//! search over the same bit sets when moves have costs. [`search`] is the one entry.
+//! The search engine: a bit-packed parallel BFS for unit-cost moves (in memory, shared by
+//! processes, or with its planes on disk), and Dial's bucketed search over the same bit sets
+//! when moves have costs. [`search`] is the one entry.
+//!
+//! The routes share their types through `api` (what a search is given, tells and returns)
+//! and `error` (why it fails), and their sizes through [`memory`]; they never import each
+//! other. The engine writes files only where it is asked to keep a search: checkpoints
+//! ([`checkpoint`]) and the planes on disk ([`disk`]).
 
 mod api;
 pub mod bfs;

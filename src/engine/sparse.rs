@@ -15,13 +15,11 @@
 pub use super::error::OutOfMemory;
 
 use super::error::EngineError;
+use super::memory::SPARSE_CHUNK_KEYS;
 use crate::puzzle::{Key, PackedGraph};
 use rayon::prelude::*;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-
-/// Predecessors generated, sorted and merged at once: 16 Mi keys (256 MiB of `u128`).
-const CHUNK_KEYS: usize = 1 << 24;
 
 /// Keys of a sorted run merged against the levels by one task.
 const BLOCK_KEYS: usize = 1 << 16;
@@ -163,7 +161,7 @@ fn next_level<G: PackedGraph>(
     stop: Option<&AtomicBool>,
 ) -> Result<Vec<G::Key>, EngineError> {
     let degree = graph.degree().max(1);
-    let per_chunk = (CHUNK_KEYS / degree).max(1);
+    let per_chunk = (SPARSE_CHUNK_KEYS / degree).max(1);
     let mut buffer: Vec<G::Key> = Vec::new();
     budget.reserve(&mut buffer, level.len().min(per_chunk) * degree, 0)?;
     let mut next: Vec<G::Key> = Vec::new();
