@@ -12,7 +12,10 @@
 //! 3. [`engine`]: the one search, [`engine::search`]: a bit-packed, parallel,
 //!    level-synchronous BFS over ranks at two bits a state (Dial's buckets when moves have
 //!    costs), shared by several processes through an [`engine::exchange::Exchange`], with
-//!    checkpoints.
+//!    checkpoints, or with its planes on disk a part at a time ([`engine::disk`], Korf's
+//!    two-bit search); packed states searched level by level in sorted runs
+//!    ([`engine::sparse`]) where ranks do not fit. What it allocates is known before it
+//!    starts ([`engine::memory`]).
 //! 4. [`atlas`]: the heuristic estimates measured on every state of a sliding board.
 //! 5. [`analysis`]: the one analysis, [`analysis::analyze`], and its plain result
 //!    [`analysis::Analysis`]; [`solve`]: shortest solutions of single positions (a distance
@@ -29,6 +32,8 @@
 //!
 //! The binary (`src/main.rs` and its glue in `src/app/`) reads files, prints, draws
 //! progress bars, handles signals and connects processes; the library does none of that.
+//! Its only files are the engine's own, where the command line asks it to keep a search:
+//! the checkpoints ([`engine::checkpoint`]) and the planes on disk ([`engine::disk`]).
 
 pub mod analysis;
 pub mod atlas;

@@ -3,153 +3,34 @@
 //! Two bits per rank are all the memory it needs: each rank is unseen, in this level, in
 //! the next level, or done (see `planes::Planes`). Each level is expanded in parallel over
 //! fixed chunks of the frontier (`expand`); the result depends only on the set of states at
-//! each level, never on the thread schedule. This file holds the API types and the driver,
-//! which runs the levels, exchanges counts and ranks, checkpoints and reports.
+//! each level, never on the thread schedule. This file holds the driver, which runs the
+//! levels, exchanges counts and ranks, checkpoints and reports; the types it shares with
+//! the other routes are in `api`, its errors in `error`.
 //!
 //! A search may be shared by several processes ([`super::search`] with an [`Exchange`]): each
 //! keeps the two bits of its own slice of the rank space only, marks the predecessors it
 //! owns, and sends the others to their owners; the per-level counts are summed through
 //! the exchange, so every process returns the same [`Distances`].
 
-use super::bitset::{TooLarge, WORD_BITS};
+use super::api::{Distances, Options};
+use super::bitset::WORD_BITS;
 use super::bottom_up;
-use super::checkpoint::{CheckpointError, Config, Note, Saver, Snapshot};
+use super::checkpoint::{Config, Note, Run, Saver, Snapshot};
 use super::counts::LevelCounts;
+use super::error::EngineError;
 use super::exchange::{Exchange, ExchangeError, Partition};
 use super::expand::{Expansion, Shifts};
+use super::memory;
 use super::planes::{CHUNK_WORDS, Planes};
 use crate::identity::Identity;
 use crate::puzzle::SearchGraph;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use thiserror::Error;
 
+pub use super::api::{Level, Notify};
 pub use super::planes::Frontier;
 
 pub use super::counts::EXAMPLES;
-
-/// Chunks expanded per worker thread before the ranks they found for other processes
-/// are sent: this bounds what the engine holds for sending to `GROUP_PER_THREAD x
-/// threads x 2^18` frontier ranks times their predecessors, 8 bytes each (16 MiB per
-/// thread for a sliding board, whose ranks have at most two far predecessors).
-pub(super) const GROUP_PER_THREAD: usize = 2;
-
-/// What a finished search found. Counts are configurations (ranks weighted by
-/// [`SearchGraph::multiplicity`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Distances {
-    /// `levels[d]` configurations lie exactly `d` moves from the nearest goal.
-    pub levels: Vec<u64>,
-    /// `classes[d]`: classes of those configurations up to the puzzle's symmetry group
-    /// (equal to `levels[d]` without symmetry).
-    pub classes: Vec<u64>,
-    /// The milliseconds of each earlier run of a resumed search, up to its last save
-    /// (empty for a search run whole in this process).
-    pub earlier_millis: Vec<u64>,
-    /// Configurations reached in each class of [`crate::puzzle::Invariant::classes`].
-    pub reached_by_class: Vec<u64>,
-    /// The smallest ranks (up to [`EXAMPLES`]) at the maximum distance.
-    pub antipodes: Vec<u64>,
-    /// The distance of each of [`Options::watch`] (`None`: not reached).
-    pub watched: Vec<Option<usize>>,
-}
-
-/// A callback told what the checkpoints did.
-pub type Notify = Box<dyn FnMut(&Note)>;
-
-/// What a search may do beyond counting.
-#[derive(Default)]
-pub struct Options<'a> {
-    /// The processes sharing the search (`None`: this process alone).
-    pub exchange: Option<&'a mut dyn Exchange>,
-    /// Ranks whose distances [`Distances::watched`] reports, wherever they are owned.
-    pub watch: Vec<u64>,
-    /// Where and how often to save the search, and resume it from.
-    pub checkpoint: Option<Config>,
-    /// Told about checkpoints resumed, skipped or written (the library does not print).
-    pub notify: Option<Notify>,
-    /// The puzzle's id, which names the search in checkpoints' messages.
-    pub id: String,
-    /// Everything that decides the search's result, hashed: a checkpoint carries it, and
-    /// one of another identity is never resumed (required with [`Options::checkpoint`]).
-    pub identity: Option<Identity>,
-    /// Keep the bit planes in files there, a part in memory at a time (see [`super::disk`]).
-    pub disk: Option<super::disk::Config>,
-    /// Set (by a signal handler) to stop the search within a chunk's time: it then ends
-    /// with [`EngineError::Interrupted`], every process of a shared search alike, and a
-    /// checkpoint keeps the last complete level.
-    pub stop: Option<&'a AtomicBool>,
-}
-
-/// Progress reported after each level.
-#[derive(Clone, Copy)]
-pub struct Level<'a> {
-    /// Distance of the level just counted.
-    pub depth: usize,
-    /// Configurations at that distance (all processes).
-    pub states: u64,
-    /// Their classes up to the puzzle's symmetry group.
-    pub classes: u64,
-    /// Configurations reached so far, this level included.
-    pub reached: u64,
-    /// Ranks sent between processes while expanding this level (all processes).
-    pub sent: u64,
-    /// Predecessors generated while expanding this level, sent or not (all processes);
-    /// for a level whose successor was found bottom-up, the neighbours tested.
-    pub generated: u64,
-    /// Bytes of disk read and written while expanding this level (0 in memory).
-    pub read: u64,
-    /// See [`Level::read`].
-    pub written: u64,
-    /// This process's ranks at distance `depth + 1`, complete (empty after the last level,
-    /// and with the planes on disk).
-    pub next: Frontier<'a>,
-}
-
-/// Why a search could not produce a result.
-#[derive(Debug, Error, PartialEq, Eq)]
-pub enum EngineError {
-    /// A move led outside the ranked class: the puzzle's invariant does not hold.
-    #[error("invariant violated: a move from rank {} leaves the class the invariant predicts ({count} such moves)", from.map_or_else(String::new, |r| r.to_string()))]
-    InvariantViolated {
-        /// Example rank the escaping move starts from.
-        from: Option<u64>,
-        /// How many escaping moves were seen in that level.
-        count: u64,
-    },
-    /// A goal rank is not a valid rank (a bug in the puzzle).
-    #[error("goal rank {0} is outside the rank space")]
-    BadGoal(u64),
-    /// The observer asked to stop.
-    #[error("interrupted")]
-    Interrupted,
-    /// The bit planes do not fit in memory.
-    #[error(transparent)]
-    Memory(#[from] TooLarge),
-    /// The sparse search's sorted levels outgrew the memory it may take.
-    #[error(transparent)]
-    SparseMemory(super::sparse::OutOfMemory),
-    /// The processes could not go on together.
-    #[error(transparent)]
-    Exchange(#[from] ExchangeError),
-    /// A checkpoint could not be written, or the one asked for cannot be used.
-    #[error(transparent)]
-    Checkpoint(#[from] CheckpointError),
-    /// Moves of several costs are searched by Dial's buckets, in one process, unsaved.
-    #[error("moves of different costs are searched in one process in memory, without checkpoints")]
-    Weighted,
-    /// The planes on disk serve one process, which needs no other checkpoint.
-    #[error("a search with its planes on disk runs in one process, and is its own checkpoint")]
-    DiskAlone,
-    /// The planes on disk could not be used.
-    #[error(transparent)]
-    Disk(#[from] super::disk::DiskError),
-    /// A search to be saved was given no puzzle id or identity (a bug in the caller): the
-    /// header names the puzzle and carries its identity, so that another's checkpoint is
-    /// never resumed.
-    #[error("a saved search needs its puzzle's id and identity (Options::id, Options::identity)")]
-    Unnamed,
-}
 
 /// The breadth-first search over this process's slice of the rank space, the other
 /// slices reached through `exchange`; every process of the search returns the same
@@ -192,7 +73,7 @@ pub(super) fn bfs<P: SearchGraph>(
         if total.states == 0 && !driver.run.levels.is_empty() {
             // The previous level was the last; every process agrees on the distances of
             // the watched ranks, each known only to its owner.
-            return driver.run.finish(exchange);
+            return finish(driver.run, exchange);
         }
         driver.advance(depth, &mut total);
         // Every process saves the same levels, when any of them finds a save due.
@@ -283,7 +164,7 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
             group: if partition.processes() == 1 {
                 usize::MAX
             } else {
-                GROUP_PER_THREAD * rayon::current_num_threads()
+                memory::sending_group(rayon::current_num_threads())
             },
             bottom_up: puzzle.symmetric() && puzzle.uniform() && partition.processes() == 1,
         };
@@ -467,40 +348,26 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
     }
 }
 
-/// The result so far: what a checkpoint keeps besides the planes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Run {
-    pub(crate) levels: Vec<u64>,
-    pub(crate) classes: Vec<u64>,
-    /// The milliseconds of each run of the search up to its last save, this one's last.
-    pub(crate) runs: Vec<u64>,
-    pub(crate) reached_by_class: Vec<u64>,
-    pub(crate) antipodes: Vec<u64>,
-    /// This process's view: the distances of the watched ranks it owns.
-    pub(crate) watched: Vec<Option<usize>>,
-}
-
-impl Run {
-    /// The search's result, the watched distances gathered from their owners.
-    fn finish(mut self, exchange: &mut dyn Exchange) -> Result<Distances, EngineError> {
-        let mine = self.watched.iter().map(|d| d.map_or(u64::MAX, |d| d as u64)).collect();
-        for theirs in exchange.agree(mine)? {
-            for (slot, &d) in self.watched.iter_mut().zip(&theirs) {
-                if slot.is_none() && d != u64::MAX {
-                    *slot = usize::try_from(d).ok();
-                }
+/// The search's result from the result so far, `run`, the watched distances gathered from
+/// their owners.
+fn finish(mut run: Run, exchange: &mut dyn Exchange) -> Result<Distances, EngineError> {
+    let mine = run.watched.iter().map(|d| d.map_or(u64::MAX, |d| d as u64)).collect();
+    for theirs in exchange.agree(mine)? {
+        for (slot, &d) in run.watched.iter_mut().zip(&theirs) {
+            if slot.is_none() && d != u64::MAX {
+                *slot = usize::try_from(d).ok();
             }
         }
-        self.runs.pop();
-        Ok(Distances {
-            levels: self.levels,
-            classes: self.classes,
-            earlier_millis: self.runs,
-            reached_by_class: self.reached_by_class,
-            antipodes: self.antipodes,
-            watched: self.watched,
-        })
     }
+    run.runs.pop();
+    Ok(Distances {
+        levels: run.levels,
+        classes: run.classes,
+        earlier_millis: run.runs,
+        reached_by_class: run.reached_by_class,
+        antipodes: run.antipodes,
+        watched: run.watched,
+    })
 }
 
 /// The next level's expected size in a slice holding `share` of the ranks, extrapolated from

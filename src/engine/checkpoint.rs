@@ -18,8 +18,9 @@
 //! are zero (what a crash can leave of a file being written), counts as damaged, so the
 //! other generation is used.
 
-use super::EngineError;
-use super::bfs::Run;
+pub use super::error::CheckpointError;
+
+use super::error::EngineError;
 use super::exchange::{Exchange, Partition};
 use crate::identity::Identity;
 use std::fs::File;
@@ -28,7 +29,6 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
-use thiserror::Error;
 
 /// Identifies a checkpoint file.
 const MAGIC: &[u8; 8] = b"ANLZCKPT";
@@ -85,60 +85,17 @@ pub enum Note {
     },
 }
 
-/// Why checkpoints could not be used or written.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
-pub enum CheckpointError {
-    /// A checkpoint in the folder belongs to another search: refused, nothing resumed.
-    #[error("checkpoint {path} cannot be resumed: {reason}; use another --checkpoint folder or delete it")]
-    Mismatch {
-        /// The file.
-        path: String,
-        /// What differs.
-        reason: String,
-    },
-    /// Every file of this process is damaged.
-    #[error(
-        "checkpoint {path} is damaged ({reason}) and no intact generation is left; delete the folder to start over"
-    )]
-    Damaged {
-        /// The file.
-        path: String,
-        /// What is wrong with it.
-        reason: String,
-    },
-    /// Another run holds this process's lock in the folder: one run at a time resumes it.
-    #[error(
-        "checkpoint folder {path} is in use by another analyze run (process {index}): wait for it to end or use another --checkpoint folder"
-    )]
-    InUse {
-        /// The folder.
-        path: String,
-        /// The process index whose files the other run holds.
-        index: u64,
-    },
-    /// Reading or writing failed.
-    #[error("checkpoint {path}: {message}")]
-    Io {
-        /// The file or folder.
-        path: String,
-        /// The system's message.
-        message: String,
-    },
-}
-
-impl CheckpointError {
-    fn io(path: &Path, e: &io::Error) -> Self {
-        CheckpointError::Io {
-            path: path.display().to_string(),
-            message: e.to_string(),
-        }
-    }
-
-    /// Whether the user asked for something that cannot be (exit 2), rather than the
-    /// system failing (exit 1).
-    pub fn is_refusal(&self) -> bool {
-        !matches!(self, CheckpointError::Io { .. })
-    }
+/// The result so far: what a checkpoint keeps besides the planes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Run {
+    pub(crate) levels: Vec<u64>,
+    pub(crate) classes: Vec<u64>,
+    /// The milliseconds of each run of the search up to its last save, this one's last.
+    pub(crate) runs: Vec<u64>,
+    pub(crate) reached_by_class: Vec<u64>,
+    pub(crate) antipodes: Vec<u64>,
+    /// This process's view: the distances of the watched ranks it owns.
+    pub(crate) watched: Vec<Option<usize>>,
 }
 
 /// What a file says it is, before its words.

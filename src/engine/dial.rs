@@ -9,10 +9,12 @@
 //! the visited set drops all but the cheapest (and any already settled) when its bucket
 //! comes up.
 
-use super::bfs::{Distances, EngineError, Frontier, Level};
+use super::api::{Distances, Level};
 use super::bitset::{BATCH, BitSet, WORD_BITS};
 use super::counts::LevelCounts;
+use super::error::EngineError;
 use super::planes::CHUNK_WORDS;
+use super::planes::Frontier;
 use crate::puzzle::SearchGraph;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};

@@ -23,14 +23,19 @@
 //! observer is not given the next level's ranks (they are on disk), so readers of whole
 //! levels (the heuristic atlas) do not run on disk.
 
-use super::bfs::{Distances, EngineError, GROUP_PER_THREAD, Level, Options};
+pub use super::api::DiskConfig as Config;
+pub use super::error::DiskError;
+
+use super::api::{Distances, Level, Options};
 use super::bins::{self, BinSet, DENSE, Marking, SPARSE};
 use super::bitset::WORD_BITS;
 use super::bottom_up;
 use super::checkpoint::Note;
 use super::counts::LevelCounts;
+use super::error::EngineError;
 use super::exchange::Partition;
 use super::expand::{Expansion, Shifts};
+use super::memory::{self, part_bytes, plane_bytes};
 use super::planes::{CHUNK_WORDS, Frontier, Planes, roles};
 use crate::identity::Identity;
 use crate::puzzle::{Bins, SearchGraph};
@@ -41,18 +46,6 @@ use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use thiserror::Error;
-
-/// Where the planes live and how much memory the search may use.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Config {
-    /// The folder of the part and update files (created if missing).
-    pub dir: PathBuf,
-    /// Bytes the search may hold in memory: a part's planes, the update buffers.
-    pub memory: u64,
-    /// Keep the files after a successful search (otherwise they are deleted).
-    pub keep: bool,
-}
 
 /// The manifest's name in the disk folder.
 const MANIFEST: &str = "manifest.json";
@@ -78,20 +71,13 @@ const PIECE: usize = 64 << 10;
 /// Expansion chunks in a block.
 const BLOCK_CHUNKS: usize = PART_BLOCK / 8 / CHUNK_WORDS;
 
-/// How the memory is shared: two parts' planes take half (one expanded while the other is
-/// written and the next read into its memory), the update buffers a quarter; the rest is
-/// headroom for the expansion's own buffers.
-fn part_bytes(memory: u64) -> u64 {
-    (memory / 4).max(16)
-}
-
 /// Most parts a search is cut into: each costs files, and a pass over its parts per level.
 pub const MAX_PARTS: usize = 1024;
 
 /// The least memory that cuts a search of `states` ranks into at most [`MAX_PARTS`] parts.
 pub fn least_memory(states: u64) -> u64 {
     let words = states.div_ceil(WORD_BITS).max(1);
-    let least = 4 * 16 * words.div_ceil(MAX_PARTS as u64);
+    let least = memory::memory_for_part(words.div_ceil(MAX_PARTS as u64) * WORD_BITS);
     // In whole KiB beyond one, as messages print it.
     if least <= 1024 {
         least
@@ -105,8 +91,7 @@ pub fn least_memory(states: u64) -> u64 {
 /// has some and they fit ([`bins_per_part`]).
 pub fn partition(states: u64, memory: u64, bins: Option<Bins>) -> Partition {
     let words = states.div_ceil(WORD_BITS).max(1);
-    // Two planes: 16 bytes per word of ranks.
-    let words_per_part = (part_bytes(memory) / 16).max(1);
+    let words_per_part = memory::ranks_in(part_bytes(memory)) / WORD_BITS;
     if let Some(bins) = bins {
         // The most groups that fit in a part and divide them, if that is more than one part.
         let most = words_per_part * WORD_BITS / bins.span.max(1);
@@ -133,9 +118,9 @@ pub fn bins_per_part(partition: &Partition, bins: Bins, memory: u64) -> Option<u
         && per_part * parts == bins.groups
         && largest_part(partition) == per_part * bins.span;
     (whole
-        && largest_part(partition).div_ceil(WORD_BITS) * 16 <= part_bytes(memory)
-        && BinSet::bytes(bins, per_part) <= memory / 4)
-        .then_some(per_part)
+        && plane_bytes(largest_part(partition)) <= part_bytes(memory)
+        && BinSet::bytes(bins, per_part) <= memory::buffer_bytes(memory))
+    .then_some(per_part)
 }
 
 /// How many parts of `partition` are in memory at once with `memory` bytes: two (one
@@ -143,7 +128,7 @@ pub fn bins_per_part(partition: &Partition, bins: Bins, memory: u64) -> Option<u
 /// fit in half of it, as they do unless a search is resumed with less `--memory` than it
 /// began with.
 pub fn parts_at_once(partition: &Partition, memory: u64) -> usize {
-    if largest_part(partition).div_ceil(WORD_BITS) * 16 <= part_bytes(memory) {
+    if plane_bytes(largest_part(partition)) <= part_bytes(memory) {
         partition.processes().min(2)
     } else {
         1
@@ -154,7 +139,7 @@ pub fn parts_at_once(partition: &Partition, memory: u64) -> usize {
 /// planes in half of it (the rest is the update buffers' and the expansion's). A folder's
 /// parts are fixed when its search begins; less memory than this would not hold a part.
 pub fn least_memory_to_resume(partition: &Partition) -> u64 {
-    largest_part(partition).div_ceil(WORD_BITS) * 16 * 2
+    memory::memory_for_one_part(largest_part(partition))
 }
 
 /// Ranks in the largest part: the first (only the last may be shorter).
@@ -172,7 +157,7 @@ fn largest_part(partition: &Partition) -> u64 {
 /// small, a level's updates repeat ranks and outgrow the planes many times over (lights
 /// out 5x4 with 64 KiB of memory writes 4 times this), and no bound known before the
 /// search comes close to what they are. So each level estimates the next one's writes from
-/// its own and warns before they outgrow the free space ([`Disk::short_of_space`]); a level
+/// its own and warns before they outgrow the free space (`Disk::short_of_space`); a level
 /// that fills the disk fails, and the search resumes from the last committed level once
 /// space is made.
 ///
@@ -181,69 +166,8 @@ fn largest_part(partition: &Partition) -> u64 {
 /// little it holds, and the manifest names every block: for tiny parts these dominate.
 pub fn disk_bytes(states: u64, parts: usize) -> u128 {
     const FILE_BLOCK: u128 = 4 << 10;
-    let planes = u128::from(states.div_ceil(WORD_BITS)) * 16;
+    let planes = u128::from(plane_bytes(states));
     3 * planes + parts as u128 * 6 * FILE_BLOCK + (64 << 10)
-}
-
-/// Why the search on disk could not go on.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
-pub enum DiskError {
-    /// Reading or writing failed (a full disk, a removed folder...).
-    #[error("--disk {path}: {message}")]
-    Io {
-        /// The file or folder.
-        path: String,
-        /// The system's message.
-        message: String,
-    },
-    /// A file's contents differ from what the manifest says was written, or the manifest
-    /// contradicts itself.
-    #[error(
-        "--disk: {path} is damaged ({reason}); the search cannot resume from this folder: choose another --disk folder to search from the start"
-    )]
-    Damaged {
-        /// The file.
-        path: String,
-        /// What is wrong.
-        reason: String,
-    },
-    /// The manifest is of another format: written by another version of analyze, or damaged
-    /// where it says which.
-    #[error(
-        "--disk: {path} is of format {found}, not the format {FORMAT} this analyze reads: it was written by another version of analyze, or is damaged; resume with the version that began the search, or choose another --disk folder"
-    )]
-    Format {
-        /// The manifest.
-        path: String,
-        /// The format it says it is.
-        found: u32,
-    },
-    /// The folder holds another search, or files that are not a search's.
-    #[error("--disk {path}: {reason}; use another folder")]
-    Foreign {
-        /// The folder.
-        path: String,
-        /// What is there.
-        reason: String,
-    },
-    /// Another run uses the folder.
-    #[error("--disk folder {0} is in use by another analyze run: wait for it to end or use another folder")]
-    InUse(String),
-}
-
-impl DiskError {
-    fn io(path: &Path, e: &io::Error) -> Self {
-        DiskError::Io {
-            path: path.display().to_string(),
-            message: e.to_string(),
-        }
-    }
-
-    /// Whether the user asked for something that cannot be (exit 2), rather than the system
-    /// failing (exit 1).
-    pub fn is_refusal(&self) -> bool {
-        !matches!(self, DiskError::Io { .. })
-    }
 }
 
 /// Where a block's committed version is: its slot (0 or 1) and CRC-32; `None` if never
@@ -404,6 +328,100 @@ struct Updates {
     held: u64,
 }
 
+/// What a level gathers as its parts take their turns, committed at its end.
+struct Pass {
+    depth: usize,
+    classes: usize,
+    /// Chunks expanded at once.
+    group: usize,
+    adjacent: Option<Shifts>,
+    updates: Updates,
+    traffic: Traffic,
+    total: LevelCounts,
+    /// Each part's blocks, as this level writes them.
+    blocks: Vec<Vec<Vec<Block>>>,
+    /// Whether each part holds ranks of the next level.
+    frontier: Vec<bool>,
+    watched: Vec<Option<usize>>,
+    /// Bins sent this level: `early_bins[q]`, the parts before `q` that sent it some;
+    /// `sent_late[q]`, the parts after it (which it receives next level).
+    early_bins: Vec<Vec<usize>>,
+    sent_late: Vec<Vec<(usize, u32, u64)>>,
+}
+
+impl Pass {
+    /// The level of depth `depth` after the committed `manifest`, nothing done yet.
+    fn new<P: SearchGraph>(manifest: &Manifest, puzzle: &P, depth: usize, group: usize) -> Self {
+        let parts = manifest.parts;
+        let classes = puzzle.class_count();
+        Pass {
+            depth,
+            classes,
+            group,
+            adjacent: puzzle.adjacent_predecessors().map(|a| Shifts::new(&a)),
+            updates: Updates {
+                early: vec![Vec::new(); parts],
+                late: vec![Vec::new(); parts],
+                early_files: (0..parts).map(|_| None).collect(),
+                late_files: (0..parts).map(|_| None).collect(),
+                held: 0,
+            },
+            traffic: Traffic::default(),
+            total: LevelCounts::new(classes),
+            blocks: manifest.blocks.clone(),
+            frontier: vec![false; parts],
+            watched: manifest.watched.clone(),
+            early_bins: vec![Vec::new(); parts],
+            sent_late: vec![Vec::new(); parts],
+        }
+    }
+
+    /// Takes in what a write and read beside a turn did: the written part's blocks and
+    /// bytes, the part read ahead, the planes left free.
+    fn account(&mut self, pipe: &mut Pipe, turn: Turn) {
+        self.traffic.read += turn.read;
+        if let Some((q, part_blocks, bytes)) = turn.written {
+            self.blocks[q] = part_blocks;
+            self.traffic.written += bytes;
+        }
+        pipe.ready = turn.loaded;
+        pipe.spare = turn.spare;
+    }
+}
+
+/// The parts between turns: the one to be written beside the next turn, the one read ahead
+/// for it, and planes free to read into (a new allocation for each part would leave the
+/// last one's in glibc's heap, which keeps what it frees).
+#[derive(Default)]
+struct Pipe {
+    behind: Option<Behind>,
+    ready: Option<(usize, Planes)>,
+    spare: Option<Planes>,
+}
+
+impl Updates {
+    /// Keeps the far predecessors part `p` found, `remote[owner]`, for parts still to come
+    /// this level (early) or for the next level (late); returns how many.
+    fn route(&mut self, p: usize, remote: Vec<Vec<u64>>) -> u64 {
+        let mut sent = 0;
+        for (owner, ranks) in remote.into_iter().enumerate() {
+            if !ranks.is_empty() {
+                sent += ranks.len() as u64;
+                let to = if owner > p {
+                    &mut self.early[owner]
+                } else {
+                    &mut self.late[owner]
+                };
+                // What the buffer holds, not what it uses: it grows by doubling.
+                let before = to.capacity();
+                to.extend(ranks);
+                self.held += (to.capacity() - before) as u64 * 8;
+            }
+        }
+        sent
+    }
+}
+
 /// A part whose turn is over, to be written: its planes, the chunks that changed in the
 /// next level's plane (`dirty`) and in the level's own (`late`), and the entries of its
 /// blocks, which the write updates.
@@ -461,26 +479,7 @@ impl Disk {
             }
             None => {
                 let parts = partition(states, config.memory, puzzle.bins()).processes();
-                Manifest {
-                    format: FORMAT,
-                    id: id.into(),
-                    identity: identity.encode(),
-                    states,
-                    parts,
-                    levels: Vec::new(),
-                    classes: Vec::new(),
-                    runs: Vec::new(),
-                    reached_by_class: vec![0; puzzle.class_count()],
-                    antipodes: Vec::new(),
-                    watched: vec![None; watch.len()],
-                    blocks: (0..parts)
-                        .map(|p| vec![vec![None; blocks_of(&Partition::new(states, parts), p)]; 2])
-                        .collect(),
-                    frontier: vec![false; parts],
-                    late: vec![None; parts],
-                    late_bins: vec![Vec::new(); parts],
-                    crc32: 0,
-                }
+                Manifest::empty(id, identity, states, parts, puzzle.class_count(), watch.len())
             }
         };
         let partition = Partition::new(states, manifest.parts);
@@ -506,7 +505,7 @@ impl Disk {
             io,
             dir,
             partition,
-            buffer_bytes: (config.memory / 4).max(1 << 12),
+            buffer_bytes: memory::update_buffer_bytes(config.memory),
             width: if largest <= 1 << 32 { 4 } else { 8 },
             earlier: manifest.runs.clone(),
             began: std::time::Instant::now(),
@@ -703,313 +702,403 @@ impl Disk {
         watch: &[u64],
         stopped: &(dyn Fn() -> bool + Sync),
     ) -> Result<(LevelCounts, Traffic), EngineError> {
-        let parts = self.manifest.parts;
-        let classes = puzzle.class_count();
-        let mut updates = Updates {
-            early: vec![Vec::new(); parts],
-            late: vec![Vec::new(); parts],
-            early_files: (0..parts).map(|_| None).collect(),
-            late_files: (0..parts).map(|_| None).collect(),
-            held: 0,
-        };
-        let mut traffic = Traffic::default();
-        let mut total = LevelCounts::new(classes);
-        let mut blocks = self.manifest.blocks.clone();
-        let mut frontier = vec![false; parts];
-        let adjacent = puzzle.adjacent_predecessors().map(|a| Shifts::new(&a));
-        // Chunks expanded at once: as many as their far predecessors (about 2 MiB a chunk)
-        // fit in the update buffers, and at least two a thread.
-        let group = ((self.buffer_bytes >> 21) as usize).max(GROUP_PER_THREAD * rayon::current_num_threads());
-        let mut watched = self.manifest.watched.clone();
-        let this: &Self = self;
-        // Whether part `q` has a turn this level, as far as is known now: the parts before
-        // it may still find ranks for it.
-        // Bins sent this level: `early_bins[q]`, the parts before `q` that sent it some;
-        // `sent_late[q]`, the parts after it (which it receives next level).
-        let mut early_bins: Vec<Vec<usize>> = vec![Vec::new(); parts];
-        let mut sent_late: Vec<Vec<(usize, u32, u64)>> = vec![Vec::new(); parts];
-        let needed = |q: usize, updates: &Updates, early_bins: &[Vec<usize>]| {
-            this.manifest.frontier[q]
-                || this.manifest.late[q].is_some()
-                || !this.manifest.late_bins[q].is_empty()
-                || updates.early_files[q].is_some()
-                || !updates.early[q].is_empty()
-                || !early_bins[q].is_empty()
-        };
-        let stop = std::thread::scope(|s| -> Result<bool, EngineError> {
-            // The part before, to be written, and the planes of a part already read.
-            let mut behind: Option<Behind> = None;
-            let mut ready: Option<(usize, Planes)> = None;
-            // Planes free for the next part to be read into: a new allocation for each part
-            // would leave the last one's in glibc's heap, which keeps what it frees.
-            let mut spare: Option<Planes> = None;
+        let group = memory::disk_group(self.buffer_bytes, rayon::current_num_threads());
+        let mut pass = Pass::new(&self.manifest, puzzle, depth, group);
+        if self.turns(puzzle, &mut pass, watch, stopped)? {
+            pass.total.stop = true;
+            return Ok((pass.total, pass.traffic));
+        }
+        let late = self.close_late_files(&mut pass)?;
+        if pass.total.states == 0 {
+            // Nothing was expanded: the search is over, its last level committed before.
+            return Ok((pass.total, pass.traffic));
+        }
+        self.commit_level(&mut pass, late)?;
+        Ok((pass.total, pass.traffic))
+    }
+
+    /// Gives each part with work this level its turn, in order: its planes read (or taken
+    /// as read beside the turn before), the ranks found for it applied, its frontier
+    /// expanded, and the part written (beside the next turn when two parts fit in memory).
+    /// Returns whether the search was stopped.
+    fn turns<P: SearchGraph>(
+        &self,
+        puzzle: &P,
+        pass: &mut Pass,
+        watch: &[u64],
+        stopped: &(dyn Fn() -> bool + Sync),
+    ) -> Result<bool, EngineError> {
+        let (parts, depth) = (self.manifest.parts, pass.depth);
+        std::thread::scope(|s| {
+            let mut pipe = Pipe::default();
             for p in 0..parts {
-                if !needed(p, &updates, &early_bins) {
+                if !self.needed(p, pass) {
                     continue;
                 }
                 if stopped() {
                     return Ok(true);
                 }
-                let planes = match ready.take() {
-                    Some((q, planes)) if q == p => planes,
-                    // Read for a part whose turn was thought next: a part before it has
-                    // received ranks since.
-                    Some((_, planes)) => this.load_part(p, Some(planes), &mut traffic)?,
-                    None => this.load_part(p, spare.take(), &mut traffic)?,
-                };
+                let planes = self.planes_for(p, &mut pipe, &mut pass.traffic)?;
                 // While this part is expanded: the part before is written, then the next
                 // part known to have a turn is read into its memory.
-                let job = this.overlap.then(|| {
-                    let behind = behind.take();
-                    let spare = spare.take();
-                    let next = (p + 1..parts).find(|&q| needed(q, &updates, &early_bins));
-                    s.spawn(move || this.write_then_load(depth, behind, spare, next))
+                let job = self.overlap.then(|| {
+                    let (behind, spare) = (pipe.behind.take(), pipe.spare.take());
+                    let next = (p + 1..parts).find(|&q| self.needed(q, pass));
+                    s.spawn(move || self.write_then_load(depth, behind, spare, next))
                 });
-                let chunks = planes.words.div_ceil(CHUNK_WORDS);
-                let touched: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
-                // Ranks found for this part: those of the last level after it was written (they
-                // are in the frontier), then this level's from the parts before it.
-                // The late ones set the level's own plane, which is then written too where they
-                // fell (`late`).
-                let late: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
-                if let Some((crc, bytes)) = this.manifest.late[p] {
-                    let path = this.late_path(depth.wrapping_sub(1), p);
-                    this.apply_file(
-                        &path,
-                        Some((crc, bytes)),
-                        &planes,
-                        depth.wrapping_sub(1),
-                        &late,
-                        &mut traffic,
-                    )?;
-                }
-                for &(from, crc, bytes) in &this.manifest.late_bins[p] {
-                    let path = this.bins_path(depth.wrapping_sub(1), p, from);
-                    let sent = this.read_bins(&path, Some((crc, bytes)), &mut traffic)?;
-                    let to = Marking {
-                        planes: &planes,
-                        depth: depth.wrapping_sub(1),
-                        touched: &late,
-                        stopped,
-                    };
-                    this.apply_bins(puzzle, &path, &sent, &to)?;
-                }
-                if let Some(spill) = updates.early_files[p].take() {
-                    let path = this.early_path(p);
-                    drop(spill.writer.into_inner().map_err(|e| DiskError::io(&path, e.error()))?);
-                    this.apply_file(&path, None, &planes, depth, &touched, &mut traffic)?;
-                    std::fs::remove_file(&path).map_err(|e| DiskError::io(&path, &e))?;
-                }
-                let early = std::mem::take(&mut updates.early[p]);
-                updates.held = updates.held.saturating_sub(early.capacity() as u64 * 8);
-                planes.deliver(&early, depth, None, &touched);
-                // Freed before the expansion, which fills the buffers again.
-                drop(early);
-                // Where this level's bins for the part are marked: those sent before its
-                // turn, and its own.
-                let next = Marking {
-                    planes: &planes,
-                    depth,
-                    touched: &touched,
-                    stopped,
-                };
-                for from in std::mem::take(&mut early_bins[p]) {
-                    let path = this.bins_path(depth, p, from);
-                    let sent = this.read_bins(&path, None, &mut traffic)?;
-                    this.apply_bins(puzzle, &path, &sent, &next)?;
-                    std::fs::remove_file(&path).map_err(|e| DiskError::io(&path, &e))?;
-                }
-                for (slot, &rank) in watched.iter_mut().zip(watch) {
-                    if slot.is_none() && planes.local(rank).is_some_and(|i| planes.is_current(i, depth)) {
-                        *slot = Some(depth);
-                    }
-                }
-                let active: Vec<usize> = (0..chunks)
-                    .into_par_iter()
-                    .filter(|&c| planes.chunk_has_current(c, depth))
-                    .collect();
-                // A dense level of a part left by the bins' move alone is found bottom-up,
-                // as in memory, and sends that move's images from the level's side.
-                let bottom_up = this.bins.is_some() && puzzle.symmetric() && puzzle.uniform() && {
-                    let (level, unseen) = planes.census(depth);
-                    bottom_up::pays(level, unseen)
-                };
-                if let Some(set) = this.bins.as_ref().filter(|_| bottom_up) {
-                    let sent = active.par_iter().map(|&c| match stopped() {
-                        true => LevelCounts::new(classes),
-                        false => bins::send_images(puzzle, &planes, set, p, c, depth, classes),
-                    });
-                    let found = (0..chunks).into_par_iter().map(|c| match stopped() {
-                        true => LevelCounts::new(classes),
-                        false => bottom_up::adopt_chunk(puzzle, &planes, c, depth, &touched, None, classes),
-                    });
-                    let tallies: Vec<LevelCounts> = sent.chain(found).collect();
-                    for t in tallies {
-                        let sum = std::mem::replace(&mut total, LevelCounts::new(classes));
-                        total = sum.merge(t);
-                    }
-                }
-                let expansion = Expansion {
-                    planes: &planes,
-                    touched: &touched,
-                    adjacent: adjacent.as_ref(),
-                    partition: this.partition,
-                    me: p,
-                    classes,
-                    predecessors: !bottom_up,
-                    bins: this.bins.as_ref(),
-                };
-                for run in active.chunks(group.max(1)) {
-                    let tallies: Vec<LevelCounts> = run
-                        .par_iter()
-                        .map(|&c| match stopped() {
-                            true => LevelCounts::new(classes),
-                            false => expansion.expand(puzzle, c, depth, None, None),
-                        })
-                        .collect();
-                    for mut t in tallies {
-                        for (owner, ranks) in std::mem::take(&mut t.remote).into_iter().enumerate() {
-                            if !ranks.is_empty() {
-                                total.sent += ranks.len() as u64;
-                                let to = if owner > p {
-                                    &mut updates.early[owner]
-                                } else {
-                                    &mut updates.late[owner]
-                                };
-                                // What the buffer holds, not what it uses: it grows by doubling.
-                                let before = to.capacity();
-                                to.extend(ranks);
-                                updates.held += (to.capacity() - before) as u64 * 8;
-                            }
-                        }
-                        let sum = std::mem::replace(&mut total, LevelCounts::new(classes));
-                        total = sum.merge(t);
-                    }
-                    if updates.held > this.buffer_bytes {
-                        this.spill(&mut updates, depth, &mut traffic)?;
-                    }
-                    if stopped() {
-                        return Ok(true);
-                    }
-                }
-                if let Some(set) = &this.bins {
-                    for q in 0..parts {
-                        let sent = set.take(p, set.groups_of(q));
-                        if sent.is_empty() {
-                            continue;
-                        }
-                        let path = this.bins_path(depth, q, p);
-                        if q == p {
-                            this.apply_bins(puzzle, &path, &sent, &next)?;
-                            continue;
-                        }
-                        std::fs::write(&path, &sent).map_err(|e| DiskError::io(&path, &e))?;
-                        traffic.written += sent.len() as u64;
-                        if q > p {
-                            early_bins[q].push(p);
-                        } else {
-                            this.note_written(path);
-                            sent_late[q].push((p, crc32fast::hash(&sent), sent.len() as u64));
-                        }
-                    }
-                }
-                frontier[p] = touched.iter().any(|t| t.load(Relaxed));
-                // Changed: the level's chunks (retired) and those that received a rank.
-                let mut dirty: Vec<bool> = touched.iter().map(|t| t.load(Relaxed)).collect();
-                for &c in &active {
-                    dirty[c] = true;
-                }
-                let this_part = Behind {
-                    p,
-                    planes,
-                    dirty,
-                    late: late.iter().map(|t| t.load(Relaxed)).collect(),
-                    blocks: std::mem::take(&mut blocks[p]),
+                let Some(this_part) = self.work(puzzle, p, planes, pass, watch, stopped)? else {
+                    return Ok(true);
                 };
                 let turn = match job {
                     Some(job) => {
-                        behind = Some(this_part);
+                        pipe.behind = Some(this_part);
                         job.join().unwrap_or_else(|e| std::panic::resume_unwind(e))?
                     }
                     // One part in memory at a time: this one is written now.
-                    None => this.write_then_load(depth, Some(this_part), None, None)?,
+                    None => self.write_then_load(depth, Some(this_part), None, None)?,
                 };
-                traffic.read += turn.read;
-                if let Some((q, part_blocks, bytes)) = turn.written {
-                    blocks[q] = part_blocks;
-                    traffic.written += bytes;
-                }
-                ready = turn.loaded;
-                spare = turn.spare;
+                pass.account(&mut pipe, turn);
             }
             // The last part's turn ends with its write.
-            let turn = this.write_then_load(depth, behind.take(), None, None)?;
-            if let Some((q, part_blocks, bytes)) = turn.written {
-                blocks[q] = part_blocks;
-                traffic.written += bytes;
-            }
-            for planes in [turn.spare, spare, ready.map(|(_, planes)| planes)]
-                .into_iter()
-                .flatten()
-            {
-                this.pool.lock().unwrap_or_else(|e| e.into_inner()).push(planes);
+            let turn = self.write_then_load(depth, pipe.behind.take(), None, None)?;
+            let left = [pipe.spare.take(), pipe.ready.take().map(|(_, planes)| planes)];
+            pass.account(&mut pipe, turn);
+            for planes in [pipe.spare].into_iter().chain(left).flatten() {
+                self.pool.lock().unwrap_or_else(|e| e.into_inner()).push(planes);
             }
             Ok(false)
-        })?;
-        if stop {
-            total.stop = true;
-            return Ok((total, traffic));
+        })
+    }
+
+    /// Whether part `q` has a turn this level, as far as is known now: the parts before it
+    /// may still find ranks for it.
+    fn needed(&self, q: usize, pass: &Pass) -> bool {
+        self.manifest.frontier[q]
+            || self.manifest.late[q].is_some()
+            || !self.manifest.late_bins[q].is_empty()
+            || pass.updates.early_files[q].is_some()
+            || !pass.updates.early[q].is_empty()
+            || !pass.early_bins[q].is_empty()
+    }
+
+    /// Part `p`'s planes: read ahead beside the last turn, or read now.
+    fn planes_for(&self, p: usize, pipe: &mut Pipe, traffic: &mut Traffic) -> Result<Planes, EngineError> {
+        match pipe.ready.take() {
+            Some((q, planes)) if q == p => Ok(planes),
+            // Read for a part whose turn was thought next: a part before it has received
+            // ranks since.
+            Some((_, planes)) => self.load_part(p, Some(planes), traffic),
+            None => self.load_part(p, pipe.spare.take(), traffic),
         }
-        // Late updates for every part, written and synced before the commit.
+    }
+
+    /// Part `p`'s turn, its planes in `planes`: the ranks found for it applied, its frontier
+    /// expanded, its bins sent. Returns the part, to be written; `None` if the search was
+    /// stopped.
+    fn work<P: SearchGraph>(
+        &self,
+        puzzle: &P,
+        p: usize,
+        planes: Planes,
+        pass: &mut Pass,
+        watch: &[u64],
+        stopped: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Option<Behind>, EngineError> {
+        let depth = pass.depth;
+        let chunks = planes.words.div_ceil(CHUNK_WORDS);
+        let flags = || (0..chunks).map(|_| AtomicBool::new(false)).collect::<Vec<AtomicBool>>();
+        // The chunks that received a rank of the next level, and of the level's own.
+        let (touched, late) = (flags(), flags());
+        self.receive_late(puzzle, p, &planes, &late, pass, stopped)?;
+        self.receive_early(puzzle, p, &planes, &touched, pass, stopped)?;
+        for (slot, &rank) in pass.watched.iter_mut().zip(watch) {
+            if slot.is_none() && planes.local(rank).is_some_and(|i| planes.is_current(i, depth)) {
+                *slot = Some(depth);
+            }
+        }
+        let active: Vec<usize> = (0..chunks)
+            .into_par_iter()
+            .filter(|&c| planes.chunk_has_current(c, depth))
+            .collect();
+        if self.expand_part(puzzle, p, &planes, &touched, &active, pass, stopped)? {
+            return Ok(None);
+        }
+        self.send_bins(puzzle, p, &planes, &touched, pass, stopped)?;
+        pass.frontier[p] = touched.iter().any(|t| t.load(Relaxed));
+        // Changed: the level's chunks (retired) and those that received a rank.
+        let mut dirty: Vec<bool> = touched.iter().map(|t| t.load(Relaxed)).collect();
+        for &c in &active {
+            dirty[c] = true;
+        }
+        Ok(Some(Behind {
+            p,
+            planes,
+            dirty,
+            late: late.iter().map(|t| t.load(Relaxed)).collect(),
+            blocks: std::mem::take(&mut pass.blocks[p]),
+        }))
+    }
+
+    /// Applies to part `p` the ranks the last level found for it after it was written
+    /// (update file and bins): they are in the frontier, so they set the level's own plane,
+    /// which is then written too where they fell (`late`).
+    fn receive_late<P: SearchGraph>(
+        &self,
+        puzzle: &P,
+        p: usize,
+        planes: &Planes,
+        late: &[AtomicBool],
+        pass: &mut Pass,
+        stopped: &(dyn Fn() -> bool + Sync),
+    ) -> Result<(), EngineError> {
+        let before = pass.depth.wrapping_sub(1);
+        if let Some((crc, bytes)) = self.manifest.late[p] {
+            let path = self.late_path(before, p);
+            self.apply_file(&path, Some((crc, bytes)), planes, before, late, &mut pass.traffic)?;
+        }
+        for &(from, crc, bytes) in &self.manifest.late_bins[p] {
+            let path = self.bins_path(before, p, from);
+            let sent = self.read_bins(&path, Some((crc, bytes)), &mut pass.traffic)?;
+            let to = Marking {
+                planes,
+                depth: before,
+                touched: late,
+                stopped,
+            };
+            self.apply_bins(puzzle, &path, &sent, &to)?;
+        }
+        Ok(())
+    }
+
+    /// Applies to part `p` the ranks the parts before it found for it this level: written
+    /// out, still in the buffer, and sent as bins. They mark the next level (`touched`).
+    fn receive_early<P: SearchGraph>(
+        &self,
+        puzzle: &P,
+        p: usize,
+        planes: &Planes,
+        touched: &[AtomicBool],
+        pass: &mut Pass,
+        stopped: &(dyn Fn() -> bool + Sync),
+    ) -> Result<(), EngineError> {
+        let depth = pass.depth;
+        if let Some(spill) = pass.updates.early_files[p].take() {
+            let path = self.early_path(p);
+            drop(spill.writer.into_inner().map_err(|e| DiskError::io(&path, e.error()))?);
+            self.apply_file(&path, None, planes, depth, touched, &mut pass.traffic)?;
+            std::fs::remove_file(&path).map_err(|e| DiskError::io(&path, &e))?;
+        }
+        let early = std::mem::take(&mut pass.updates.early[p]);
+        pass.updates.held = pass.updates.held.saturating_sub(early.capacity() as u64 * 8);
+        planes.deliver(&early, depth, None, touched);
+        // Freed before the expansion, which fills the buffers again.
+        drop(early);
+        let next = Marking {
+            planes,
+            depth,
+            touched,
+            stopped,
+        };
+        for from in std::mem::take(&mut pass.early_bins[p]) {
+            let path = self.bins_path(depth, p, from);
+            let sent = self.read_bins(&path, None, &mut pass.traffic)?;
+            self.apply_bins(puzzle, &path, &sent, &next)?;
+            std::fs::remove_file(&path).map_err(|e| DiskError::io(&path, &e))?;
+        }
+        Ok(())
+    }
+
+    /// Expands part `p`'s frontier (its chunks `active`), a group of chunks at a time: the
+    /// predecessors inside the part are marked in place, the others kept as updates for
+    /// their parts ([`Updates::route`]), written out when the buffers are full. Returns
+    /// whether the search was stopped.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "a part's turn: its planes, flags and the level's state"
+    )]
+    fn expand_part<P: SearchGraph>(
+        &self,
+        puzzle: &P,
+        p: usize,
+        planes: &Planes,
+        touched: &[AtomicBool],
+        active: &[usize],
+        pass: &mut Pass,
+        stopped: &(dyn Fn() -> bool + Sync),
+    ) -> Result<bool, EngineError> {
+        let (depth, classes) = (pass.depth, pass.classes);
+        let bottom_up = self.bottom_up(puzzle, p, planes, touched, active, pass, stopped);
+        let expansion = Expansion {
+            planes,
+            touched,
+            adjacent: pass.adjacent.as_ref(),
+            partition: self.partition,
+            me: p,
+            classes,
+            predecessors: !bottom_up,
+            bins: self.bins.as_ref(),
+        };
+        for run in active.chunks(pass.group.max(1)) {
+            let tallies: Vec<LevelCounts> = run
+                .par_iter()
+                .map(|&c| match stopped() {
+                    true => LevelCounts::new(classes),
+                    false => expansion.expand(puzzle, c, depth, None, None),
+                })
+                .collect();
+            for mut t in tallies {
+                t.sent += pass.updates.route(p, std::mem::take(&mut t.remote));
+                pass.total = std::mem::take(&mut pass.total).merge(t);
+            }
+            if pass.updates.held > self.buffer_bytes {
+                self.spill(&mut pass.updates, depth, &mut pass.traffic)?;
+            }
+            if stopped() {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Finds the successor of a dense level of part `p` bottom-up, as in memory, where the
+    /// part is left by the bins' move alone, and sends that move's images from the level's
+    /// side; returns whether it did (the expansion then generates no predecessors).
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "a part's turn: its planes, flags and the level's state"
+    )]
+    fn bottom_up<P: SearchGraph>(
+        &self,
+        puzzle: &P,
+        p: usize,
+        planes: &Planes,
+        touched: &[AtomicBool],
+        active: &[usize],
+        pass: &mut Pass,
+        stopped: &(dyn Fn() -> bool + Sync),
+    ) -> bool {
+        let (depth, classes) = (pass.depth, pass.classes);
+        let pays = puzzle.symmetric() && puzzle.uniform() && {
+            let (level, unseen) = planes.census(depth);
+            bottom_up::pays(level, unseen)
+        };
+        let Some(set) = self.bins.as_ref().filter(|_| pays) else {
+            return false;
+        };
+        let sent = active.par_iter().map(|&c| match stopped() {
+            true => LevelCounts::new(classes),
+            false => bins::send_images(puzzle, planes, set, p, c, depth, classes),
+        });
+        let chunks = planes.words.div_ceil(CHUNK_WORDS);
+        let found = (0..chunks).into_par_iter().map(|c| match stopped() {
+            true => LevelCounts::new(classes),
+            false => bottom_up::adopt_chunk(puzzle, planes, c, depth, touched, None, classes),
+        });
+        let tallies: Vec<LevelCounts> = sent.chain(found).collect();
+        for t in tallies {
+            pass.total = std::mem::take(&mut pass.total).merge(t);
+        }
+        true
+    }
+
+    /// Sends the bins part `p` filled while it was expanded: its own marked now, those of
+    /// the parts still to come this level kept for their turns, the others written for the
+    /// next level (and synced with it).
+    fn send_bins<P: SearchGraph>(
+        &self,
+        puzzle: &P,
+        p: usize,
+        planes: &Planes,
+        touched: &[AtomicBool],
+        pass: &mut Pass,
+        stopped: &(dyn Fn() -> bool + Sync),
+    ) -> Result<(), EngineError> {
+        let Some(set) = &self.bins else {
+            return Ok(());
+        };
+        for q in 0..self.manifest.parts {
+            let sent = set.take(p, set.groups_of(q));
+            if sent.is_empty() {
+                continue;
+            }
+            let path = self.bins_path(pass.depth, q, p);
+            if q == p {
+                let next = Marking {
+                    planes,
+                    depth: pass.depth,
+                    touched,
+                    stopped,
+                };
+                self.apply_bins(puzzle, &path, &sent, &next)?;
+                continue;
+            }
+            std::fs::write(&path, &sent).map_err(|e| DiskError::io(&path, &e))?;
+            pass.traffic.written += sent.len() as u64;
+            if q > p {
+                pass.early_bins[q].push(p);
+            } else {
+                self.note_written(path);
+                pass.sent_late[q].push((p, crc32fast::hash(&sent), sent.len() as u64));
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the late updates still in the buffers and closes every late file, before the
+    /// commit: returns each part's late file (CRC-32 and bytes), and puts its part in the
+    /// frontier.
+    fn close_late_files(&self, pass: &mut Pass) -> Result<Vec<Option<(u32, u64)>>, EngineError> {
+        let (parts, depth) = (self.manifest.parts, pass.depth);
         for p in 0..parts {
-            if !updates.late[p].is_empty() {
-                let ranks = sorted(std::mem::take(&mut updates.late[p]));
+            if !pass.updates.late[p].is_empty() {
+                let ranks = sorted(std::mem::take(&mut pass.updates.late[p]));
                 let path = self.late_path(depth, p);
-                self.append(&mut updates.late_files[p], &path, p, &ranks, &mut traffic)?;
+                self.append(&mut pass.updates.late_files[p], &path, p, &ranks, &mut pass.traffic)?;
             }
         }
         let mut late = vec![None; parts];
-        for (p, spill) in updates.late_files.iter_mut().enumerate() {
+        for (p, spill) in pass.updates.late_files.iter_mut().enumerate() {
             if let Some(spill) = spill.take() {
                 let path = self.late_path(depth, p);
                 spill.writer.into_inner().map_err(|e| DiskError::io(&path, e.error()))?;
                 late[p] = Some((spill.crc.finalize(), spill.bytes));
-                frontier[p] = true;
+                pass.frontier[p] = true;
             }
         }
-        if total.states == 0 {
-            // Nothing was expanded: the search is over, its last level committed before.
-            return Ok((total, traffic));
+        Ok(late)
+    }
+
+    /// Commits the level counted in `pass`, its late files `late`: the frontier committed
+    /// is the next level. What the commit supersedes is freed after it: the blocks' old
+    /// versions, and the late files of the level before, applied in this one.
+    fn commit_level(&mut self, pass: &mut Pass, late: Vec<Option<(u32, u64)>>) -> Result<(), EngineError> {
+        for (q, sent) in pass.sent_late.iter().enumerate() {
+            pass.frontier[q] |= !sent.is_empty();
         }
-        for (q, sent) in sent_late.iter().enumerate() {
-            frontier[q] |= !sent.is_empty();
-        }
-        // This level is counted; the frontier committed is the next.
         let mut applied: Vec<PathBuf> = self.pending().map(|(_, path)| path).collect();
         applied.extend(self.pending_bins().map(|(_, path, _)| path));
-        let superseded = superseded(&self.manifest.blocks, &blocks);
+        let superseded = superseded(&self.manifest.blocks, &pass.blocks);
         let m = &mut self.manifest;
-        m.levels.push(total.states);
-        m.classes.push(total.classes);
+        m.levels.push(pass.total.states);
+        m.classes.push(pass.total.classes);
         m.runs = self.earlier.clone();
         m.runs
             .push(u64::try_from(self.began.elapsed().as_millis()).unwrap_or(u64::MAX));
-        for (sum, add) in m.reached_by_class.iter_mut().zip(&total.by_class) {
+        for (sum, add) in m.reached_by_class.iter_mut().zip(&pass.total.by_class) {
             *sum += add;
         }
-        m.antipodes = std::mem::take(&mut total.examples);
-        m.watched = watched;
-        m.blocks = blocks;
-        m.frontier = frontier;
+        m.antipodes = std::mem::take(&mut pass.total.examples);
+        m.watched = std::mem::take(&mut pass.watched);
+        m.blocks = std::mem::take(&mut pass.blocks);
+        m.frontier = std::mem::take(&mut pass.frontier);
         m.late = late;
-        m.late_bins = sent_late;
+        m.late_bins = std::mem::take(&mut pass.sent_late);
         self.commit()?;
         self.free(&superseded);
-        // The last level's late updates were applied in this one.
         for path in applied {
             std::fs::remove_file(&path).map_err(|e| DiskError::io(&path, &e))?;
         }
-        Ok((total, traffic))
+        Ok(())
     }
 
     /// Writes the part whose turn is over, if any, then reads part `next` into its memory (or
@@ -1075,11 +1164,9 @@ impl Disk {
         if spill.is_none() {
             let file = create_new(path).map_err(io)?;
             self.note_written(path.to_path_buf());
-            // Every part may have two update files open: their buffers share an eighth of
-            // the update buffers' memory.
-            let share = (self.buffer_bytes / 8 / (2 * self.manifest.parts as u64)) as usize;
+            let share = memory::update_writer_bytes(self.buffer_bytes, self.manifest.parts);
             *spill = Some(Spill {
-                writer: BufWriter::with_capacity(share.clamp(1 << 12, BLOCK), file),
+                writer: BufWriter::with_capacity(share.clamp(1 << 12, BLOCK as u64) as usize, file),
                 crc: crc32fast::Hasher::new(),
                 bytes: 0,
             });
@@ -1211,82 +1298,102 @@ impl Disk {
     fn load_part(&self, p: usize, spare: Option<Planes>, traffic: &mut Traffic) -> Result<Planes, EngineError> {
         // On the I/O threads, which may be working beside the expansion's.
         self.io.install(|| {
-            let slice = self.partition.slice(p);
-            let entries = &self.manifest.blocks[p];
-            let spare = spare.or_else(|| self.pool.lock().unwrap_or_else(|e| e.into_inner()).pop());
-            let planes = match spare {
-                // Every word is written below.
-                Some(mut planes) if planes.len() == slice.end - slice.start => {
-                    planes.reuse(slice);
-                    planes
-                }
-                _ => Planes::try_new(slice)?,
-            };
-            let marks = planes.marks.words();
-            let words = planes.words;
-            let mut files: [[Option<File>; 2]; 2] = Default::default();
-            for (plane, entries) in entries.iter().enumerate() {
-                for slot in 0..2u8 {
-                    if entries.iter().flatten().any(|&(s, _)| s == slot) {
-                        let path = self.part_path(p, plane, slot);
-                        files[plane][slot as usize] = Some(open_read(&path).map_err(|e| unreadable(&path, &e))?);
-                    }
-                }
-            }
-            // Both planes of a block together, a piece at a time: each piece is checked
-            // and woven into the interleaved planes while it is in the cache, and each
-            // line of the planes is written once.
-            let bytes = (0..entries[0].len())
+            let planes = self.free_planes(p, spare)?;
+            let files = self.open_part(p)?;
+            let bytes = (0..self.manifest.blocks[p][0].len())
                 .into_par_iter()
-                .map(|b| {
-                    let run = b * PART_BLOCK / 8..words.min((b + 1) * PART_BLOCK / 8);
-                    let mut buffers = [vec![0u8; PIECE], vec![0u8; PIECE]];
-                    let mut crcs = [crc32fast::Hasher::new(), crc32fast::Hasher::new()];
-                    for piece in pieces(run.clone()) {
-                        for plane in 0..2 {
-                            let bytes = &mut buffers[plane][..piece.len() * 8];
-                            let Some((slot, _)) = entries[plane][b] else {
-                                bytes.fill(0);
-                                continue;
-                            };
-                            let path = self.part_path(p, plane, slot);
-                            let Some(file) = files[plane][slot as usize].as_ref() else {
-                                return Err(damaged(&path, "it cannot be opened"));
-                            };
-                            match std::os::unix::fs::FileExt::read_exact_at(file, bytes, piece.start as u64 * 8) {
-                                Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
-                                    return Err(damaged(&path, &format!("it ends before block {b}")));
-                                }
-                                other => other.map_err(|e| DiskError::io(&path, &e))?,
-                            }
-                            crcs[plane].update(bytes);
-                        }
-                        let [zero, one] = &buffers;
-                        let word = |raw: &[u8]| u64::from_le_bytes(raw.try_into().unwrap_or_default());
-                        for ((w, zero), one) in piece.zip(zero.chunks_exact(8)).zip(one.chunks_exact(8)) {
-                            marks[2 * w].store(word(zero), Relaxed);
-                            marks[2 * w + 1].store(word(one), Relaxed);
-                        }
-                    }
-                    let mut read = 0;
-                    for (plane, crc) in crcs.into_iter().enumerate() {
-                        if let Some((slot, want)) = entries[plane][b] {
-                            if crc.finalize() != want {
-                                let path = self.part_path(p, plane, slot);
-                                return Err(damaged(
-                                    &path,
-                                    &format!("block {b}'s CRC-32 differs from the manifest's"),
-                                ));
-                            }
-                            read += run.len() as u64 * 8;
-                        }
-                    }
-                    Ok(read)
-                })
+                .map(|b| self.load_block(p, b, &files, &planes))
                 .collect::<Result<Vec<u64>, EngineError>>()?;
             traffic.read += bytes.iter().sum::<u64>();
             Ok(planes)
         })
+    }
+
+    /// Planes for part `p` to be read into: `spare`, or the pool's, if of its size (every
+    /// word is then written by the read), else new ones.
+    fn free_planes(&self, p: usize, spare: Option<Planes>) -> Result<Planes, EngineError> {
+        let slice = self.partition.slice(p);
+        let spare = spare.or_else(|| self.pool.lock().unwrap_or_else(|e| e.into_inner()).pop());
+        Ok(match spare {
+            Some(mut planes) if planes.len() == slice.end - slice.start => {
+                planes.reuse(slice);
+                planes
+            }
+            _ => Planes::try_new(slice)?,
+        })
+    }
+
+    /// The files of part `p`'s committed blocks, by plane and slot (`None` where no block
+    /// is in that slot).
+    fn open_part(&self, p: usize) -> Result<[[Option<File>; 2]; 2], EngineError> {
+        let mut files: [[Option<File>; 2]; 2] = Default::default();
+        for (plane, entries) in self.manifest.blocks[p].iter().enumerate() {
+            for slot in 0..2u8 {
+                if entries.iter().flatten().any(|&(s, _)| s == slot) {
+                    let path = self.part_path(p, plane, slot);
+                    files[plane][slot as usize] = Some(open_read(&path).map_err(|e| unreadable(&path, &e))?);
+                }
+            }
+        }
+        Ok(files)
+    }
+
+    /// Reads block `b` of part `p` from `files` into `planes`, checked against its CRC-32;
+    /// returns the bytes read. Both planes of the block together, a piece at a time: each
+    /// piece is checked and woven into the interleaved planes while it is in the cache, and
+    /// each line of the planes is written once.
+    fn load_block(
+        &self,
+        p: usize,
+        b: usize,
+        files: &[[Option<File>; 2]; 2],
+        planes: &Planes,
+    ) -> Result<u64, EngineError> {
+        let entries = &self.manifest.blocks[p];
+        let marks = planes.marks.words();
+        let run = b * PART_BLOCK / 8..planes.words.min((b + 1) * PART_BLOCK / 8);
+        let mut buffers = [vec![0u8; PIECE], vec![0u8; PIECE]];
+        let mut crcs = [crc32fast::Hasher::new(), crc32fast::Hasher::new()];
+        for piece in pieces(run.clone()) {
+            for plane in 0..2 {
+                let bytes = &mut buffers[plane][..piece.len() * 8];
+                let Some((slot, _)) = entries[plane][b] else {
+                    bytes.fill(0);
+                    continue;
+                };
+                let path = self.part_path(p, plane, slot);
+                let Some(file) = files[plane][slot as usize].as_ref() else {
+                    return Err(damaged(&path, "it cannot be opened"));
+                };
+                match std::os::unix::fs::FileExt::read_exact_at(file, bytes, piece.start as u64 * 8) {
+                    Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
+                        return Err(damaged(&path, &format!("it ends before block {b}")));
+                    }
+                    other => other.map_err(|e| DiskError::io(&path, &e))?,
+                }
+                crcs[plane].update(bytes);
+            }
+            let [zero, one] = &buffers;
+            let word = |raw: &[u8]| u64::from_le_bytes(raw.try_into().unwrap_or_default());
+            for ((w, zero), one) in piece.zip(zero.chunks_exact(8)).zip(one.chunks_exact(8)) {
+                marks[2 * w].store(word(zero), Relaxed);
+                marks[2 * w + 1].store(word(one), Relaxed);
+            }
+        }
+        let mut read = 0;
+        for (plane, crc) in crcs.into_iter().enumerate() {
+            if let Some((slot, want)) = entries[plane][b] {
+                if crc.finalize() != want {
+                    let path = self.part_path(p, plane, slot);
+                    return Err(damaged(
+                        &path,
+                        &format!("block {b}'s CRC-32 differs from the manifest's"),
+                    ));
+                }
+                read += run.len() as u64 * 8;
+            }
+        }
+        Ok(read)
     }
 
     /// Writes the blocks of plane `plane` of `planes` (part `p`) holding a chunk `dirty`
@@ -1539,6 +1646,7 @@ fn read_manifest(dir: &Path) -> Result<Option<Manifest>, EngineError> {
             Unusable::Format(found) => DiskError::Format {
                 path: path.display().to_string(),
                 found,
+                reads: FORMAT,
             }
             .into(),
             Unusable::Damaged(reason) => damaged(&path, &reason),
@@ -1592,6 +1700,31 @@ pub fn parse_manifest(bytes: &[u8]) -> Result<(usize, usize), String> {
 }
 
 impl Manifest {
+    /// The manifest of a search not begun: `id` of `identity` over `states` ranks cut into
+    /// `parts`, with `classes` invariant classes and `watched` ranks; no block written.
+    fn empty(id: &str, identity: &Identity, states: u64, parts: usize, classes: usize, watched: usize) -> Self {
+        Manifest {
+            format: FORMAT,
+            id: id.into(),
+            identity: identity.encode(),
+            states,
+            parts,
+            levels: Vec::new(),
+            classes: Vec::new(),
+            runs: Vec::new(),
+            reached_by_class: vec![0; classes],
+            antipodes: Vec::new(),
+            watched: vec![None; watched],
+            blocks: (0..parts)
+                .map(|p| vec![vec![None; blocks_of(&Partition::new(states, parts), p)]; 2])
+                .collect(),
+            frontier: vec![false; parts],
+            late: vec![None; parts],
+            late_bins: vec![Vec::new(); parts],
+            crc32: 0,
+        }
+    }
+
     /// The manifest with its CRC-32: that of its JSON with 0 in its place.
     fn sealed(&self) -> Manifest {
         let mut m = Manifest {

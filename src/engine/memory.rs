@@ -2,16 +2,87 @@
 //! the command line can refuse a job that will not fit (naming the figure) before anything
 //! is allocated, and say how many machines would do.
 
+use super::bitset::WORD_BITS;
 use super::exchange::Partition;
 
 /// Bits the breadth-first search keeps per rank (two planes: unseen, this level, next
 /// level, done).
 pub const BITS_PER_STATE: u128 = 2;
 
+/// Bytes the two planes take per 64-bit word of ranks: a word of each.
+const PLANES_BYTES_PER_WORD: u64 = BITS_PER_STATE as u64 * 8;
+
+/// Bytes of the two planes of `ranks` ranks, in whole 64-bit words: what a slice or a part
+/// on disk allocates for its bits.
+pub fn plane_bytes(ranks: u64) -> u64 {
+    ranks.div_ceil(WORD_BITS) * PLANES_BYTES_PER_WORD
+}
+
+/// Ranks whose planes fit in `bytes`, in whole words (at least one word's).
+pub fn ranks_in(bytes: u64) -> u64 {
+    (bytes / PLANES_BYTES_PER_WORD).max(1) * WORD_BITS
+}
+
 /// Bytes of ranks one process may have sent that their owners have not yet taken (the
 /// exchange blocks the sender beyond it); a process of N holds at most N times this in
 /// exchange buffers: what it sent, and what each other process sent to it.
 pub const IN_FLIGHT_BYTES: u64 = 8 << 20;
+
+/// Chunks expanded per worker thread before the ranks they found for other processes
+/// are sent: this bounds what the engine holds for sending to `GROUP_PER_THREAD x
+/// threads x 2^18` frontier ranks times their predecessors, 8 bytes each (16 MiB per
+/// thread for a sliding board, whose ranks have at most two far predecessors).
+pub const GROUP_PER_THREAD: usize = 2;
+
+/// Chunks a search of several processes expands before it sends what they found for other
+/// processes, with `threads` worker threads (see [`GROUP_PER_THREAD`]).
+pub fn sending_group(threads: usize) -> usize {
+    GROUP_PER_THREAD * threads
+}
+
+/// How `--memory` is shared on disk: two parts' planes take half (one expanded while the
+/// other is written and the next read into its memory), so a part's planes a quarter.
+pub fn part_bytes(memory: u64) -> u64 {
+    (memory / 4).max(16)
+}
+
+/// The least `--memory` whose share for a part ([`part_bytes`]) holds `ranks` ranks.
+pub fn memory_for_part(ranks: u64) -> u64 {
+    4 * plane_bytes(ranks)
+}
+
+/// The least `--memory` that holds one part of `ranks` ranks at a time, its planes in half
+/// of it (the rest is the update buffers' and the expansion's), as a search resumed with less
+/// memory than it began with runs.
+pub fn memory_for_one_part(ranks: u64) -> u64 {
+    2 * plane_bytes(ranks)
+}
+
+/// The update buffers' share of `--memory` on disk, or the bins' where the far move is sent
+/// as bits: a quarter; the rest is headroom for the expansion's own buffers.
+pub fn buffer_bytes(memory: u64) -> u64 {
+    memory / 4
+}
+
+/// Bytes of the update buffers a search on disk with `memory` holds before it writes them
+/// out: their share, at least a page.
+pub fn update_buffer_bytes(memory: u64) -> u64 {
+    buffer_bytes(memory).max(1 << 12)
+}
+
+/// Bytes of each update file's write buffer, of `buffers` bytes of update buffers and
+/// `parts` parts: every part may have two update files open, their buffers sharing an
+/// eighth of the update buffers' memory.
+pub fn update_writer_bytes(buffers: u64, parts: usize) -> u64 {
+    buffers / 8 / (2 * parts as u64)
+}
+
+/// Chunks a search on disk expands at once, of `buffers` bytes of update buffers and
+/// `threads` worker threads: as many as their far predecessors (about 2 MiB a chunk) fit in
+/// the buffers, and at least [`GROUP_PER_THREAD`] a thread.
+pub fn disk_group(buffers: u64, threads: usize) -> usize {
+    ((buffers >> 21) as usize).max(sending_group(threads))
+}
 
 /// Ranks one bit of an occupancy summary stands for (a 64-byte line of the interleaved
 /// planes holds 256 ranks of both).
@@ -48,11 +119,15 @@ pub fn memory_per_process(states: u128, processes: usize) -> u128 {
     slice.saturating_mul(BITS_PER_STATE) / 8 + summaries(slice) + u128::from(IN_FLIGHT_BYTES) * processes as u128
 }
 
-/// What a search may take of `available` bytes: 90%, the rest left to the system and to
-/// what no estimate counts (the allocator's slack, the puzzle's tables, the stack). Every
-/// memory check of the crate and of the binary takes its bound from here.
+/// The share of the machine's memory a search may take, in percent: the rest is left to
+/// the system and to what no estimate counts (the allocator's slack, the puzzle's tables,
+/// the stack).
+pub const USABLE_PERCENT: u64 = 90;
+
+/// What a search may take of `available` bytes: [`USABLE_PERCENT`] of it. Every memory
+/// check of the crate and of the binary takes its bound from here.
 pub fn usable(available: u64) -> u128 {
-    u128::from(available) * 9 / 10
+    u128::from(available) * u128::from(USABLE_PERCENT) / 100
 }
 
 /// The fewest processes, one a machine of `machine` bytes, whose shares of a BFS of
@@ -79,8 +154,12 @@ pub fn machines(states: u128, machine: u64) -> Option<usize> {
 /// is still 6 times faster.
 pub const SPARSE_RATIO: u128 = 256;
 
-/// Bytes the sparse route holds beyond its levels: one chunk's sort buffer.
-pub const SPARSE_CHUNK_BYTES: u128 = 256 << 20;
+/// Predecessors the sparse route generates, sorts and merges at once: 16 Mi keys.
+pub const SPARSE_CHUNK_KEYS: usize = 1 << 24;
+
+/// Bytes the sparse route holds beyond its levels: one chunk's sort buffer, of the largest
+/// keys (`u128`): 256 MiB.
+pub const SPARSE_CHUNK_BYTES: u128 = SPARSE_CHUNK_KEYS as u128 * 16;
 
 /// Bytes the sparse route needs at most for `states` states of `key_bytes` bytes: every
 /// level (a search keeps two, but which two are the largest is not known before), plus a

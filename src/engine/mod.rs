@@ -1,6 +1,13 @@
-//! The search engine: a bit-packed parallel BFS for unit-cost moves, and Dial's bucketed
-//! search over the same bit sets when moves have costs. [`search`] is the one entry.
+//! The search engine: a bit-packed parallel BFS for unit-cost moves (in memory, shared by
+//! processes, or with its planes on disk), and Dial's bucketed search over the same bit sets
+//! when moves have costs. [`search`] is the one entry.
+//!
+//! The routes share their types through `api` (what a search is given, tells and returns)
+//! and `error` (why it fails), and their sizes through [`memory`]; they never import each
+//! other. The engine writes files only where it is asked to keep a search: checkpoints
+//! ([`checkpoint`]) and the planes on disk ([`disk`]).
 
+mod api;
 pub mod bfs;
 mod bins;
 pub mod bitset;
@@ -9,13 +16,15 @@ pub mod checkpoint;
 mod counts;
 pub mod dial;
 pub mod disk;
+pub mod error;
 pub mod exchange;
 mod expand;
 pub mod memory;
 mod planes;
 pub mod sparse;
 
-pub use bfs::{Distances, EngineError, Level, Options};
+pub use api::{Distances, Level, Options};
+pub use error::EngineError;
 
 /// What sees each level as a search completes it and may stop the search. Taken as a trait
 /// object inside the engine, so that each caller's closure does not compile another copy

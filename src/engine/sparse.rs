@@ -12,35 +12,17 @@
 //! keeps them all. The result depends only on the set of keys at each level, never on the
 //! thread schedule.
 
-use super::bfs::EngineError;
+pub use super::error::OutOfMemory;
+
+use super::error::EngineError;
+use super::memory::SPARSE_CHUNK_KEYS;
 use crate::puzzle::{Key, PackedGraph};
-use crate::util::human_bytes;
 use rayon::prelude::*;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use thiserror::Error;
-
-/// Predecessors generated, sorted and merged at once: 16 Mi keys (256 MiB of `u128`).
-const CHUNK_KEYS: usize = 1 << 24;
 
 /// Keys of a sorted run merged against the levels by one task.
 const BLOCK_KEYS: usize = 1 << 16;
-
-/// The sparse search ran out of the memory it was allowed.
-#[derive(Debug, Error, Clone, Copy, PartialEq, Eq)]
-#[error(
-    "the sparse search needs more than {} at level {level} ({} bytes a state plus a chunk's sort buffer), the most it may take",
-    human_bytes(*budget),
-    bytes_per_key
-)]
-pub struct OutOfMemory {
-    /// The level being found when the memory ran out.
-    pub level: usize,
-    /// Bytes of one key.
-    pub bytes_per_key: usize,
-    /// The bytes the search was allowed (or what the allocator refused).
-    pub budget: u128,
-}
 
 /// What the sparse search may do.
 pub struct SparseOptions<'a> {
@@ -179,7 +161,7 @@ fn next_level<G: PackedGraph>(
     stop: Option<&AtomicBool>,
 ) -> Result<Vec<G::Key>, EngineError> {
     let degree = graph.degree().max(1);
-    let per_chunk = (CHUNK_KEYS / degree).max(1);
+    let per_chunk = (SPARSE_CHUNK_KEYS / degree).max(1);
     let mut buffer: Vec<G::Key> = Vec::new();
     budget.reserve(&mut buffer, level.len().min(per_chunk) * degree, 0)?;
     let mut next: Vec<G::Key> = Vec::new();
@@ -207,12 +189,6 @@ fn next_level<G: PackedGraph>(
     next.dedup();
     next.shrink_to_fit();
     Ok(next)
-}
-
-impl From<OutOfMemory> for EngineError {
-    fn from(e: OutOfMemory) -> Self {
-        EngineError::SparseMemory(e)
-    }
 }
 
 /// The keys of `run` (ascending, distinct) that none of `sets` (each ascending) holds,

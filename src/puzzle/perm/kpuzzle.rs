@@ -381,14 +381,8 @@ fn move_def(sets: &[SetDef], name: &str, orbits: &IndexMap<String, MoveOrbit>) -
     })
 }
 
-/// Adds the derived moves to `moves`, each once the moves its sequence names are known;
-/// refuses a derived move that names itself through others, or one named like a given move.
-fn derive(
-    sets: &[SetDef],
-    derived: &IndexMap<String, String>,
-    moves: &mut Vec<MoveDef>,
-) -> Result<(), DefinitionError> {
-    let given = moves.len();
+/// Refuses a derived move named like a given move, or named as no move may be.
+fn check_derived_names(derived: &IndexMap<String, String>, moves: &[MoveDef]) -> Result<(), DefinitionError> {
     for name in derived.keys() {
         if moves.iter().any(|m| &m.name == name) {
             return err(
@@ -401,6 +395,34 @@ fn derive(
         }
         check_name(name, moves.iter().map(|m| m.name.as_str()))?;
     }
+    Ok(())
+}
+
+/// The derived moves each derived move's sequence names (as indices past the `given`
+/// moves), each once: a derived move is evaluated once these are (Kahn's order).
+fn derived_needs(sequences: &[Vec<Term>], given: usize) -> Vec<Vec<usize>> {
+    sequences
+        .iter()
+        .map(|seq| {
+            let mut named = Vec::new();
+            seq.iter().for_each(|t| t.for_each_move(&mut |m| named.push(m)));
+            named.retain(|&m| m >= given);
+            named.sort_unstable();
+            named.dedup();
+            named
+        })
+        .collect()
+}
+
+/// Adds the derived moves to `moves`, each once the moves its sequence names are known;
+/// refuses a derived move that names itself through others, or one named like a given move.
+fn derive(
+    sets: &[SetDef],
+    derived: &IndexMap<String, String>,
+    moves: &mut Vec<MoveDef>,
+) -> Result<(), DefinitionError> {
+    let given = moves.len();
+    check_derived_names(derived, moves)?;
     let names: Vec<&str> = moves
         .iter()
         .map(|m| m.name.as_str())
@@ -415,18 +437,7 @@ fn derive(
             })
         })
         .collect::<Result<Vec<Vec<Term>>, _>>()?;
-    // A derived move is evaluated once every derived move it names is (Kahn's order).
-    let needs: Vec<Vec<usize>> = sequences
-        .iter()
-        .map(|seq| {
-            let mut named = Vec::new();
-            seq.iter().for_each(|t| t.for_each_move(&mut |m| named.push(m)));
-            named.retain(|&m| m >= given);
-            named.sort_unstable();
-            named.dedup();
-            named
-        })
-        .collect();
+    let needs = derived_needs(&sequences, given);
     let mut transforms: Vec<Transform> = moves.iter().map(Transform::of).collect();
     transforms.resize(names.len(), Transform::identity(sets));
     let mut done = vec![false; sequences.len()];

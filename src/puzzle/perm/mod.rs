@@ -7,6 +7,7 @@
 //! radix of coordinates ([`coords`]), so the engine's bit planes hold little beyond what
 //! is reachable and a predecessor costs a table look-up or two.
 
+mod chain;
 mod classes;
 pub mod coords;
 pub mod family;
@@ -578,8 +579,9 @@ impl PermPuzzle {
         Ok(self.s.layout.flatten(&state))
     }
 
+    /// A state written as numbers: each set's pieces, then its twists, the sets named or in
+    /// order with `/` between them.
     fn parse_lines(&self, text: &str) -> Result<(Vec<u8>, Vec<u8>), ParseError> {
-        let bad = |m: String| Err(ParseError::Malformed(m));
         let (mut pieces, mut twists) = (self.s.solved_pieces.clone(), self.s.solved_twists.clone());
         // Groups: by set names where given, else by `/` (or lines) in set order.
         let tokens: Vec<&str> = text
@@ -588,96 +590,117 @@ impl PermPuzzle {
             .filter(|t| !t.is_empty())
             .collect();
         let named = tokens.iter().any(|t| self.def.sets.iter().any(|s| s.name == *t));
-        let mut groups: Vec<(usize, Vec<&str>)> = Vec::new();
-        if named {
-            for t in tokens {
-                if let Some(s) = self.def.sets.iter().position(|s| s.name == t) {
-                    if groups.iter().any(|g| g.0 == s) {
-                        return bad(format!("set {t} given twice"));
-                    }
-                    groups.push((s, Vec::new()));
-                } else if t == "/" {
-                    continue;
-                } else if t.starts_with(|c: char| c.is_ascii_alphabetic()) {
-                    return Err(self.unknown_set(t));
-                } else if let Some(g) = groups.last_mut() {
-                    g.1.push(t);
-                } else {
-                    return bad("numbers before the first set name".into());
-                }
-            }
-        } else {
-            let mut current = vec![];
-            for t in tokens {
-                if t == "/" {
-                    groups.push((groups.len(), std::mem::take(&mut current)));
-                } else {
-                    current.push(t);
-                }
-            }
-            groups.push((groups.len(), current));
-            if groups.len() != self.def.sets.len() {
-                return bad(format!(
-                    "{} sets given, the puzzle has {} ({}), written with `/` between them; a set's pieces and its twists are one group, the twists after a comma: `2 1 3 4, 0 0 1 2 / 1 2 3`",
-                    groups.len(),
-                    self.def.sets.len(),
-                    join(self.def.sets.iter().map(|s| s.name.clone()))
-                ));
-            }
-        }
+        let groups = match named {
+            true => self.named_groups(tokens)?,
+            false => self.ordered_groups(tokens)?,
+        };
         for (s, numbers) in groups {
-            let set = &self.def.sets[s];
-            let n = set.size;
-            let wanted = if set.orientations > 1 {
-                format!("{n} or {}", 2 * n)
-            } else {
-                n.to_string()
-            };
-            if numbers.len() != n && !(set.orientations > 1 && numbers.len() == 2 * n) {
-                return bad(format!(
-                    "set {} takes {wanted} numbers (pieces, then twists), got {}",
-                    set.name,
-                    numbers.len()
-                ));
-            }
-            let off = self.s.layout.offset[s];
-            for (i, t) in numbers.iter().enumerate() {
-                // `?`: the orientation of a piece whose orientation the definition leaves open.
-                if *t == "?" && i >= n && self.s.layout.piece_mod(off + i - n, pieces[off + i - n]) == 1 {
-                    twists[off + i - n] = 0;
-                    continue;
-                }
-                let Ok(v) = t.parse::<u32>() else {
-                    return bad(format!("{} is not a number", super::quote(t)));
-                };
-                if i < n {
-                    let Some(p) = v.checked_sub(self.first).filter(|&p| p < 256) else {
-                        return bad(format!("piece {v} out of range in set {}", set.name));
-                    };
-                    pieces[off + i] = p as u8;
-                } else {
-                    if v >= u32::from(set.orientations) {
-                        return bad(format!(
-                            "twist {v} out of range in set {} (0 to {})",
-                            set.name,
-                            set.orientations - 1
-                        ));
-                    }
-                    twists[off + i - n] = v as u8;
-                }
-            }
-            if numbers.len() == n {
-                twists[off..off + n].fill(0);
-            }
-            let mut want: Vec<u8> = self.s.solved_pieces[off..off + n].to_vec();
-            let mut got: Vec<u8> = pieces[off..off + n].to_vec();
-            want.sort_unstable();
-            got.sort_unstable();
-            if want != got {
-                return bad(format!("set {}'s pieces are not those of the solved state", set.name));
-            }
+            self.read_set(s, &numbers, &mut pieces, &mut twists)?;
         }
         Ok((pieces, twists))
+    }
+
+    /// The numbers of each set, `tokens` holding each set's name before its numbers.
+    fn named_groups<'t>(&self, tokens: Vec<&'t str>) -> Result<Vec<(usize, Vec<&'t str>)>, ParseError> {
+        let bad = |m: String| Err(ParseError::Malformed(m));
+        let mut groups: Vec<(usize, Vec<&str>)> = Vec::new();
+        for t in tokens {
+            if let Some(s) = self.def.sets.iter().position(|s| s.name == t) {
+                if groups.iter().any(|g| g.0 == s) {
+                    return bad(format!("set {t} given twice"));
+                }
+                groups.push((s, Vec::new()));
+            } else if t == "/" {
+                continue;
+            } else if t.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                return Err(self.unknown_set(t));
+            } else if let Some(g) = groups.last_mut() {
+                g.1.push(t);
+            } else {
+                return bad("numbers before the first set name".into());
+            }
+        }
+        Ok(groups)
+    }
+
+    /// The numbers of each set, `tokens` giving every set in order with `/` between them.
+    fn ordered_groups<'t>(&self, tokens: Vec<&'t str>) -> Result<Vec<(usize, Vec<&'t str>)>, ParseError> {
+        let mut groups: Vec<(usize, Vec<&str>)> = Vec::new();
+        let mut current = vec![];
+        for t in tokens {
+            if t == "/" {
+                groups.push((groups.len(), std::mem::take(&mut current)));
+            } else {
+                current.push(t);
+            }
+        }
+        groups.push((groups.len(), current));
+        if groups.len() != self.def.sets.len() {
+            return Err(ParseError::Malformed(format!(
+                "{} sets given, the puzzle has {} ({}), written with `/` between them; a set's pieces and its twists are one group, the twists after a comma: `2 1 3 4, 0 0 1 2 / 1 2 3`",
+                groups.len(),
+                self.def.sets.len(),
+                join(self.def.sets.iter().map(|s| s.name.clone()))
+            )));
+        }
+        Ok(groups)
+    }
+
+    /// Puts set `s`'s `numbers` (its pieces, then its twists if given) into `pieces` and
+    /// `twists`, checked: in range, and the solved state's pieces.
+    fn read_set(&self, s: usize, numbers: &[&str], pieces: &mut [u8], twists: &mut [u8]) -> Result<(), ParseError> {
+        let bad = |m: String| Err(ParseError::Malformed(m));
+        let set = &self.def.sets[s];
+        let n = set.size;
+        let wanted = if set.orientations > 1 {
+            format!("{n} or {}", 2 * n)
+        } else {
+            n.to_string()
+        };
+        if numbers.len() != n && !(set.orientations > 1 && numbers.len() == 2 * n) {
+            return bad(format!(
+                "set {} takes {wanted} numbers (pieces, then twists), got {}",
+                set.name,
+                numbers.len()
+            ));
+        }
+        let off = self.s.layout.offset[s];
+        for (i, t) in numbers.iter().enumerate() {
+            // `?`: the orientation of a piece whose orientation the definition leaves open.
+            if *t == "?" && i >= n && self.s.layout.piece_mod(off + i - n, pieces[off + i - n]) == 1 {
+                twists[off + i - n] = 0;
+                continue;
+            }
+            let Ok(v) = t.parse::<u32>() else {
+                return bad(format!("{} is not a number", super::quote(t)));
+            };
+            if i < n {
+                let Some(p) = v.checked_sub(self.first).filter(|&p| p < 256) else {
+                    return bad(format!("piece {v} out of range in set {}", set.name));
+                };
+                pieces[off + i] = p as u8;
+            } else {
+                if v >= u32::from(set.orientations) {
+                    return bad(format!(
+                        "twist {v} out of range in set {} (0 to {})",
+                        set.name,
+                        set.orientations - 1
+                    ));
+                }
+                twists[off + i - n] = v as u8;
+            }
+        }
+        if numbers.len() == n {
+            twists[off..off + n].fill(0);
+        }
+        let mut want: Vec<u8> = self.s.solved_pieces[off..off + n].to_vec();
+        let mut got: Vec<u8> = pieces[off..off + n].to_vec();
+        want.sort_unstable();
+        got.sort_unstable();
+        if want != got {
+            return bad(format!("set {}'s pieces are not those of the solved state", set.name));
+        }
+        Ok(())
     }
 
     /// Label of invariant class `c` (0: the goal's).
@@ -1478,17 +1501,7 @@ impl PermPuzzle {
         let assemblies = self
             .assemblies
             .map_or_else(|| "more than 10^38".into(), crate::util::thousands);
-        let rest = match self.assemblies {
-            Some(a) if a <= self.structured() => String::new(),
-            Some(_) if self.assemblies_u64().is_some() => " and the misplaced rest".into(),
-            Some(a) => format!(
-                " and a rest of {} with a piece out of its orbit or a twist no move changes, not counted as a class (past 64 bits)",
-                crate::util::thousands(a - self.structured())
-            ),
-            None => {
-                " and a rest with a piece out of its orbit or a twist no move changes, not counted as a class".into()
-            }
-        };
+        let rest = self.uncounted_rest();
         if facts.is_empty() {
             if rest.is_empty() {
                 return format!(
@@ -1505,5 +1518,21 @@ impl PermPuzzle {
             facts.join("; "),
             crate::util::thousands(r),
         )
+    }
+
+    /// What [`Self::found_invariants`] says of the assemblies outside every class: none, a
+    /// misplaced rest, or a rest too large to count.
+    fn uncounted_rest(&self) -> String {
+        match self.assemblies {
+            Some(a) if a <= self.structured() => String::new(),
+            Some(_) if self.assemblies_u64().is_some() => " and the misplaced rest".into(),
+            Some(a) => format!(
+                " and a rest of {} with a piece out of its orbit or a twist no move changes, not counted as a class (past 64 bits)",
+                crate::util::thousands(a - self.structured())
+            ),
+            None => {
+                " and a rest with a piece out of its orbit or a twist no move changes, not counted as a class".into()
+            }
+        }
     }
 }

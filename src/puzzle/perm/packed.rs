@@ -107,6 +107,85 @@ fn forbidden_values(def: &Definition, layout: &Layout, fields: &[Field]) -> Vec<
     forbidden
 }
 
+/// The fields of the packed key of `def` (laid out as `layout`, moved by `moves`): one per
+/// position some move touches, as few bits as its piece and twist take, none across a word;
+/// with the tables that add a twist to a field, and the key's bits. Refused past 8 bits a
+/// field or [`MAX_BITS`] in all.
+fn fields(def: &Definition, layout: &Layout, moves: &[Move]) -> Result<(Vec<Field>, Vec<u8>, u32), DefinitionError> {
+    let touched = |i: usize| moves.iter().any(|m| usize::from(m.from[i]) != i || m.twist[i] != 0);
+    let (mut fields, mut twisted) = (Vec::new(), Vec::new());
+    let (mut word, mut shift) = (0, 0);
+    for i in (0..layout.positions()).filter(|&i| touched(i)) {
+        let modulus = layout.modulus[i];
+        let width = field_width(def, layout, i)?;
+        if shift + width > 64 {
+            (word, shift) = (word + 1, 0);
+        }
+        // A table per twist added, over every value the field's bits can hold: modulo
+        // what its piece is told apart by.
+        let table = twisted.len();
+        let m = usize::from(modulus);
+        let told = |v: usize| u8::try_from(v / m).map_or(m, |label| usize::from(layout.piece_mod(i, label)));
+        for add in 0..m {
+            twisted.extend((0..1usize << width).map(|v| (v / m * m + (v % m + add) % m % told(v)) as u8));
+        }
+        fields.push(Field {
+            position: i,
+            word,
+            shift,
+            mask: if width == 0 { 0 } else { u64::MAX >> (64 - width) },
+            modulus,
+            table,
+        });
+        shift += width;
+    }
+    let bits = 64 * word as u32 + shift;
+    if bits > MAX_BITS {
+        return Err(DefinitionError {
+            line: 0,
+            message: format!(
+                "a state takes {bits} bits packed, its pieces and twists where the moves reach; at most {MAX_BITS} are searched as packed states"
+            ),
+        });
+    }
+    Ok((fields, twisted, bits))
+}
+
+/// Bits the field of position `i` takes: its set's largest piece and its twists.
+fn field_width(def: &Definition, layout: &Layout, i: usize) -> Result<u32, DefinitionError> {
+    let set = layout.set_of[i];
+    let top = def.solved.pieces[set].iter().max().copied().unwrap_or(0);
+    let values = (usize::from(top) + 1) * usize::from(layout.modulus[i]);
+    let width = usize::BITS - (values - 1).leading_zeros();
+    if width > 8 {
+        return Err(DefinitionError {
+            line: 0,
+            message: format!(
+                "set {}'s pieces and twists take {width} bits a state; at most 8 are searched as packed states",
+                def.sets[set].name
+            ),
+        });
+    }
+    Ok(width)
+}
+
+/// Each move as a step per field: the field it takes its value from and the twist it adds.
+fn steps(moves: &[Move], fields: &[Field], positions: usize) -> Vec<Step> {
+    let mut field_of = vec![0u16; positions];
+    for (j, f) in fields.iter().enumerate() {
+        field_of[f.position] = j as u16;
+    }
+    moves
+        .iter()
+        .flat_map(|m| {
+            fields.iter().map(|f| Step {
+                from: field_of[usize::from(m.from[f.position])],
+                add: m.twist[f.position],
+            })
+        })
+        .collect()
+}
+
 /// A [`Packing`] whose keys are `K`.
 #[derive(Debug, Clone)]
 pub struct PackedPerm<K> {
@@ -123,67 +202,8 @@ impl Packing {
             solved_pieces,
             solved_twists,
         } = structure::Flat::new(&def, metric)?;
-        let touched = |i: usize| moves.iter().any(|m| usize::from(m.from[i]) != i || m.twist[i] != 0);
-        let (mut fields, mut twisted) = (Vec::new(), Vec::new());
-        let (mut word, mut shift) = (0, 0);
-        for i in (0..layout.positions()).filter(|&i| touched(i)) {
-            let set = layout.set_of[i];
-            let modulus = layout.modulus[i];
-            let top = def.solved.pieces[set].iter().max().copied().unwrap_or(0);
-            let values = (usize::from(top) + 1) * usize::from(modulus);
-            let width = usize::BITS - (values - 1).leading_zeros();
-            if width > 8 {
-                return Err(DefinitionError {
-                    line: 0,
-                    message: format!(
-                        "set {}'s pieces and twists take {width} bits a state; at most 8 are searched as packed states",
-                        def.sets[set].name
-                    ),
-                });
-            }
-            if shift + width > 64 {
-                (word, shift) = (word + 1, 0);
-            }
-            // A table per twist added, over every value the field's bits can hold: modulo
-            // what its piece is told apart by.
-            let table = twisted.len();
-            let m = usize::from(modulus);
-            let told = |v: usize| u8::try_from(v / m).map_or(m, |label| usize::from(layout.piece_mod(i, label)));
-            for add in 0..m {
-                twisted.extend((0..1usize << width).map(|v| (v / m * m + (v % m + add) % m % told(v)) as u8));
-            }
-            fields.push(Field {
-                position: i,
-                word,
-                shift,
-                mask: if width == 0 { 0 } else { u64::MAX >> (64 - width) },
-                modulus,
-                table,
-            });
-            shift += width;
-        }
-        let bits = 64 * word as u32 + shift;
-        if bits > MAX_BITS {
-            return Err(DefinitionError {
-                line: 0,
-                message: format!(
-                    "a state takes {bits} bits packed, its pieces and twists where the moves reach; at most {MAX_BITS} are searched as packed states"
-                ),
-            });
-        }
-        let mut field_of = vec![0u16; layout.positions()];
-        for (j, f) in fields.iter().enumerate() {
-            field_of[f.position] = j as u16;
-        }
-        let steps = moves
-            .iter()
-            .flat_map(|m| {
-                fields.iter().map(|f| Step {
-                    from: field_of[usize::from(m.from[f.position])],
-                    add: m.twist[f.position],
-                })
-            })
-            .collect::<Vec<_>>();
+        let (fields, twisted, bits) = fields(&def, &layout, &moves)?;
+        let steps = steps(&moves, &fields, layout.positions());
         let forbidden = forbidden_values(&def, &layout, &fields);
         let mut packing = Packing {
             id: id.to_string(),

@@ -3,7 +3,7 @@
 //! in step, twist sums every move keeps, and permutation parities the moves tie together.
 //! The ranking covers the goal's class of these invariants only.
 
-use super::group::{Chain, Perm};
+use super::chain::{Chain, Perm};
 use super::parse::{Definition, DefinitionError, State, err, power_name, turns};
 use super::rank::{MAX_DISTINCT, multinomial, multinomial_wide, parity, rank_distinct};
 use std::collections::HashSet;
@@ -693,6 +693,17 @@ impl Structure {
     /// The invariants of a flattened state, as a class index (goal: 0), or why it is outside
     /// every class (a piece out of its orbit, a still piece moved, sets out of step).
     pub fn class_of(&self, pieces: &[u8], twists: &[u8]) -> Result<u64, String> {
+        self.still_in_place(pieces, twists)?;
+        let codes = (self.components.iter())
+            .map(|c| self.code_of(c, pieces, twists))
+            .collect::<Result<Vec<Vec<u8>>, String>>()?;
+        self.in_step(&codes)?;
+        Ok(self.class_index(&codes, twists))
+    }
+
+    /// Refuses a state whose still positions (no move touches them) do not hold their
+    /// solved pieces.
+    fn still_in_place(&self, pieces: &[u8], twists: &[u8]) -> Result<(), String> {
         for &p in &self.still {
             if pieces[p] != self.solved_pieces[p] || twists[p] != self.solved_twists[p] {
                 let set = self.layout.set_of[p];
@@ -703,41 +714,49 @@ impl Structure {
                 ));
             }
         }
-        let mut codes: Vec<Vec<u8>> = Vec::with_capacity(self.components.len());
-        for c in &self.components {
-            let mut code = vec![0u8; c.len()];
-            let mut counts = vec![0usize; c.counts.len()];
-            for (slot, &p) in code.iter_mut().zip(&c.positions) {
-                let k = c.code[usize::from(pieces[p])];
-                if k == u8::MAX || counts[usize::from(k)] == c.counts[usize::from(k)] {
-                    return Err("a piece is outside the orbit its moves keep it in".into());
-                }
-                counts[usize::from(k)] += 1;
-                *slot = k;
+        Ok(())
+    }
+
+    /// Component `c`'s pieces in a state, as their codes; refused where a piece is out of
+    /// the orbit, an arrangement the moves do not make, or an orientation no move changes
+    /// differs from its own.
+    fn code_of(&self, c: &Component, pieces: &[u8], twists: &[u8]) -> Result<Vec<u8>, String> {
+        let mut code = vec![0u8; c.len()];
+        let mut counts = vec![0usize; c.counts.len()];
+        for (slot, &p) in code.iter_mut().zip(&c.positions) {
+            let k = c.code[usize::from(pieces[p])];
+            if k == u8::MAX || counts[usize::from(k)] == c.counts[usize::from(k)] {
+                return Err("a piece is outside the orbit its moves keep it in".into());
             }
-            if let Some(reached) = &c.reached
-                && reached.binary_search(&rank_distinct(&code)).is_err()
-            {
-                return Err(format!(
-                    "the moves make {} arrangements of set {}'s pieces, and not this one",
-                    crate::util::thousands(reached.len() as u64),
-                    self.layout.names[c.set]
-                ));
-            }
-            if let Some(carried) = &c.carried
-                && code
-                    .iter()
-                    .zip(&c.positions)
-                    .enumerate()
-                    .any(|(j, (&k, &p))| twists[p] != carried.twist(k, j, c.orientations))
-            {
-                return Err(format!(
-                    "no move changes the orientations of set {}'s pieces, so each keeps its own",
-                    self.layout.names[c.set]
-                ));
-            }
-            codes.push(code);
+            counts[usize::from(k)] += 1;
+            *slot = k;
         }
+        if let Some(reached) = &c.reached
+            && reached.binary_search(&rank_distinct(&code)).is_err()
+        {
+            return Err(format!(
+                "the moves make {} arrangements of set {}'s pieces, and not this one",
+                crate::util::thousands(reached.len() as u64),
+                self.layout.names[c.set]
+            ));
+        }
+        if let Some(carried) = &c.carried
+            && code
+                .iter()
+                .zip(&c.positions)
+                .enumerate()
+                .any(|(j, (&k, &p))| twists[p] != carried.twist(k, j, c.orientations))
+        {
+            return Err(format!(
+                "no move changes the orientations of set {}'s pieces, so each keeps its own",
+                self.layout.names[c.set]
+            ));
+        }
+        Ok(code)
+    }
+
+    /// Refuses components' `codes` where a follower is out of step with its leader.
+    fn in_step(&self, codes: &[Vec<u8>]) -> Result<(), String> {
         for (i, c) in self.components.iter().enumerate() {
             if let Some(leader) = c.follows {
                 // Follower in step: the leader's piece at each position names where in the
@@ -754,6 +773,12 @@ impl Structure {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// The class index of a state whose components' pieces are `codes`: each fixed twist
+    /// sum's offset and each tied parity's, in mixed radix.
+    fn class_index(&self, codes: &[Vec<u8>], twists: &[u8]) -> u64 {
         let mut class = 0u64;
         let mut radix = 1u64;
         for (i, c) in self.components.iter().enumerate() {
@@ -773,7 +798,7 @@ impl Structure {
                 radix *= 2;
             }
         }
-        Ok(class)
+        class
     }
 }
 

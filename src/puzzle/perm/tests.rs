@@ -166,12 +166,12 @@ fn plain_levels(text: &str, metric: Metric) -> Vec<u64> {
     plain_levels_of(&parse_definition(text).expect("a valid definition"), metric)
 }
 
-/// [`plain_levels`] of a definition read. The orientations it leaves open (`?`,
-/// `orientationMod`) are forgotten only in the keys of the states seen: the states searched
-/// keep every twist.
-fn plain_levels_of(def: &Definition, metric: Metric) -> Vec<u64> {
-    type S = (Vec<u8>, Vec<u8>);
-    // Per flattened position's set, each label's modulus, as the solved state gives it.
+/// A flattened state: its pieces and its twists.
+type S = (Vec<u8>, Vec<u8>);
+
+/// The key [`plain_levels_of`] tells states apart by: the twists each modulo what its piece
+/// is told apart by (as the solved state gives it, per set and label).
+fn plain_key(def: &Definition) -> impl Fn(&S) -> S {
     let told: Vec<HashMap<u8, u8>> = def
         .sets
         .iter()
@@ -190,11 +190,14 @@ fn plain_levels_of(def: &Definition, metric: Metric) -> Vec<u64> {
         .enumerate()
         .flat_map(|(s, set)| std::iter::repeat_n(s, set.size))
         .collect();
-    let key = |(p, t): &S| -> S {
+    move |(p, t): &S| -> S {
         let t = t.iter().enumerate().map(|(i, &x)| x % told[set_of[i]][&p[i]]).collect();
         (p.clone(), t)
-    };
-    let flat = |v: &[Vec<u8>]| v.concat();
+    }
+}
+
+/// A move of `def` applied to a flattened state, straight from the definition's lines.
+fn plain_move(def: &Definition) -> impl Fn(&S, &super::parse::MoveDef) -> S + '_ {
     let moduli: Vec<u8> = def
         .sets
         .iter()
@@ -205,7 +208,7 @@ fn plain_levels_of(def: &Definition, metric: Metric) -> Vec<u64> {
         .iter()
         .scan(0, |o, s| Some(std::mem::replace(o, *o + s.size)))
         .collect();
-    let apply = |s: &S, m: &super::parse::MoveDef| -> S {
+    move |s: &S, m: &super::parse::MoveDef| -> S {
         let (mut p, mut t) = (s.0.clone(), s.1.clone());
         for (set, off) in offsets.iter().enumerate() {
             for i in 0..def.sets[set].size {
@@ -214,9 +217,17 @@ fn plain_levels_of(def: &Definition, metric: Metric) -> Vec<u64> {
                 t[off + i] = (s.1[f] + m.twist[set][i]) % moduli[off + i];
             }
         }
-        p.iter().zip(&t).count();
         (p, t)
-    };
+    }
+}
+
+/// [`plain_levels`] of a definition read. The orientations it leaves open (`?`,
+/// `orientationMod`) are forgotten only in the keys of the states seen: the states searched
+/// keep every twist.
+fn plain_levels_of(def: &Definition, metric: Metric) -> Vec<u64> {
+    let key = plain_key(def);
+    let apply = plain_move(def);
+    let flat = |v: &[Vec<u8>]| v.concat();
     let start: S = (flat(&def.solved.pieces), flat(&def.solved.twists));
     // Each move's powers: apply it 1, 2, ... times until back where it started.
     let mut seen: HashMap<S, usize> = HashMap::from([(key(&start), 0)]);
@@ -252,10 +263,29 @@ fn plain_levels_of(def: &Definition, metric: Metric) -> Vec<u64> {
     counts
 }
 
+/// Checks that each definition of `cases` is refused in one line holding its message.
+fn refuses(cases: &[(String, &str)]) {
+    for (text, want) in cases {
+        let got = PermPuzzle::from_text(text, "t", Metric::Face)
+            .map(|_| ())
+            .map_err(|e| e.to_string());
+        match got {
+            Err(message) => {
+                assert!(
+                    message.contains(want),
+                    "{text:?}\n  gave {message:?}\n  wanted {want:?}"
+                );
+                assert!(!message.contains('\n'), "one line: {message:?}");
+            }
+            Ok(()) => panic!("{text:?} was accepted, wanted {want:?}"),
+        }
+    }
+}
+
 #[test]
 fn refuses_what_the_reader_does_not_support() {
     let set = "Set C 3 1\n";
-    let cases: &[(String, &str)] = &[
+    refuses(&[
         (
             format!("{set}Illegal C 1 2\n"),
             "line 2: `Illegal` must come after the solved state",
@@ -309,6 +339,13 @@ fn refuses_what_the_reader_does_not_support() {
             format!("{set}MoveTransformation A\n"),
             "line 2: `MoveTransformation` is not supported",
         ),
+    ]);
+}
+
+#[test]
+fn refuses_moves_and_blocks_that_are_malformed() {
+    let set = "Set C 3 1\n";
+    refuses(&[
         (
             format!("{set}Move A\nC\n1 1 3\nEnd\n"),
             "line 4: move A is not a permutation of set C: 1 appears twice",
@@ -355,6 +392,13 @@ fn refuses_what_the_reader_does_not_support() {
             format!("{set}Move A\nC\n2 3 1\nEnd\nSet D 2 1\n"),
             "line 6: `Set` must come before",
         ),
+    ]);
+}
+
+#[test]
+fn refuses_sets_out_of_range_and_spaces_past_64_bits() {
+    let set = "Set C 3 1\n";
+    refuses(&[
         (
             "Set C 0 1\n".into(),
             "line 1: the number of pieces `0` is out of range 1 to 255",
@@ -394,22 +438,7 @@ fn refuses_what_the_reader_does_not_support() {
             ),
             "the rank space of more than 10^38 configurations does not fit in 64 bits",
         ),
-    ];
-    for (text, want) in cases {
-        let got = PermPuzzle::from_text(text, "t", Metric::Face)
-            .map(|_| ())
-            .map_err(|e| e.to_string());
-        match got {
-            Err(message) => {
-                assert!(
-                    message.contains(want),
-                    "{text:?}\n  gave {message:?}\n  wanted {want:?}"
-                );
-                assert!(!message.contains('\n'), "one line: {message:?}");
-            }
-            Ok(()) => panic!("{text:?} was accepted, wanted {want:?}"),
-        }
-    }
+    ]);
 }
 
 const MAX_BYTES_PLUS_ONE: usize = parse::MAX_BYTES + 1;
