@@ -20,6 +20,7 @@ use super::counts::LevelCounts;
 use super::error::EngineError;
 use super::exchange::{Exchange, ExchangeError, Partition};
 use super::expand::{Expansion, Shifts};
+use super::level::{self, Store};
 use super::memory;
 use super::planes::{CHUNK_WORDS, Planes};
 use crate::identity::Identity;
@@ -251,24 +252,23 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
             predecessors: !bottom_up,
             bins: None,
         };
-        for group in active.chunks(self.group.max(1)) {
-            let tallies: Vec<LevelCounts> = group
-                .par_iter()
-                .map(|&c| match stopped() {
-                    true => LevelCounts::new(self.classes),
-                    false => expansion.expand(self.puzzle, c, depth, summary, record),
-                })
-                .collect();
-            for mut t in tallies {
-                for (owner, ranks) in std::mem::take(&mut t.remote).into_iter().enumerate() {
-                    if !ranks.is_empty() {
-                        tally.sent += ranks.len() as u64;
-                        exchange.send(level, owner, ranks, &mut deliver)?;
-                    }
-                }
-                tally = tally.merge(t);
-            }
-        }
+        let mut sender = Sender {
+            exchange: &mut *exchange,
+            level,
+            deliver: &mut deliver,
+        };
+        let (summaries, group) = ((summary, record), self.group);
+        let expanded = level::expand_chunks(
+            self.puzzle,
+            &expansion,
+            &active,
+            group,
+            depth,
+            summaries,
+            &stopped,
+            &mut sender,
+        )?;
+        tally = tally.merge(expanded);
         tally.save = saver.is_some_and(Saver::due);
         tally.stop = stopped();
         let all = exchange.end_level(level, tally.encode(), &mut deliver)?;
@@ -345,6 +345,20 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
             written: 0,
             next: Frontier::of_planes(&self.planes, depth + 1, &self.frontier),
         }
+    }
+}
+
+/// The store of a search in memory: far predecessors are sent to the processes that own
+/// them, `deliver` marking those the exchange hands back to this one.
+struct Sender<'a> {
+    exchange: &'a mut dyn Exchange,
+    level: u32,
+    deliver: &'a mut dyn FnMut(&[u64]),
+}
+
+impl Store for Sender<'_> {
+    fn take(&mut self, owner: usize, ranks: Vec<u64>) -> Result<(), EngineError> {
+        Ok(self.exchange.send(self.level, owner, ranks, self.deliver)?)
     }
 }
 

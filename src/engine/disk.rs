@@ -35,6 +35,7 @@ use super::counts::LevelCounts;
 use super::error::EngineError;
 use super::exchange::Partition;
 use super::expand::{Expansion, Shifts};
+use super::level::{self, Store};
 use super::memory::{self, part_bytes, plane_bytes};
 use super::planes::{CHUNK_WORDS, Frontier, Planes, roles};
 use crate::identity::Identity;
@@ -399,26 +400,38 @@ struct Pipe {
     spare: Option<Planes>,
 }
 
-impl Updates {
-    /// Keeps the far predecessors part `p` found, `remote[owner]`, for parts still to come
-    /// this level (early) or for the next level (late); returns how many.
-    fn route(&mut self, p: usize, remote: Vec<Vec<u64>>) -> u64 {
-        let mut sent = 0;
-        for (owner, ranks) in remote.into_iter().enumerate() {
-            if !ranks.is_empty() {
-                sent += ranks.len() as u64;
-                let to = if owner > p {
-                    &mut self.early[owner]
-                } else {
-                    &mut self.late[owner]
-                };
-                // What the buffer holds, not what it uses: it grows by doubling.
-                let before = to.capacity();
-                to.extend(ranks);
-                self.held += (to.capacity() - before) as u64 * 8;
-            }
+/// The store of a part's turn on disk: the far predecessors part `p` finds are kept for
+/// the parts that own them, written out when the buffers are full.
+struct PartUpdates<'a> {
+    disk: &'a Disk,
+    p: usize,
+    depth: usize,
+    updates: &'a mut Updates,
+    traffic: &'a mut Traffic,
+}
+
+impl Store for PartUpdates<'_> {
+    /// Keeps `ranks` for part `owner`: for this level if its turn is still to come (early),
+    /// else for the next level (late).
+    fn take(&mut self, owner: usize, ranks: Vec<u64>) -> Result<(), EngineError> {
+        let updates = &mut *self.updates;
+        let to = if owner > self.p {
+            &mut updates.early[owner]
+        } else {
+            &mut updates.late[owner]
+        };
+        // What the buffer holds, not what it uses: it grows by doubling.
+        let before = to.capacity();
+        to.extend(ranks);
+        updates.held += (to.capacity() - before) as u64 * 8;
+        Ok(())
+    }
+
+    fn group_done(&mut self) -> Result<(), EngineError> {
+        if self.updates.held > self.disk.buffer_bytes {
+            self.disk.spill(self.updates, self.depth, self.traffic)?;
         }
-        sent
+        Ok(())
     }
 }
 
@@ -910,7 +923,7 @@ impl Disk {
 
     /// Expands part `p`'s frontier (its chunks `active`), a group of chunks at a time: the
     /// predecessors inside the part are marked in place, the others kept as updates for
-    /// their parts ([`Updates::route`]), written out when the buffers are full. Returns
+    /// their parts ([`PartUpdates`]), written out when the buffers are full. Returns
     /// whether the search was stopped.
     #[expect(
         clippy::too_many_arguments,
@@ -938,26 +951,26 @@ impl Disk {
             predecessors: !bottom_up,
             bins: self.bins.as_ref(),
         };
-        for run in active.chunks(pass.group.max(1)) {
-            let tallies: Vec<LevelCounts> = run
-                .par_iter()
-                .map(|&c| match stopped() {
-                    true => LevelCounts::new(classes),
-                    false => expansion.expand(puzzle, c, depth, None, None),
-                })
-                .collect();
-            for mut t in tallies {
-                t.sent += pass.updates.route(p, std::mem::take(&mut t.remote));
-                pass.total = std::mem::take(&mut pass.total).merge(t);
-            }
-            if pass.updates.held > self.buffer_bytes {
-                self.spill(&mut pass.updates, depth, &mut pass.traffic)?;
-            }
-            if stopped() {
-                return Ok(true);
-            }
-        }
-        Ok(false)
+        let mut store = PartUpdates {
+            disk: self,
+            p,
+            depth,
+            updates: &mut pass.updates,
+            traffic: &mut pass.traffic,
+        };
+        let expanded = level::expand_chunks(
+            puzzle,
+            &expansion,
+            active,
+            pass.group,
+            depth,
+            (None, None),
+            stopped,
+            &mut store,
+        )?;
+        let stop = expanded.stop;
+        pass.total = std::mem::take(&mut pass.total).merge(expanded);
+        Ok(stop)
     }
 
     /// Finds the successor of a dense level of part `p` bottom-up, as in memory, where the

@@ -19,6 +19,7 @@ pub mod disk;
 pub mod error;
 pub mod exchange;
 mod expand;
+mod level;
 pub mod memory;
 mod planes;
 pub mod sparse;
