@@ -599,8 +599,9 @@ impl Cli {
         let memory = match (self.output.memory, available) {
             (Some(m), Some(free)) if u128::from(m) > usable(free) => {
                 return usage(format!(
-                    "--memory {} is more than 90% of the {} available: give at most {}",
+                    "--memory {} is more than {}% of the {} available: give at most {}",
                     human_bytes(u128::from(m)),
+                    crate::engine::memory::USABLE_PERCENT,
                     human_bytes(u128::from(free)),
                     human_bytes(usable(free))
                 ));
@@ -616,7 +617,7 @@ impl Cli {
             return usage(format!(
                 "--memory {} would cut {job}'s {} of planes into more than {} parts: give --memory {} or more",
                 human_bytes(u128::from(memory)),
-                human_bytes(u128::from(ranks.div_ceil(64)) * 16),
+                human_bytes(u128::from(crate::engine::memory::plane_bytes(ranks))),
                 crate::engine::disk::MAX_PARTS,
                 human_bytes(u128::from(least))
             ));
