@@ -83,13 +83,20 @@ impl Space<'_> {
 
     /// The patterns' distances of `child`, a move from a node whose distances are `parent`,
     /// into `out`; their maximum, or `None` if a pattern says it cannot be solved.
+    ///
+    /// Past `limit` the rest are not looked up (`out` is then incomplete, and the child is
+    /// pruned): most nodes are pruned, and a look-up in a large table is a cache miss,
+    /// which is where the search spends its time. The patterns come smallest table first.
     #[inline]
-    fn estimate(&self, parent: &[u8], child: &[u8], out: &mut [u8], x: &mut Scratch) -> Option<u8> {
+    fn estimate(&self, parent: &[u8], child: &[u8], out: &mut [u8], limit: u32, x: &mut Scratch) -> Option<u8> {
         let (pieces, twists) = child.split_at(self.n());
         let mut h = 0;
         for ((p, &before), after) in self.patterns.iter().zip(parent).zip(out.iter_mut()) {
             *after = p.child(before, p.rank(pieces, twists, x))?;
             h = h.max(*after);
+            if u32::from(h) > limit {
+                break;
+            }
         }
         Some(h)
     }
@@ -183,7 +190,8 @@ impl Space<'_> {
                     child.path.push(m);
                     self.apply(m, &node.state, &mut child.state);
                     *nodes += 1;
-                    let Some(h) = self.estimate(&node.hs, &child.state, &mut child.hs, &mut x) else {
+                    let limit = bound - depth - 1;
+                    let Some(h) = self.estimate(&node.hs, &child.state, &mut child.hs, limit, &mut x) else {
                         continue;
                     };
                     let f = depth + 1 + u32::from(h);
@@ -262,7 +270,8 @@ impl<'a> Worker<'a> {
             let (parent, child) = (&parent[depth * width..], &mut child[..width]);
             space.apply(m, parent, child);
             let (hp, hc) = self.hs.split_at_mut((depth + 1) * hw);
-            let h = space.estimate(&hp[depth * hw..], child, &mut hc[..hw], &mut self.x);
+            let limit = bound - depth as u32 - 1;
+            let h = space.estimate(&hp[depth * hw..], child, &mut hc[..hw], limit, &mut self.x);
             self.nodes += 1;
             if self.nodes % CHECK_EVERY == 0 && self.first.load(Relaxed) < self.index {
                 self.aborted = true;
