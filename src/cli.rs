@@ -10,7 +10,8 @@ use crate::job::{Job, SearchRoute};
 use crate::puzzle::SymmetryChoice;
 use crate::puzzle::family::{SizeArgs, count};
 use crate::registry;
-use crate::solve::{Pdb, Sample};
+use crate::solve::definition::DEFAULT_MEMORY;
+use crate::solve::{Pdb, Sample, SolveBy};
 use crate::util::{human_bytes, thousands};
 use clap::builder::PossibleValuesParser;
 use clap::{Args, Parser};
@@ -94,6 +95,10 @@ pub struct Cli {
     /// several times faster). Default: 78 once it is built, else 663.
     #[arg(long, value_name = "SPLIT")]
     pub pdb: Option<String>,
+    /// --solve on a definition file: table (walk its distance table), search (IDA* with
+    /// pattern databases that fit --memory) or auto (a table where one fits, the default).
+    #[arg(long, value_name = "HOW", requires = "solve")]
+    pub solve_by: Option<String>,
     /// List the puzzles, one line each.
     #[arg(long, conflicts_with_all = ["puzzle", "all", "solve", "rules", "goal"])]
     pub list: bool,
@@ -173,8 +178,9 @@ pub struct OutputArgs {
     #[arg(long, value_name = "DIR", conflicts_with_all = ["checkpoint", "hosts", "all"])]
     pub disk: Option<PathBuf>,
     /// Memory the search may use with --disk, e.g. 6GiB, 512MiB (default: 80% of what is
-    /// available).
-    #[arg(long, value_name = "SIZE", value_parser = bytes, requires = "disk")]
+    /// available); with --solve, what a definition's pattern databases may take (default:
+    /// 1GiB, at most half of what is available).
+    #[arg(long, value_name = "SIZE", value_parser = bytes)]
     pub memory: Option<u64>,
     /// Keep the --disk files after the search (the last level's planes) instead of deleting
     /// them.
@@ -263,6 +269,10 @@ pub enum Command {
         pdb: Option<Pdb>,
         /// Print JSON lines instead of text (`--json`).
         json: bool,
+        /// `--solve-by`: a definition's table or IDA*.
+        by: SolveBy,
+        /// Bytes a definition's pattern databases may take (`--memory`).
+        memory: u64,
     },
     /// Print positions drawn at a distance from the goal (`--sample D N`).
     Sample {
@@ -383,9 +393,14 @@ impl Cli {
                 ));
             }
         }
+        if self.output.memory.is_some() && self.output.disk.is_none() && !solving {
+            return usage(
+                "--memory sets what a search on disk (--disk DIR) or --solve's pattern databases may take: give --disk or --solve with it",
+            );
+        }
         let jobs = self.jobs(read, solving || sampling)?;
         if solving {
-            self.solve_command(jobs, threads)
+            self.solve_command(jobs, threads, available_memory)
         } else if sampling {
             self.sample_command(jobs, threads)
         } else {
@@ -438,13 +453,25 @@ impl Cli {
     }
 
     /// `--solve`: one puzzle, its positions, and the options solving takes.
-    fn solve_command(self, jobs: Vec<Job>, threads: usize) -> Result<Command, UsageError> {
+    fn solve_command(self, jobs: Vec<Job>, threads: usize, available: Option<u64>) -> Result<Command, UsageError> {
         let [job] = <[Job; 1]>::try_from(jobs).map_err(|_| UsageError("--solve takes a single --rules file".into()))?;
         if self.output.checkpoint.is_some() {
             return usage("--checkpoint saves an analysis; --solve does not take it");
         }
         refuse_unranked(&job, "--solve")?;
+        let by = self
+            .solve_by
+            .as_deref()
+            .map_or(Ok(SolveBy::Auto), str::parse)
+            .map_err(UsageError)?;
+        let memory = match (self.output.memory, available) {
+            (Some(memory), _) => memory,
+            (None, Some(available)) => DEFAULT_MEMORY.min(available / 2),
+            (None, None) => DEFAULT_MEMORY,
+        };
         Ok(Command::Solve {
+            by,
+            memory,
             pdb: self.pdb_for(&job)?,
             job,
             states: self.solve,
@@ -674,9 +701,14 @@ impl Cli {
         };
         let (flags, hint) = family.flags();
         self.allow_only(&format!("--rules {shown}"), flags, hint)?;
-        family
+        let job = family
             .read(path, &text, args)
-            .map_err(|e| UsageError(format!("{shown}:{e}")))
+            .map_err(|e| UsageError(format!("{shown}:{e}")))?;
+        // A definition past enumerating is still solved, by heuristic search.
+        match job.beyond() {
+            Some(why) if self.solve.is_empty() => usage(format!("{shown}:{why}")),
+            _ => Ok(job),
+        }
     }
 
     fn reject_size_options(&self, what: &str) -> Result<(), UsageError> {

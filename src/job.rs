@@ -10,12 +10,12 @@ use crate::engine::memory;
 use crate::engine::sparse::SparseOptions;
 use crate::engine::{Level, Options};
 use crate::identity::Identity;
-use crate::puzzle::family::{Family, SizeArgs};
+use crate::puzzle::family::{Family, Parts, SizeArgs};
 use crate::puzzle::perm::LARGEST_GROUP;
 use crate::puzzle::perm::packed::Sparse;
 use crate::puzzle::{Invariant, Notation, Puzzle, SearchGraph, SymmetryChoice};
 use crate::solve::table::TableRoute;
-use crate::solve::{Route, Solver};
+use crate::solve::{Route, SolveBy, Solver};
 use std::fmt;
 use std::ops::ControlFlow;
 use std::path::Path;
@@ -115,6 +115,7 @@ trait Choice: Send + Sync {
     fn by_class(&self) -> bool;
     fn max_move_cost(&self) -> u32;
     fn beyond(&self) -> Option<String>;
+    fn definition(&self) -> Option<Parts>;
     fn tiles(&self) -> Option<(usize, usize)>;
     fn build(&self, goal: Option<&str>, symmetry: SymmetryChoice) -> Result<Box<dyn Built>, String>;
     fn unranked(&self) -> Option<String>;
@@ -163,6 +164,10 @@ impl<F: Family> Choice for Chosen<F> {
 
     fn beyond(&self) -> Option<String> {
         self.family.beyond(&self.size)
+    }
+
+    fn definition(&self) -> Option<Parts> {
+        self.family.definition(&self.size)
     }
 
     fn tiles(&self) -> Option<(usize, usize)> {
@@ -459,21 +464,49 @@ impl Job {
     }
 
     /// The solver for this puzzle: the sliding routes on a sliding board (any size), else
-    /// the distance table of the built puzzle.
+    /// the distance table of the built puzzle, or a definition's IDA* where no table can
+    /// hold it.
     pub fn solver(&self) -> anyhow::Result<Solver> {
-        match self.tiles() {
-            Some((rows, cols)) => {
-                let puzzle = self.build().ok().and_then(|built| built.sliding());
-                Ok(Solver::sliding(rows, cols, self.goal(), puzzle)?.with_identity(self.identity()))
+        self.solver_by(SolveBy::Auto, None)
+    }
+
+    /// [`Job::solver`], taking the route `by` asks for (`--solve-by`): a definition's IDA*
+    /// ([`crate::solve::definition`]) with pattern databases in at most `memory` bytes
+    /// (`None`: the default), or its table.
+    pub fn solver_by(&self, by: SolveBy, memory: Option<u64>) -> anyhow::Result<Solver> {
+        if let Some((rows, cols)) = self.tiles() {
+            if by == SolveBy::Search {
+                anyhow::bail!(
+                    "{self}: --solve-by search is for definition files; a sliding board chooses its own route"
+                );
             }
-            None => {
-                let built = self.build().map_err(|e| anyhow::anyhow!("{self}: {e}"))?;
-                if let Some(why) = built.route_refusal() {
-                    anyhow::bail!(why);
-                }
-                Ok(Solver::table(built.route()).with_identity(self.identity()))
+            let puzzle = self.build().ok().and_then(|built| built.sliding());
+            return Ok(Solver::sliding(rows, cols, self.goal(), puzzle)?.with_identity(self.identity()));
+        }
+        let definition = self.choice.definition();
+        let searched = |parts: Parts| -> anyhow::Result<Solver> {
+            if self.goal().is_some() {
+                anyhow::bail!("{self}: --goal is not taken by the heuristic search of a definition: leave it out");
+            }
+            let route = crate::solve::definition::DefinitionSearch::new(parts, memory)?;
+            Ok(Solver::by_search(Box::new(route)).with_identity(self.identity()))
+        };
+        match (by, definition) {
+            (SolveBy::Search, Some(parts)) => return searched(parts),
+            (SolveBy::Search, None) => {
+                anyhow::bail!("{self}: --solve-by search is for definition files; this puzzle is solved by its table")
+            }
+            (SolveBy::Auto, Some(parts)) if self.beyond().is_some() => return searched(parts),
+            _ => {}
+        }
+        let built = self.build().map_err(|e| anyhow::anyhow!("{self}: {e}"))?;
+        if let Some(why) = built.route_refusal() {
+            match self.choice.definition().filter(|_| by == SolveBy::Auto) {
+                Some(parts) => return searched(parts),
+                None => anyhow::bail!(why),
             }
         }
+        Ok(Solver::table(built.route()).with_identity(self.identity()))
     }
 }
 

@@ -64,7 +64,9 @@ fn run(command: Command) -> Result<()> {
             quiet,
             pdb,
             json,
-        } => app::solve::run(&job, &states, threads, quiet, pdb, json),
+            by,
+            memory,
+        } => app::solve::run(&job, &states, threads, quiet, pdb, json, (by, memory)),
         Command::Sample {
             job,
             request,

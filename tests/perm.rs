@@ -285,7 +285,8 @@ fn a_definition_beyond_any_table_is_refused_with_the_memory_it_would_take() {
     let sandbox = Sandbox::new();
     let thirteen = "Name Big\nSet A 13 1\nMove M\nA\n2 3 4 5 6 7 8 9 10 11 12 13 1\nEnd\nMove S\nA\n2 1 3 4 5 6 7 8 9 10 11 12 13\nEnd\n";
     std::fs::write(sandbox.path("big.tws"), thirteen).expect("written");
-    let ended = sandbox.output(&["--rules", "big.tws", "--solve", "M"]);
+    // By table (`--solve` alone would take IDA* with pattern databases instead).
+    let ended = sandbox.output(&["--rules", "big.tws", "--solve-by", "table", "--solve", "M"]);
     assert_eq!(ended.code, Some(2), "{}", ended.stderr);
     assert_eq!(ended.stderr.lines().count(), 1, "{}", ended.stderr);
     assert!(

@@ -16,6 +16,7 @@ mod cli;
 mod cluster;
 mod committed_reports;
 mod constraints;
+mod definition_search;
 mod differential;
 mod disk;
 mod flip_k;

@@ -8,7 +8,7 @@ use analyze::heuristics::PositionFacts;
 use analyze::job::Job;
 use analyze::puzzle::perm::scramble::read_scrambles;
 use analyze::solve::sample::SampleError;
-use analyze::solve::{Outcome, Pdb, Position, Sample, Solution, Solver};
+use analyze::solve::{Outcome, Pdb, Position, Sample, Solution, SolveBy, Solver};
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
@@ -25,7 +25,16 @@ const MAX_SCRAMBLE_FILE: u64 = analyze::puzzle::perm::parse::MAX_BYTES as u64;
 /// Solves each of `states` for `spec` and prints one block each, then a summary table, or
 /// with `json` one JSON object per line for each. Every position is read and checked
 /// before any search, so a typo in the last one fails (exit 2) before a long search.
-pub fn run(spec: &Job, states: &[String], threads: usize, quiet: bool, pdb: Option<Pdb>, json: bool) -> Result<()> {
+/// `by` is `--solve-by` with the bytes a definition's pattern databases may take.
+pub fn run(
+    spec: &Job,
+    states: &[String],
+    threads: usize,
+    quiet: bool,
+    pdb: Option<Pdb>,
+    json: bool,
+    by: (SolveBy, u64),
+) -> Result<()> {
     stop_on_signal()?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     let say = |message: &str| {
@@ -33,7 +42,9 @@ pub fn run(spec: &Job, states: &[String], threads: usize, quiet: bool, pdb: Opti
             note(message);
         }
     };
-    let mut solver = spec.solver().map_err(|e| BadInput(format!("{e:#}")))?;
+    let mut solver = spec
+        .solver_by(by.0, Some(by.1))
+        .map_err(|e| BadInput(format!("{e:#}")))?;
     solver.set_pdb(pdb);
     let mut positions = Vec::new();
     for state in states {

@@ -278,6 +278,12 @@ pub trait Family: Sync + 'static {
         let _ = (size, goal);
         Err(format!("{} is not searched as packed states", self.name()))
     }
+    /// A permutation puzzle's definition, for the solver's heuristic search (`None`: the
+    /// size is no definition).
+    fn definition(&self, size: &Self::Size) -> Option<Parts> {
+        let _ = size;
+        None
+    }
     /// Builds the puzzle; fails (why, one line) only where [`Family::beyond`] says so.
     fn build(&self, size: &Self::Size) -> Result<Self::Puzzle, String>;
     /// The rows and columns of a sliding board, whose positions the solver can also take
@@ -286,6 +292,20 @@ pub trait Family: Sync + 'static {
         let _ = size;
         None
     }
+}
+
+/// What the solver's heuristic search reads of a permutation puzzle's definition
+/// ([`Family::definition`]).
+#[derive(Debug, Clone)]
+pub struct Parts {
+    /// The definition as read, rotations set apart and `--moves` applied.
+    pub def: std::sync::Arc<super::perm::Definition>,
+    /// `--metric`.
+    pub metric: super::perm::Metric,
+    /// The number of the first piece in positions: 1 as in `.tws`, 0 as in KPuzzle.
+    pub first: u32,
+    /// The report id.
+    pub id: String,
 }
 
 #[cfg(test)]

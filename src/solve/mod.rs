@@ -13,11 +13,15 @@
 //!   IDA* ([`ida`]) with an admissible estimate: additive [`pdb`] pattern databases (built
 //!   once, cached on disk by [`cache`]) up to 25 cells, [`manhattan`] distance plus linear
 //!   conflicts beyond.
+//! - [`definition::DefinitionSearch`]: definition files whose distance table does not
+//!   fit (the 3x3x3), or any definition with `--solve-by search`: IDA* over canonical
+//!   move sequences, its estimate the distance tables of projections of the puzzle.
 //!
 //! Unsolvable positions are recognised by the puzzles' invariants before any search.
 
 pub mod board;
 pub mod cache;
+pub mod definition;
 pub mod ida;
 pub mod manhattan;
 pub mod mod3;
@@ -104,6 +108,8 @@ pub(crate) enum State {
     Rank(u64),
     /// A sliding board.
     Board(Board),
+    /// A definition's flattened pieces and twists (see [`definition`]).
+    Flat(Vec<u8>, Vec<u8>),
     /// Ruled out by the invariant, with the reason.
     Unsolvable(String),
 }
@@ -195,6 +201,33 @@ pub struct Solver {
     identity: Option<Identity>,
 }
 
+/// How `--solve` solves a definition's positions (`--solve-by`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SolveBy {
+    /// By table where one fits, else by search.
+    #[default]
+    Auto,
+    /// By the distance table (refused where none fits).
+    Table,
+    /// By IDA* with pattern databases ([`definition`]), even where a table fits.
+    Search,
+}
+
+impl std::str::FromStr for SolveBy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "auto" => Ok(SolveBy::Auto),
+            "table" => Ok(SolveBy::Table),
+            "search" => Ok(SolveBy::Search),
+            _ => Err(format!(
+                "--solve-by {}: use table (walk the distance table), search (IDA* with pattern databases, definition files) or auto (a table where one fits)",
+                quote(s)
+            )),
+        }
+    }
+}
+
 /// The pattern databases IDA* uses on the 4x4 board (`--pdb`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pdb {
@@ -232,6 +265,11 @@ impl Solver {
 
     /// The solver of a puzzle by its distance table.
     pub fn table(route: Box<dyn Route>) -> Self {
+        Self::new(route)
+    }
+
+    /// The solver of a puzzle by heuristic search (a definition's IDA*).
+    pub fn by_search(route: Box<dyn Route>) -> Self {
         Self::new(route)
     }
 

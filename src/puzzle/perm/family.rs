@@ -4,7 +4,7 @@
 //! (shipped in `examples/`) joins `--all`.
 
 use super::{Metric, PermPuzzle, text};
-use crate::puzzle::family::{Family, SizeArgs};
+use crate::puzzle::family::{Family, Parts, SizeArgs};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -43,6 +43,9 @@ pub struct Definition {
     note: Option<String>,
     /// The number of the first piece in positions: 1 as in `.tws`, 0 as in KPuzzle.
     first_piece: u32,
+    /// Why the definition cannot be enumerated (its rank space passes 64 bits), if so: it
+    /// is then only solved, by heuristic search ([`Definition::parts`]).
+    beyond: Option<String>,
 }
 
 impl PartialEq for Definition {
@@ -99,11 +102,16 @@ impl Definition {
         }
         let packed = super::packed::Packing::new(def.clone(), &id, metric);
         let packed_bits = packed.as_ref().ok().map(|p| p.bits());
+        let mut beyond = None;
         let (states, unranked, reach) = match PermPuzzle::rank_space(&def, metric) {
             Ok((states, reach)) => match states.map(u64::try_from) {
                 Some(Ok(states)) => (u128::from(states), None, reach.positions()),
-                // Ranks are 64-bit: said with the figures, before anything is built.
-                _ => return Err(too_big(states, &reach)),
+                // Ranks are 64-bit: said with the figures, before anything is built; only
+                // solved, by heuristic search.
+                _ => {
+                    beyond = Some(too_big(states, &reach));
+                    (states.unwrap_or(u128::MAX), None, reach.positions())
+                }
             },
             // A ranking limit (an orbit too large to rank), not a fault of the file: the
             // packed form searches it.
@@ -124,7 +132,18 @@ impl Definition {
             reach,
             note,
             first_piece: if kpuzzle { 0 } else { 1 },
+            beyond,
         })
+    }
+
+    /// What the solver's heuristic search reads of it.
+    pub fn parts(&self) -> Parts {
+        Parts {
+            def: self.def.clone(),
+            metric: self.metric,
+            first: self.first_piece,
+            id: self.id.clone(),
+        }
     }
 }
 
@@ -396,6 +415,14 @@ impl Family for PermFamily {
 
     fn by_class(&self, _: &Definition) -> bool {
         true
+    }
+
+    fn beyond(&self, definition: &Definition) -> Option<String> {
+        definition.beyond.clone()
+    }
+
+    fn definition(&self, definition: &Definition) -> Option<Parts> {
+        Some(definition.parts())
     }
 
     fn unranked(&self, definition: &Definition) -> Option<String> {

@@ -228,6 +228,23 @@ struct Forbidden {
     line: usize,
 }
 
+impl Forbidden {
+    /// The `Illegal` lines of `def`, flattened.
+    fn of(def: &Definition, s: &Structure) -> Vec<Forbidden> {
+        def.illegal
+            .iter()
+            .flat_map(|i| {
+                let at = s.layout.offset[i.set] + i.position;
+                i.pieces.iter().map(move |&label| Forbidden {
+                    at,
+                    label,
+                    line: i.line,
+                })
+            })
+            .collect()
+    }
+}
+
 /// What the moves reach, from the order of the group they generate ([`group`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reach {
@@ -369,18 +386,7 @@ impl PermPuzzle {
         let reach = Reach::of(&def, &s.generators());
         let mut coords = Coords::layout(&s).map_err(|message| DefinitionError { line: 0, message })?;
         coords.plan(&s);
-        let illegal: Vec<Forbidden> = def
-            .illegal
-            .iter()
-            .flat_map(|i| {
-                let at = s.layout.offset[i.set] + i.position;
-                i.pieces.iter().map(move |&label| Forbidden {
-                    at,
-                    label,
-                    line: i.line,
-                })
-            })
-            .collect();
+        let illegal = Forbidden::of(&def, &s);
         if !illegal.is_empty() {
             // The tables of the other plans move ranks without the pieces in hand; the
             // generic plan has them, to skip the states an `Illegal` line forbids.
@@ -409,6 +415,50 @@ impl PermPuzzle {
         puzzle.classes = puzzle.build_classes();
         puzzle.swap = Swap::of(&puzzle.coords.plan);
         Ok(puzzle)
+    }
+
+    /// A definition too large to rank (the whole 3x3x3) built only to read, check and
+    /// write its positions: its coordinates are laid out over no orbit, so it has one rank
+    /// and must not be searched. The solver's heuristic search works on its flattened
+    /// states ([`PermPuzzle::structure`]). Pieces are numbered from `first` in positions
+    /// (see [`PermPuzzle::numbered_from`]).
+    pub fn reader(def: Definition, id: &str, metric: Metric, first: u32) -> Result<Self, DefinitionError> {
+        let s = Structure::new(&def, metric)?;
+        let mut bare = s.clone();
+        bare.components.clear();
+        let coords = Coords::layout(&bare).map_err(|message| DefinitionError { line: 0, message })?;
+        let (reach, illegal) = (Reach::of(&def, &s.generators()), Forbidden::of(&def, &s));
+        Ok(PermPuzzle {
+            id: id.to_string(),
+            reach,
+            illegal,
+            assemblies: s.assemblies,
+            def,
+            metric,
+            s,
+            coords,
+            goal: 0,
+            classes: Vec::new(),
+            first,
+            swap: None,
+            binned: false,
+            symmetry: Arc::default(),
+            by_class: None,
+            least_by_rank: false,
+        })
+    }
+
+    /// What the moves keep, found from them, on the flattened positions: the layout, the
+    /// moves with their powers, the goal.
+    pub fn structure(&self) -> &Structure {
+        &self.s
+    }
+
+    /// The rank of flattened pieces and twists known to be of the goal's class (the
+    /// neighbours of a position that is): [`PermPuzzle::rank_of`] without its checks, for a
+    /// heuristic search that ranks every node. `buf` is the caller's scratch space.
+    pub fn rank_unchecked(&self, pieces: &[u8], twists: &[u8], buf: &mut Vec<u8>) -> u64 {
+        self.coords.rank(&self.s, pieces, twists, buf)
     }
 
     /// The `Illegal` line that forbids flattened `pieces`, if any.
@@ -475,6 +525,13 @@ impl PermPuzzle {
 
     /// The rank of flattened pieces and twists, if they are in the goal's class.
     pub fn rank_of(&self, pieces: &[u8], twists: &[u8]) -> Result<u64, ParseError> {
+        self.check(pieces, twists)?;
+        Ok(self.coords.rank(&self.s, pieces, twists, &mut Vec::new()))
+    }
+
+    /// Why flattened pieces and twists are no position of the goal's class (an `Illegal`
+    /// line forbids them, or they break an invariant the moves keep), if they are not.
+    pub fn check(&self, pieces: &[u8], twists: &[u8]) -> Result<(), ParseError> {
         if let Some(f) = self.forbidden(pieces) {
             return Err(ParseError::Unsolvable(format!(
                 "the state is illegal: line {} of the definition forbids its piece in slot {} of set {}",
@@ -484,7 +541,7 @@ impl PermPuzzle {
             )));
         }
         match self.s.class_of(pieces, twists) {
-            Ok(0) => Ok(self.coords.rank(&self.s, pieces, twists, &mut Vec::new())),
+            Ok(0) => Ok(()),
             Ok(c) => Err(ParseError::Unsolvable(format!(
                 "the state is in class {}, the goal in {}",
                 self.class_label(c),

@@ -109,9 +109,32 @@ fn gcd(mut a: u128, mut b: u128) -> u128 {
     a
 }
 
+/// Most kinds of piece [`rank_multiset`] ranks without allocating.
+const SMALL_ALPHABET: usize = 32;
+
 /// Rank of `code` among the arrangements of its multiset (`counts[s]` copies of `s`),
 /// lexicographic; `total` is their number.
 pub fn rank_multiset(code: &[u8], counts: &[usize], total: u64) -> u64 {
+    // The common case in 64 bits and on the stack: a heuristic search ranks every node,
+    // and 128-bit divisions and an allocation a rank took most of its time.
+    let widest = counts.iter().copied().max().unwrap_or(0) as u64;
+    if counts.len() <= SMALL_ALPHABET && total.checked_mul(widest).is_some() {
+        let mut left = [0u64; SMALL_ALPHABET];
+        for (l, &c) in left.iter_mut().zip(counts) {
+            *l = c as u64;
+        }
+        let (mut total, mut n, mut rank) = (total, code.len() as u64, 0u64);
+        for &c in code {
+            let c = usize::from(c);
+            for &l in &left[..c] {
+                rank += total * l / n;
+            }
+            total = total * left[c] / n;
+            left[c] -= 1;
+            n -= 1;
+        }
+        return rank;
+    }
     let mut left: Vec<usize> = counts.to_vec();
     let mut total = u128::from(total);
     let mut n = code.len() as u128;

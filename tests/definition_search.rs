@@ -1,0 +1,172 @@
+//! IDA* on definitions (`--solve-by search`, and the 3x3x3 that no table holds): against
+//! the distance tables wherever one fits, projections' tables against plain searches, and
+//! the refusals.
+
+use crate::util::{Rng, Sandbox, example, first_length};
+use analyze::puzzle::family::Parts;
+use analyze::puzzle::perm::{Metric, PermPuzzle, parse_definition};
+use analyze::puzzle::{Notation, SearchGraph};
+use analyze::solve::definition::DefinitionSearch;
+use analyze::solve::definition::projection::{Projection, View};
+use analyze::solve::table::DistanceTable;
+use analyze::solve::{Outcome, Solver};
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+
+/// The definition of `examples/NAME`, read.
+fn definition(name: &str) -> analyze::puzzle::perm::Definition {
+    let text = std::fs::read_to_string(example(name)).expect("the example reads");
+    parse_definition(&text).expect("the example parses")
+}
+
+/// The heuristic search of `examples/NAME` estimating with `projections` only.
+fn searcher(name: &str, projections: Vec<Projection>) -> Solver {
+    let parts = Parts {
+        def: Arc::new(definition(name)),
+        metric: Metric::Face,
+        first: 1,
+        id: name.trim_end_matches(".tws").to_string(),
+    };
+    let route = DefinitionSearch::new(parts, None)
+        .expect("the route builds")
+        .with_projections(projections);
+    let mut solver = Solver::by_search(Box::new(route));
+    solver.prepare(None, &|_| {}).expect("the projections' tables build");
+    solver
+}
+
+/// Weak projections on purpose, so that IDA* searches: three corners told apart, and
+/// three others.
+fn corner_triples() -> Vec<Projection> {
+    vec![
+        Projection::pieces(0, vec![0, 1, 2]),
+        Projection::pieces(0, vec![3, 4, 5]),
+    ]
+}
+
+/// The pocket cube with a corner held (3,674,160 positions, a byte each): for 3 positions
+/// drawn at every distance, IDA* finds a solution as long as the table's distance, and it
+/// ends at the goal.
+#[test]
+fn ida_star_agrees_with_the_table_on_the_pocket_cube_at_every_distance() {
+    let def = definition("pocket-cube-held.tws");
+    let puzzle = PermPuzzle::new(def, "pocket-cube-held", Metric::Face).expect("the example builds");
+    let table = DistanceTable::build(&puzzle).expect("the table builds");
+    let mut solver = searcher("pocket-cube-held.tws", corner_triples());
+    let mut rng = Rng(51);
+    let depth = table.distances().map(|(_, d)| d).max().expect("some rank");
+    assert_eq!(depth, 11, "the held pocket cube's diameter (OEIS A079761)");
+    let by_distance: Vec<Vec<u64>> = (0..=depth)
+        .map(|d| table.distances().filter(|&(_, e)| e == d).map(|(r, _)| r).collect())
+        .collect();
+    for (d, ranks) in by_distance.iter().enumerate() {
+        for _ in 0..3 {
+            let rank = ranks[rng.below(ranks.len() as u64) as usize];
+            let text = puzzle.render(rank);
+            let position = solver.read(&text).expect("a rendered position reads");
+            let Outcome::Solved(solution) = solver
+                .solve_with_progress(&position, &mut |_, _| {})
+                .expect("it solves")
+            else {
+                panic!("{text} is solvable");
+            };
+            assert_eq!(solution.len(), d, "{text}: {:?}", solution.moves);
+            assert_eq!(solution.positions.last(), Some(&puzzle.render(puzzle.goals()[0])));
+        }
+    }
+}
+
+/// A projection's table, enumerated by the engine, against a plain breadth-first search
+/// over the projection's explicit states: the same positions at the same distances.
+#[test]
+fn a_projections_table_equals_a_plain_search_of_the_projection() {
+    let def = definition("pocket-cube.tws");
+    let projection = Projection {
+        sets: vec![(0, View::Pieces(vec![2, 5]))],
+    };
+    let projected = projection.definition(&def);
+    let puzzle = PermPuzzle::new(projected, "projection", Metric::Face).expect("the projection builds");
+    assert_eq!(puzzle.states(), 8 * 7 * 2187, "8!/6! arrangements x 3^7 twists");
+    let table = DistanceTable::build(&puzzle).expect("the table builds");
+    let s = puzzle.structure();
+    let start = (s.solved_pieces.clone(), s.solved_twists.clone());
+    let mut distance = HashMap::from([(start.clone(), 0usize)]);
+    let mut queue = VecDeque::from([start]);
+    while let Some((p, t)) = queue.pop_front() {
+        let d = distance[&(p.clone(), t.clone())];
+        for m in &s.moves {
+            let (mut p2, mut t2) = (Vec::new(), Vec::new());
+            puzzle.apply(m, &p, &t, &mut p2, &mut t2);
+            distance.entry((p2.clone(), t2.clone())).or_insert_with(|| {
+                queue.push_back((p2, t2));
+                d + 1
+            });
+        }
+    }
+    assert_eq!(table.distances().count(), distance.len());
+    for ((p, t), d) in &distance {
+        let rank = puzzle.rank_of(p, t).expect("a reached state is of the goal's class");
+        assert_eq!(table.distance(rank), Some(*d), "{p:?} {t:?}");
+    }
+}
+
+/// The lengths of the solutions of `positions` (one run), by `--solve-by HOW`.
+fn lengths(sandbox: &Sandbox, file: &str, how: &str, positions: &[&str]) -> Vec<String> {
+    let mut args = vec!["--rules", file, "--quiet", "--json", "--solve-by", how, "--solve"];
+    args.extend(positions);
+    let ended = sandbox.output(&args);
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    ended
+        .stdout
+        .lines()
+        .map(|line| {
+            let value: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+            value["length"].to_string()
+        })
+        .collect()
+}
+
+/// Scrambles of the pyraminx and of a pocket cube whose corners are only told apart by
+/// their top or bottom colour (identical pieces): the table and the search agree.
+#[test]
+fn search_and_table_agree_on_the_pyraminx_and_on_identical_pieces() {
+    let sandbox = Sandbox::new();
+    let pyraminx = example("pyraminx.tws");
+    let scrambles = ["U L R' B u", "U' R L' B R' U L b' r", "L R U B' L' R B U' l r'", "R"];
+    let by_table = lengths(&sandbox, &pyraminx, "table", &scrambles);
+    assert_eq!(by_table.len(), scrambles.len());
+    assert_eq!(lengths(&sandbox, &pyraminx, "search", &scrambles), by_table);
+    let text = std::fs::read_to_string(example("pocket-cube.tws")).expect("the example reads");
+    let two_colours = text.replacen("1 2 3 4 5 6 7 8", "1 1 1 1 2 2 2 2", 1);
+    std::fs::write(sandbox.path("two-colours.tws"), two_colours).expect("written");
+    let file = sandbox.path("two-colours.tws").display().to_string();
+    let scrambles = ["R U F'", "R U R' U' F2 L D", "F R2 U' B L2 D' R F2"];
+    let by_table = lengths(&sandbox, &file, "table", &scrambles);
+    assert_eq!(lengths(&sandbox, &file, "search", &scrambles), by_table);
+}
+
+/// The 3x3x3, which no table holds, with small tables (`--memory 48MiB`): a scramble of
+/// 7 moves takes 7, printed in the file's move names and checked; a twisted corner is
+/// refused in one line, before any table is built.
+#[test]
+fn the_3x3x3_is_solved_by_search_and_a_twisted_corner_refused() {
+    let sandbox = Sandbox::with_own_cache();
+    let file = example("3x3x3.tws");
+    let solved = sandbox.output(&["--rules", &file, "--memory", "48MiB", "--solve", "R U2 F' L D' B2 R'"]);
+    assert_eq!(solved.code, Some(0), "{}", solved.stderr);
+    assert_eq!(first_length(&solved.stdout), Some("7 moves"), "{}", solved.stdout);
+    assert!(solved.stderr.contains("3x3x3: IDA* with "), "{}", solved.stderr);
+    let twisted = "CORNERS 1 2 3 4 5 6 7 8, 1 0 0 0 0 0 0 0 / EDGES 1 2 3 4 5 6 7 8 9 10 11 12";
+    let refused = Sandbox::with_own_cache().output(&["--rules", &file, "--solve", twisted]);
+    assert_eq!(refused.code, Some(0), "{}", refused.stderr);
+    assert_eq!(refused.stdout.lines().count(), 1, "{}", refused.stdout);
+    assert!(refused.stdout.starts_with("unsolvable: "), "{}", refused.stdout);
+    assert!(
+        !refused.stderr.contains("IDA*"),
+        "no table is built: {}",
+        refused.stderr
+    );
+    let analysed = sandbox.output(&["--rules", &file, "--out", "out"]);
+    assert_eq!(analysed.code, Some(2), "{}", analysed.stderr);
+    assert!(analysed.stderr.contains("ranks are 64-bit"), "{}", analysed.stderr);
+}
