@@ -49,7 +49,7 @@ echo "|---|---:|---:|---:|"
 import json, statistics, sys
 rows = [json.loads(line) for line in sys.stdin]
 for r in rows:
-    print(f"| {r[\"state\"]} | {r[\"length\"]} | {r[\"nodes\"]} | {r[\"seconds\"]:.3f} |")
+    print("| {} | {} | {} | {:.3f} |".format(r["state"], r["length"], r["nodes"], r["seconds"]))
 times = [r["seconds"] for r in rows]
 print(f"\nmedian {statistics.median(times):.3f} s, max {max(times):.3f} s over {len(times)} scrambles")
 '
