@@ -45,11 +45,13 @@ start=$(date +%s%N)
 echo "pattern databases built or loaded, and one move solved: $(( ($(date +%s%N) - start) / 1000000 )) ms" >&2
 echo "| scramble | moves | nodes | seconds |"
 echo "|---|---:|---:|---:|"
-"$bin" "${args[@]}" --quiet --json --solve "$scr" | python3 -c '
+summary=$(cat <<'PY'
 import json, statistics, sys
 rows = [json.loads(line) for line in sys.stdin]
 for r in rows:
-    print("| {} | {} | {} | {:.3f} |".format(r["state"], r["length"], r["nodes"], r["seconds"]))
+    print("| %s | %s | %s | %.3f |" % (r["state"], r["length"], r["nodes"], r["seconds"]))
 times = [r["seconds"] for r in rows]
-print(f"\nmedian {statistics.median(times):.3f} s, max {max(times):.3f} s over {len(times)} scrambles")
-'
+print("\nmedian %.3f s, max %.3f s over %d scrambles" % (statistics.median(times), max(times), len(times)))
+PY
+)
+"$bin" "${args[@]}" --quiet --json --solve "$scr" | python3 -c "$summary"

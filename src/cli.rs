@@ -465,6 +465,14 @@ impl Cli {
             .map_or(Ok(SolveBy::Auto), str::parse)
             .map_err(UsageError)?;
         let memory = match (self.output.memory, available) {
+            (Some(memory), Some(available)) if u128::from(memory) > usable(available) => {
+                return usage(format!(
+                    "--memory {} is more than 90% of the {} available: give at most {} for the pattern databases",
+                    human_bytes(u128::from(memory)),
+                    human_bytes(u128::from(available)),
+                    human_bytes(usable(available))
+                ));
+            }
             (Some(memory), _) => memory,
             (None, Some(available)) => DEFAULT_MEMORY.min(available / 2),
             (None, None) => DEFAULT_MEMORY,

@@ -254,11 +254,11 @@ impl Route for DefinitionSearch {
         self.search(&position.label, pieces, twists, progress)
     }
 
-    fn sample(&mut self, request: Sample, _: &Preparing) -> Result<Vec<String>> {
-        bail!(
-            "{}: --sample {} has no table to draw from: it is solved by heuristic search",
-            self.parts.id,
-            request.distance
-        )
+    fn sample(&mut self, _: Sample, _: &Preparing) -> Result<Vec<String>> {
+        Err(super::sample::SampleError::NoTable(format!(
+            "{}: --sample has no table to draw from: no distance table of it fits, so --solve solves it by heuristic search",
+            self.parts.id
+        ))
+        .into())
     }
 }
