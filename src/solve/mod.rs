@@ -102,6 +102,17 @@ pub struct Position {
     state: State,
 }
 
+impl Position {
+    /// `text` read as `state`, with no facts to print (every route but the sliding boards').
+    pub(crate) fn read_as(text: &str, state: State) -> Position {
+        Position {
+            label: text.to_string(),
+            facts: None,
+            state,
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub(crate) enum State {
     /// A rank of a puzzle solved by its distance table.

@@ -255,11 +255,7 @@ impl<P: Puzzle + Send> Route for TableRoute<P> {
             Ok(rank) => State::Rank(rank),
             Err(e) => unsolvable(e, text)?,
         };
-        Ok(Position {
-            label: text.to_string(),
-            facts: None,
-            state,
-        })
+        Ok(Position::read_as(text, state))
     }
 
     fn prepare(&mut self, how: &Preparing) -> Result<Option<Box<dyn Route>>> {

@@ -199,11 +199,7 @@ impl Route for DefinitionSearch {
             },
             Err(e) => unsolvable(e, text)?,
         };
-        Ok(Position {
-            label: text.to_string(),
-            facts: None,
-            state,
-        })
+        Ok(Position::read_as(text, state))
     }
 
     fn prepare(&mut self, how: &Preparing) -> Result<Option<Box<dyn Route>>> {
