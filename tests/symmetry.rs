@@ -262,3 +262,42 @@ fn a_definition_searched_by_class_finds_every_position() {
         }
     }
 }
+
+/// Where a definition names its rotations (twsearch's `v` moves), they are its rotations:
+/// the pyramorphix's reflections carry each half turn onto a half turn as its rotations
+/// do, so only the file can tell them apart. Under its 12 rotations with inverses, its
+/// classes at each distance are those `twsearch -F -g` prints for twsearch's sample of
+/// it (`cnt`: 1, 1, 2, 5, 5); under all 24 symmetries, two of them are one.
+#[test]
+fn the_rotations_a_definition_names_are_its_rotations() {
+    let sandbox = Sandbox::new();
+    let file = crate::util::example("pyramorphix.tws");
+    let column = |id: &str, n: usize| -> Vec<u64> {
+        let table = sandbox.read(&format!("out/{id}/distances.csv"));
+        table
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').nth(n).and_then(|v| v.parse().ok()).unwrap_or(0))
+            .collect()
+    };
+    for (group, classes, made_of) in [
+        (
+            "rotations+inverse",
+            vec![1, 1, 2, 5, 5],
+            "12 rotations of the whole puzzle, each with the inverse of the state",
+        ),
+        (
+            "all+inverse",
+            vec![1, 1, 2, 5, 4],
+            "12 rotations and 12 mirrors of the whole puzzle, each with the inverse of the state",
+        ),
+    ] {
+        let ended = sandbox.output(&["--rules", &file, "--symmetry", group, "--out", "out"]);
+        assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+        let id = format!("pyramorphix-symmetry-{}", group.replace('+', "-"));
+        assert_eq!(column(&id, 1), [1, 6, 27, 42, 20], "{group}");
+        assert_eq!(column(&id, 2), classes, "{group}");
+        let summary = summary(&sandbox.path(&format!("out/{id}/summary.json")));
+        assert_eq!(summary["symmetry"]["made_of"], made_of, "{group}");
+    }
+}

@@ -238,7 +238,8 @@ pub(crate) fn fingerprint<P: Puzzle>(puzzle: &P) -> u64 {
     // The goals too: puzzles with the same id and moves may differ in their goals.
     let mut text = format!("goals {:?}\n", puzzle.goals());
     for i in 0..64 {
-        let rank = states / 64 * i + i % states;
+        // Below 64 * 64 ranks the step and the offset can pass the last rank: wrapped.
+        let rank = (states / 64 * i + i % states) % states;
         text.push_str(&puzzle.render(rank));
         puzzle.for_each_weighted_successor(rank, |next, cost| match cost {
             1 => text.push_str(&format!(" {next}")),

@@ -285,6 +285,12 @@ fn search_of(points: &Points, moves: &[Vec<u32>]) -> Search {
 /// Each π found as it acts on flattened positions, kept if it keeps the goal's labels,
 /// the identity first.
 fn actions(def: &Definition, s: &Structure, points: &Points, moves: &[Vec<u32>], search: &Search) -> Vec<Action> {
+    let samples = samples(s);
+    let signature = |a: &Action| samples.iter().map(|(p, t)| a.image(s, p, t)).collect::<Vec<_>>();
+    let named = named_rotations(def, s, points).map(|named| {
+        let actions = named.iter().filter_map(|pi| action(s, points, pi, true));
+        actions.map(|a| signature(&a)).collect::<std::collections::HashSet<_>>()
+    });
     let base_moves: Vec<usize> = (0..s.moves.len())
         .filter(|&m| s.moves[m].name == def.moves[s.moves[m].base].name)
         .collect();
@@ -293,23 +299,64 @@ fn actions(def: &Definition, s: &Structure, points: &Points, moves: &[Vec<u32>],
         .iter()
         .filter_map(|(pi, phi)| {
             let target = |m: usize| &search.targets[m][phi[m]];
-            let rotation = base_moves
-                .iter()
-                .all(|&m| base_moves.iter().any(|&b| &moves[b] == target(m)));
+            // A mirror turns orientations backwards (ρ onto ρ⁻¹) even where it carries every
+            // move onto a move, as it does moves that are their own inverses.
+            let keeps_orientation = phi[moves.len()] == 0;
+            let rotation = keeps_orientation
+                && base_moves
+                    .iter()
+                    .all(|&m| base_moves.iter().any(|&b| &moves[b] == target(m)));
             let identity = pi.iter().enumerate().all(|(x, &y)| x == y as usize);
-            action(s, points, pi, rotation).map(|a| (!identity, a))
+            let mut a = action(s, points, pi, rotation)?;
+            if let Some(named) = &named {
+                a.rotation = named.contains(&signature(&a));
+            }
+            Some((!identity, a))
         })
         .collect();
     syms.sort_by_key(|(not_identity, _)| *not_identity);
     // Point permutations that differ only in orientation conventions (turning every
     // orientation of a set on by one commutes with every move) act alike on positions:
     // one of each action is kept, told apart by its images of positions off the goal.
-    let samples = samples(s);
     let mut seen = std::collections::HashSet::new();
     syms.into_iter()
         .map(|(_, a)| a)
-        .filter(|a| seen.insert(samples.iter().map(|(p, t)| a.image(s, p, t)).collect::<Vec<_>>()))
+        .filter(|a| seen.insert(signature(a)))
         .collect()
+}
+
+/// The point permutations of every turn of the whole puzzle that the file's rotations
+/// (twsearch's `v` moves) generate, if it names any. Where a file names its rotations, they
+/// are its rotations: a symmetry acting as one of them is a rotation, every other a
+/// mirror. No rule read from the moves alone can tell: the pyramorphix's reflections carry
+/// each of its half turns onto a half turn and keep the orientations its positions reach,
+/// as its rotations do.
+fn named_rotations(def: &Definition, s: &Structure, points: &Points) -> Option<Vec<Vec<u32>>> {
+    if def.rotations.is_empty() {
+        return None;
+    }
+    let turns = Definition {
+        moves: def.rotations.clone(),
+        ..def.clone()
+    };
+    let gens: Vec<Vec<u32>> = super::structure::expand(&turns, &s.layout, super::Metric::Face)
+        .ok()?
+        .iter()
+        .map(|m| points.of_move(m))
+        .collect();
+    let mut group = vec![(0..points.of.len() as u32).collect::<Vec<u32>>()];
+    let mut known: std::collections::HashSet<Vec<u32>> = group.iter().cloned().collect();
+    let mut next = 0;
+    while next < group.len() && group.len() <= MAX_SYMMETRIES {
+        for g in &gens {
+            let product: Vec<u32> = group[next].iter().map(|&y| g[y as usize]).collect();
+            if known.insert(product.clone()) {
+                group.push(product);
+            }
+        }
+        next += 1;
+    }
+    (group.len() <= MAX_SYMMETRIES).then_some(group)
 }
 
 /// A few positions some way from the goal, reached by fixed walks over the moves.
