@@ -724,13 +724,13 @@ impl Cli {
     }
 
     /// Refuses a size flag outside `allowed`, with a hint at what to give instead: for
-    /// `--metric` and `--moves`, who takes them; else the family's own `hint`, or the flags it takes.
+    /// `--metric`, `--moves` and `--omit`, who takes them; else the family's own `hint`, or the flags it takes.
     fn allow_only(&self, what: &str, allowed: &[&str], hint: &str) -> Result<(), UsageError> {
         let Some(option) = self.size.given().into_iter().find(|o| !allowed.contains(&o.as_str())) else {
             return Ok(());
         };
-        let hint = if option == "--metric" || option == "--moves" {
-            " (only a permutation puzzle's definition file has a choice of metric and moves: --rules FILE.tws --metric face|quarter --moves A,B,...)"
+        let hint = if ["--metric", "--moves", "--omit"].contains(&option.as_str()) {
+            " (only a permutation puzzle's definition file has a choice of metric, moves and sets: --rules FILE.tws --metric face|quarter --moves A,B,... --omit SET,...)"
                 .to_string()
         } else if !hint.is_empty() {
             hint.to_string()

@@ -818,3 +818,44 @@ fn a_position_with_its_twists_as_a_set_of_their_own_says_where_twists_go() {
     );
     assert!(!sandbox.path("out").exists());
 }
+
+/// `--omit` leaves whole sets out, as twsearch's `--omit`: the Rubik's cube without its
+/// edges, turning U and R, is the pocket cube turning U and R, level by level (its moves
+/// on the corners are the same); a name that is no set, a set named twice, every set, or
+/// a family without sets are refused in one line.
+#[test]
+fn omitting_the_edges_of_the_cube_leaves_the_pocket_cube() {
+    let sandbox = Sandbox::new();
+    let (cube, pocket) = (example("3x3x3.tws"), example("pocket-cube.tws"));
+    let common = ["--moves", "U,R", "--symmetry", "none", "--quiet", "--out", "out"];
+    sandbox
+        .run(&[&["--rules", cube.as_str(), "--omit", "EDGES"][..], &common].concat())
+        .success();
+    sandbox
+        .run(&[&["--rules", pocket.as_str()][..], &common].concat())
+        .success();
+    let without = states(&sandbox.read("out/3x3x3-moves-u-r-omit-edges-symmetry-none/distances.csv"));
+    let pocket = states(&sandbox.read("out/pocket-cube-moves-u-r-symmetry-none/distances.csv"));
+    assert_eq!(without, pocket);
+    assert_eq!(without.iter().sum::<u64>(), 29_160, "<U,R> on the corners");
+    for (omit, says) in [
+        (
+            "CENTERS",
+            "`CENTERS` is not a set of the definition (its sets are CORNERS EDGES)",
+        ),
+        ("EDGES,EDGES", "`EDGES` is named twice"),
+        ("EDGES,CORNERS", "leaves out every set"),
+        ("EDGES,", "a set name is empty"),
+    ] {
+        let ended = sandbox.output(&["--rules", &cube, "--omit", omit, "--out", "out"]);
+        assert_eq!(ended.code, Some(2), "{omit}");
+        assert!(
+            ended.stderr.contains(says) && ended.stderr.lines().count() == 1,
+            "{omit}: {}",
+            ended.stderr
+        );
+    }
+    let ended = sandbox.output(&["--puzzle", "eight", "--omit", "EDGES"]);
+    assert_eq!(ended.code, Some(2));
+    assert!(ended.stderr.contains("does not take --omit"), "{}", ended.stderr);
+}

@@ -42,6 +42,10 @@ pub struct SizeArgs {
     /// others stay still.
     #[arg(long, value_name = "A,B,...")]
     pub moves: Option<String>,
+    /// Sets of pieces a definition file's search leaves out, by name (--rules FILE.tws
+    /// --omit CENTERS): as if they were not there, as twsearch's --omit.
+    #[arg(long, value_name = "SET,...")]
+    pub omit: Option<String>,
 }
 
 impl SizeArgs {
@@ -324,10 +328,13 @@ mod tests {
             flip: Some(2),
             metric: Some("quarter".into()),
             moves: Some("U,R".into()),
+            omit: Some("EDGES".into()),
         };
         assert_eq!(
             all.given(),
-            ["--rows", "--cols", "--size", "--coins", "--flip", "--metric", "--moves"]
+            [
+                "--rows", "--cols", "--size", "--coins", "--flip", "--metric", "--moves", "--omit"
+            ]
         );
         assert_eq!(SizeArgs::options().count(), all.given().len());
         assert!(SizeArgs::default().given().is_empty());

@@ -26,6 +26,11 @@ use super::symmetry;
 /// Most values of the coordinate the table covers: 6 bytes each, 100 MB.
 const MAX_VALUES: u64 = 1 << 24;
 
+/// Whether a highest coordinate of `size` values can be reduced to its classes by a table.
+pub(super) fn tabulated(size: u64) -> bool {
+    (2..=MAX_VALUES).contains(&size)
+}
+
 /// The most symmetries a class ranking takes: a class is never larger, so a search by
 /// class holds at least one rank for this many positions.
 pub const LARGEST_GROUP: usize = u16::MAX as usize;
@@ -130,7 +135,7 @@ impl PermPuzzle {
             return None;
         }
         let c = self.coords.list.len().checked_sub(1)?;
-        if !(2..=MAX_VALUES).contains(&self.coords.list[c].size) {
+        if !tabulated(self.coords.list[c].size) {
             return None;
         }
         let mut x = Scratch::default();

@@ -46,6 +46,9 @@ pub struct Definition {
     /// Why the definition cannot be enumerated (its rank space passes 64 bits), if so: it
     /// is then only solved, by heuristic search ([`Definition::parts`]).
     beyond: Option<String>,
+    /// Whether a search one rank per class may hold fewer ranks than positions
+    /// ([`PermPuzzle::may_rank_by_class`]): the checks of memory build it only then.
+    by_class: bool,
 }
 
 impl PartialEq for Definition {
@@ -64,6 +67,7 @@ impl Definition {
         json: bool,
         metric: Option<&str>,
         moves: Option<&str>,
+        omit: Option<&str>,
     ) -> Result<Self, String> {
         let metric = match metric {
             None | Some("face") => Metric::Face,
@@ -90,6 +94,18 @@ impl Definition {
             def.choose_moves(&names)
                 .map_err(|e| format!(" --moves {}: {e}", crate::util::quote(list)))?;
             id = format!("{id}-{}", moves_id(&def, &every));
+        }
+        if let Some(list) = omit {
+            let names: Vec<&str> = list.split(',').collect();
+            if names.iter().any(|n| n.is_empty()) {
+                return Err(format!(
+                    " --omit {}: a set name is empty (give names between commas: --omit CENTERS,EDGES)",
+                    crate::util::quote(list)
+                ));
+            }
+            def.omit_sets(&names)
+                .map_err(|e| format!(" --omit {}: {e}", crate::util::quote(list)))?;
+            id = format!("{id}-{}", kebab(&format!("omit {}", names.join(" "))));
         }
         if metric == Metric::Quarter && PermPuzzle::quarter_is_face(&def).map_err(located)? {
             return Err(
@@ -122,9 +138,9 @@ impl Definition {
             ),
             Err(e) => return Err(unsearchable(&def, metric, e, packed.err())),
         };
+        let by_class = unranked.is_none() && PermPuzzle::may_rank_by_class(&def, metric);
         Ok(Definition {
             id,
-            def: Arc::new(def),
             metric,
             states,
             unranked,
@@ -133,6 +149,8 @@ impl Definition {
             note,
             first_piece: if kpuzzle { 0 } else { 1 },
             beyond,
+            by_class,
+            def: Arc::new(def),
         })
     }
 
@@ -347,8 +365,8 @@ impl Family for PermFamily {
 
     fn flags(&self) -> (&'static [&'static str], &'static str) {
         (
-            &["--metric", "--moves"],
-            " (a definition file takes --metric face|quarter and --moves A,B,...)",
+            &["--metric", "--moves", "--omit"],
+            " (a definition file takes --metric face|quarter, --moves A,B,... and --omit SET,...)",
         )
     }
 
@@ -364,11 +382,12 @@ impl Family for PermFamily {
     fn read(&self, path: &Path, text: &str, args: &SizeArgs) -> Result<Definition, String> {
         let stem = path.file_stem().and_then(|s| s.to_str());
         let json = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"));
-        Definition::read(text, stem, json, args.metric.as_deref(), args.moves.as_deref())
+        let (metric, moves, omit) = (args.metric.as_deref(), args.moves.as_deref(), args.omit.as_deref());
+        Definition::read(text, stem, json, metric, moves, omit)
     }
 
     fn all(&self) -> Vec<Definition> {
-        Definition::read(POCKET_CUBE.1, None, false, None, None)
+        Definition::read(POCKET_CUBE.1, None, false, None, None, None)
             .into_iter()
             .collect()
     }
@@ -413,8 +432,8 @@ impl Family for PermFamily {
         definition.states
     }
 
-    fn by_class(&self, _: &Definition) -> bool {
-        true
+    fn by_class(&self, definition: &Definition) -> bool {
+        definition.by_class
     }
 
     fn beyond(&self, definition: &Definition) -> Option<String> {

@@ -371,6 +371,18 @@ impl PermPuzzle {
         Ok((Coords::space(&s), Reach::of(def, &s.generators())))
     }
 
+    /// Whether `def` may be searched one rank per class ([`classes`]): no `Illegal` line,
+    /// and its highest coordinate small enough for the class table. Read from the laid out
+    /// coordinates alone: building the puzzle to find out may take gigabytes of tables
+    /// (the 3x3x3's edges alone).
+    pub fn may_rank_by_class(def: &Definition, metric: Metric) -> bool {
+        let Ok(s) = Structure::new(def, metric) else {
+            return false;
+        };
+        let top = Coords::layout(&s).ok().and_then(|c| c.list.last().map(|top| top.size));
+        def.illegal.is_empty() && top.is_some_and(classes::tabulated)
+    }
+
     /// Whether the quarter metric would search `def` as the face metric does: every move has
     /// order 2 or 3, so its powers are itself and its inverse and both metrics keep them all.
     /// Read from the moves alone, so a definition too large to rank is answered too.

@@ -276,6 +276,54 @@ impl Definition {
         Ok(())
     }
 
+    /// Leaves out the sets `names` (`--omit`, twsearch's `--omit`): their pieces, their
+    /// places in every move, alias, rotation and the goal, and their `Illegal` lines. A
+    /// move that then moves nothing is dropped (it would be a loop on every position).
+    /// Refuses a name that is not a set of the file (with the list of them), a name given
+    /// twice, every set left out, or no move left that moves a piece.
+    pub fn omit_sets(&mut self, names: &[&str]) -> Result<(), String> {
+        let all: Vec<String> = self.sets.iter().map(|s| s.name.clone()).collect();
+        for (i, name) in names.iter().enumerate() {
+            if !all.iter().any(|s| s == name) {
+                return Err(format!(
+                    "{} is not a set of the definition (its sets are {})",
+                    quote(name),
+                    all.join(" ")
+                ));
+            }
+            if names[..i].contains(name) {
+                return Err(format!("{} is named twice", quote(name)));
+            }
+        }
+        if names.len() == all.len() {
+            return Err("leaves out every set: keep at least one".into());
+        }
+        let kept: Vec<usize> = (0..all.len()).filter(|&s| !names.contains(&all[s].as_str())).collect();
+        let keep = |v: &mut Vec<Vec<u8>>| *v = kept.iter().map(|&s| std::mem::take(&mut v[s])).collect();
+        for m in self
+            .moves
+            .iter_mut()
+            .chain(&mut self.aliases)
+            .chain(&mut self.rotations)
+        {
+            keep(&mut m.from);
+            keep(&mut m.twist);
+        }
+        keep(&mut self.solved.pieces);
+        keep(&mut self.solved.twists);
+        keep(&mut self.orientation_mod);
+        self.illegal.retain(|l| kept.contains(&l.set));
+        for l in &mut self.illegal {
+            l.set = kept.iter().position(|&s| s == l.set).unwrap_or(l.set);
+        }
+        self.sets = kept.iter().map(|&s| self.sets[s].clone()).collect();
+        self.moves.retain(|m| !m.is_identity());
+        if self.moves.is_empty() {
+            return Err("leaves no move that moves a piece".into());
+        }
+        Ok(())
+    }
+
     /// Moves the whole-puzzle turns ([`is_rotation`]) from the moves to
     /// [`Definition::rotations`], in file order.
     pub fn set_rotations_apart(&mut self) {

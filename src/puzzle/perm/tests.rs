@@ -931,3 +931,29 @@ fn binned_flips_of_the_whole_stack_are_the_plain_ones() {
     assert!(puzzle(POCKET_HELD, Metric::Face).bins().is_none());
     assert!(puzzle(&pancakes(5, true), Metric::Face).bins().is_none());
 }
+
+/// `--omit` takes a set out of every part that names it and renumbers the `Illegal` lines
+/// of the sets after it; a move left moving nothing is dropped.
+#[test]
+fn omitting_a_set_renumbers_the_illegal_lines_and_drops_still_moves() {
+    let text = "Set A 2 1\nSet B 3 1\nSolved\nA\n1 2\nB\n1 2 3\nEnd\nIllegal B 1 2\nMove X\nA\n2 1\nB\n1 2 3\nEnd\nMove Y\nA\n1 2\nB\n2 3 1\nEnd\n";
+    let mut def = parse_definition(text).expect("the definition");
+    def.omit_sets(&["A"]).expect("A left out");
+    assert_eq!(def.sets.len(), 1);
+    assert_eq!(def.illegal.iter().map(|l| l.set).collect::<Vec<_>>(), [0]);
+    assert_eq!(def.moves.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(), ["Y"]);
+    let mut def = parse_definition(text).expect("the definition");
+    assert_eq!(def.omit_sets(&["B"]), Ok(()));
+    assert!(def.illegal.is_empty());
+}
+
+/// Whether the class route may apply is read without building: the cube's corners are
+/// tabulated, its edges alone (479,001,600 arrangements) are not.
+#[test]
+fn the_class_route_is_ruled_out_before_building() {
+    let def = parse_definition(POCKET).expect("the pocket cube");
+    assert!(PermPuzzle::may_rank_by_class(&def, Metric::Face));
+    let mut def = parse_definition(CUBE).expect("the cube");
+    def.omit_sets(&["CORNERS"]).expect("the edges alone");
+    assert!(!PermPuzzle::may_rank_by_class(&def, Metric::Face));
+}
