@@ -13,6 +13,7 @@
 use super::parse::Definition;
 use super::structure::{Move, Structure};
 use std::collections::HashMap;
+use std::iter::zip;
 
 /// Most symmetries kept: beyond, the definition is taken to have none (said on stderr).
 const MAX_SYMMETRIES: usize = 1 << 12;
@@ -451,10 +452,11 @@ impl Action {
         out_twists: &mut [u8],
     ) {
         let mut point = 0;
-        for (i, (&l, &t)) in pieces.iter().zip(twists).enumerate() {
-            let o = s.layout.modulus[i].max(1);
+        let layout = zip(pieces, twists).zip(zip(&s.layout.modulus, &s.layout.set_of));
+        for ((&l, &t), (&o, &set)) in layout {
+            let o = o.max(1);
             let (q, b) = to[point + usize::from(t)];
-            let (l2, a0) = self.label[s.layout.set_of[i] * 256 + usize::from(l)];
+            let (l2, a0) = self.label[set * 256 + usize::from(l)];
             out_pieces[usize::from(q)] = l2;
             // b and a0 are below o: a subtraction, not a division.
             let twist = b + o - a0;
