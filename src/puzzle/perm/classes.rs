@@ -15,7 +15,11 @@
 //! those ranks: every route keeps and shows the same representatives.
 //!
 //! A position whose coordinate is already its representative with a trivial stabiliser is
-//! indexed by its digits alone; the others are unranked, moved and ranked again.
+//! indexed by its digits alone. The others are moved and their lower coordinates ranked: a
+//! neighbour from the position it was reached from, the move and the symmetry in one pass
+//! over the pieces, not unranked. (Tables of each coordinate's images, Kociemba's, would
+//! need each lower coordinate closed too; a set's twists are not: a symmetry turns a piece
+//! by its label as well as its place.)
 //!
 //! The classes are those of the symmetries; the inverse of a position, where it counts,
 //! pairs classes without being ranked ([`PermPuzzle::classes_at_index`]).
@@ -55,6 +59,11 @@ pub struct ClassRanks {
     stab: Vec<u16>,
     /// Class indices: classes of the coordinate times `stride`.
     pub states: u64,
+    /// Per symmetry `e` but the identity and move `m`, at `((e - 1) * moves + m) * points`:
+    /// where each point goes under `m` then `e` ([`symmetry::Action::after`]), so that a
+    /// neighbour is moved to its class's representative in one pass.
+    after: Vec<(u16, u8)>,
+    points: usize,
 }
 
 /// Scratch space for moving positions by the group.
@@ -67,6 +76,18 @@ pub struct Scratch {
     ip: Vec<u8>,
     it: Vec<u8>,
     buf: Vec<u8>,
+    /// The position entered ([`PermPuzzle::enter_class`]), whose neighbours are indexed.
+    rp: Vec<u8>,
+    rt: Vec<u8>,
+}
+
+/// Runs `f` with this thread's scratch space: asked of every rank of a level, a class's
+/// size and count would otherwise allocate their vectors each time.
+pub fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
+    thread_local! {
+        static SCRATCH: std::cell::RefCell<Scratch> = Default::default();
+    }
+    SCRATCH.with_borrow_mut(f)
 }
 
 impl ClassRanks {
@@ -78,6 +99,15 @@ impl ClassRanks {
 
     fn stabiliser(&self, k: usize) -> &[u16] {
         &self.stab[self.stab_start[k] as usize..self.stab_start[k + 1] as usize]
+    }
+
+    /// The class index of rank `full`, whose highest coordinate is `v`, from its digits
+    /// alone, if `v` is its class's representative with a trivial stabiliser (most ranks).
+    #[inline]
+    fn at_once(&self, v: usize, full: u64) -> Option<u64> {
+        let k = self.class_of[v] as usize;
+        (self.to_rep[v] == 0 && self.stab_start[k] == self.stab_start[k + 1])
+            .then(|| k as u64 * self.stride + full % self.stride)
     }
 }
 
@@ -142,8 +172,18 @@ impl PermPuzzle {
         if !self.closed(c, &mut x) {
             return None;
         }
-        let ranks = self.class_table(c, &mut x)?;
-        (ranks.states <= self.coords.states / 2).then_some(ranks)
+        let mut ranks = self.class_table(c, &mut x)?;
+        if ranks.states > self.coords.states / 2 {
+            return None;
+        }
+        for sym in &self.symmetry.syms {
+            for m in &self.s.moves {
+                let to = sym.after(&self.s, m);
+                ranks.points = to.len();
+                ranks.after.extend(to);
+            }
+        }
+        Some(ranks)
     }
 
     /// Whether the image of coordinate `c` under each element depends on `c` alone: checked
@@ -230,31 +270,91 @@ impl PermPuzzle {
             reps,
             stab_start,
             stab,
+            after: Vec::new(),
+            points: 0,
         })
     }
 
     /// The class index of the position of rank `full`.
     pub(super) fn class_index(&self, ranks: &ClassRanks, full: u64, x: &mut Scratch) -> u64 {
         let v = (full / ranks.stride % ranks.size) as usize;
-        let (k, h) = (ranks.class_of[v] as usize, usize::from(ranks.to_rep[v]));
-        let stabiliser = ranks.stabiliser(k);
-        let least = if h == 0 && stabiliser.is_empty() {
-            full
+        if let Some(index) = ranks.at_once(v, full) {
+            return index;
+        }
+        self.coords.unrank(&self.s, full, &mut x.p, &mut x.t, &mut x.buf);
+        self.index_of_position(ranks, v, x)
+    }
+
+    /// Unranks class index `index`'s position (its representative) into `x.rp`, `x.rt`, where
+    /// [`PermPuzzle::neighbour_index`] moves it, and says whether a class is indexed by it
+    /// (its other coordinates the least its stabiliser makes of them).
+    pub(super) fn enter_class(&self, ranks: &ClassRanks, index: u64, x: &mut Scratch) -> bool {
+        let full = ranks.full(index);
+        self.coords.unrank(&self.s, full, &mut x.rp, &mut x.rt, &mut x.buf);
+        let v = (full / ranks.stride % ranks.size) as usize;
+        if ranks.at_once(v, full).is_some() {
+            return true;
+        }
+        x.p.clone_from(&x.rp);
+        x.t.clone_from(&x.rt);
+        self.index_of_position(ranks, v, x) == index
+    }
+
+    /// The class index of neighbour `n`, by move `m`, of the position [`PermPuzzle::enter_class`]
+    /// unranked: where a symmetry must move it, it is that position moved by `m`, not
+    /// unranked from `n` (an unranking costs more than the move).
+    pub(super) fn neighbour_index(&self, ranks: &ClassRanks, m: usize, n: u64, x: &mut Scratch) -> u64 {
+        let v = (n / ranks.stride % ranks.size) as usize;
+        if let Some(index) = ranks.at_once(v, n) {
+            return index;
+        }
+        let h = usize::from(ranks.to_rep[v]);
+        let n_points = x.rp.len();
+        x.p.resize(n_points, 0);
+        x.t.resize(n_points, 0);
+        if h == 0 {
+            self.apply(&self.s.moves[m], &x.rp, &x.rt, &mut x.p, &mut x.t);
+            debug_assert_eq!(self.coords.rank(&self.s, &x.p, &x.t, &mut x.buf), n, "move {m}");
         } else {
-            self.coords.unrank(&self.s, full, &mut x.p, &mut x.t, &mut x.buf);
-            if h != 0 {
-                self.move_by(h, x);
-                std::mem::swap(&mut x.p, &mut x.q);
-                std::mem::swap(&mut x.t, &mut x.u);
-            }
-            let mut least = self.coords.rank(&self.s, &x.p, &x.t, &mut x.buf);
-            for &e in stabiliser {
-                self.move_by(usize::from(e), x);
-                least = least.min(self.coords.rank(&self.s, &x.q, &x.u, &mut x.buf));
-            }
-            least
-        };
-        k as u64 * ranks.stride + least % ranks.stride
+            let to = &ranks.after[((h - 1) * self.s.moves.len() + m) * ranks.points..][..ranks.points];
+            self.symmetry.syms[h - 1].apply_after(to, &self.s, &x.rp, &x.rt, &mut x.p, &mut x.t);
+        }
+        self.least_image(ranks, v, x)
+    }
+
+    /// The class index of the position in `x.p`, `x.t`, whose highest coordinate is `v`: its
+    /// image under the element taking `v` to its representative, least over the
+    /// representative's stabiliser. The images share the highest coordinate, so only the
+    /// others are ranked and compared.
+    fn index_of_position(&self, ranks: &ClassRanks, v: usize, x: &mut Scratch) -> u64 {
+        let h = usize::from(ranks.to_rep[v]);
+        if h != 0 {
+            self.move_by(h, x);
+            std::mem::swap(&mut x.p, &mut x.q);
+            std::mem::swap(&mut x.t, &mut x.u);
+        }
+        self.least_image(ranks, v, x)
+    }
+
+    /// The class index of the position in `x.p`, `x.t` already moved to the representative
+    /// of `v`'s class: least over the representative's stabiliser.
+    fn least_image(&self, ranks: &ClassRanks, v: usize, x: &mut Scratch) -> u64 {
+        let k = ranks.class_of[v] as usize;
+        let mut least = self.lower_rank(&x.p, &x.t, &mut x.buf);
+        for &e in ranks.stabiliser(k) {
+            self.move_by(usize::from(e), x);
+            least = least.min(self.lower_rank(&x.q, &x.u, &mut x.buf));
+        }
+        k as u64 * ranks.stride + least
+    }
+
+    /// The rank of a position less its highest coordinate's part.
+    fn lower_rank(&self, pieces: &[u8], twists: &[u8], buf: &mut Vec<u8>) -> u64 {
+        let lower = &self.coords.list[..self.coords.list.len() - 1];
+        lower
+            .iter()
+            .map(|c| self.coords.value(&self.s, c, pieces, twists, buf) * c.stride)
+            .sum()
     }
 
     /// How many classes of the whole group (with the inverse, if counted) the class index
@@ -264,11 +364,21 @@ impl PermPuzzle {
         if !self.symmetry.inverse {
             return 1;
         }
-        let inverse = self.inverse_rank(ranks.full(index), x);
-        u64::from(index <= self.class_index(ranks, inverse, x))
+        self.coords
+            .unrank(&self.s, ranks.full(index), &mut x.ip, &mut x.it, &mut x.buf);
+        let n = x.ip.len();
+        x.p.resize(n, 0);
+        x.t.resize(n, 0);
+        symmetry::invert(&self.s, &x.ip, &x.it, &mut x.p, &mut x.t);
+        let Some(top) = self.coords.list.last() else {
+            return 1;
+        };
+        let v = self.coords.value(&self.s, top, &x.p, &x.t, &mut x.buf) as usize;
+        u64::from(index <= self.index_of_position(ranks, v, x))
     }
 
     /// The rank of the inverse of the position of rank `full`.
+    #[cfg(test)]
     pub(super) fn inverse_rank(&self, full: u64, x: &mut Scratch) -> u64 {
         self.coords.unrank(&self.s, full, &mut x.p, &mut x.t, &mut x.buf);
         let n = x.p.len();
@@ -282,14 +392,11 @@ impl PermPuzzle {
     /// counts the class at (a class index's own position, searching by class). The images'
     /// highest coordinate decides most comparisons; only a tie ranks the image in full.
     pub(super) fn least_of_class(&self, rank: u64) -> bool {
-        thread_local! {
-            static SCRATCH: std::cell::RefCell<Scratch> = Default::default();
-        }
         let Some(top) = self.coords.list.last() else {
             return true;
         };
         let own = rank / top.stride;
-        SCRATCH.with_borrow_mut(|x| {
+        with_scratch(|x| {
             self.coords.unrank(&self.s, rank, &mut x.p, &mut x.t, &mut x.buf);
             (1..self.elements()).all(|e| {
                 self.move_by(e, x);
@@ -397,6 +504,61 @@ mod tests {
         assert_eq!(levels(p), levels(&p.clone().by_position()));
     }
 
+    /// The class index of rank `full` the long way, as it was first written: unranked,
+    /// moved to its class's representative, ranked in full, least over the stabiliser.
+    fn unranked_index(p: &PermPuzzle, ranks: &ClassRanks, full: u64, x: &mut Scratch) -> u64 {
+        let v = (full / ranks.stride % ranks.size) as usize;
+        let (k, h) = (ranks.class_of[v] as usize, usize::from(ranks.to_rep[v]));
+        p.coords.unrank(&p.s, full, &mut x.p, &mut x.t, &mut x.buf);
+        if h != 0 {
+            p.move_by(h, x);
+            std::mem::swap(&mut x.p, &mut x.q);
+            std::mem::swap(&mut x.t, &mut x.u);
+        }
+        let mut least = p.coords.rank(&p.s, &x.p, &x.t, &mut x.buf);
+        for &e in ranks.stabiliser(k) {
+            p.move_by(usize::from(e), x);
+            least = least.min(p.coords.rank(&p.s, &x.q, &x.u, &mut x.buf));
+        }
+        k as u64 * ranks.stride + least % ranks.stride
+    }
+
+    /// Every `step`-th class index: whether it is entered, its neighbours' class indices
+    /// (each moved from the entered position, the move and symmetry in one pass) and how
+    /// many classes it counts for (its inverse moved, not ranked) are as unranking each
+    /// rank, moving and ranking it again makes them.
+    fn check_against_unranking(p: &PermPuzzle, step: usize) {
+        let ranks = p.by_class.clone().expect("searched by class");
+        let (mut memo, mut x) = (super::super::Memo::default(), Scratch::default());
+        let mut entered = 0;
+        for index in (0..ranks.states).step_by(step) {
+            let full = ranks.full(index);
+            let indexed = p.enter_class(&ranks, index, &mut memo.class);
+            assert_eq!(indexed, unranked_index(p, &ranks, full, &mut x) == index, "{index}");
+            if !indexed {
+                continue;
+            }
+            entered += 1;
+            let mut found = Vec::new();
+            p.any_position_neighbour(&mut memo, full, |n| {
+                found.push(n);
+                false
+            });
+            assert_eq!(found.len(), p.s.moves.len());
+            for (m, &n) in found.iter().enumerate() {
+                let want = unranked_index(p, &ranks, n, &mut x);
+                assert_eq!(p.neighbour_index(&ranks, m, n, &mut memo.class), want, "{index} by {m}");
+                assert_eq!(p.class_index(&ranks, n, &mut memo.class), want, "{n}");
+            }
+            let counted = match p.symmetry.inverse {
+                true => u64::from(index <= unranked_index(p, &ranks, p.inverse_rank(full, &mut x), &mut x)),
+                false => 1,
+            };
+            assert_eq!(p.classes_at_index(&ranks, index, &mut memo.class), counted, "{index}");
+        }
+        assert!(entered > 0);
+    }
+
     /// Ranked under its 6 symmetries, the inverse counted beside them (12 in all).
     #[test]
     fn the_held_pocket_cube_by_class() {
@@ -404,5 +566,27 @@ mod tests {
         assert!(p.by_class.is_some());
         check_by_brute_force(&p);
         check_levels(&p);
+    }
+
+    #[test]
+    fn the_held_pocket_cubes_neighbours_are_indexed_as_by_unranking() {
+        check_against_unranking(&puzzle("pocket-cube-held.tws"), 1);
+    }
+
+    /// Its 48 symmetries move the corners' twists by their pieces' labels too: the twists are
+    /// not closed, so the symmetry's pass over the moved position is what is checked. One
+    /// class index in 13.
+    #[test]
+    fn the_pocket_cubes_neighbours_are_indexed_as_by_unranking() {
+        check_against_unranking(&puzzle("pocket-cube.tws"), 13);
+    }
+
+    /// Five coordinates (two sets' twists, the corners' arrangement, the edges'), two sets
+    /// moved together. One class index in 11.
+    #[test]
+    fn the_pyraminxs_neighbours_are_indexed_as_by_unranking() {
+        let p = puzzle("pyraminx.tws");
+        assert!(p.by_class.is_some());
+        check_against_unranking(&p, 11);
     }
 }

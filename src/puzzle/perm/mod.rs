@@ -998,19 +998,25 @@ impl PermPuzzle {
         let Some(ranks) = &self.by_class else {
             return self.any_position_neighbour(memo, rank, test);
         };
-        let full = ranks.full(rank);
         // A rank no class is indexed by (its representative's other coordinates not the
         // least its stabiliser makes of them) is never entered, nor left.
-        if self.class_index(ranks, full, &mut memo.class) != rank {
+        if !self.enter_class(ranks, rank, &mut memo.class) {
             return false;
         }
         let mut found = std::mem::take(&mut memo.found);
         found.clear();
-        self.any_position_neighbour(memo, full, |n| {
+        self.any_position_neighbour(memo, ranks.full(rank), |n| {
             found.push(n);
             false
         });
-        let hit = found.iter().any(|&n| test(self.class_index(ranks, n, &mut memo.class)));
+        // The big plan gives its neighbours out of the moves' order: each is unranked.
+        let hit = match self.coords.plan {
+            Plan::Big(_) => found.iter().any(|&n| test(self.class_index(ranks, n, &mut memo.class))),
+            _ => found
+                .iter()
+                .enumerate()
+                .any(|(m, &n)| test(self.neighbour_index(ranks, m, n, &mut memo.class))),
+        };
         memo.found = found;
         hit
     }
@@ -1261,7 +1267,7 @@ impl SearchGraph for PermPuzzle {
 
     fn multiplicity(&self, rank: u64) -> u64 {
         match &self.by_class {
-            Some(ranks) => self.class_size(ranks, rank, &mut classes::Scratch::default()),
+            Some(ranks) => classes::with_scratch(|x| self.class_size(ranks, rank, x)),
             None => 1,
         }
     }
@@ -1276,7 +1282,7 @@ impl SearchGraph for PermPuzzle {
     /// pair with another.
     fn classes_at(&self, rank: u64) -> u64 {
         match (&self.by_class, self.least_by_rank) {
-            (Some(ranks), _) => self.classes_at_index(ranks, rank, &mut classes::Scratch::default()),
+            (Some(ranks), _) => classes::with_scratch(|x| self.classes_at_index(ranks, rank, x)),
             (None, true) => u64::from(self.least_of_class(rank)),
             (None, false) => u64::from(self.least(rank)),
         }

@@ -13,6 +13,7 @@
 use super::parse::Definition;
 use super::structure::{Move, Structure};
 use std::collections::HashMap;
+use std::iter::zip;
 
 /// Most symmetries kept: beyond, the definition is taken to have none (said on stderr).
 const MAX_SYMMETRIES: usize = 1 << 12;
@@ -459,16 +460,54 @@ impl Action {
     }
 
     /// The image of a flattened position (`pieces`, `twists`) into `out_pieces`, `out_twists`
-    /// (of the same lengths). `first` and `modulus` are the layout's.
+    /// (of the same lengths).
     #[inline]
     pub fn apply(&self, s: &Structure, pieces: &[u8], twists: &[u8], out_pieces: &mut [u8], out_twists: &mut [u8]) {
+        self.apply_after(&self.to, s, pieces, twists, out_pieces, out_twists);
+    }
+
+    /// Where each point goes under move `m` and then this symmetry (what [`Action::apply_after`]
+    /// takes): a move and a symmetry in one pass over the position, not two. A move keeps
+    /// each piece in its set, so the label a piece has is this symmetry's.
+    pub fn after(&self, s: &Structure, m: &Move) -> Vec<(u16, u8)> {
+        let mut to = vec![(0u16, 0u8); self.to.len()];
+        let mut first = Vec::with_capacity(s.layout.modulus.len());
         let mut point = 0;
-        for (i, (&l, &t)) in pieces.iter().zip(twists).enumerate() {
+        for &o in &s.layout.modulus {
+            first.push(point);
+            point += usize::from(o.max(1));
+        }
+        for (i, &f) in m.from.iter().enumerate() {
             let o = s.layout.modulus[i].max(1);
-            let (q, b) = self.to[point + usize::from(t)];
-            let (l2, a0) = self.label[s.layout.set_of[i] * 256 + usize::from(l)];
+            for t in 0..o {
+                to[first[usize::from(f)] + usize::from(t)] = self.to[first[i] + usize::from((t + m.twist[i]) % o)];
+            }
+        }
+        to
+    }
+
+    /// [`Action::apply`] with the points going to `to`: this symmetry's own, or after a move
+    /// ([`Action::after`]).
+    #[inline]
+    pub fn apply_after(
+        &self,
+        to: &[(u16, u8)],
+        s: &Structure,
+        pieces: &[u8],
+        twists: &[u8],
+        out_pieces: &mut [u8],
+        out_twists: &mut [u8],
+    ) {
+        let mut point = 0;
+        let layout = zip(pieces, twists).zip(zip(&s.layout.modulus, &s.layout.set_of));
+        for ((&l, &t), (&o, &set)) in layout {
+            let o = o.max(1);
+            let (q, b) = to[point + usize::from(t)];
+            let (l2, a0) = self.label[set * 256 + usize::from(l)];
             out_pieces[usize::from(q)] = l2;
-            out_twists[usize::from(q)] = (b + o - a0) % o;
+            // b and a0 are below o: a subtraction, not a division.
+            let twist = b + o - a0;
+            out_twists[usize::from(q)] = if twist >= o { twist - o } else { twist };
             point += usize::from(o);
         }
     }
