@@ -275,7 +275,8 @@ mod tests {
 
     /// The canonical sequences of the 3x3x3 (18 moves): each length's count is that of
     /// sequences with no face twice in a row and opposite faces in one order (cube20.org's
-    /// figures; twsearch's canonical states are the same rule), through 3 moves they are the
+    /// figures; `twsearch -C6` on its `samples/main/3x3x3.tws` prints the same 18, 243,
+    /// 3240, 43254, 577368, 7.70699e+06), through 3 moves they are the
     /// positions at that distance (OEIS A080601: 18, 243, 3240), beyond they make every
     /// position (43,239 at 4 moves, 574,908 at 5, 7,618,438 at 6, so the counts are at least
     /// those), and the positions they make within 4 moves are all those within 4 moves.
@@ -296,13 +297,14 @@ mod tests {
 
     /// In the quarter metric a move may follow itself once (a half turn is two quarter
     /// turns): the canonical sequences of up to 4 quarter turns are the positions at those
-    /// distances (OEIS A080602: 1, 12, 114, 1068, 10011).
+    /// distances (OEIS A080602: 1, 12, 114, 1068, 10011), and through 6 they are the
+    /// sequences `twsearch -q -C6` counts (93840, 879624).
     #[test]
     fn quarter_turn_sequences_count_positions() {
         let puzzle = cube(Metric::Quarter);
         let canonical = automaton(&puzzle, Metric::Quarter);
-        let counts = canonical.counts(4);
-        assert_eq!(positions(&puzzle, 4), counts);
-        assert_eq!(counts, [1, 12, 114, 1068, 10011]);
+        let counts = canonical.counts(6);
+        assert_eq!(positions(&puzzle, 4), counts[..5]);
+        assert_eq!(counts, [1, 12, 114, 1068, 10011, 93840, 879624]);
     }
 }
