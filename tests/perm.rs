@@ -845,7 +845,7 @@ fn omitting_the_edges_of_the_cube_leaves_the_pocket_cube() {
         ),
         ("EDGES,EDGES", "`EDGES` is named twice"),
         ("EDGES,CORNERS", "leaves out every set"),
-        ("EDGES,", "a set name is empty"),
+        ("EDGES,", "a name is empty"),
     ] {
         let ended = sandbox.output(&["--rules", &cube, "--omit", omit, "--out", "out"]);
         assert_eq!(ended.code, Some(2), "{omit}");

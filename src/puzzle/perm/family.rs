@@ -82,31 +82,7 @@ impl Definition {
         let kpuzzle = is_kpuzzle(text, json);
         let (mut def, note) = read_either(text, kpuzzle, moves.is_some()).map_err(located)?;
         let mut id = kebab(label(&def.name, stem));
-        if let Some(list) = moves {
-            let names: Vec<&str> = list.split(',').collect();
-            if names.iter().any(|n| n.is_empty()) {
-                return Err(format!(
-                    " --moves {}: a move name is empty (give names between commas: --moves U,R)",
-                    crate::util::quote(list)
-                ));
-            }
-            let every: Vec<String> = def.moves.iter().chain(&def.rotations).map(|m| m.name.clone()).collect();
-            def.choose_moves(&names)
-                .map_err(|e| format!(" --moves {}: {e}", crate::util::quote(list)))?;
-            id = format!("{id}-{}", moves_id(&def, &every));
-        }
-        if let Some(list) = omit {
-            let names: Vec<&str> = list.split(',').collect();
-            if names.iter().any(|n| n.is_empty()) {
-                return Err(format!(
-                    " --omit {}: a set name is empty (give names between commas: --omit CENTERS,EDGES)",
-                    crate::util::quote(list)
-                ));
-            }
-            def.omit_sets(&names)
-                .map_err(|e| format!(" --omit {}: {e}", crate::util::quote(list)))?;
-            id = format!("{id}-{}", kebab(&format!("omit {}", names.join(" "))));
-        }
+        id.push_str(&narrow(&mut def, moves, omit)?);
         if metric == Metric::Quarter && PermPuzzle::quarter_is_face(&def).map_err(located)? {
             return Err(
                 " --metric quarter changes nothing here: every move has order 2 or 3, so a move and its inverse are all its powers and both metrics count the same moves (leave out --metric)"
@@ -304,6 +280,36 @@ fn moves_id(def: &super::parse::Definition, every: &[String]) -> String {
         )
         .collect();
     kebab(&format!("moves {}", chosen.join(" ")))
+}
+
+/// Applies `--moves` (the moves that turn) and `--omit` (the sets left out) to `def`; the
+/// id's suffixes for them (`-moves-u-r`, `-omit-corners`).
+fn narrow(def: &mut super::Definition, moves: Option<&str>, omit: Option<&str>) -> Result<String, String> {
+    let names = |flag: &str, list: &str, example: &str| -> Result<Vec<String>, String> {
+        let names: Vec<String> = list.split(',').map(str::to_string).collect();
+        match names.iter().any(String::is_empty) {
+            true => Err(format!(
+                " {flag} {}: a name is empty (give names between commas: {flag} {example})",
+                crate::util::quote(list)
+            )),
+            false => Ok(names),
+        }
+    };
+    let mut id = String::new();
+    if let Some(list) = moves {
+        let chosen = names("--moves", list, "U,R")?;
+        let every: Vec<String> = def.moves.iter().chain(&def.rotations).map(|m| m.name.clone()).collect();
+        def.choose_moves(&chosen.iter().map(String::as_str).collect::<Vec<_>>())
+            .map_err(|e| format!(" --moves {}: {e}", crate::util::quote(list)))?;
+        id = format!("-{}", moves_id(def, &every));
+    }
+    if let Some(list) = omit {
+        let sets = names("--omit", list, "CENTERS,EDGES")?;
+        def.omit_sets(&sets.iter().map(String::as_str).collect::<Vec<_>>())
+            .map_err(|e| format!(" --omit {}: {e}", crate::util::quote(list)))?;
+        id = format!("{id}-{}", kebab(&format!("omit {}", sets.join(" "))));
+    }
+    Ok(id)
 }
 
 /// An error as the command line prints it after the file's name: `:LINE: what` (` what`
