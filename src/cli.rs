@@ -902,7 +902,7 @@ fn check_id(job: &Job) -> Result<(), UsageError> {
 /// Refuses a job that cannot be enumerated at all, with its size and memory.
 fn too_big<T>(job: &Job, why: &str) -> Result<T, UsageError> {
     usage(format!(
-        "{job} has {} states: at {} bits a state the search would need {}; {why}",
+        "{job} has {} configurations: at {} bits a configuration the search would need {}; {why}",
         count_text(job.states()),
         job.bits_per_state(),
         human_bytes(job.memory())
@@ -1005,7 +1005,7 @@ fn check_memory(job: &Job, available: Option<u64>) -> Result<(), UsageError> {
             job.searched(ranks).trim_end_matches(','),
             human_bytes(need),
             job.bits_per_state(),
-            if ranks < job.states() { "class" } else { "state" },
+            if ranks < job.states() { "class" } else { "configuration" },
             human_bytes(u128::from(free)),
         ) + &format!(
             "; --disk DIR keeps the planes on disk ({} of disk space), or --hosts FILE shares the search between processes on several machines: {}",

@@ -282,17 +282,19 @@ impl Job {
             .get_or_init(|| self.build().map_or(states, |built| u128::from(built.ranks())))
     }
 
-    /// What a search of `ranks` covers, for messages: its states, or the positions and the
-    /// ranks of their classes up to symmetry.
+    /// What a search of `ranks` covers, for messages: its configurations (a rank each), or
+    /// those and the ranks of their classes up to symmetry.
     pub fn searched(&self, ranks: u128) -> String {
         use crate::util::thousands;
         match ranks < self.states() {
             true => format!(
-                "{} states, as {} ranks of classes up to its symmetries,",
+                "{} configurations, as {} ranks of classes up to its symmetries,",
                 thousands(self.states()),
                 thousands(ranks)
             ),
-            false => format!("{} states", thousands(self.states())),
+            // Every rank a configuration, reachable or not (a definition's ranking covers
+            // what its invariants allow, a coin board every configuration).
+            false => format!("{} configurations", thousands(self.states())),
         }
     }
 
