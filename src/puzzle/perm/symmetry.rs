@@ -302,7 +302,8 @@ fn actions(def: &Definition, s: &Structure, points: &Points, moves: &[Vec<u32>],
             let target = |m: usize| &search.targets[m][phi[m]];
             // A mirror turns orientations backwards (ρ onto ρ⁻¹) even where it carries every
             // move onto a move, as it does moves that are their own inverses.
-            let keeps_orientation = phi[moves.len()] == 0;
+            // (Left open where nothing turns: no orientation to reverse.)
+            let keeps_orientation = matches!(phi[moves.len()], 0 | OPEN);
             let rotation = keeps_orientation
                 && base_moves
                     .iter()
