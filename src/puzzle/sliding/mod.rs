@@ -507,6 +507,18 @@ impl SearchGraph for Sliding {
         })
     }
 
+    /// Ranks `k * cells + blank` sharing the first digit of `k`, then the first two: a
+    /// vertical move changes the digits of the positions it jumps, so only those whose
+    /// window starts at the first (or second) position leave such a run.
+    fn locality(&self) -> Vec<u64> {
+        let tiles = self.cells - 1;
+        // Sharing the first `shared` digits, of place value `(tiles - shared)! / 2`.
+        (1..=2)
+            .filter(|&shared| tiles >= shared + 2)
+            .map(|shared| crate::util::factorial(tiles - shared) / 2 * self.cells as u64)
+            .collect()
+    }
+
     /// The vertical moves of the words' ranks.
     fn for_each_far_predecessor_in_words(
         &self,
