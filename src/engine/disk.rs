@@ -112,9 +112,11 @@ pub fn partition(states: u64, memory: u64, bins: Option<Bins>, spans: &[u64]) ->
 /// part as fit two parts at a time and divide them, else one run a part, one part at a
 /// time. Fewer predecessors leave such a part than one cut anywhere: of a sliding board's
 /// vertical moves, only those whose window starts at the first position leave a part of
-/// a first tile, where an even cut also splits the runs of the second and later ones. A
-/// far predecessor costs more CPU than the overlap saves (3x4 at 16 MiB: 11 such parts one
-/// at a time take 11% less CPU than 15 even ones two at a time; see the performance notes).
+/// a first tile, where an even cut also splits the runs of the second and later ones (3x4,
+/// every 9,973rd rank: 5.9% of the predecessors leave 11 parts of a first tile, 8.8% leave
+/// 15 even ones). A far predecessor costs more CPU than the overlap saves (3x4 at 16 MiB:
+/// those 11 parts one at a time take about 10% less CPU than the 15 two at a time; see the
+/// performance notes).
 fn by_spans(states: u64, memory: u64, spans: &[u64]) -> Option<Partition> {
     let span = *spans.iter().find(|&&span| {
         span % WORD_BITS == 0 && span > 0 && states % span == 0 && memory::memory_for_one_part(span) <= memory
@@ -2171,6 +2173,24 @@ mod tests {
     }
 
     const GIB: u64 = 1 << 30;
+
+    #[test]
+    fn a_sliding_board_is_cut_into_runs_of_its_first_tile_where_one_fits() {
+        const MIB: u64 = 1 << 20;
+        // 3x4: 11 runs of 21,772,800 ranks (5.2 MiB of planes), then 110 of a tenth.
+        let (states, spans) = (239_500_800, [21_772_800, 2_177_280]);
+        let parts = partition(states, 16 * MIB, None, &spans);
+        assert_eq!((parts.processes(), parts.slice(1).start), (11, spans[0]));
+        assert_eq!(parts_at_once(&parts, 16 * MIB), 1);
+        assert_eq!(parts_at_once(&parts, 64 * MIB), 2);
+        // Too little for a run of the first tile: runs of the first two, as many as fit
+        // two parts at a time (3 in 2 MiB) and divide the 110: 55 parts of 2.
+        let small = partition(states, 8 * MIB, None, &spans);
+        assert_eq!((small.processes(), small.slice(1).start), (55, 2 * spans[1]));
+        assert_eq!(parts_at_once(&small, 8 * MIB), 2);
+        // Too little for either: cut evenly.
+        assert_eq!(partition(states, MIB, None, &spans), partition(states, MIB, None, &[]));
+    }
 
     #[test]
     fn pancakes_of_14_in_6_gib_are_cut_by_bottom_pancake_and_send_bits() {
