@@ -560,6 +560,8 @@ pub trait Built: Send + Sync {
     fn ranks(&self) -> u64;
     /// See [`SearchGraph::bins`]: how a search on disk cuts its parts.
     fn bins(&self) -> Option<crate::puzzle::Bins>;
+    /// See [`SearchGraph::locality`]: where a search on disk cuts its parts otherwise.
+    fn locality(&self) -> Vec<u64>;
     /// Largest cost of one move.
     fn max_move_cost(&self) -> u32;
     /// How this program numbers the puzzle's positions, hashed (a sample of ranks with
@@ -595,6 +597,10 @@ impl<P: Puzzle + Send + Sync + 'static> Built for P {
 
     fn bins(&self) -> Option<crate::puzzle::Bins> {
         SearchGraph::bins(self)
+    }
+
+    fn locality(&self) -> Vec<u64> {
+        SearchGraph::locality(self)
     }
 
     fn max_move_cost(&self) -> u32 {

@@ -565,7 +565,7 @@ fn disk_note(job: &Job, built: &dyn Built, config: &disk::Config, resumed: Optio
     let ranks = built.ranks();
     let parts = match resumed {
         Some(parts) => Partition::new(ranks, parts),
-        None => disk::partition(ranks, config.memory, built.bins()),
+        None => disk::partition(ranks, config.memory, built.bins(), &built.locality()),
     };
     let bits = built
         .bins()
@@ -588,7 +588,7 @@ fn disk_note(job: &Job, built: &dyn Built, config: &disk::Config, resumed: Optio
 /// Refuses a search on disk whose folder's file system has less free space than it may
 /// need (both figures named); a folder whose space is unknown is not refused.
 fn check_disk_space(job: &Job, ranks: u64, config: &disk::Config, resuming: bool) -> Result<()> {
-    let need = disk::disk_bytes(ranks, disk::partition(ranks, config.memory, None).processes());
+    let need = disk::disk_bytes(ranks, disk::partition(ranks, config.memory, None, &[]).processes());
     // The folder may not exist yet: its nearest existing ancestor's file system holds it.
     let existing = config.dir.ancestors().find(|d| d.exists());
     let free = existing.and_then(analyze::util::free_space);

@@ -138,6 +138,13 @@ pub trait SearchGraph: Sync {
     fn bins(&self) -> Option<Bins> {
         None
     }
+    /// Spans of ranks that most moves stay within, coarsest first, each dividing the rank
+    /// space and the one before (a sliding board's ranks sharing their first tile, then
+    /// their first two): a search on disk cuts its parts as whole runs of one, so that
+    /// fewer predecessors leave their part.
+    fn locality(&self) -> Vec<u64> {
+        Vec::new()
+    }
     /// This puzzle passing the predecessors by the move of [`SearchGraph::bins`] as
     /// [`Bins::encode`]d values (past every rank) to its predecessor methods: for the search
     /// on disk alone.
