@@ -131,7 +131,7 @@ impl Coins {
 
     /// Whether the board symmetry `s` maps the moves onto the moves and the goals onto the
     /// goals: then it maps every configuration to one as far from the goal.
-    fn keeps(&self, s: &BoardSym) -> bool {
+    pub(crate) fn keeps(&self, s: &BoardSym) -> bool {
         let n = self.coins();
         let map = |mask: u64| {
             (0..n)
