@@ -285,3 +285,59 @@ impl Notation for Presses {
         Ok(walk)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::lights_out::lights_out;
+
+    /// The press sets of each weight counted one by one up to the board's symmetries, each
+    /// at the least of its images (cells moved bit by bit), against Burnside's count.
+    #[test]
+    fn burnside_counts_the_press_sets_each_at_its_least_image() {
+        for (rows, cols) in [(3, 3), (4, 3), (2, 4), (4, 4)] {
+            let n = rows * cols;
+            let syms = board_symmetries(rows, cols);
+            let image = |s: &BoardSym, x: u64| (0..n).filter(|&c| x >> c & 1 == 1).fold(0, |m, c| m | 1 << s.to[c]);
+            let mut counted = vec![0u64; n + 1];
+            for x in (0..1u64 << n).filter(|&x| syms.iter().all(|s| image(s, x) >= x)) {
+                counted[x.count_ones() as usize] += 1;
+            }
+            assert_eq!(classes_by_weight(&syms, n), counted, "{rows}x{cols}");
+        }
+    }
+
+    /// Each configuration's press set solves it, and its weight is the distance a plain
+    /// breadth-first search over the configurations finds.
+    #[test]
+    fn the_press_set_solves_the_configuration_at_its_distance() {
+        for (rows, cols) in [(3, 3), (4, 3), (2, 2)] {
+            let board = lights_out(rows, cols);
+            let puzzle = Presses::new(board.clone()).expect("an invertible board");
+            let mut distance = vec![u64::MAX; 1 << board.coins()];
+            let mut queue = std::collections::VecDeque::from([0u64]);
+            distance[0] = 0;
+            while let Some(config) = queue.pop_front() {
+                board.for_each_successor(config, |next| {
+                    if distance[next as usize] == u64::MAX {
+                        distance[next as usize] = distance[config as usize] + 1;
+                        queue.push_back(next);
+                    }
+                });
+            }
+            for (config, &d) in (0u64..).zip(&distance) {
+                assert_eq!(puzzle.configuration(puzzle.presses(config)), config, "{rows}x{cols}");
+                assert_eq!(puzzle.distance(config), d, "{rows}x{cols} {config}");
+            }
+        }
+    }
+
+    /// A singular board names its nullity; 2x3 is one (nullity 2), as is 5x5 (nullity 2).
+    #[test]
+    fn a_singular_board_is_refused_with_its_nullity() {
+        for (rows, cols, nullity) in [(2, 3, 2), (5, 5, 2), (4, 4, 4)] {
+            let refused = Presses::new(lights_out(rows, cols)).expect_err("singular");
+            assert!(refused.contains(&format!("nullity {nullity}")), "{refused}");
+        }
+    }
+}
