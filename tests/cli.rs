@@ -414,6 +414,16 @@ fn refuses_nine_tails_6x6() {
 }
 
 #[test]
+fn refuses_a_singular_lights_out_board_over_25_coins_naming_its_nullity() {
+    // 5x7 is over the bit masks' 25 coins, and its press matrix is singular: presses are
+    // not unique, so the search by press weight does not apply either.
+    rejects(
+        &["--puzzle", "lights-out", "--rows", "5", "--cols", "7"],
+        &["35 coins", "presses are not unique", "nullity 4"],
+    );
+}
+
+#[test]
 fn refuses_a_64x64_lights_out_board() {
     // 4,096 coins: the refusal must still be one plain line, whatever the figures.
     rejects(

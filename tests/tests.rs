@@ -25,6 +25,7 @@ mod goal;
 mod hardening;
 mod identity;
 mod kpuzzle;
+mod lights_out;
 mod mod3;
 mod oeis;
 mod parse;

@@ -105,7 +105,9 @@ impl CoinSymmetry {
 
 impl Coins {
     /// Builds a puzzle whose distances count `moves` (set [`Coins::metric`] for weighted
-    /// moves); `rows * cols <= MAX_COINS` and costs of at least 1 are the caller's promise.
+    /// moves); costs of at least 1 are the caller's promise, and so is `rows * cols <=
+    /// MAX_COINS` for a puzzle searched or counted up to symmetry as it is (a larger board,
+    /// up to 60 coins, is only read by the search by press weight, `presses.rs`).
     pub fn new(
         id: String,
         title: String,
@@ -131,7 +133,7 @@ impl Coins {
 
     /// Whether the board symmetry `s` maps the moves onto the moves and the goals onto the
     /// goals: then it maps every configuration to one as far from the goal.
-    fn keeps(&self, s: &BoardSym) -> bool {
+    pub(crate) fn keeps(&self, s: &BoardSym) -> bool {
         let n = self.coins();
         let map = |mask: u64| {
             (0..n)

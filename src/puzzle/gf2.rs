@@ -104,6 +104,26 @@ impl Span {
     }
 }
 
+/// The inverse of the square matrix whose column `j` is `columns[j]` (bit `i` of a column:
+/// its row `i`), as `out[i]`: the set of columns (bit `j`: column `j`) that sum to the unit
+/// vector of row `i`; `None` where the columns are dependent. Gauss-Jordan on each column
+/// paired with its own index, so the combinations come out of the same elimination.
+pub fn inverse(columns: &[u64]) -> Option<Vec<u64>> {
+    let n = columns.len();
+    let mut rows: Vec<(u64, u64)> = columns.iter().zip(0..).map(|(&v, j)| (v, 1u64 << j)).collect();
+    for bit in 0..n {
+        let pivot = (bit..n).find(|&r| rows[r].0 >> bit & 1 == 1)?;
+        rows.swap(bit, pivot);
+        let (v, c) = rows[bit];
+        for (r, row) in rows.iter_mut().enumerate() {
+            if r != bit && row.0 >> bit & 1 == 1 {
+                *row = (row.0 ^ v, row.1 ^ c);
+            }
+        }
+    }
+    Some(rows.into_iter().map(|(_, c)| c).collect())
+}
+
 /// `v` with every basis pivot cleared (the basis is sorted by descending pivot).
 fn reduce(basis: &[u64], mut v: u64) -> u64 {
     for &b in basis {
@@ -124,6 +144,20 @@ mod tests {
         let span = Span::new(5, (0..5).map(|i| 1 << i));
         assert_eq!(span.rank(), 5);
         assert_eq!(span.cosets(), 1);
+    }
+
+    /// The combinations of the inverse sum to the unit vectors; dependent columns have none.
+    #[test]
+    fn inverse_combines_columns_into_unit_vectors() {
+        let columns = [0b011u64, 0b110, 0b111];
+        let inverse = inverse(&columns).expect("independent");
+        for (i, &combination) in inverse.iter().enumerate() {
+            let sum = (0..3)
+                .filter(|j| combination >> j & 1 == 1)
+                .fold(0, |s, j| s ^ columns[j]);
+            assert_eq!(sum, 1 << i);
+        }
+        assert_eq!(super::inverse(&[0b011, 0b110, 0b101]), None);
     }
 
     #[test]

@@ -12,6 +12,7 @@ pub mod gf2;
 pub mod lights_out;
 pub mod nine_tails;
 pub mod perm;
+pub mod presses;
 pub mod rules;
 pub mod sliding;
 pub mod symmetry;
