@@ -1005,7 +1005,7 @@ fn check_memory(job: &Job, available: Option<u64>) -> Result<(), UsageError> {
             job.searched(ranks).trim_end_matches(','),
             human_bytes(need),
             job.bits_per_state(),
-            if ranks < job.states() { "class" } else { "configuration" },
+            if ranks < job.states() { "class" } else { "rank" },
             human_bytes(u128::from(free)),
         ) + &format!(
             "; --disk DIR keeps the planes on disk ({} of disk space), or --hosts FILE shares the search between processes on several machines: {}",

@@ -282,8 +282,9 @@ impl Job {
             .get_or_init(|| self.build().map_or(states, |built| u128::from(built.ranks())))
     }
 
-    /// What a search of `ranks` covers, for messages: its configurations (a rank each), or
-    /// those and the ranks of their classes up to symmetry.
+    /// What a search of `ranks` covers, for messages: its ranks (a configuration each, or
+    /// for flip-k and large lights-out boards, a count of them), or the configurations and
+    /// the ranks of their classes up to symmetry.
     pub fn searched(&self, ranks: u128) -> String {
         use crate::util::thousands;
         match ranks < self.states() {
@@ -292,9 +293,7 @@ impl Job {
                 thousands(self.states()),
                 thousands(ranks)
             ),
-            // Every rank a configuration, reachable or not (a definition's ranking covers
-            // what its invariants allow, a coin board every configuration).
-            false => format!("{} configurations", thousands(self.states())),
+            false => format!("{} ranks", thousands(self.states())),
         }
     }
 

@@ -556,7 +556,7 @@ fn memory_note(job: &Job, built: &dyn Built) -> String {
         job.searched(u128::from(built.ranks())),
         human_bytes(memory::memory(u128::from(built.ranks()), built.max_move_cost())),
         job.bits_per_state(),
-        if by_class(job, built) { "class" } else { "configuration" }
+        if by_class(job, built) { "class" } else { "rank" }
     )
 }
 
