@@ -323,17 +323,7 @@ fn analyze(
     let mut traffic = Traffic::default();
     let analysis = job.analyze(built, options, settings.heuristics, &mut |level| {
         traffic.add(level);
-        match disk {
-            // The bytes the level moved, as the level's progress (no rate: levels differ).
-            Some(_) => bar.set_message(format!(
-                "{} ({} read, {} written)",
-                level.depth,
-                human_bytes(u128::from(level.read)),
-                human_bytes(u128::from(level.written))
-            )),
-            None => bar.set_message(level.depth.to_string()),
-        }
-        bar.set_position(level.reached);
+        show_level(&bar, disk.is_some(), level);
         // A signal stops the engine itself (`stop`), in a level's chunk and on every process.
         ControlFlow::Continue(())
     });
@@ -361,16 +351,7 @@ fn analyze(
         }
     }
     if let Some(config) = disk.filter(|_| analysis.is_ok() && !settings.quiet) {
-        note(format_args!(
-            "{job}: {} read and {} written on disk{}",
-            human_bytes(u128::from(traffic.read)),
-            human_bytes(u128::from(traffic.written)),
-            if config.keep {
-                format!("; its files are kept in {}", config.dir.display())
-            } else {
-                String::new()
-            }
-        ));
+        note(disk_traffic(job, config, &traffic));
     }
     if let Some(cause) = by_another {
         return Err(Interrupted {
@@ -387,6 +368,34 @@ fn analyze(
         Err(AnalysisError::Engine(EngineError::Disk(e))) if e.is_refusal() => Err(BadInput(e.to_string()).into()),
         other => other.map(Some).with_context(|| format!("{job}: analysis failed")),
     }
+}
+
+/// A level's progress on the bar: its depth, and on disk the bytes it moved (no rate:
+/// levels differ).
+fn show_level(bar: &ProgressBar, on_disk: bool, level: &Level) {
+    match on_disk {
+        true => bar.set_message(format!(
+            "{} ({} read, {} written)",
+            level.depth,
+            human_bytes(u128::from(level.read)),
+            human_bytes(u128::from(level.written))
+        )),
+        false => bar.set_message(level.depth.to_string()),
+    }
+    bar.set_position(level.reached);
+}
+
+/// What a search on disk read and wrote, and where its files are if kept.
+fn disk_traffic(job: &Job, config: &disk::Config, traffic: &Traffic) -> String {
+    let kept = match config.keep {
+        true => format!("; its files are kept in {}", config.dir.display()),
+        false => String::new(),
+    };
+    format!(
+        "{job}: {} read and {} written on disk{kept}",
+        human_bytes(u128::from(traffic.read)),
+        human_bytes(u128::from(traffic.written)),
+    )
 }
 
 /// What the search takes, said before it starts: in memory, on disk (`parts` if resumed)
