@@ -25,6 +25,8 @@
 //! pairs classes without being ranked ([`PermPuzzle::classes_at_index`]).
 
 use super::PermPuzzle;
+use super::conjugate::{self, Conjugation, Digits, Lower, MAX_LOWER, Part};
+use super::coords::Kind;
 use super::symmetry;
 
 /// Most values of the coordinate the table covers: 6 bytes each, 100 MB.
@@ -42,8 +44,11 @@ pub const LARGEST_GROUP: usize = u16::MAX as usize;
 /// Positions off the goal on which the coordinate's closure is checked, per element.
 const CLOSURE_CHECKS: u64 = 64;
 
+/// Ranks on which the conjugation tables are checked against the pass over the pieces.
+const CONJUGATION_CHECKS: u64 = 4096;
+
 /// The class index of a definition's positions (see the module's documentation).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct ClassRanks {
     /// The coordinate reduced: its place value (the other coordinates' ranks) and size.
     stride: u64,
@@ -64,6 +69,9 @@ pub struct ClassRanks {
     /// neighbour is moved to its class's representative in one pass.
     after: Vec<(u16, u8)>,
     points: usize,
+    /// The lower coordinates' images under each element, where they are tables: a class
+    /// index is then look-ups, never a pass over the pieces ([`conjugate`]).
+    pub(super) conj: Option<Conjugation>,
 }
 
 /// Scratch space for moving positions by the group.
@@ -183,6 +191,7 @@ impl PermPuzzle {
                 ranks.after.extend(to);
             }
         }
+        ranks.conj = self.conjugation(&ranks, &mut x);
         Some(ranks)
     }
 
@@ -272,7 +281,127 @@ impl PermPuzzle {
             stab,
             after: Vec::new(),
             points: 0,
+            conj: None,
         })
+    }
+
+    /// The lower coordinates' tables of `ranks` ([`conjugate`]), if they fit and index
+    /// sampled ranks as the pass over the pieces does.
+    fn conjugation(&self, ranks: &ClassRanks, x: &mut Scratch) -> Option<Conjugation> {
+        let top = self.coords.list.len() - 1;
+        let g = self.geometric() as u64;
+        let lower = &self.coords.list[..top];
+        // Each coordinate's images, and at most as many again of twists' parts.
+        let entries: u64 = lower.iter().map(|c| 2 * c.size * g).sum::<u64>() + ranks.size + ranks.stab.len() as u64;
+        if top > MAX_LOWER || entries > conjugate::MAX_ENTRIES {
+            return None;
+        }
+        let lower = (0..top)
+            .map(|i| self.lower_images(ranks, i, x))
+            .collect::<Option<Vec<_>>>()?;
+        let conj = Conjugation { lower };
+        self.conjugation_agrees(ranks, &conj, x).then_some(conj)
+    }
+
+    /// Lower coordinate `i`'s images under each element; for twists whose pieces move, with
+    /// their arrangement at zero, and what each arrangement adds.
+    fn lower_images(&self, ranks: &ClassRanks, i: usize, x: &mut Scratch) -> Option<Lower> {
+        let c = &self.coords.list[i];
+        let g = self.geometric();
+        let image = (0..g)
+            .flat_map(|e| (0..c.size).map(move |d| (e, d)))
+            .map(|(e, d)| u32::try_from(self.digit_image(i, d * c.stride, e, x)).ok())
+            .collect::<Option<Vec<_>>>()?;
+        // A set whose pieces follow another's arrangement has that arrangement's labels.
+        let comp = self.s.components[c.comp].follows.unwrap_or(c.comp);
+        let by = match c.kind {
+            Kind::Twists => self
+                .coords
+                .list
+                .iter()
+                .position(|a| a.comp == comp && a.kind == Kind::Pieces),
+            Kind::Pieces => None,
+        };
+        let part = match by {
+            None => Part::None,
+            Some(by) => {
+                let digits = Digits::new(self.s.components[c.comp].orientations, c.size)?;
+                let part = self.twists_part(ranks, i, by, &digits, x)?;
+                match by == self.coords.list.len() - 1 {
+                    true => Part::Top { part, digits },
+                    false => Part::Lower { by, part, digits },
+                }
+            }
+        };
+        Some(Lower {
+            stride: c.stride,
+            size: c.size,
+            image,
+            part,
+        })
+    }
+    /// What each arrangement (coordinate `by`) adds to twists `i`'s image, digit by digit:
+    /// its image with the twists at zero, less the image of both at zero. Per element and
+    /// arrangement ([`Part::Lower`]); for the highest coordinate, per value under the element
+    /// taking it to its representative, then per stabilising element ([`Part::Top`]).
+    fn twists_part(
+        &self,
+        ranks: &ClassRanks,
+        i: usize,
+        by: usize,
+        digits: &Digits,
+        x: &mut Scratch,
+    ) -> Option<Vec<u32>> {
+        let g = self.geometric();
+        let zero: Vec<u64> = (0..g).map(|e| self.digit_image(i, 0, e, x)).collect();
+        let mut part_of =
+            |full: u64, e: usize| u32::try_from(digits.sub(self.digit_image(i, full, e, x), zero[e])).ok();
+        if by < self.coords.list.len() - 1 {
+            let b = &self.coords.list[by];
+            return (0..g)
+                .flat_map(|e| (0..b.size).map(move |a| (e, a)))
+                .map(|(e, a)| part_of(a * b.stride, e))
+                .collect();
+        }
+        let mut part = (0..ranks.size)
+            .map(|v| part_of(v * ranks.stride, usize::from(ranks.to_rep[v as usize])))
+            .collect::<Option<Vec<_>>>()?;
+        for (k, &rep) in ranks.reps.iter().enumerate() {
+            for &e in ranks.stabiliser(k) {
+                part.push(part_of(u64::from(rep) * ranks.stride, usize::from(e))?);
+            }
+        }
+        Some(part)
+    }
+
+    /// Whether the tables index ranks spread over the space as the pass over the pieces does.
+    fn conjugation_agrees(&self, ranks: &ClassRanks, conj: &Conjugation, x: &mut Scratch) -> bool {
+        let states = self.coords.states;
+        (1..=CONJUGATION_CHECKS).all(|i| {
+            let full = i.wrapping_mul(0x9E37_79B9_7F4A_7C15) % states;
+            let v = (full / ranks.stride % ranks.size) as usize;
+            self.coords.unrank(&self.s, full, &mut x.p, &mut x.t, &mut x.buf);
+            self.table_index(ranks, conj, v, full) == self.index_of_position(ranks, v, x)
+        })
+    }
+
+    /// The class index of rank `full`, whose highest coordinate is `v`, by the tables: its
+    /// lower digits moved by the element taking `v` to its representative, least over the
+    /// representative's stabiliser.
+    #[inline]
+    fn table_index(&self, ranks: &ClassRanks, conj: &Conjugation, v: usize, full: u64) -> u64 {
+        let k = ranks.class_of[v] as usize;
+        let d = conj.digits(full);
+        let mut moved = [0u32; MAX_LOWER];
+        conj.moved(usize::from(ranks.to_rep[v]), v, &d, &mut moved);
+        let mut least = conj.rank(&moved);
+        let first = ranks.size as usize + ranks.stab_start[k] as usize;
+        let mut image = [0u32; MAX_LOWER];
+        for (j, &e) in ranks.stabiliser(k).iter().enumerate() {
+            conj.moved(usize::from(e), first + j, &moved, &mut image);
+            least = least.min(conj.rank(&image));
+        }
+        k as u64 * ranks.stride + least
     }
 
     /// The class index of the position of rank `full`.
@@ -281,17 +410,24 @@ impl PermPuzzle {
         if let Some(index) = ranks.at_once(v, full) {
             return index;
         }
+        if let Some(conj) = &ranks.conj {
+            return self.table_index(ranks, conj, v, full);
+        }
         self.coords.unrank(&self.s, full, &mut x.p, &mut x.t, &mut x.buf);
         self.index_of_position(ranks, v, x)
     }
 
-    /// Unranks class index `index`'s position (its representative) into `x.rp`, `x.rt`, where
-    /// [`PermPuzzle::neighbour_index`] moves it, and says whether a class is indexed by it
-    /// (its other coordinates the least its stabiliser makes of them).
+    /// Says whether a class is indexed by class index `index` (its position's other
+    /// coordinates the least its stabiliser makes of them); without tables, unranks its
+    /// position (its representative) into `x.rp`, `x.rt`, where
+    /// [`PermPuzzle::neighbour_index`] moves it.
     pub(super) fn enter_class(&self, ranks: &ClassRanks, index: u64, x: &mut Scratch) -> bool {
         let full = ranks.full(index);
-        self.coords.unrank(&self.s, full, &mut x.rp, &mut x.rt, &mut x.buf);
         let v = (full / ranks.stride % ranks.size) as usize;
+        if let Some(conj) = &ranks.conj {
+            return ranks.at_once(v, full).is_some() || self.table_index(ranks, conj, v, full) == index;
+        }
+        self.coords.unrank(&self.s, full, &mut x.rp, &mut x.rt, &mut x.buf);
         if ranks.at_once(v, full).is_some() {
             return true;
         }
@@ -300,13 +436,17 @@ impl PermPuzzle {
         self.index_of_position(ranks, v, x) == index
     }
 
-    /// The class index of neighbour `n`, by move `m`, of the position [`PermPuzzle::enter_class`]
-    /// unranked: where a symmetry must move it, it is that position moved by `m`, not
-    /// unranked from `n` (an unranking costs more than the move).
+    /// The class index of neighbour `n`, by move `m`, of the class index entered
+    /// ([`PermPuzzle::enter_class`]): by the tables, or without them that position moved by
+    /// `m` where a symmetry must move it, not unranked from `n` (an unranking costs more
+    /// than the move).
     pub(super) fn neighbour_index(&self, ranks: &ClassRanks, m: usize, n: u64, x: &mut Scratch) -> u64 {
         let v = (n / ranks.stride % ranks.size) as usize;
         if let Some(index) = ranks.at_once(v, n) {
             return index;
+        }
+        if let Some(conj) = &ranks.conj {
+            return self.table_index(ranks, conj, v, n);
         }
         let h = usize::from(ranks.to_rep[v]);
         let n_points = x.rp.len();
@@ -370,6 +510,10 @@ impl PermPuzzle {
         x.p.resize(n, 0);
         x.t.resize(n, 0);
         symmetry::invert(&self.s, &x.ip, &x.it, &mut x.p, &mut x.t);
+        if ranks.conj.is_some() {
+            let inverse = self.coords.rank(&self.s, &x.p, &x.t, &mut x.buf);
+            return u64::from(index <= self.class_index(ranks, inverse, x));
+        }
         let Some(top) = self.coords.list.last() else {
             return 1;
         };
@@ -528,13 +672,22 @@ mod tests {
     /// many classes it counts for (its inverse moved, not ranked) are as unranking each
     /// rank, moving and ranking it again makes them.
     fn check_against_unranking(p: &PermPuzzle, step: usize) {
-        let ranks = p.by_class.clone().expect("searched by class");
+        let ranks = p.by_class.as_deref().expect("searched by class");
+        let mut untabled = ranks.clone();
+        untabled.conj = None;
+        for ranks in [ranks, &untabled] {
+            check_ranks_against_unranking(p, ranks, step);
+        }
+    }
+
+    /// [`check_against_unranking`] of one class ranking, with its tables or without.
+    fn check_ranks_against_unranking(p: &PermPuzzle, ranks: &ClassRanks, step: usize) {
         let (mut memo, mut x) = (super::super::Memo::default(), Scratch::default());
         let mut entered = 0;
         for index in (0..ranks.states).step_by(step) {
             let full = ranks.full(index);
-            let indexed = p.enter_class(&ranks, index, &mut memo.class);
-            assert_eq!(indexed, unranked_index(p, &ranks, full, &mut x) == index, "{index}");
+            let indexed = p.enter_class(ranks, index, &mut memo.class);
+            assert_eq!(indexed, unranked_index(p, ranks, full, &mut x) == index, "{index}");
             if !indexed {
                 continue;
             }
@@ -546,15 +699,15 @@ mod tests {
             });
             assert_eq!(found.len(), p.s.moves.len());
             for (m, &n) in found.iter().enumerate() {
-                let want = unranked_index(p, &ranks, n, &mut x);
-                assert_eq!(p.neighbour_index(&ranks, m, n, &mut memo.class), want, "{index} by {m}");
-                assert_eq!(p.class_index(&ranks, n, &mut memo.class), want, "{n}");
+                let want = unranked_index(p, ranks, n, &mut x);
+                assert_eq!(p.neighbour_index(ranks, m, n, &mut memo.class), want, "{index} by {m}");
+                assert_eq!(p.class_index(ranks, n, &mut memo.class), want, "{n}");
             }
             let counted = match p.symmetry.inverse {
-                true => u64::from(index <= unranked_index(p, &ranks, p.inverse_rank(full, &mut x), &mut x)),
+                true => u64::from(index <= unranked_index(p, ranks, p.inverse_rank(full, &mut x), &mut x)),
                 false => 1,
             };
-            assert_eq!(p.classes_at_index(&ranks, index, &mut memo.class), counted, "{index}");
+            assert_eq!(p.classes_at_index(ranks, index, &mut memo.class), counted, "{index}");
         }
         assert!(entered > 0);
     }
@@ -568,9 +721,12 @@ mod tests {
         check_levels(&p);
     }
 
+    /// With the conjugation tables and without.
     #[test]
     fn the_held_pocket_cubes_neighbours_are_indexed_as_by_unranking() {
-        check_against_unranking(&puzzle("pocket-cube-held.tws"), 1);
+        let p = puzzle("pocket-cube-held.tws");
+        assert!(p.by_class.as_ref().is_some_and(|r| r.conj.is_some()));
+        check_against_unranking(&p, 1);
     }
 
     /// Its 48 symmetries move the corners' twists by their pieces' labels too: the twists are
@@ -578,15 +734,18 @@ mod tests {
     /// class index in 13.
     #[test]
     fn the_pocket_cubes_neighbours_are_indexed_as_by_unranking() {
-        check_against_unranking(&puzzle("pocket-cube.tws"), 13);
+        let p = puzzle("pocket-cube.tws");
+        assert!(p.by_class.as_ref().is_some_and(|r| r.conj.is_some()));
+        check_against_unranking(&p, 13);
     }
 
-    /// Five coordinates (two sets' twists, the corners' arrangement, the edges'), two sets
-    /// moved together. One class index in 11.
+    /// Its tips and axial pieces are sets of one piece each, which the symmetries carry onto
+    /// each other: no coordinate's images are a table of its own, so it keeps the pass over
+    /// the pieces. One class index in 11.
     #[test]
     fn the_pyraminxs_neighbours_are_indexed_as_by_unranking() {
         let p = puzzle("pyraminx.tws");
-        assert!(p.by_class.is_some());
+        assert!(p.by_class.as_ref().is_some_and(|r| r.conj.is_none()));
         check_against_unranking(&p, 11);
     }
 }

@@ -9,6 +9,7 @@
 
 mod chain;
 mod classes;
+mod conjugate;
 pub mod coords;
 pub mod family;
 pub mod group;
