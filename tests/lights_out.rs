@@ -99,3 +99,29 @@ fn solves_7x7_by_its_press_set() {
     );
     assert!(ran.stdout.trim_end().ends_with("HHHHHHH"), "{}", ran.stdout);
 }
+
+/// A sample on a board searched by press weight says how many states lie at the distance
+/// (C(49, 30)), not that only the one drawn does.
+#[test]
+fn a_sample_says_how_many_states_its_one_rank_stands_for() {
+    let sandbox = crate::util::Sandbox::new();
+    let ended = sandbox.output(&[
+        "--puzzle",
+        "lights-out",
+        "--rows",
+        "7",
+        "--cols",
+        "7",
+        "--sample",
+        "30",
+        "3",
+    ]);
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    assert!(
+        ended
+            .stderr
+            .contains("18,851,684,897,584 states lie at distance 30, as 1 rank of its search"),
+        "{}",
+        ended.stderr
+    );
+}

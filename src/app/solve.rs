@@ -124,15 +124,6 @@ pub fn sample(spec: &Job, request: Sample, lines: bool, threads: usize, quiet: b
             Some(SampleError::Engine(_)) | None => e,
             Some(_) => refused(e).into(),
         })?;
-    if positions.len() < request.count {
-        say(&format!(
-            "{spec}: only {} state{} lie{} at distance {}",
-            positions.len(),
-            if positions.len() == 1 { "" } else { "s" },
-            if positions.len() == 1 { "s" } else { "" },
-            request.distance
-        ));
-    }
     if let Some(note) = spec.note() {
         say(&note);
     }

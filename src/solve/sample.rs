@@ -86,6 +86,25 @@ impl Picker {
     }
 }
 
+/// What a sample that drew fewer than asked says: how many states lie at `distance`.
+/// Where a rank stands for several alike states (flip-k's tail counts, a large lights-out
+/// board's press weights), the `drawn` ranks stand for `states`, and one of each is drawn.
+pub fn shortfall(id: &str, drawn: usize, states: u128, distance: usize) -> String {
+    let plural = |n: u128, word: &str| format!("{} {word}{}", crate::util::thousands(n), if n == 1 { "" } else { "s" });
+    match states == drawn as u128 {
+        true => format!(
+            "{id}: only {} lie{} at distance {distance}",
+            plural(states, "state"),
+            if states == 1 { "s" } else { "" }
+        ),
+        false => format!(
+            "{id}: {} lie at distance {distance}, as {} of its search, each a count of alike states: one state of each is drawn",
+            plural(states, "state"),
+            plural(drawn as u128, "rank")
+        ),
+    }
+}
+
 /// Up to `count` ranks at `distance` among a table's reached ranks and their distances
 /// (`DistanceTable::distances`), picked with `seed` (fewer where fewer lie there).
 pub fn from_table(

@@ -299,6 +299,15 @@ impl<P: Puzzle + Send> Route for TableRoute<P> {
             };
             sample::from_table(table.distances(), request.distance, request.count, request.seed)?
         };
+        if ranks.len() < request.count {
+            let states = ranks.iter().map(|&r| u128::from(self.puzzle.multiplicity(r))).sum();
+            (how.note)(&sample::shortfall(
+                &self.puzzle.id(),
+                ranks.len(),
+                states,
+                request.distance,
+            ));
+        }
         Ok(ranks.into_iter().map(|rank| self.puzzle.render(rank)).collect())
     }
 
