@@ -349,6 +349,16 @@ struct Updates {
     held: u64,
 }
 
+/// One part's turn in a level: the part, its planes in memory, which of its chunks were
+/// touched, and the chunks its frontier holds (the expansion and the bottom-up step share it).
+#[derive(Clone, Copy)]
+struct PartTurn<'a> {
+    p: usize,
+    planes: &'a Planes,
+    touched: &'a [AtomicBool],
+    active: &'a [usize],
+}
+
 /// What a level gathers as its parts take their turns, committed at its end.
 struct Pass {
     depth: usize,
@@ -853,7 +863,13 @@ impl Disk {
             .into_par_iter()
             .filter(|&c| planes.chunk_has_current(c, depth))
             .collect();
-        if self.expand_part(puzzle, p, &planes, &touched, &active, pass, stopped)? {
+        let turn = PartTurn {
+            p,
+            planes: &planes,
+            touched: &touched,
+            active: &active,
+        };
+        if self.expand_part(puzzle, turn, pass, stopped)? {
             return Ok(None);
         }
         self.send_bins(puzzle, p, &planes, &touched, pass, stopped)?;
@@ -945,22 +961,21 @@ impl Disk {
     /// predecessors inside the part are marked in place, the others kept as updates for
     /// their parts ([`PartUpdates`]), written out when the buffers are full. Returns
     /// whether the search was stopped.
-    #[expect(
-        clippy::too_many_arguments,
-        reason = "a part's turn: its planes, flags and the level's state"
-    )]
     fn expand_part<P: SearchGraph>(
         &self,
         puzzle: &P,
-        p: usize,
-        planes: &Planes,
-        touched: &[AtomicBool],
-        active: &[usize],
+        turn: PartTurn,
         pass: &mut Pass,
         stopped: &(dyn Fn() -> bool + Sync),
     ) -> Result<bool, EngineError> {
+        let PartTurn {
+            p,
+            planes,
+            touched,
+            active,
+        } = turn;
         let (depth, classes) = (pass.depth, pass.classes);
-        let bottom_up = self.bottom_up(puzzle, p, planes, touched, active, pass, stopped);
+        let bottom_up = self.bottom_up(puzzle, turn, pass, stopped);
         let expansion = Expansion {
             planes,
             touched,
@@ -996,20 +1011,19 @@ impl Disk {
     /// Finds the successor of a dense level of part `p` bottom-up, as in memory, where the
     /// part is left by the bins' move alone, and sends that move's images from the level's
     /// side; returns whether it did (the expansion then generates no predecessors).
-    #[expect(
-        clippy::too_many_arguments,
-        reason = "a part's turn: its planes, flags and the level's state"
-    )]
     fn bottom_up<P: SearchGraph>(
         &self,
         puzzle: &P,
-        p: usize,
-        planes: &Planes,
-        touched: &[AtomicBool],
-        active: &[usize],
+        turn: PartTurn,
         pass: &mut Pass,
         stopped: &(dyn Fn() -> bool + Sync),
     ) -> bool {
+        let PartTurn {
+            p,
+            planes,
+            touched,
+            active,
+        } = turn;
         let (depth, classes) = (pass.depth, pass.classes);
         let pays = puzzle.symmetric() && puzzle.uniform() && {
             let (level, unseen) = planes.census(depth);
