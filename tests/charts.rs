@@ -7,18 +7,35 @@
 
 use crate::util::{analysis, job};
 use analyze::analysis::Analysis;
+use analyze::puzzle::Symmetry;
 use analyze::report::{bands, chart};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
 
 /// `base` with its level counts replaced: a synthetic table of any shape.
+/// Counted without symmetry: each configuration its own class.
 fn with_levels(base: &Analysis, id: &str, levels: Vec<u64>) -> Analysis {
     Analysis {
         id: id.to_string(),
         title: format!("Synthetic {id}"),
+        level_classes: levels.clone(),
         levels,
+        symmetry: Symmetry::trivial(),
         ..base.clone()
+    }
+}
+
+/// `base` with its level counts replaced and counted up to `order` symmetries: a second
+/// line on the log chart, and a legend in place of the statistics.
+fn by_class(base: &Analysis, id: &str, levels: Vec<u64>, order: u64) -> Analysis {
+    Analysis {
+        level_classes: levels.iter().map(|&n| n.div_ceil(order)).collect(),
+        symmetry: Symmetry {
+            order,
+            made_of: format!("{order} synthetic symmetries"),
+        },
+        ..with_levels(base, id, levels)
     }
 }
 
@@ -26,7 +43,7 @@ fn with_levels(base: &Analysis, id: &str, levels: Vec<u64>) -> Analysis {
 fn extreme_cases() -> Vec<Analysis> {
     let eight = analysis(job("eight", &[]));
     // A bell of 120 levels peaking at 4e9, like the 2x7 board (109 levels, 4e9 at most).
-    let bell = (0..120)
+    let bell: Vec<u64> = (0..120)
         .map(|d: i32| {
             let x = f64::from(d - 80) / 22.0;
             (4e9 * (-x * x).exp()).max(1.0) as u64
@@ -40,7 +57,8 @@ fn extreme_cases() -> Vec<Analysis> {
         analysis(job("flip-k", &[("coins", 60), ("flip", 31)])),
         analysis(job("flip-k", &[("coins", 2), ("flip", 2)])),
         eight.clone(),
-        with_levels(&eight, "bell-120", bell),
+        with_levels(&eight, "bell-120", bell.clone()),
+        by_class(&eight, "bell-120-by-class", bell, 96),
         with_levels(&eight, "path-200", path),
         with_levels(&eight, "one-level", vec![1]),
     ]

@@ -253,8 +253,12 @@ fn headed<'a>(root: &Area<'a>, a: &Analysis, what: &str) -> Result<Area<'a>> {
 
 /// The statistics line under a per-analysis chart's title.
 fn headline(a: &Analysis) -> String {
+    let classes = match a.symmetric() {
+        true => format!(" ({} up to symmetry)", thousands(a.reachable_classes())),
+        false => String::new(),
+    };
     format!(
-        "{} reachable, max distance {} ({} antipode{}), mean {:.2}",
+        "{} reachable{classes}, max distance {} ({} antipode{}), mean {:.2}",
         thousands(a.reachable()),
         a.max_distance(),
         thousands(a.antipodes()),
@@ -413,31 +417,47 @@ pub fn distances(a: &Analysis, path: &Path) -> Result<()> {
 
 /// `distances-log.png`: the same counts on a logarithmic axis, so the first and last
 /// levels (a handful of states) show beside the millions in the middle. The axis spans
-/// the data with a factor of two to spare at each end.
+/// the data with a factor of two to spare at each end. Counted up to symmetry, the
+/// classes are a second line, and a legend in place of the statistics says which is which.
 pub fn distances_log(a: &Analysis, path: &Path) -> Result<()> {
     canvas(path, SIZE, |root| {
-        let body = headed(root, a, &format!("{}s by distance (log scale)", a.noun()))?;
-        let peak = a.levels.iter().copied().max().unwrap_or(1).max(1) as f64;
-        let least = a.levels.iter().copied().min().unwrap_or(1).max(1) as f64;
+        let what = format!("{}s by distance (log scale)", a.noun());
+        let mut lines = vec![(format!("{}s", a.noun()), BAR, &a.levels)];
+        let body = if a.symmetric() {
+            lines.push((
+                format!("classes up to its {} symmetries", a.symmetry.order),
+                ACCENT,
+                &a.level_classes,
+            ));
+            let legend: Vec<(&str, RGBColor)> = lines.iter().map(|(t, c, _)| (t.as_str(), *c)).collect();
+            let body = header(root, &format!("{}: {what}", a.title), None)?;
+            header_legend(root, &legend)?;
+            body
+        } else {
+            headed(root, a, &what)?
+        };
+        let counts = || lines.iter().flat_map(|(_, _, l)| l.iter().map(|&n| n.max(1) as f64));
+        let peak = counts().fold(1.0, f64::max);
+        let least = counts().fold(peak, f64::min);
         let (lo, hi) = (least / 2.0, peak * 2.0);
         let y_ticks: Vec<f64> = log_ticks(lo, hi).into_iter().filter(|&t| t >= 1.0).collect();
         let mut chart = distance_chart(
             &body,
             a,
             ticked((lo..hi).log_scale(), y_ticks),
-            &format!("{}s (log scale)", a.noun()),
+            &match a.symmetric() {
+                true => format!("{}s and classes (log scale)", a.noun()),
+                false => format!("{}s (log scale)", a.noun()),
+            },
             &|y| count_label(y, hi),
             true,
         )?;
-        let points: Vec<(f64, f64)> = a
-            .levels
-            .iter()
-            .enumerate()
-            .map(|(d, &n)| (d as f64, n as f64))
-            .collect();
-        let radius = if points.len() > 60 { 3 } else { 5 };
-        chart.draw_series(LineSeries::new(points.clone(), BAR.stroke_width(3)))?;
-        chart.draw_series(points.iter().map(|&p| Circle::new(p, radius, BAR.filled())))?;
+        let radius = if a.levels.len() > 60 { 3 } else { 5 };
+        for (_, color, levels) in &lines {
+            let points: Vec<(f64, f64)> = levels.iter().enumerate().map(|(d, &n)| (d as f64, n as f64)).collect();
+            chart.draw_series(LineSeries::new(points.clone(), color.stroke_width(3)))?;
+            chart.draw_series(points.iter().map(|&p| Circle::new(p, radius, color.filled())))?;
+        }
         Ok(())
     })
 }
