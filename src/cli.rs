@@ -44,18 +44,19 @@ pub struct Cli {
     /// (a twsearch scramble file FILE.scr: each of its scrambles).
     #[arg(long, num_args = 1.., value_name = "STATE")]
     pub solve: Vec<String>,
-    /// Print N states (default 10) drawn at random among those D moves from the goal,
-    /// one a line in the puzzle's notation, the same on every run (see --seed): for the
-    /// puzzles solved by a table (coin puzzles, definition files, sliding boards of up to
-    /// 12 cells).
+    /// Print N states (default 10) drawn at random among those D moves from the goal (D
+    /// `any`: among all reachable states), one a line in the puzzle's notation, the same on
+    /// every run (see --seed): for the puzzles solved by a table (coin puzzles, definition
+    /// files, sliding boards of up to 12 cells); `any` also for any definition file, drawn
+    /// from the group its moves generate (the 3x3x3's random positions).
     #[arg(
         long,
         num_args = 1..=2,
         value_names = ["D", "N"],
-        value_parser = count,
+        value_parser = count_or_any,
         conflicts_with_all = ["solve", "all", "list", "heuristics", "pdb"]
     )]
-    pub sample: Vec<u64>,
+    pub sample: Vec<Option<u64>>,
     /// With --sample: the seed that draws the states; another seed, other states
     /// [default: 0].
     #[arg(long, value_name = "S", value_parser = count, requires = "sample")]
@@ -503,17 +504,21 @@ impl Cli {
             );
         }
         let distance = self.sample[0];
-        let count = self.sample.get(1).copied().unwrap_or(10);
-        if count == 0 {
-            return usage(format!(
-                "--sample {distance} 0: N is how many states to print, 1 or more (leave it out for 10)"
-            ));
-        }
+        let d = distance.map_or("any".into(), |d| d.to_string());
+        let count = match self.sample.get(1).copied() {
+            None => 10,
+            Some(Some(n)) if n > 0 => n,
+            Some(_) => {
+                return usage(format!(
+                    "--sample {d} N: N is how many states to print, 1 or more (leave it out for 10)"
+                ));
+            }
+        };
         let as_usize = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
         Ok(Command::Sample {
             job,
             request: Sample {
-                distance: as_usize(distance),
+                distance: distance.map(as_usize),
                 count: as_usize(count),
                 seed: self.seed.unwrap_or(0),
             },
@@ -712,9 +717,10 @@ impl Cli {
         let job = family
             .read(path, &text, args)
             .map_err(|e| UsageError(format!("{shown}:{e}")))?;
-        // A definition past enumerating is still solved, by heuristic search.
+        // A definition past enumerating is still solved, by heuristic search, and sampled
+        // from its group (`--sample any`; a distance is refused by the search's route).
         match job.beyond() {
-            Some(why) if self.solve.is_empty() => usage(format!("{shown}:{why}")),
+            Some(why) if self.solve.is_empty() && self.sample.is_empty() => usage(format!("{shown}:{why}")),
             _ => Ok(job),
         }
     }
@@ -907,6 +913,16 @@ fn too_big<T>(job: &Job, why: &str) -> Result<T, UsageError> {
         job.bits_per_state(),
         human_bytes(job.memory())
     ))
+}
+
+/// `--sample`'s words: a count, or `any` (`None`) for a distance left open.
+fn count_or_any(text: &str) -> Result<Option<u64>, String> {
+    match text {
+        "any" => Ok(None),
+        _ => count(text)
+            .map(Some)
+            .map_err(|e| format!("{e}, or `any` for D (any distance)")),
+    }
 }
 
 fn count_text(n: u128) -> String {

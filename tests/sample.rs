@@ -114,3 +114,35 @@ fn a_definition_s_positions_are_moves_from_the_goal_or_its_lines_with_as_lines()
         assert_eq!(drawn, [format!("CORNERS {pieces}"), twists.to_string()]);
     }
 }
+
+/// `--sample any`: drawn among every reachable position, the same for the same seed. A
+/// definition whose table fits prints moves; the 3x3x3, with no table, is drawn from its
+/// group and printed as lines (that they are reachable positions is the unit tests').
+#[test]
+fn any_distance_draws_among_all_positions_even_of_the_3x3x3() {
+    let sandbox = Sandbox::new();
+    let eight = sample(&sandbox, &["--puzzle", "eight", "--sample", "any", "4", "--seed", "3"]);
+    assert_eq!(eight.len(), 4);
+    assert_ne!(eight, sample(&sandbox, &["--puzzle", "eight", "--sample", "any", "4"]));
+    let pocket = crate::util::example("pocket-cube-held.tws");
+    let moves = sample(&sandbox, &["--rules", &pocket, "--sample", "any", "3", "--quiet"]);
+    assert_eq!(moves.len(), 3);
+    let cube = crate::util::example("3x3x3.tws");
+    let args = ["--rules", &cube, "--sample", "any", "3", "--seed", "51"];
+    let ended = sandbox.output(&args);
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    assert!(ended.stderr.contains("written as lines"), "{}", ended.stderr);
+    let lines: Vec<&str> = ended.stdout.lines().collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(sandbox.output(&args).stdout, ended.stdout);
+    for line in lines {
+        assert_eq!(line.split(" / ").count(), 2, "{line}");
+    }
+    let at = sandbox.output(&["--rules", &cube, "--sample", "5", "3"]);
+    assert_eq!(at.code, Some(2));
+    assert!(
+        at.stderr.contains("--sample any draws from all its positions"),
+        "{}",
+        at.stderr
+    );
+}

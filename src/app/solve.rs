@@ -115,7 +115,8 @@ pub fn sample(spec: &Job, request: Sample, lines: bool, threads: usize, quiet: b
     };
     let refused = |e: anyhow::Error| {
         let shown = format!("{e:#}").replace("--solve cannot solve it", "--sample has no table to draw from");
-        BadInput(format!("{spec}: --sample {}: {shown}", request.distance))
+        let d = request.distance.map_or("any".into(), |d| d.to_string());
+        BadInput(format!("{spec}: --sample {d}: {shown}"))
     };
     let mut solver = spec.solver().map_err(refused)?;
     let positions = pool
@@ -128,12 +129,22 @@ pub fn sample(spec: &Job, request: Sample, lines: bool, threads: usize, quiet: b
         say(&note);
     }
     // A cuber plays moves: a definition's positions are the moves that make them from the
-    // goal (a shortest way, walked on the table just drawn from), unless `--as-lines`.
+    // goal (a shortest way, walked on the table just drawn from), unless `--as-lines` or
+    // there is no table to walk (positions drawn from the whole group by `--sample any`).
     let positions = match spec.family() == "permutation" && !lines {
-        true => positions
+        true => match positions
             .iter()
             .map(|p| as_moves(&mut solver, p))
-            .collect::<Result<Vec<_>>>()?,
+            .collect::<Result<Option<Vec<_>>>>()?
+        {
+            Some(moves) => moves,
+            None => {
+                say(&format!(
+                    "{spec}: the positions are written as lines: no table of its distances fits to walk them to moves"
+                ));
+                positions
+            }
+        },
         false => positions,
     };
     let mut out = std::io::stdout().lock();
@@ -144,16 +155,13 @@ pub fn sample(spec: &Job, request: Sample, lines: bool, threads: usize, quiet: b
 }
 
 /// `position` as the moves that make it from the goal, in the file's names.
-fn as_moves(solver: &mut Solver, position: &str) -> Result<String> {
+/// (`None`: the solver has no table to walk it on.)
+fn as_moves(solver: &mut Solver, position: &str) -> Result<Option<String>> {
     let read = solver.read(position)?;
-    let moves = solver
-        .reach(&read)?
-        .ok_or_else(|| anyhow::anyhow!("the drawn state {position} has no moves from the goal"))?;
-    Ok(if moves.is_empty() {
-        "(the goal: no moves)".into()
-    } else {
-        moves.join(" ")
-    })
+    Ok(solver.reach(&read)?.map(|moves| match moves.is_empty() {
+        true => "(the goal: no moves)".into(),
+        false => moves.join(" "),
+    }))
 }
 
 /// Ends the run on Ctrl-C or SIGTERM with exit status 130, as the analysis does. Solving

@@ -164,6 +164,11 @@ pub trait Route: Send {
         let _ = position;
         Ok(None)
     }
+    /// Whether [`Route::reach`] can say, before preparing: a heuristic search never can,
+    /// and its preparation (pattern databases) would be built for nothing.
+    fn walks(&self) -> bool {
+        true
+    }
 }
 
 /// What a route's preparation may use: the cache folder and the key of what it keeps there,
@@ -193,8 +198,9 @@ impl Preparing<'_> {
 /// `seed`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Sample {
-    /// Moves (or total cost) from the goal.
-    pub distance: usize,
+    /// Moves (or total cost) from the goal; `None`: any distance (`--sample any`), every
+    /// reachable position alike.
+    pub distance: Option<usize>,
     /// Positions wanted (fewer are given where fewer lie at that distance).
     pub count: usize,
     /// The seed that picks them: the same seed gives the same positions.
@@ -423,6 +429,9 @@ impl Solver {
     /// The moves from the goal to `position` (see [`Route::reach`]), preparing first
     /// (without a cache) if [`Solver::prepare`] was not called.
     pub fn reach(&mut self, position: &Position) -> Result<Option<Vec<String>>> {
+        if !self.route.walks() {
+            return Ok(None);
+        }
         self.prepare(None, &|_| {})?;
         self.route.reach(position)
     }

@@ -1,5 +1,5 @@
-//! `--sample D N`: N positions drawn at random among those at distance D from the goal,
-//! the same on every run for the same seed.
+//! `--sample D N`: N positions drawn at random among those at distance D from the goal (or
+//! with `any`, among all reachable ones), the same on every run for the same seed.
 //!
 //! A position is picked by its key, a hash of its rank and the seed: the N ranks at
 //! distance D with the smallest keys are a uniform sample without replacement (as uniform
@@ -89,27 +89,31 @@ impl Picker {
 /// What a sample that drew fewer than asked says: how many states lie at `distance`.
 /// Where a rank stands for several alike states (flip-k's tail counts, a large lights-out
 /// board's press weights), the `drawn` ranks stand for `states`, and one of each is drawn.
-pub fn shortfall(id: &str, drawn: usize, states: u128, distance: usize) -> String {
+pub fn shortfall(id: &str, drawn: usize, states: u128, distance: Option<usize>) -> String {
     let plural = |n: u128, word: &str| format!("{} {word}{}", crate::util::thousands(n), if n == 1 { "" } else { "s" });
+    let there = match distance {
+        Some(d) => format!("at distance {d}"),
+        None => "within reach".into(),
+    };
     match states == drawn as u128 {
         true => format!(
-            "{id}: only {} lie{} at distance {distance}",
+            "{id}: only {} lie{} {there}",
             plural(states, "state"),
             if states == 1 { "s" } else { "" }
         ),
         false => format!(
-            "{id}: {} lie at distance {distance}, as {} of its search, each a count of alike states: one state of each is drawn",
+            "{id}: {} lie {there}, as {} of its search, each a count of alike states: one state of each is drawn",
             plural(states, "state"),
             plural(drawn as u128, "rank")
         ),
     }
 }
 
-/// Up to `count` ranks at `distance` among a table's reached ranks and their distances
-/// (`DistanceTable::distances`), picked with `seed` (fewer where fewer lie there).
+/// Up to `count` ranks at `distance` (any: `None`) among a table's reached ranks and their
+/// distances (`DistanceTable::distances`), picked with `seed` (fewer where fewer lie there).
 pub fn from_table(
     reached: impl Iterator<Item = (u64, usize)>,
-    distance: usize,
+    distance: Option<usize>,
     count: usize,
     seed: u64,
 ) -> Result<Vec<u64>, SampleError> {
@@ -117,10 +121,13 @@ pub fn from_table(
     let mut max = 0;
     for (rank, d) in reached {
         max = max.max(d);
-        if d == distance {
+        if distance.is_none_or(|distance| d == distance) {
             picker.offer(rank);
         }
     }
+    let Some(distance) = distance else {
+        return Ok(picker.ranks());
+    };
     if distance > max {
         return Err(SampleError::Beyond { distance, max });
     }
@@ -130,19 +137,25 @@ pub fn from_table(
     }
 }
 
-/// Up to `count` ranks at `distance` from the goals of `puzzle`, picked with `seed`, by the
-/// breadth-first search from the goals up to that level (on the current rayon pool).
+/// Up to `count` ranks at `distance` (any: `None`) from the goals of `puzzle`, picked with
+/// `seed`, by the breadth-first search from the goals up to that level, or through every
+/// level for any distance (on the current rayon pool).
 pub fn by_search<P: SearchGraph>(
     puzzle: &P,
-    distance: usize,
+    distance: Option<usize>,
     count: usize,
     seed: u64,
 ) -> Result<Vec<u64>, SampleError> {
     let mut picker = Picker::new(count, seed);
-    if distance == 0 {
+    if distance.is_none_or(|d| d == 0) {
         puzzle.goals().into_iter().for_each(|goal| picker.offer(goal));
-        return Ok(picker.ranks());
     }
+    let Some(distance) = distance.filter(|&d| d > 0) else {
+        return match distance {
+            Some(_) => Ok(picker.ranks()),
+            None => every_level(puzzle, picker),
+        };
+    };
     let (mut max, mut stopped) = (0, false);
     let searched = engine::search(puzzle, Options::default(), |level| {
         if level.next.iter().next().is_some() {
@@ -167,6 +180,15 @@ pub fn by_search<P: SearchGraph>(
     Ok(picker.ranks())
 }
 
+/// The `picker`'s pick of every rank the search from the goals reaches (the goals offered).
+fn every_level<P: SearchGraph>(puzzle: &P, mut picker: Picker) -> Result<Vec<u64>, SampleError> {
+    engine::search(puzzle, Options::default(), |level| {
+        level.next.iter().for_each(|rank| picker.offer(rank));
+        ControlFlow::Continue(())
+    })?;
+    Ok(picker.ranks())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,11 +209,14 @@ mod tests {
         let puzzle = crate::puzzle::sliding::Sliding::new(2, 4).expect("a board");
         let table = crate::solve::table::DistanceTable::build(&puzzle).expect("a table");
         for distance in [0, 1, 7, 20, 36] {
-            let by_table = from_table(table.distances(), distance, 4, 3).expect("a sample");
-            assert_eq!(by_search(&puzzle, distance, 4, 3).expect("a sample"), by_table);
+            let by_table = from_table(table.distances(), Some(distance), 4, 3).expect("a sample");
+            assert_eq!(by_search(&puzzle, Some(distance), 4, 3).expect("a sample"), by_table);
             assert!(by_table.iter().all(|&rank| table.distance(rank) == Some(distance)));
         }
-        for draw in [from_table(table.distances(), 37, 4, 3), by_search(&puzzle, 37, 4, 3)] {
+        for draw in [
+            from_table(table.distances(), Some(37), 4, 3),
+            by_search(&puzzle, Some(37), 4, 3),
+        ] {
             assert!(
                 matches!(draw, Err(SampleError::Beyond { distance: 37, max: 36 })),
                 "{draw:?}"

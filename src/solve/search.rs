@@ -131,6 +131,10 @@ impl Route for SearchBoards {
         }
     }
 
+    fn walks(&self) -> bool {
+        false
+    }
+
     fn sample(&mut self, _: Sample, _: &Preparing) -> Result<Vec<String>> {
         Err(sample::SampleError::NoTable(format!(
             "sliding-{}x{} is solved by IDA*, without a distance table to draw states from: --sample takes sliding boards of up to 12 cells (3x4, 2x6)",

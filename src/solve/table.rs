@@ -299,7 +299,13 @@ impl<P: Puzzle + Send> Route for TableRoute<P> {
             };
             sample::from_table(table.distances(), request.distance, request.count, request.seed)?
         };
-        if ranks.len() < request.count {
+        let alike = ranks.iter().any(|&r| self.puzzle.multiplicity(r) > 1);
+        if request.distance.is_none() && alike && ranks.len() == request.count {
+            (how.note)(&format!(
+                "{}: a rank of its search stands for a count of alike states: ranks are drawn alike, whatever their counts, and one state of each is shown",
+                self.puzzle.id()
+            ));
+        } else if ranks.len() < request.count {
             let states = ranks.iter().map(|&r| u128::from(self.puzzle.multiplicity(r))).sum();
             (how.note)(&sample::shortfall(
                 &self.puzzle.id(),

@@ -204,6 +204,18 @@ impl Chain {
         None
     }
 
+    /// A uniformly random element of the group: each element is one product of one
+    /// transversal element per level (the deepest first, as [`Chain::sift`] takes them
+    /// off), so drawing each with `pick(orbit length)`, an index below it, draws the
+    /// element uniformly whatever the group's size.
+    pub fn random(&self, mut pick: impl FnMut(usize) -> usize) -> Perm {
+        let identity: Perm = (0..self.n as u16).collect();
+        self.levels.iter().rev().fold(identity, |g, level| {
+            let i = pick(level.orbit.len()).min(level.orbit.len() - 1);
+            then(&g, &level.up[i])
+        })
+    }
+
     /// The group's order.
     pub fn order(&self) -> Order {
         Order {

@@ -121,6 +121,60 @@ impl Points {
             })
             .collect()
     }
+
+    /// The flattened position and orientation of point `q`.
+    fn place(&self, s: &Generators, q: u16) -> (usize, u8) {
+        let q = usize::from(q);
+        let &(set, m, first) = self
+            .copies
+            .iter()
+            .rev()
+            .find(|c| c.2 <= q)
+            .expect("point 0 is the first copy's");
+        let within = q - first;
+        (
+            s.layout.offset[set] + within / usize::from(m),
+            (within % usize::from(m)) as u8,
+        )
+    }
+
+    /// The goal's pieces, each as the point of its position and orientation in the copy
+    /// of its modulus.
+    fn goal(&self, s: &Generators) -> Vec<u16> {
+        (0..s.layout.positions())
+            .map(|i| {
+                let m = s.layout.piece_mod(i, s.solved_pieces[i]);
+                self.point(s, i, s.solved_twists[i], m)
+            })
+            .collect()
+    }
+}
+
+/// Positions drawn uniformly at random among those the moves of `s` reach, as flattened
+/// pieces and twists: the goal moved by uniformly random elements of the group (each
+/// position is reached by as many elements as any other: those of a coset of its
+/// stabiliser). `pick(n)` draws an index below `n`. `None` past [`MAX_POINTS`] points.
+pub fn random_positions(
+    s: &Generators,
+    count: usize,
+    mut pick: impl FnMut(usize) -> usize,
+) -> Option<Vec<(Vec<u8>, Vec<u8>)>> {
+    let points = Points::new(s);
+    if points.total > MAX_POINTS {
+        return None;
+    }
+    let chain = Chain::new(points.total, &points.generators(s));
+    let goal = points.goal(s);
+    let draw = |g: Perm| {
+        let (mut pieces, mut twists) = (s.solved_pieces.to_vec(), s.solved_twists.to_vec());
+        for (f, &x) in goal.iter().enumerate() {
+            let (i, t) = points.place(s, g[usize::from(x)]);
+            pieces[i] = s.solved_pieces[f];
+            twists[i] = t;
+        }
+        (pieces, twists)
+    };
+    Some((0..count).map(|_| draw(chain.random(&mut pick))).collect())
 }
 
 /// How many points the chain of `s` acts on.
@@ -142,11 +196,7 @@ pub fn order(s: &Generators) -> Option<(Order, Order)> {
         return Some((order.clone(), order));
     }
     // The goal's pieces, each in the copy of its modulus, where some move moves them.
-    let base: Vec<u16> = (0..s.layout.positions())
-        .map(|i| {
-            let m = s.layout.piece_mod(i, s.solved_pieces[i]);
-            points.point(s, i, s.solved_twists[i], m)
-        })
+    let base: Vec<u16> = (points.goal(s).into_iter())
         .filter(|&x| gens.iter().any(|g| g[usize::from(x)] != x))
         .collect();
     let order = Chain::with_base(points.total, &gens, &base).order();

@@ -589,6 +589,30 @@ impl PermPuzzle {
         text::render_state(&self.def, &self.s.layout, pieces, twists, self.first)
     }
 
+    /// `count` positions drawn uniformly at random among those the moves reach, in the
+    /// definition's lines, the same for the same `seed`: the goal moved by random elements
+    /// of the moves' group ([`group::random_positions`]), however large the group, with no
+    /// table. Refused, with why, where the group's chain is not built (past
+    /// [`group::MAX_POINTS`] points) or the file's `Illegal` lines forbid some of what the
+    /// group reaches.
+    pub fn random_positions(&self, count: usize, seed: u64) -> Result<Vec<String>, String> {
+        use rand_core::{RngCore, SeedableRng};
+        if !self.def.illegal.is_empty() {
+            return Err("its Illegal lines forbid some positions the moves' group reaches, so no position can be drawn from the group".into());
+        }
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        // Multiply-shift: an index below `n` with a bias under n / 2^64.
+        let pick = |n: usize| ((u128::from(rng.next_u64()) * n as u128) >> 64) as usize;
+        let drawn = group::random_positions(&self.s.generators(), count, pick).ok_or_else(|| {
+            format!(
+                "its {} points are more than the {} its group's chain is built for",
+                group::points(&self.s.generators()),
+                group::MAX_POINTS
+            )
+        })?;
+        Ok(drawn.iter().map(|(p, t)| self.render_state(p, t)).collect())
+    }
+
     /// Reads a position in the definition's own lines or as moves from the goal; the
     /// orientations the definition leaves open are forgotten.
     pub fn parse_state(&self, text: &str) -> Result<(Vec<u8>, Vec<u8>), ParseError> {

@@ -957,3 +957,40 @@ fn the_class_route_is_ruled_out_before_building() {
     def.omit_sets(&["CORNERS"]).expect("the edges alone");
     assert!(!PermPuzzle::may_rank_by_class(&def, Metric::Face));
 }
+
+/// Random positions are drawn uniformly: 100 draws a position of the pyramorphix's 96
+/// reach each of them, none far from 100 times (a deviation of 6 standard deviations
+/// either way: the seed fixes the draws, so the test cannot flicker).
+#[test]
+fn random_positions_are_drawn_uniformly() {
+    let mut def = parse_definition(include_str!("../../../examples/pyramorphix.tws")).expect("a definition");
+    def.set_rotations_apart();
+    let p = PermPuzzle::new(def, "pyramorphix", Metric::Face).expect("a puzzle");
+    let drawn = p.random_positions(96 * 100, 7).expect("a group chain");
+    let mut seen: HashMap<u64, u32> = HashMap::new();
+    for text in &drawn {
+        let (pieces, twists) = p.parse_state(text).expect("a position the puzzle reads");
+        *seen.entry(p.rank_of(&pieces, &twists).expect("a rank")).or_default() += 1;
+    }
+    assert_eq!(seen.len(), 96);
+    assert!(seen.values().all(|&n| (40..=160).contains(&n)), "{seen:?}");
+    assert_ne!(p.random_positions(5, 8), p.random_positions(5, 7));
+    assert_eq!(p.random_positions(5, 7), p.random_positions(5, 7));
+}
+
+/// Random positions of a group too large for a table are positions its invariants allow
+/// (each is checked as `--solve` checks what it reads).
+#[test]
+fn random_cube_positions_keep_the_cubes_invariants() {
+    let def = parse_definition(CUBE).expect("the cube");
+    let cube = PermPuzzle::reader(def, "3x3x3", Metric::Face, 1).expect("a reader");
+    let drawn = cube.random_positions(200, 51).expect("a group chain");
+    let mut distinct = drawn.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 200);
+    for text in &drawn {
+        let (pieces, twists) = cube.parse_state(text).expect("a position the puzzle reads");
+        cube.check(&pieces, &twists).expect("the cube's invariants");
+    }
+}

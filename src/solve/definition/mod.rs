@@ -250,11 +250,20 @@ impl Route for DefinitionSearch {
         self.search(&position.label, pieces, twists, progress)
     }
 
-    fn sample(&mut self, _: Sample, _: &Preparing) -> Result<Vec<String>> {
-        Err(super::sample::SampleError::NoTable(format!(
-            "{}: --sample has no table to draw from: no distance table of it fits, so --solve solves it by heuristic search",
-            self.parts.id
-        ))
-        .into())
+    fn walks(&self) -> bool {
+        false
+    }
+
+    /// Any distance: positions drawn from the moves' group, with no table; a given distance
+    /// needs a table, which does not fit.
+    fn sample(&mut self, request: Sample, _: &Preparing) -> Result<Vec<String>> {
+        let why = match request.distance {
+            None => match self.reader.random_positions(request.count, request.seed) {
+                Ok(positions) => return Ok(positions),
+                Err(why) => format!("no position can be drawn from its group: {why}"),
+            },
+            Some(_) => "no distance table of it fits (--solve solves it by heuristic search) to draw from at a distance; --sample any draws from all its positions".into(),
+        };
+        Err(super::sample::SampleError::NoTable(why).into())
     }
 }
