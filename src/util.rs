@@ -82,6 +82,22 @@ pub fn binomial(n: u32, r: u32) -> u64 {
     (1..=u64::from(r)).fold(1u64, |acc, i| acc * (u64::from(n - r) + i) / i)
 }
 
+/// The `index`-th of the subsets of `k` of the items `0..n` (`index` below `binomial(n,
+/// k)`), as a mask of `n` bits: the combinatorial number system, each element the largest
+/// `c` below the previous with `binomial(c, i) <= index`.
+pub fn subset(n: u32, k: u32, mut index: u64) -> u64 {
+    let (mut mask, mut c) = (0u64, n);
+    for i in (1..=k).rev() {
+        c -= 1;
+        while binomial(c, i) > index {
+            c -= 1;
+        }
+        mask |= 1 << c;
+        index -= binomial(c, i);
+    }
+    mask
+}
+
 /// Opens (creating) the lock file `path` and takes its lock without waiting: `None` when
 /// another run holds it. The system releases the lock when the file is closed or the
 /// process ends, however it ends.
@@ -227,6 +243,15 @@ mod tests {
         assert_eq!(slug("1 2 3 4 0 5 6 7 8"), "1-2-3-4-0-5-6-7-8");
         assert_eq!(slug("HTTH"), "HTTH");
         assert_eq!(slug("1 2, 0 1 / 3"), "1-2-0-1-3");
+    }
+
+    #[test]
+    fn subsets_are_numbered_one_to_one() {
+        let masks: std::collections::BTreeSet<u64> = (0..binomial(7, 3)).map(|i| subset(7, 3, i)).collect();
+        assert_eq!(masks.len(), 35);
+        assert!(masks.iter().all(|m| m.count_ones() == 3 && *m < 1 << 7));
+        assert_eq!(subset(60, 60, 0), (1 << 60) - 1);
+        assert_eq!(subset(5, 0, 0), 0);
     }
 
     #[test]

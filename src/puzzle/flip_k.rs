@@ -51,6 +51,14 @@ impl FlipK {
         }
     }
 
+    /// Coins `framed` (tails, or with a goal: agreeing with it) as an H/T row.
+    fn render_framed(&self, framed: Vec<bool>) -> String {
+        match &self.goal {
+            Some(goal) => coins_text(&framed.iter().zip(goal).map(|(&f, &g)| f == g).collect::<Vec<_>>()),
+            None => coins_text(&framed),
+        }
+    }
+
     /// The rank of a row of coins (tails flags): its tails, or with a goal, the coins
     /// that agree with it.
     pub fn rank_of(&self, coins: &[bool]) -> u64 {
@@ -143,11 +151,13 @@ impl Notation for FlipK {
     /// The tail count drawn as its first configuration: the tails on the left (with a
     /// goal: the coins that agree with it on the left).
     fn render(&self, rank: u64) -> String {
-        let framed: Vec<bool> = (0..u64::from(self.n)).map(|i| i < rank).collect();
-        match &self.goal {
-            Some(goal) => coins_text(&framed.iter().zip(goal).map(|(&f, &g)| f == g).collect::<Vec<_>>()),
-            None => coins_text(&framed),
-        }
+        self.render_framed((0..u64::from(self.n)).map(|i| i < rank).collect())
+    }
+
+    /// The tail counts' configurations numbered as the subsets of the coins.
+    fn render_member(&self, rank: u64, index: u64) -> String {
+        let tails = crate::util::subset(self.n, rank as u32, index);
+        self.render_framed((0..self.n).map(|i| tails >> i & 1 == 1).collect())
     }
 
     fn draw(&self, rank: u64) -> String {

@@ -308,6 +308,10 @@ impl Notation for LightsOut {
         either!(self, p => p.render(rank))
     }
 
+    fn render_member(&self, rank: u64, index: u64) -> String {
+        either!(self, p => p.render_member(rank, index))
+    }
+
     fn draw(&self, rank: u64) -> String {
         either!(self, p => p.draw(rank))
     }

@@ -478,6 +478,13 @@ pub trait Notation {
     }
     /// Rank in the puzzle's one-line notation, e.g. `8 1 3 4 0 2 7 6 5` or `HHTTH`.
     fn render(&self, rank: u64) -> String;
+    /// The `index`-th of the configurations rank `rank` stands for (`index` below its
+    /// [`SearchGraph::multiplicity`]), in the one-line notation: `--sample` draws among
+    /// configurations, not ranks. A rank that stands for one is that one.
+    fn render_member(&self, rank: u64, index: u64) -> String {
+        let _ = index;
+        self.render(rank)
+    }
     /// Rank drawn as a grid of `shape()` rows, one line per row.
     fn draw(&self, rank: u64) -> String;
     /// Reads the one-line notation back into a rank.

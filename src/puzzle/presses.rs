@@ -240,6 +240,15 @@ impl Notation for Presses {
         self.board.render(self.representative(rank))
     }
 
+    /// The press sets of weight `rank`, numbered as subsets of the cells.
+    fn render_member(&self, rank: u64, index: u64) -> String {
+        let cells = crate::util::subset(self.coins(), rank as u32, index);
+        let presses = (0..self.board.coins())
+            .filter(|&j| cells >> j & 1 == 1)
+            .fold(0, |x, j| x | self.board.bit(j));
+        self.board.render(self.configuration(presses))
+    }
+
     fn draw(&self, rank: u64) -> String {
         self.board.draw(self.representative(rank))
     }

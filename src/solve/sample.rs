@@ -86,26 +86,16 @@ impl Picker {
     }
 }
 
-/// What a sample that drew fewer than asked says: how many states lie at `distance`.
-/// Where a rank stands for several alike states (flip-k's tail counts, a large lights-out
-/// board's press weights), the `drawn` ranks stand for `states`, and one of each is drawn.
-pub fn shortfall(id: &str, drawn: usize, states: u128, distance: Option<usize>) -> String {
-    let plural = |n: u128, word: &str| format!("{} {word}{}", crate::util::thousands(n), if n == 1 { "" } else { "s" });
+/// What a sample that drew fewer than asked says: only the `drawn` states lie at
+/// `distance` (any: `None`, within reach).
+pub fn shortfall(id: &str, drawn: usize, distance: Option<usize>) -> String {
     let there = match distance {
         Some(d) => format!("at distance {d}"),
         None => "within reach".into(),
     };
-    match states == drawn as u128 {
-        true => format!(
-            "{id}: only {} lie{} {there}",
-            plural(states, "state"),
-            if states == 1 { "s" } else { "" }
-        ),
-        false => format!(
-            "{id}: {} lie {there}, as {} of its search, each a count of alike states: one state of each is drawn",
-            plural(states, "state"),
-            plural(drawn as u128, "rank")
-        ),
+    match drawn {
+        1 => format!("{id}: only 1 state lies {there}"),
+        n => format!("{id}: only {} states lie {there}", crate::util::thousands(n as u128)),
     }
 }
 
@@ -135,6 +125,54 @@ pub fn from_table(
         ranks if ranks.is_empty() => Err(SampleError::Empty { distance }),
         ranks => Ok(ranks),
     }
+}
+
+/// Up to `count` distinct configurations at `distance` (any: `None`) where a rank stands for
+/// `weight(rank)` alike ones (flip-k's tail counts, a large lights-out board's press
+/// weights), drawn uniformly among the configurations, not the ranks: Floyd's algorithm
+/// draws distinct numbers below their total (numbered rank by rank), each then a rank and
+/// the index of one of its own, as `(rank, index)`; with `seed`.
+pub fn members(
+    reached: impl Iterator<Item = (u64, usize)>,
+    distance: Option<usize>,
+    count: usize,
+    seed: u64,
+    weight: impl Fn(u64) -> u64,
+) -> Result<Vec<(u64, u64)>, SampleError> {
+    use rand_core::{RngCore, SeedableRng};
+    let (mut ranks, mut ends, mut max, mut total) = (Vec::new(), Vec::new(), 0, 0u128);
+    for (rank, d) in reached {
+        max = max.max(d);
+        if distance.is_none_or(|distance| d == distance) {
+            total += u128::from(weight(rank));
+            ranks.push(rank);
+            ends.push(total);
+        }
+    }
+    match distance {
+        Some(distance) if distance > max => return Err(SampleError::Beyond { distance, max }),
+        Some(distance) if total == 0 => return Err(SampleError::Empty { distance }),
+        _ => {}
+    }
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    // Below `n`, with a bias under n / 2^128.
+    let mut below = |n: u128| (u128::from(rng.next_u64()) << 64 | u128::from(rng.next_u64())) % n;
+    let (mut drawn, mut seen) = (Vec::new(), std::collections::HashSet::new());
+    let m = total.min(count as u128);
+    for j in total - m..total {
+        let t = below(j + 1);
+        let x = if seen.contains(&t) { j } else { t };
+        seen.insert(x);
+        drawn.push(x);
+    }
+    Ok(drawn
+        .into_iter()
+        .map(|x| {
+            let k = ends.partition_point(|&end| end <= x);
+            let start = if k == 0 { 0 } else { ends[k - 1] };
+            (ranks[k], (x - start) as u64)
+        })
+        .collect())
 }
 
 /// Up to `count` ranks at `distance` (any: `None`) from the goals of `puzzle`, picked with

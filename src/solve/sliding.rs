@@ -173,12 +173,7 @@ impl Route for TableBoards {
             sample::from_table(table.distances(), distance, count, seed)?
         };
         if ranks.len() < count {
-            (how.note)(&sample::shortfall(
-                &self.puzzle.id(),
-                ranks.len(),
-                ranks.len() as u128,
-                distance,
-            ));
+            (how.note)(&sample::shortfall(&self.puzzle.id(), ranks.len(), distance));
         }
         Ok(ranks.into_iter().map(|rank| self.puzzle.render(rank)).collect())
     }

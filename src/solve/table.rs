@@ -290,31 +290,34 @@ impl<P: Puzzle + Send> Route for TableRoute<P> {
             )
             .into());
         }
-        let ranks = if self.puzzle.states() > MAX_TABLE_RANKS {
-            sample::by_search(&self.puzzle, request.distance, request.count, request.seed)?
+        let (distance, count, seed) = (request.distance, request.count, request.seed);
+        let drawn: Vec<(u64, u64)> = if self.puzzle.states() > MAX_TABLE_RANKS {
+            let ranks = sample::by_search(&self.puzzle, distance, count, seed)?;
+            ranks.into_iter().map(|rank| (rank, 0)).collect()
         } else {
             self.prepare(how)?;
             let Some(Table::Bytes(table)) = &self.table else {
                 anyhow::bail!("{}: no distance table was built", self.puzzle.id());
             };
-            sample::from_table(table.distances(), request.distance, request.count, request.seed)?
+            // Where a rank stands for several configurations, they are drawn among, not it.
+            match table.distances().any(|(rank, _)| self.puzzle.multiplicity(rank) > 1) {
+                true => sample::members(table.distances(), distance, count, seed, |r| {
+                    self.puzzle.multiplicity(r)
+                })?,
+                false => {
+                    let ranks = sample::from_table(table.distances(), distance, count, seed)?;
+                    ranks.into_iter().map(|rank| (rank, 0)).collect()
+                }
+            }
         };
-        let alike = ranks.iter().any(|&r| self.puzzle.multiplicity(r) > 1);
-        if request.distance.is_none() && alike && ranks.len() == request.count {
-            (how.note)(&format!(
-                "{}: a rank of its search stands for a count of alike states: ranks are drawn alike, whatever their counts, and one state of each is shown",
-                self.puzzle.id()
-            ));
-        } else if ranks.len() < request.count {
-            let states = ranks.iter().map(|&r| u128::from(self.puzzle.multiplicity(r))).sum();
-            (how.note)(&sample::shortfall(
-                &self.puzzle.id(),
-                ranks.len(),
-                states,
-                request.distance,
-            ));
+        if drawn.len() < count {
+            let id = self.puzzle.id();
+            (how.note)(&sample::shortfall(&id, drawn.len(), distance));
         }
-        Ok(ranks.into_iter().map(|rank| self.puzzle.render(rank)).collect())
+        Ok(drawn
+            .into_iter()
+            .map(|(rank, index)| self.puzzle.render_member(rank, index))
+            .collect())
     }
 
     fn reach(&mut self, position: &Position) -> Result<Option<Vec<String>>> {
