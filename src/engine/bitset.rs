@@ -102,9 +102,11 @@ const HUGE_FROM: usize = 16 << 20;
 /// range. It is sound because the range lies inside `spare`, an allocation this function
 /// borrows exclusively, and `MADV_HUGEPAGE` changes how the kernel backs memory, never its
 /// contents.
+/// Generic over the element: the solver's pattern databases, bytes read from the cache into
+/// a vector of known size, ask for the same pages (their look-ups are as random).
 #[cfg(target_os = "linux")]
 #[allow(unsafe_code)]
-fn advise_huge_pages(spare: &mut [MaybeUninit<AtomicU64>]) {
+pub fn advise_huge_pages<T>(spare: &mut [MaybeUninit<T>]) {
     const PAGE: usize = 4096;
     let start = spare.as_mut_ptr() as usize;
     let end = start + std::mem::size_of_val(spare);
@@ -118,8 +120,9 @@ fn advise_huge_pages(spare: &mut [MaybeUninit<AtomicU64>]) {
     }
 }
 
+/// See the Linux version: elsewhere nothing is asked.
 #[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_: &mut [MaybeUninit<AtomicU64>]) {}
+pub fn advise_huge_pages<T>(_: &mut [MaybeUninit<T>]) {}
 
 /// Asks the processor to bring the cache line holding `word` closer, without waiting for it.
 ///
