@@ -138,19 +138,20 @@ pub fn advise_huge_pages<T>(_: &mut [MaybeUninit<T>]) {}
 /// The second and last `unsafe` call of the crate: the intrinsic is `unsafe` only because of
 /// its `target_feature` (SSE, which every x86-64 processor has). It reads nothing and cannot
 /// fault; the address comes from a reference, so it is valid anyway. Elsewhere it does nothing.
+/// Generic over what it fetches: the solver's pattern databases are bytes.
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 #[inline(always)]
-pub fn prefetch(word: &AtomicU64) {
+pub fn prefetch<T>(item: &T) {
     use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
     // SAFETY: SSE is part of the x86-64 baseline, and a prefetch has no effect on memory.
-    unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(word).cast::<i8>()) };
+    unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(item).cast::<i8>()) };
 }
 
 /// See the x86-64 version: elsewhere the look-ups simply wait.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-pub fn prefetch(_: &AtomicU64) {}
+pub fn prefetch<T>(_: &T) {}
 
 #[cfg(test)]
 mod tests {
