@@ -170,3 +170,38 @@ fn the_3x3x3_is_solved_by_search_and_a_twisted_corner_refused() {
     assert_eq!(analysed.code, Some(2), "{}", analysed.stderr);
     assert!(analysed.stderr.contains("ranks are 64-bit"), "{}", analysed.stderr);
 }
+
+/// Symmetry probes keep the estimate admissible: on the held pocket cube, a table of three
+/// corners read on the position and on its conjugates by the cube's symmetries (those
+/// that keep the held corner) never exceeds the position's distance, and the conjugates
+/// know more than the position alone somewhere.
+#[test]
+fn conjugate_probes_never_exceed_the_distance_on_the_pocket_cube() {
+    use analyze::solve::definition::probe;
+    use analyze::solve::definition::projection::{Pattern, Table};
+    let def = definition("pocket-cube-held.tws");
+    let puzzle = PermPuzzle::new(def.clone(), "pocket-cube-held", Metric::Face).expect("the example builds");
+    let table = DistanceTable::build(&puzzle).expect("the table builds");
+    let reader = PermPuzzle::reader(def.clone(), "pocket-cube-held", Metric::Face, 1).expect("it reads");
+    let s = reader.structure();
+    let projection = Projection::pieces(0, vec![0, 1, 2]);
+    let projected = PermPuzzle::new(projection.definition(&def), "triple", Metric::Face).expect("it builds");
+    let triple = Table::Bytes(DistanceTable::build(&projected).expect("its table builds"));
+    let pattern = Pattern::new("triple".into(), &projection, &def, &s.layout.offset, projected, triple);
+    let patterns = [pattern];
+    let probes = probe::probes(&def, s, std::slice::from_ref(&projection), &patterns, 64);
+    assert!(probes.len() > 1, "the held cube has symmetries: {}", probes.len());
+    let (mut rng, mut better) = (Rng(51), 0);
+    for _ in 0..2000 {
+        let rank = rng.below(puzzle.states());
+        let Some(distance) = table.distance(rank) else { continue };
+        let (pieces, twists) = reader
+            .parse_state(&puzzle.render(rank))
+            .expect("a rendered position reads");
+        let read = |p: &probe::Probe| patterns[p.pattern].distance(&p.reader, &pieces, &twists);
+        let hs: Vec<u8> = probes.iter().map(|p| read(p).expect("a solvable projection")).collect();
+        assert!(hs.iter().all(|&h| usize::from(h) <= distance), "{hs:?} past {distance}");
+        better += usize::from(hs.iter().max() > hs.first());
+    }
+    assert!(better > 0, "no conjugate ever knew more");
+}

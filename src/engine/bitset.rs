@@ -102,9 +102,11 @@ const HUGE_FROM: usize = 16 << 20;
 /// range. It is sound because the range lies inside `spare`, an allocation this function
 /// borrows exclusively, and `MADV_HUGEPAGE` changes how the kernel backs memory, never its
 /// contents.
+/// Generic over the element: the solver's pattern databases, bytes read from the cache into
+/// a vector of known size, ask for the same pages (their look-ups are as random).
 #[cfg(target_os = "linux")]
 #[allow(unsafe_code)]
-fn advise_huge_pages(spare: &mut [MaybeUninit<AtomicU64>]) {
+pub fn advise_huge_pages<T>(spare: &mut [MaybeUninit<T>]) {
     const PAGE: usize = 4096;
     let start = spare.as_mut_ptr() as usize;
     let end = start + std::mem::size_of_val(spare);
@@ -118,8 +120,9 @@ fn advise_huge_pages(spare: &mut [MaybeUninit<AtomicU64>]) {
     }
 }
 
+/// See the Linux version: elsewhere nothing is asked.
 #[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_: &mut [MaybeUninit<AtomicU64>]) {}
+pub fn advise_huge_pages<T>(_: &mut [MaybeUninit<T>]) {}
 
 /// Asks the processor to bring the cache line holding `word` closer, without waiting for it.
 ///
@@ -135,19 +138,20 @@ fn advise_huge_pages(_: &mut [MaybeUninit<AtomicU64>]) {}
 /// The second and last `unsafe` call of the crate: the intrinsic is `unsafe` only because of
 /// its `target_feature` (SSE, which every x86-64 processor has). It reads nothing and cannot
 /// fault; the address comes from a reference, so it is valid anyway. Elsewhere it does nothing.
+/// Generic over what it fetches: the solver's pattern databases are bytes.
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 #[inline(always)]
-pub fn prefetch(word: &AtomicU64) {
+pub fn prefetch<T>(item: &T) {
     use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
     // SAFETY: SSE is part of the x86-64 baseline, and a prefetch has no effect on memory.
-    unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(word).cast::<i8>()) };
+    unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(item).cast::<i8>()) };
 }
 
 /// See the x86-64 version: elsewhere the look-ups simply wait.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-pub fn prefetch(_: &AtomicU64) {}
+pub fn prefetch<T>(_: &T) {}
 
 #[cfg(test)]
 mod tests {

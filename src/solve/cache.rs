@@ -42,7 +42,10 @@ pub fn load(path: &Path, header: &str, len: usize) -> Result<Vec<u8>, String> {
     if meta.len() != expected {
         return Err(format!("{} bytes instead of {expected}", meta.len()));
     }
-    let mut bytes = Vec::new();
+    // Random look-ups into hundreds of MiB (the pattern databases) miss the TLB on every
+    // 4 KiB page: ask for huge pages before the bytes arrive.
+    let mut bytes = Vec::with_capacity(expected as usize + 1);
+    crate::engine::bitset::advise_huge_pages(bytes.spare_capacity_mut());
     let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
     (&file)
         .take(expected + 1)

@@ -127,6 +127,16 @@ impl DistanceTable {
         }
     }
 
+    /// Starts fetching `rank`'s distance into the cache (see [`DistanceMod3::prefetch`]).
+    ///
+    /// [`DistanceMod3::prefetch`]: super::mod3::DistanceMod3::prefetch
+    #[inline]
+    pub fn prefetch(&self, rank: u64) {
+        if let Some(byte) = self.distances.get(rank as usize) {
+            crate::engine::bitset::prefetch(byte);
+        }
+    }
+
     /// Every rank the search reached with its distance, ranks ascending.
     pub fn distances(&self) -> impl Iterator<Item = (u64, usize)> + '_ {
         self.distances

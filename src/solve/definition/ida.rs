@@ -8,6 +8,7 @@
 //! subtree stops as soon as an earlier one has found a solution (a shared atomic index).
 
 use super::canonical::{Canonical, FORBIDDEN};
+use super::probe::Probe;
 use super::projection::{Pattern, Scratch};
 use crate::puzzle::perm::Move;
 use crate::puzzle::perm::structure::Layout;
@@ -24,7 +25,7 @@ const CHECK_EVERY: u64 = 1 << 12;
 pub const MAX_DEPTH: u32 = 250;
 
 /// What a search reads: the moves, the layout their twists are taken in, the goal, the
-/// canonical automaton and the patterns.
+/// canonical automaton, the patterns and the probes that read them.
 pub struct Space<'a> {
     /// The moves, powers expanded.
     pub moves: &'a [Move],
@@ -34,8 +35,10 @@ pub struct Space<'a> {
     pub goal: Vec<u8>,
     /// Which moves may follow which.
     pub canonical: &'a Canonical,
-    /// The estimates, combined by maximum.
+    /// The pattern databases.
     pub patterns: &'a [Pattern],
+    /// The estimates, combined by maximum: patterns read on the position or a conjugate.
+    pub probes: &'a [Probe],
 }
 
 /// A shortest solution: the moves (indices into [`Space::moves`]) and the nodes generated.
@@ -81,24 +84,32 @@ impl Space<'_> {
         }
     }
 
-    /// The patterns' distances of `child`, a move from a node whose distances are `parent`,
+    /// The probes' distances of `child`, a move from a node whose distances are `parent`,
     /// into `out`; their maximum, or `None` if a pattern says it cannot be solved.
     ///
     /// Past `limit` the rest are not looked up (`out` is then incomplete, and the child is
     /// pruned): most nodes are pruned, and a look-up in a large table is a cache miss,
-    /// which is where the search spends its time. The patterns come smallest table first.
+    /// which is where the search spends its time. The patterns come smallest table first,
+    /// read on the position itself before its conjugates.
     #[inline]
-    fn estimate(&self, parent: &[u8], child: &[u8], out: &mut [u8], limit: u32, x: &mut Scratch) -> Option<u8> {
-        let (pieces, twists) = child.split_at(self.n());
+    fn estimate(&self, parent: &[u8], child: &[u8], out: &mut [u8], limit: u32, b: &mut Scratch) -> Option<u8> {
         let mut h = 0;
-        for ((p, &before), after) in self.patterns.iter().zip(parent).zip(out.iter_mut()) {
-            *after = p.child(before, p.rank(pieces, twists, x))?;
+        for ((probe, &before), after) in self.probes.iter().zip(parent).zip(out.iter_mut()) {
+            let p = &self.patterns[probe.pattern];
+            *after = p.child(before, self.probe_rank(probe, child, b))?;
             h = h.max(*after);
             if u32::from(h) > limit {
                 break;
             }
         }
         Some(h)
+    }
+
+    /// The rank in `probe`'s pattern of `state` (pieces then twists), or of its conjugate.
+    #[inline]
+    fn probe_rank(&self, probe: &Probe, state: &[u8], x: &mut Scratch) -> u64 {
+        let (pieces, twists) = state.split_at(self.n());
+        self.patterns[probe.pattern].rank(&probe.reader, pieces, twists, x)
     }
 
     /// Finds a shortest solution from `start` (pieces then twists, of the goal's class),
@@ -215,13 +226,38 @@ impl Space<'_> {
     }
 }
 
+/// A child being estimated: its move, automaton state and estimate so far.
+#[derive(Clone, Copy, Default)]
+struct Kid {
+    m: usize,
+    canon: u32,
+    /// The largest distance looked up so far; `None`: a pattern cannot solve it.
+    h: Option<u8>,
+    /// Its estimate is still within the bound: the next probe is looked up.
+    open: bool,
+}
+
 /// One subtree's depth-first search, with its own stacks.
+///
+/// A node's children are made and estimated together, one probe at a time over all those
+/// still within the bound: their ranks are computed and their table entries prefetched
+/// first, then read, so that the cache misses of up to 18 look-ups overlap instead of
+/// following one another. The children are then searched in move order, as one at a time
+/// would be: the same solution, and the same nodes counted.
 struct Worker<'a> {
     space: &'a Space<'a>,
     /// The state at each depth, pieces then twists, `2n` bytes a depth.
     states: Vec<u8>,
-    /// The patterns' distances at each depth.
+    /// The probes' distances at each depth.
     hs: Vec<u8>,
+    /// The children of the node at each depth: states (`moves` slots of `2n` bytes).
+    kid_states: Vec<u8>,
+    /// Their probes' distances (`moves` slots of one byte a probe).
+    kid_hs: Vec<u8>,
+    /// Their moves and estimates (`moves` slots a depth).
+    kids: Vec<Kid>,
+    /// A rank for each child, for the probe being looked up.
+    ranks: Vec<u64>,
     /// The moves from the subtree's root.
     path: Vec<usize>,
     x: Scratch,
@@ -237,6 +273,7 @@ impl<'a> Worker<'a> {
     fn new(space: &'a Space<'a>, node: &Node, bound: u32, index: usize, first: &'a AtomicUsize) -> Self {
         let depth = bound as usize + 1;
         let (width, hw) = (node.state.len(), node.hs.len());
+        let moves = space.moves.len();
         let mut states = vec![0; width * (depth + 1)];
         let mut hs = vec![0; hw.max(1) * (depth + 1)];
         let at = node.path.len();
@@ -246,6 +283,10 @@ impl<'a> Worker<'a> {
             space,
             states,
             hs,
+            kid_states: vec![0; width * moves * (depth + 1)],
+            kid_hs: vec![0; hw.max(1) * moves * (depth + 1)],
+            kids: vec![Kid::default(); moves * (depth + 1)],
+            ranks: vec![0; moves],
             path: Vec::new(),
             x: Scratch::default(),
             nodes: 0,
@@ -256,46 +297,105 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// Makes the children of the node at `depth` whose automaton state is `canon` into
+    /// that depth's slots; how many.
+    fn make(&mut self, depth: usize, canon: u32) -> usize {
+        let space = self.space;
+        let (width, moves) = (space.n() * 2, space.moves.len());
+        let parent = &self.states[depth * width..][..width];
+        let block = &mut self.kid_states[depth * moves * width..][..moves * width];
+        let mut count = 0;
+        for m in 0..moves {
+            let next = space.canonical.next(canon, m);
+            if next == FORBIDDEN {
+                continue;
+            }
+            space.apply(m, parent, &mut block[count * width..][..width]);
+            self.kids[depth * moves + count] = Kid {
+                m,
+                canon: next,
+                h: Some(0),
+                open: true,
+            };
+            count += 1;
+        }
+        count
+    }
+
+    /// Estimates the `count` children at `depth`, probe by probe over those still within
+    /// `limit` (see the type's note); a child past it is not looked up further.
+    fn estimate(&mut self, depth: usize, count: usize, limit: u32) {
+        let space = self.space;
+        let (width, moves, hw) = (space.n() * 2, space.moves.len(), space.probes.len());
+        let states = &self.kid_states[depth * moves * width..][..moves * width];
+        let kids = &mut self.kids[depth * moves..][..count];
+        let kid_hs = &mut self.kid_hs[depth * moves * hw..][..moves * hw];
+        let parent = &self.hs[depth * hw..][..hw];
+        for (j, probe) in space.probes.iter().enumerate() {
+            let pattern = &space.patterns[probe.pattern];
+            let mut open = 0;
+            for (k, _) in kids.iter().enumerate().filter(|(_, kid)| kid.open) {
+                let rank = space.probe_rank(probe, &states[k * width..][..width], &mut self.x);
+                pattern.prefetch(rank);
+                self.ranks[k] = rank;
+                open += 1;
+            }
+            if open == 0 {
+                break;
+            }
+            for (k, kid) in kids.iter_mut().enumerate().filter(|(_, kid)| kid.open) {
+                let Some(d) = pattern.child(parent[j], self.ranks[k]) else {
+                    (kid.h, kid.open) = (None, false);
+                    continue;
+                };
+                kid_hs[k * hw + j] = d;
+                let h = kid.h.unwrap_or(0).max(d);
+                (kid.h, kid.open) = (Some(h), u32::from(h) <= limit);
+            }
+        }
+    }
+
     /// Searches below the node at `depth` (in the stacks) whose automaton state is
     /// `canon`; true if it found the goal (the moves are then in `path`).
     fn dfs(&mut self, depth: usize, canon: u32, bound: u32) -> bool {
         let space = self.space;
-        let (width, hw) = (space.n() * 2, space.patterns.len());
-        for m in 0..space.moves.len() {
-            let next = space.canonical.next(canon, m);
-            if next == FORBIDDEN || self.aborted {
-                continue;
-            }
-            let (parent, child) = self.states.split_at_mut((depth + 1) * width);
-            let (parent, child) = (&parent[depth * width..], &mut child[..width]);
-            space.apply(m, parent, child);
-            let (hp, hc) = self.hs.split_at_mut((depth + 1) * hw);
-            let limit = bound - depth as u32 - 1;
-            let h = space.estimate(&hp[depth * hw..], child, &mut hc[..hw], limit, &mut self.x);
-            self.nodes += 1;
-            if self.nodes % CHECK_EVERY == 0 && self.first.load(Relaxed) < self.index {
-                self.aborted = true;
-                return false;
-            }
-            let Some(h) = h else { continue };
+        let (width, moves, hw) = (space.n() * 2, space.moves.len(), space.probes.len());
+        let count = self.make(depth, canon);
+        self.estimate(depth, count, bound - depth as u32 - 1);
+        let before = self.nodes;
+        self.nodes += count as u64;
+        if before / CHECK_EVERY != self.nodes / CHECK_EVERY && self.first.load(Relaxed) < self.index {
+            self.aborted = true;
+            return false;
+        }
+        for k in 0..count {
+            let kid = self.kids[depth * moves + k];
+            let Some(h) = kid.h else { continue };
             let f = depth as u32 + 1 + u32::from(h);
             if f > bound {
                 self.next_bound = self.next_bound.min(f);
                 continue;
             }
-            if h == 0 && *child == space.goal[..] {
-                self.path.push(m);
+            let state = &self.kid_states[(depth * moves + k) * width..][..width];
+            if h == 0 && *state == space.goal[..] {
+                self.path.push(kid.m);
                 return true;
             }
             if depth as u32 + 1 >= bound {
                 self.next_bound = self.next_bound.min(bound + 1);
                 continue;
             }
-            self.path.push(m);
-            if self.dfs(depth + 1, next, bound) {
+            self.states[(depth + 1) * width..][..width].copy_from_slice(state);
+            let hs = &self.kid_hs[(depth * moves + k) * hw..][..hw];
+            self.hs[(depth + 1) * hw..][..hw].copy_from_slice(hs);
+            self.path.push(kid.m);
+            if self.dfs(depth + 1, kid.canon, bound) {
                 return true;
             }
             self.path.pop();
+            if self.aborted {
+                return false;
+            }
         }
         false
     }

@@ -6,11 +6,13 @@
 //! projections of the puzzle to fit the memory budget ([`choose`]), builds or loads their
 //! distance tables with the engine ([`projection`]), and runs IDA* ([`ida`]) over canonical
 //! move sequences ([`canonical`]) with the largest of the projections' distances as its
-//! estimate. Each solution is replayed on the definition's moves before it is returned.
+//! estimate, each read on the position and on some of its conjugates by the puzzle's
+//! symmetries ([`probe`]). Each solution is replayed on the definition's moves before it is returned.
 
 pub mod canonical;
 pub mod choose;
 pub mod ida;
+pub mod probe;
 pub mod projection;
 
 use super::mod3::DistanceMod3;
@@ -22,10 +24,17 @@ use crate::util::human_bytes;
 use anyhow::{Context, Result, bail};
 use canonical::Canonical;
 use choose::Choice;
+use probe::Probe;
 use projection::{Pattern, Projection, Table, describe_table};
 
 /// The pattern databases' memory when none is given: 1 GiB.
 pub const DEFAULT_MEMORY: u64 = 1 << 30;
+
+/// Most probes a node (patterns read on the position and its conjugates), unless told.
+/// On the 3x3x3 at 1 GiB, 8 probes (the three tables, five conjugates of the edges')
+/// search half the nodes of 3 for about the same time: each probe past the first few
+/// prunes less than its ranking costs (`docs/performance.md`).
+pub const DEFAULT_PROBES: usize = 8;
 
 /// A definition's positions solved by IDA* with pattern databases.
 pub struct DefinitionSearch {
@@ -38,6 +47,9 @@ pub struct DefinitionSearch {
     /// The projections, if given rather than chosen.
     given: Option<Vec<Projection>>,
     patterns: Vec<Pattern>,
+    /// Most probes a node.
+    most_probes: usize,
+    probes: Vec<Probe>,
     prepared: bool,
 }
 
@@ -56,6 +68,8 @@ impl DefinitionSearch {
             memory: memory.unwrap_or(DEFAULT_MEMORY),
             given: None,
             patterns: Vec::new(),
+            most_probes: DEFAULT_PROBES,
+            probes: Vec::new(),
             prepared: false,
         })
     }
@@ -64,6 +78,13 @@ impl DefinitionSearch {
     /// (tests, measurements).
     pub fn with_projections(mut self, projections: Vec<Projection>) -> Self {
         self.given = Some(projections);
+        self
+    }
+
+    /// The same route with at most `most` probes a node (1 or the patterns' count: no
+    /// conjugates; tests, measurements).
+    pub fn with_probes(mut self, most: usize) -> Self {
+        self.most_probes = most;
         self
     }
 
@@ -130,9 +151,11 @@ impl DefinitionSearch {
 
     /// Solves the flattened `pieces` and `twists` (of the goal's class), once prepared.
     fn search(&self, label: &str, pieces: &[u8], twists: &[u8], progress: &mut dyn FnMut(u32, u64)) -> Result<Outcome> {
+        let s = self.reader.structure();
         let mut hs = Vec::new();
-        for pattern in &self.patterns {
-            match pattern.distance(pieces, twists) {
+        for probe in &self.probes {
+            let pattern = &self.patterns[probe.pattern];
+            match pattern.distance(&probe.reader, pieces, twists) {
                 Some(d) => hs.push(d),
                 None => {
                     return Ok(Outcome::Unsolvable(format!(
@@ -142,13 +165,13 @@ impl DefinitionSearch {
                 }
             }
         }
-        let s = self.reader.structure();
         let space = ida::Space {
             moves: &s.moves,
             layout: &s.layout,
             goal: [&s.solved_pieces[..], &s.solved_twists[..]].concat(),
             canonical: &self.canonical,
             patterns: &self.patterns,
+            probes: &self.probes,
         };
         let start = [pieces, twists].concat();
         let Some(found) = space.solve(start, hs, progress) else {
@@ -229,6 +252,17 @@ impl Route for DefinitionSearch {
             .iter()
             .map(|choice| self.pattern(choice, how))
             .collect::<Result<_>>()?;
+        let projections: Vec<Projection> = choices.into_iter().map(|c| c.projection).collect();
+        let most = self.most_probes.max(1);
+        self.probes = probe::probes(def, self.reader.structure(), &projections, &self.patterns, most);
+        let conjugates = self.probes.iter().filter(|p| p.conjugate).count();
+        if conjugates > 0 {
+            (how.note)(&format!(
+                "{}: each read on the position and on {conjugates} of its conjugates by the puzzle's symmetries that tell other pieces apart ({} probes a node at most)",
+                self.parts.id,
+                self.probes.len()
+            ));
+        }
         self.prepared = true;
         Ok(None)
     }

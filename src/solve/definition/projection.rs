@@ -17,6 +17,7 @@
 //! be undone, so a child's projection lies one move from its parent's or is the same, and
 //! of the parent's distance `d` minus one, `d` and plus one only one has the child's code.
 
+use super::probe::{Image, Reader};
 use crate::puzzle::Notation;
 use crate::puzzle::perm::parse::{MoveDef, State};
 use crate::puzzle::perm::{Definition, Metric, PermPuzzle};
@@ -249,35 +250,60 @@ impl Pattern {
         }
     }
 
-    /// The projection of the whole puzzle's flattened `pieces` and `twists` into `x`.
-    #[inline]
-    fn project(&self, pieces: &[u8], twists: &[u8], x: &mut Scratch) {
+    /// How to read this pattern's projection through `image` (the identity, or a
+    /// symmetry): its positions' sources, and each piece's label and twist in the
+    /// projection, the symmetry's relabelling and the projection's composed.
+    pub fn reader(&self, image: &Image) -> Reader {
         let layout = &self.puzzle.structure().layout;
-        x.pieces.resize(self.source.len(), 0);
-        x.twists.resize(self.source.len(), 0);
-        for (j, &i) in self.source.iter().enumerate() {
-            let label = self.relabellings[self.set_of[j]][usize::from(pieces[i])];
-            x.pieces[j] = label;
-            x.twists[j] = match layout.open {
-                true => twists[i] % layout.piece_mod(j, label),
-                false => twists[i],
-            };
+        let (labels, twists) = (image.labels, image.twists);
+        let mut table = Vec::with_capacity(self.source.len() * labels * twists);
+        for (j, &q) in self.source.iter().enumerate() {
+            for l in 0..labels {
+                for t in 0..twists {
+                    let (l2, t2) = image.entry(q, l, t);
+                    let label = self.relabellings[self.set_of[j]][usize::from(l2)];
+                    let twist = match layout.open {
+                        true => t2 % layout.piece_mod(j, label).max(1),
+                        false => t2,
+                    };
+                    table.push((label, twist));
+                }
+            }
+        }
+        Reader {
+            from: self.source.iter().map(|&q| image.from[q]).collect(),
+            table,
+            stride: labels * twists,
+            twists,
         }
     }
 
-    /// The rank of the projection of a position reached by moves from one whose
-    /// projection was checked ([`Pattern::distance`]).
+    /// The projection of the whole puzzle's flattened `pieces` and `twists` through
+    /// `reader` into `x`.
     #[inline]
-    pub fn rank(&self, pieces: &[u8], twists: &[u8], x: &mut Scratch) -> u64 {
-        self.project(pieces, twists, x);
+    fn project(reader: &Reader, pieces: &[u8], twists: &[u8], x: &mut Scratch) {
+        x.pieces.resize(reader.from.len(), 0);
+        x.twists.resize(reader.from.len(), 0);
+        for (j, &i) in reader.from.iter().enumerate() {
+            let at = j * reader.stride + usize::from(pieces[i]) * reader.twists + usize::from(twists[i]);
+            (x.pieces[j], x.twists[j]) = reader.table[at];
+        }
+    }
+
+    /// The rank of the projection, read through `reader`, of a position reached by moves
+    /// from one whose projection was checked ([`Pattern::distance`]).
+    #[inline]
+    pub fn rank(&self, reader: &Reader, pieces: &[u8], twists: &[u8], x: &mut Scratch) -> u64 {
+        Self::project(reader, pieces, twists, x);
         self.puzzle.rank_unchecked(&x.pieces, &x.twists, &mut x.buf)
     }
 
-    /// The exact distance of the projection of `pieces` and `twists` (checked to be of
-    /// the projection's class); `None` if no moves solve it, so neither the position.
-    pub fn distance(&self, pieces: &[u8], twists: &[u8]) -> Option<u8> {
+    /// The exact distance of the projection, read through `reader`, of `pieces` and
+    /// `twists` (checked to be of the projection's class); `None` if no moves solve it, so
+    /// neither the position.
+    pub fn distance(&self, reader: &Reader, pieces: &[u8], twists: &[u8]) -> Option<u8> {
         let mut x = Scratch::default();
-        self.project(pieces, twists, &mut x);
+        Self::project(reader, pieces, twists, &mut x);
         let rank = self.puzzle.rank_of(&x.pieces, &x.twists).ok()?;
         let d = match &self.table {
             Table::Bytes(table) => table.distance(rank)?,
@@ -299,6 +325,15 @@ impl Pattern {
                 let shift = (u32::from(d) + 3 - u32::from(code)) % 3;
                 Some(d - shift as u8)
             }
+        }
+    }
+
+    /// Starts fetching the table's entry for `rank` into the cache.
+    #[inline]
+    pub fn prefetch(&self, rank: u64) {
+        match &self.table {
+            Table::Bytes(table) => table.prefetch(rank),
+            Table::Mod3(table) => table.prefetch(rank),
         }
     }
 
