@@ -957,3 +957,22 @@ fn the_class_route_is_ruled_out_before_building() {
     def.omit_sets(&["CORNERS"]).expect("the edges alone");
     assert!(!PermPuzzle::may_rank_by_class(&def, Metric::Face));
 }
+
+/// The face-turning octahedron's corners and edges with a corner held, written from its
+/// geometry by `scripts/fto-definition.py`: the count T. Rokicki's search found, and the
+/// symmetries that keep the held corner: the square's 4 rotations about its axis and 4
+/// mirrors, each with the inverse.
+#[test]
+fn the_held_octahedron_has_its_published_count_and_16_symmetries() {
+    let text = include_str!("../../../examples/fto-corners-edges.tws");
+    let p = puzzle(text, Metric::Face)
+        .with_symmetry(crate::puzzle::SymmetryChoice::default())
+        .expect("its group");
+    assert_eq!(p.group_order(), Some(229_920_768_000));
+    let group = p.symmetry.group.as_ref().expect("a group");
+    assert_eq!(group.order, 16);
+    assert_eq!(
+        group.made_of,
+        "4 rotations and 4 mirrors of the whole puzzle, each with the inverse of the state"
+    );
+}
