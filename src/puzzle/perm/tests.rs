@@ -959,9 +959,9 @@ fn the_class_route_is_ruled_out_before_building() {
 }
 
 /// The face-turning octahedron's corners and edges with a corner held, written from its
-/// geometry by `scripts/fto-definition.py`: the count T. Rokicki's search found, and the
-/// symmetries that keep the held corner: the square's 4 rotations about its axis and 4
-/// mirrors, each with the inverse.
+/// geometry by `scripts/fto-definition.py`: the count T. Rokicki's search found, the
+/// symmetries that keep the held corner (the square's 4 rotations about its axis and 4
+/// mirrors, each with the inverse), and the class ranking's size.
 #[test]
 fn the_held_octahedron_has_its_published_count_and_16_symmetries() {
     let text = include_str!("../../../examples/fto-corners-edges.tws");
@@ -969,6 +969,11 @@ fn the_held_octahedron_has_its_published_count_and_16_symmetries() {
         .with_symmetry(crate::puzzle::SymmetryChoice::default())
         .expect("its group");
     assert_eq!(p.group_order(), Some(229_920_768_000));
+    // Its corners are one coordinate, the 960 states the moves make of them (of 5!/2 x 4^4),
+    // ranked above the edges' 12!/2: they fall into 131 classes under the 8 symmetries.
+    let top = p.coords.list.last().map(|c| (c.kind, c.size));
+    assert_eq!(top, Some((coords::Kind::Joint, 960)));
+    assert_eq!(p.states(), 131 * 239_500_800);
     let group = p.symmetry.group.as_ref().expect("a group");
     assert_eq!(group.order, 16);
     assert_eq!(
