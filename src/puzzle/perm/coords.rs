@@ -14,8 +14,7 @@
 
 use super::parse::MAX_PIECES;
 use super::rank::{
-    FACT, MAX_DISTINCT, rank_distinct, rank_half, rank_multiset, rank_twists, unrank_distinct, unrank_half,
-    unrank_multiset, unrank_twists,
+    FACT, MAX_DISTINCT, rank_distinct, rank_twists, unrank_distinct, unrank_half, unrank_multiset, unrank_twists,
 };
 use super::structure::{Component, Parity, Structure};
 
@@ -365,7 +364,7 @@ impl Coords {
         match c.kind {
             Kind::Pieces => {
                 comp.codes(pieces, buf);
-                piece_rank(comp, buf)
+                comp.piece_rank(buf)
             }
             Kind::Twists => {
                 if let Some(moduli) = &comp.moduli {
@@ -499,20 +498,13 @@ fn full_rank(comp: &Component, v: u64) -> u64 {
     comp.reached.as_ref().map_or(v, |r| r[v as usize])
 }
 
-/// The value [`Component::joint`] lists for a component's pieces as `code` and twists as
-/// `twists` (its own positions'): its two coordinates' values in one number.
-pub fn joint_value(comp: &Component, code: &[u8], twists: &[u8]) -> u64 {
-    let twist_size = comp.twist_size().map_or(1, |t| t as u64);
-    piece_rank(comp, code) * twist_size + rank_twists(twists, comp.orientations, comp.fixed_sum)
-}
-
-/// A [`Kind::Joint`] coordinate's value: the index of [`joint_value`] in its list (the
+/// A [`Kind::Joint`] coordinate's value: the index of [`Component::joint_value`] in its list (the
 /// moves keep the states among those listed, and [`Structure::class_of`] refuses the
 /// others before they are ranked).
 fn joint_index(comp: &Component, code: &[u8], twists: &[u8]) -> u64 {
     let joint = comp.joint.as_deref().unwrap_or_default();
     joint
-        .binary_search(&joint_value(comp, code, twists))
+        .binary_search(&comp.joint_value(code, twists))
         .map_or(0, |i| i as u64)
 }
 
@@ -529,21 +521,6 @@ fn unrank_joint(comp: &Component, v: u64, code: &mut [u8], twists: &mut [u8]) {
     }
     let fixed = comp.fixed_sum.then_some(comp.solved_sum);
     unrank_twists(turns, comp.orientations, fixed, twists);
-}
-
-/// A component's piece coordinate from its codes. (The moves keep the arrangement among
-/// those [`Component::reached`] lists, and [`Structure::class_of`] refuses the others before
-/// they are ranked.)
-fn piece_rank(comp: &Component, code: &[u8]) -> u64 {
-    if let Some(reached) = &comp.reached {
-        reached.binary_search(&rank_distinct(code)).map_or(0, |i| i as u64)
-    } else if !comp.distinct {
-        rank_multiset(code, &comp.counts, comp.arrangements)
-    } else if matches!(comp.parity, Parity::Tied(_)) {
-        rank_half(code)
-    } else {
-        rank_distinct(code)
-    }
 }
 
 impl Coord {
@@ -600,7 +577,7 @@ impl Coord {
             f(
                 m,
                 match self.kind {
-                    Kind::Pieces => piece_rank(comp, next),
+                    Kind::Pieces => comp.piece_rank(next),
                     Kind::Twists | Kind::Joint => rank_twists(next, comp.orientations, comp.fixed_sum),
                 },
             );

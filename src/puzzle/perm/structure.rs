@@ -4,9 +4,10 @@
 //! The ranking covers the goal's class of these invariants only.
 
 use super::chain::{Chain, Perm};
-use super::coords::joint_value;
 use super::parse::{Definition, DefinitionError, State, err, power_name, turns};
-use super::rank::{MAX_DISTINCT, multinomial, multinomial_wide, parity, rank_distinct};
+use super::rank::{
+    MAX_DISTINCT, multinomial, multinomial_wide, parity, rank_distinct, rank_half, rank_multiset, rank_twists,
+};
 use std::collections::HashSet;
 
 /// Most moves after expanding powers.
@@ -216,7 +217,7 @@ pub struct Component {
     /// the index in this list.
     pub reached: Option<Vec<u64>>,
     /// The states the moves make of its pieces and twists together, as sorted values of
-    /// [`super::coords::joint_value`], when they are at most half of what its two
+    /// [`Component::joint_value`], when they are at most half of what its two
     /// coordinates cover (the octahedron's held corners: 960 of 60 x 4^4): it is then one
     /// coordinate, the index in this list, so that a table of that coordinate (the class
     /// ranking's) covers only what the moves make.
@@ -272,6 +273,28 @@ impl Component {
     /// ranked, not listed in [`Component::reached`].
     pub fn parity_class(&self) -> bool {
         matches!(self.parity, Parity::Tied(_)) && self.ranks_pieces() && self.reached.is_none() && self.joint.is_none()
+    }
+
+    /// Its piece coordinate from its codes. (The moves keep the arrangement among those
+    /// [`Component::reached`] lists, and [`Structure::class_of`] refuses the others before
+    /// they are ranked.)
+    pub fn piece_rank(&self, code: &[u8]) -> u64 {
+        if let Some(reached) = &self.reached {
+            reached.binary_search(&rank_distinct(code)).map_or(0, |i| i as u64)
+        } else if !self.distinct {
+            rank_multiset(code, &self.counts, self.arrangements)
+        } else if matches!(self.parity, Parity::Tied(_)) {
+            rank_half(code)
+        } else {
+            rank_distinct(code)
+        }
+    }
+
+    /// The value [`Component::joint`] lists for its pieces as `code` and twists as `twists`
+    /// (its own positions'): its two coordinates' values in one number.
+    pub fn joint_value(&self, code: &[u8], twists: &[u8]) -> u64 {
+        let twist_size = self.twist_size().map_or(1, |t| t as u64);
+        self.piece_rank(code) * twist_size + rank_twists(twists, self.orientations, self.fixed_sum)
     }
 
     /// Whether its twist sum sorts positions into classes: kept by every move, and not
@@ -763,7 +786,7 @@ impl Structure {
         }
         if let Some(joint) = &c.joint {
             let local: Vec<u8> = c.positions.iter().map(|&p| twists[p]).collect();
-            if joint.binary_search(&joint_value(c, &code, &local)).is_err() {
+            if joint.binary_search(&c.joint_value(&code, &local)).is_err() {
                 return Err(format!(
                     "the moves make {} states of set {}'s pieces and twists together, and not this one",
                     crate::util::thousands(joint.len() as u64),
@@ -982,7 +1005,7 @@ fn joint(c: &Component, moves: &[Move], solved_twists: &[u8]) -> Option<Vec<u64>
         return None;
     }
     let twists: Vec<u8> = c.positions.iter().map(|&p| solved_twists[p]).collect();
-    let mut seen = HashSet::from([joint_value(c, &c.solved_code, &twists)]);
+    let mut seen = HashSet::from([c.joint_value(&c.solved_code, &twists)]);
     let mut todo = vec![(c.solved_code.clone(), twists)];
     while let Some((code, twists)) = todo.pop() {
         for m in moves {
@@ -990,7 +1013,7 @@ fn joint(c: &Component, moves: &[Move], solved_twists: &[u8]) -> Option<Vec<u64>
             let turned: Vec<u8> = (0..c.len())
                 .map(|j| (twists[local(m, j)] + m.twist[c.positions[j]]) % c.orientations)
                 .collect();
-            if seen.insert(joint_value(c, &next, &turned)) {
+            if seen.insert(c.joint_value(&next, &turned)) {
                 todo.push((next, turned));
             }
         }
