@@ -359,7 +359,10 @@ impl Job {
     /// cannot be taken.
     pub fn pick_route(&self, forced: Option<&str>, available: Option<u64>) -> Result<SearchRoute, String> {
         let sparse = self.key_bytes().map(|key_bytes| SearchRoute::Sparse { key_bytes });
-        let ranks = self.unranked().is_none().then(|| self.states());
+        // A definition searched by class holds its classes' ranks, not its positions' (the
+        // held octahedron: 31 billion ranks of its 230 billion positions).
+        let fits = |ranks: u128| available.is_none_or(|free| self.memory_of(ranks) <= memory::usable(free));
+        let ranks = self.unranked().is_none().then(|| self.ranks_unless_fit(fits));
         match (forced, sparse) {
             (Some("dense"), _) if ranks.is_some() => Ok(SearchRoute::Dense),
             (Some("dense"), _) => Err(format!(

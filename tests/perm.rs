@@ -364,6 +364,11 @@ fn every_example_reaches_the_order_of_the_group_its_moves_generate() {
         if stem == "m24" {
             continue;
         }
+        // The held octahedron is an hour's search by class (tens of GiB by positions): its
+        // group order and symmetries are checked in the unit tests of `src/puzzle/perm`.
+        if stem == "fto-corners-edges" {
+            continue;
+        }
         // The group order counts positions: classes up to symmetry are tested on their own.
         let path = file.to_str().expect("a path");
         let ended = sandbox.output(&["--rules", path, "--symmetry", "none", "--out", &out, "--quiet"]);

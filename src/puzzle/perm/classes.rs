@@ -320,7 +320,7 @@ impl PermPuzzle {
                 .list
                 .iter()
                 .position(|a| a.comp == comp && a.kind == Kind::Pieces),
-            Kind::Pieces => None,
+            Kind::Pieces | Kind::Joint => None,
         };
         let part = match by {
             None => Part::None,
@@ -710,6 +710,59 @@ mod tests {
             assert_eq!(p.classes_at_index(ranks, index, &mut memo.class), counted, "{index}");
         }
         assert!(entered > 0);
+    }
+
+    /// The held octahedron's corners (as `examples/fto-corners-edges.tws` turns them with
+    /// U, F, L and R) beside four markers, one a face, each turn cycling the other three
+    /// in the order the faces stand round the held corner.
+    const CORNERS_AND_MARKERS: &str = "
+Set CORNERS 6 4
+Set MARKERS 4 1
+Move U
+CORNERS
+1 2 3 5 6 4
+0 0 0 0 0 0
+MARKERS
+1 4 2 3
+End
+Move L
+CORNERS
+1 4 3 6 5 2
+0 2 0 0 0 2
+MARKERS
+4 2 1 3
+End
+Move F
+CORNERS
+1 6 2 4 5 3
+0 0 0 0 0 0
+MARKERS
+4 1 3 2
+End
+Move R
+CORNERS
+1 2 6 4 3 5
+0 0 0 0 2 2
+MARKERS
+3 1 2 4
+End
+";
+
+    /// The corners are one coordinate, the 960 states their moves make (of 60 x 4^4 that
+    /// their pieces' and twists' coordinates cover), ranked highest: the class table covers
+    /// those 960 alone, and the classes are exact.
+    #[test]
+    fn a_set_ranked_by_what_its_moves_make_is_searched_by_class() {
+        let p = PermPuzzle::from_text(CORNERS_AND_MARKERS, "corners", super::super::Metric::Face)
+            .expect("definition")
+            .with_symmetry(SymmetryChoice::default())
+            .expect("group");
+        let top = p.coords.list.last().map(|c| (c.kind, c.size));
+        assert_eq!(top, Some((Kind::Joint, 960)));
+        assert!(p.by_class.as_ref().is_some_and(|r| r.size == 960));
+        check_by_brute_force(&p);
+        check_levels(&p);
+        check_against_unranking(&p, 1);
     }
 
     /// Ranked under its 6 symmetries, the inverse counted beside them (12 in all).

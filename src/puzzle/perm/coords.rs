@@ -14,8 +14,7 @@
 
 use super::parse::MAX_PIECES;
 use super::rank::{
-    FACT, MAX_DISTINCT, rank_distinct, rank_half, rank_multiset, rank_twists, unrank_distinct, unrank_half,
-    unrank_multiset, unrank_twists,
+    FACT, MAX_DISTINCT, rank_distinct, rank_twists, unrank_distinct, unrank_half, unrank_multiset, unrank_twists,
 };
 use super::structure::{Component, Parity, Structure};
 
@@ -51,6 +50,8 @@ pub enum Kind {
     Pieces,
     /// The twists of its pieces.
     Twists,
+    /// Both, as the index among the states the moves make of them ([`Component::joint`]).
+    Joint,
 }
 
 /// One digit of the rank.
@@ -224,8 +225,9 @@ impl Coords {
     /// The ranks the coordinates of `s` cover, however many (`None`: past 128 bits): what
     /// [`Coords::layout`] lays out when it fits in 64 bits.
     pub fn space(s: &Structure) -> Option<u128> {
-        s.components.iter().try_fold(1u128, |a, c| {
-            a.checked_mul(u128::from(c.piece_size()))?.checked_mul(c.twist_size()?)
+        s.components.iter().try_fold(1u128, |a, c| match &c.joint {
+            Some(joint) => a.checked_mul(joint.len() as u128),
+            None => a.checked_mul(u128::from(c.piece_size()))?.checked_mul(c.twist_size()?),
         })
     }
 
@@ -251,7 +253,11 @@ impl Coords {
                 .any(|d| matches!(&d.parity, Parity::Tied(on) if on.contains(&i)));
             // Each size divides `states`, so fits.
             let twists = c.twist_size().map_or(1, |t| t as u64);
-            for (kind, size) in [(Kind::Pieces, c.piece_size()), (Kind::Twists, twists)] {
+            let kinds = match &c.joint {
+                Some(joint) => vec![(Kind::Joint, joint.len() as u64)],
+                None => vec![(Kind::Pieces, c.piece_size()), (Kind::Twists, twists)],
+            };
+            for (kind, size) in kinds {
                 if size > 1 {
                     list.push(Coord {
                         comp: i,
@@ -266,7 +272,9 @@ impl Coords {
                 }
             }
         }
-        list.sort_by_key(|c| (c.late, c.size));
+        // A set ranked by what the moves make of it highest: the coordinate a class ranking
+        // tabulates, far below the others' sizes (the octahedron's corners, under its edges).
+        list.sort_by_key(|c| (c.late, c.kind == Kind::Joint, c.size));
         let mut stride: u64 = 1;
         for c in &mut list {
             c.stride = stride;
@@ -356,7 +364,7 @@ impl Coords {
         match c.kind {
             Kind::Pieces => {
                 comp.codes(pieces, buf);
-                piece_rank(comp, buf)
+                comp.piece_rank(buf)
             }
             Kind::Twists => {
                 if let Some(moduli) = &comp.moduli {
@@ -366,6 +374,14 @@ impl Coords {
                     *b = twists[p];
                 }
                 rank_twists(buf, comp.orientations, comp.fixed_sum)
+            }
+            Kind::Joint => {
+                comp.codes(pieces, buf);
+                let mut local = [0u8; MAX_PIECES];
+                for (b, &p) in local.iter_mut().zip(&comp.positions) {
+                    *b = twists[p];
+                }
+                joint_index(comp, buf, &local[..comp.len()])
             }
         }
     }
@@ -392,6 +408,13 @@ impl Coords {
             if c.kind == Kind::Twists && comp.moduli.is_some() {
                 // Read once the pieces are in place, below.
                 continue;
+            } else if c.kind == Kind::Joint {
+                let mut local = [0u8; MAX_PIECES];
+                unrank_joint(comp, value(c), buf, &mut local[..comp.len()]);
+                write_codes(comp, buf, pieces);
+                for (&b, &p) in local.iter().zip(&comp.positions) {
+                    twists[p] = b;
+                }
             } else if c.kind == Kind::Twists {
                 let fixed = comp.fixed_sum.then_some(comp.solved_sum);
                 unrank_twists(value(c), comp.orientations, fixed, buf);
@@ -475,19 +498,29 @@ fn full_rank(comp: &Component, v: u64) -> u64 {
     comp.reached.as_ref().map_or(v, |r| r[v as usize])
 }
 
-/// A component's piece coordinate from its codes. (The moves keep the arrangement among
-/// those [`Component::reached`] lists, and [`Structure::class_of`] refuses the others before
-/// they are ranked.)
-fn piece_rank(comp: &Component, code: &[u8]) -> u64 {
-    if let Some(reached) = &comp.reached {
-        reached.binary_search(&rank_distinct(code)).map_or(0, |i| i as u64)
-    } else if !comp.distinct {
-        rank_multiset(code, &comp.counts, comp.arrangements)
-    } else if matches!(comp.parity, Parity::Tied(_)) {
-        rank_half(code)
-    } else {
-        rank_distinct(code)
+/// A [`Kind::Joint`] coordinate's value: the index of [`Component::joint_value`] in its list (the
+/// moves keep the states among those listed, and [`Structure::class_of`] refuses the
+/// others before they are ranked).
+fn joint_index(comp: &Component, code: &[u8], twists: &[u8]) -> u64 {
+    let joint = comp.joint.as_deref().unwrap_or_default();
+    joint
+        .binary_search(&comp.joint_value(code, twists))
+        .map_or(0, |i| i as u64)
+}
+
+/// The pieces (as codes) and twists of a [`Kind::Joint`] coordinate's value `v`.
+fn unrank_joint(comp: &Component, v: u64, code: &mut [u8], twists: &mut [u8]) {
+    let joint = comp.joint.as_deref().unwrap_or_default();
+    let twist_size = comp.twist_size().map_or(1, |t| t as u64);
+    let full = joint.get(v as usize).copied().unwrap_or(0);
+    let (pieces, turns) = (full / twist_size, full % twist_size);
+    match comp.parity {
+        // Listed only where the parity is free or the goal's: see [`Component::joint`].
+        Parity::Tied(_) if comp.reached.is_none() => unrank_half(pieces, super::rank::parity(&comp.solved_code), code),
+        _ => unrank_distinct(full_rank(comp, pieces), code),
     }
+    let fixed = comp.fixed_sum.then_some(comp.solved_sum);
+    unrank_twists(turns, comp.orientations, fixed, twists);
 }
 
 impl Coord {
@@ -510,12 +543,27 @@ impl Coord {
             super::rank::parity(&comp.solved_code)
         };
         let fixed = comp.fixed_sum.then_some(comp.solved_sum);
+        if self.kind == Kind::Joint {
+            let (mut t, mut u) = ([0u8; MAX_PIECES], [0u8; MAX_PIECES]);
+            let (t, u) = (&mut t[..comp.len()], &mut u[..comp.len()]);
+            unrank_joint(comp, v, cur, t);
+            for (m, from) in self.local.iter().enumerate() {
+                let mv = &s.moves[m];
+                for j in 0..comp.len() {
+                    let f = usize::from(from[j]);
+                    next[j] = cur[f];
+                    u[j] = (t[f] + mv.twist[comp.positions[j]]) % comp.orientations;
+                }
+                f(m, joint_index(comp, next, u));
+            }
+            return;
+        }
         match self.kind {
             Kind::Pieces if !comp.distinct => unrank_multiset(v, &comp.counts, comp.arrangements, cur),
             Kind::Pieces if comp.reached.is_some() => unrank_distinct(full_rank(comp, v), cur),
             Kind::Pieces if matches!(comp.parity, Parity::Tied(_)) => unrank_half(v, parity, cur),
             Kind::Pieces => unrank_distinct(v, cur),
-            Kind::Twists => unrank_twists(v, comp.orientations, fixed, cur),
+            Kind::Twists | Kind::Joint => unrank_twists(v, comp.orientations, fixed, cur),
         }
         for (m, from) in self.local.iter().enumerate() {
             let mv = &s.moves[m];
@@ -523,14 +571,14 @@ impl Coord {
                 let f = usize::from(from[j]);
                 *slot = match self.kind {
                     Kind::Pieces => cur[f],
-                    Kind::Twists => (cur[f] + mv.twist[comp.positions[j]]) % comp.orientations,
+                    Kind::Twists | Kind::Joint => (cur[f] + mv.twist[comp.positions[j]]) % comp.orientations,
                 };
             }
             f(
                 m,
                 match self.kind {
-                    Kind::Pieces => piece_rank(comp, next),
-                    Kind::Twists => rank_twists(next, comp.orientations, comp.fixed_sum),
+                    Kind::Pieces => comp.piece_rank(next),
+                    Kind::Twists | Kind::Joint => rank_twists(next, comp.orientations, comp.fixed_sum),
                 },
             );
         }

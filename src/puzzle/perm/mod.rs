@@ -802,7 +802,7 @@ impl PermPuzzle {
         let mut parts = Vec::new();
         let mut rest = c;
         for comp in &self.s.components {
-            if comp.fixed_sum {
+            if comp.sum_class() {
                 let o = u64::from(comp.orientations);
                 parts.push(format!("{} twist {}", comp.name(&self.def), rest % o));
                 rest /= o;
@@ -825,7 +825,7 @@ impl PermPuzzle {
         let (mut p, mut t) = (self.s.solved_pieces.clone(), self.s.solved_twists.clone());
         let mut rest = c;
         for comp in &self.s.components {
-            if comp.fixed_sum {
+            if comp.sum_class() {
                 let o = u64::from(comp.orientations);
                 let first = comp.positions[0];
                 t[first] = ((u64::from(t[first]) + rest % o) % o) as u8;
@@ -976,6 +976,10 @@ impl PermPuzzle {
     fn structured_formula(&self) -> String {
         let mut parts = Vec::new();
         for c in &self.s.components {
+            if let Some(joint) = &c.joint {
+                parts.push(joint.len().to_string());
+                continue;
+            }
             if let Some(reached) = &c.reached {
                 parts.push(reached.len().to_string());
             } else if c.ranks_pieces() {
@@ -1587,6 +1591,12 @@ impl PermPuzzle {
                     facts.push(format!("{name}'s permutation parity follows {}'s", others.join(" + ")));
                 }
                 _ => {}
+            }
+            if let Some(joint) = &comp.joint {
+                facts.push(format!(
+                    "the moves make {} states of {name}'s pieces and twists together (the order of the group they generate on its slots' orientations, by Schreier–Sims)",
+                    crate::util::thousands(joint.len() as u64),
+                ));
             }
             if let Some(reached) = &comp.reached {
                 facts.push(format!(

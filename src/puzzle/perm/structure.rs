@@ -5,7 +5,9 @@
 
 use super::chain::{Chain, Perm};
 use super::parse::{Definition, DefinitionError, State, err, power_name, turns};
-use super::rank::{MAX_DISTINCT, multinomial, multinomial_wide, parity, rank_distinct};
+use super::rank::{
+    MAX_DISTINCT, multinomial, multinomial_wide, parity, rank_distinct, rank_half, rank_multiset, rank_twists,
+};
 use std::collections::HashSet;
 
 /// Most moves after expanding powers.
@@ -214,6 +216,12 @@ pub struct Component {
     /// makes 120 of the 720 arrangements of the corners it turns): the piece coordinate is
     /// the index in this list.
     pub reached: Option<Vec<u64>>,
+    /// The states the moves make of its pieces and twists together, as sorted values of
+    /// [`Component::joint_value`], when they are at most half of what its two
+    /// coordinates cover (the octahedron's held corners: 960 of 60 x 4^4): it is then one
+    /// coordinate, the index in this list, so that a table of that coordinate (the class
+    /// ranking's) covers only what the moves make.
+    pub joint: Option<Vec<u64>>,
 }
 
 impl Component {
@@ -264,7 +272,35 @@ impl Component {
     /// Whether its permutation's parity sorts positions into classes: tied to others' and
     /// ranked, not listed in [`Component::reached`].
     pub fn parity_class(&self) -> bool {
-        matches!(self.parity, Parity::Tied(_)) && self.ranks_pieces() && self.reached.is_none()
+        matches!(self.parity, Parity::Tied(_)) && self.ranks_pieces() && self.reached.is_none() && self.joint.is_none()
+    }
+
+    /// Its piece coordinate from its codes. (The moves keep the arrangement among those
+    /// [`Component::reached`] lists, and [`Structure::class_of`] refuses the others before
+    /// they are ranked.)
+    pub fn piece_rank(&self, code: &[u8]) -> u64 {
+        if let Some(reached) = &self.reached {
+            reached.binary_search(&rank_distinct(code)).map_or(0, |i| i as u64)
+        } else if !self.distinct {
+            rank_multiset(code, &self.counts, self.arrangements)
+        } else if matches!(self.parity, Parity::Tied(_)) {
+            rank_half(code)
+        } else {
+            rank_distinct(code)
+        }
+    }
+
+    /// The value [`Component::joint`] lists for its pieces as `code` and twists as `twists`
+    /// (its own positions'): its two coordinates' values in one number.
+    pub fn joint_value(&self, code: &[u8], twists: &[u8]) -> u64 {
+        let twist_size = self.twist_size().map_or(1, |t| t as u64);
+        self.piece_rank(code) * twist_size + rank_twists(twists, self.orientations, self.fixed_sum)
+    }
+
+    /// Whether its twist sum sorts positions into classes: kept by every move, and not
+    /// within the states [`Component::joint`] lists.
+    pub fn sum_class(&self) -> bool {
+        self.fixed_sum && self.joint.is_none()
     }
 
     /// Ranked size of its permutation coordinate.
@@ -508,6 +544,7 @@ impl Sources<'_> {
             parity: Parity::None,
             arrangements,
             reached: None,
+            joint: None,
         })
     }
 
@@ -661,6 +698,13 @@ impl Structure {
         for c in &mut components {
             c.reached = reached(c, &moves);
         }
+        for i in 0..components.len() {
+            // A parity another set's follows is read from its own coordinate.
+            let read = (components.iter()).any(|d| matches!(&d.parity, Parity::Tied(on) if on.contains(&i)));
+            if !read {
+                components[i].joint = joint(&components[i], &moves, &solved_twists);
+            }
+        }
         Ok(Structure {
             layout,
             moves,
@@ -683,7 +727,7 @@ impl Structure {
         self.components
             .iter()
             .map(|c| {
-                let twist = if c.fixed_sum { u64::from(c.orientations) } else { 1 };
+                let twist = if c.sum_class() { u64::from(c.orientations) } else { 1 };
                 let parity = if c.parity_class() { 2 } else { 1 };
                 twist * parity
             })
@@ -740,6 +784,16 @@ impl Structure {
                 self.layout.names[c.set]
             ));
         }
+        if let Some(joint) = &c.joint {
+            let local: Vec<u8> = c.positions.iter().map(|&p| twists[p]).collect();
+            if joint.binary_search(&c.joint_value(&code, &local)).is_err() {
+                return Err(format!(
+                    "the moves make {} states of set {}'s pieces and twists together, and not this one",
+                    crate::util::thousands(joint.len() as u64),
+                    self.layout.names[c.set]
+                ));
+            }
+        }
         if let Some(carried) = &c.carried
             && code
                 .iter()
@@ -782,7 +836,7 @@ impl Structure {
         let mut class = 0u64;
         let mut radix = 1u64;
         for (i, c) in self.components.iter().enumerate() {
-            if c.fixed_sum {
+            if c.sum_class() {
                 let sum = c.positions.iter().map(|&p| u32::from(twists[p])).sum::<u32>();
                 let o = u32::from(c.orientations);
                 let off = (sum + o - u32::from(c.solved_sum)) % o;
@@ -914,4 +968,57 @@ fn reached(c: &Component, moves: &[Move]) -> Option<Vec<u64>> {
     let mut ranks: Vec<u64> = seen.into_iter().collect();
     ranks.sort_unstable();
     Some(ranks)
+}
+
+/// The states the moves make of `c`'s pieces and twists together ([`Component::joint`]),
+/// if they are at most half of what its two coordinates cover and at most [`REACHED_MAX`]:
+/// the order of the group the moves generate on its points (each orientation of each
+/// position; its pieces are distinct, so each element is one state) says so before they
+/// are listed.
+fn joint(c: &Component, moves: &[Move], solved_twists: &[u8]) -> Option<Vec<u64>> {
+    let free = matches!(&c.parity, Parity::Free) || c.parity == Parity::Tied(Vec::new());
+    if !(c.distinct && free && c.ranks_pieces() && c.ranks_twists() && c.moduli.is_none()) {
+        return None;
+    }
+    let o = usize::from(c.orientations);
+    let space = u128::from(c.piece_size()) * c.twist_size()?;
+    let local = |m: &Move, j: usize| {
+        c.positions
+            .binary_search(&usize::from(m.from[c.positions[j]]))
+            .unwrap_or(0)
+    };
+    let points: Vec<Perm> = moves
+        .iter()
+        .map(|m| {
+            let mut to = vec![0u16; c.len() * o];
+            for j in 0..c.len() {
+                let twist = usize::from(m.twist[c.positions[j]]);
+                for a in 0..o {
+                    to[local(m, j) * o + a] = (j * o + (a + twist) % o) as u16;
+                }
+            }
+            to
+        })
+        .collect();
+    let order = Chain::new(c.len() * o, &points).order().exact()?;
+    if order > REACHED_MAX || 2 * order > space {
+        return None;
+    }
+    let twists: Vec<u8> = c.positions.iter().map(|&p| solved_twists[p]).collect();
+    let mut seen = HashSet::from([c.joint_value(&c.solved_code, &twists)]);
+    let mut todo = vec![(c.solved_code.clone(), twists)];
+    while let Some((code, twists)) = todo.pop() {
+        for m in moves {
+            let next: Vec<u8> = (0..c.len()).map(|j| code[local(m, j)]).collect();
+            let turned: Vec<u8> = (0..c.len())
+                .map(|j| (twists[local(m, j)] + m.twist[c.positions[j]]) % c.orientations)
+                .collect();
+            if seen.insert(c.joint_value(&next, &turned)) {
+                todo.push((next, turned));
+            }
+        }
+    }
+    let mut values: Vec<u64> = seen.into_iter().collect();
+    values.sort_unstable();
+    Some(values)
 }

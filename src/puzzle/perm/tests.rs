@@ -994,3 +994,55 @@ fn random_cube_positions_keep_the_cubes_invariants() {
         cube.check(&pieces, &twists).expect("the cube's invariants");
     }
 }
+
+/// The face-turning octahedron's corners and edges with a corner held, written from its
+/// geometry by `scripts/fto-definition.py`: the count T. Rokicki's search found, the
+/// symmetries that keep the held corner (the square's 4 rotations about its axis and 4
+/// mirrors, each with the inverse), and the class ranking's size.
+#[test]
+fn the_held_octahedron_has_its_published_count_and_16_symmetries() {
+    let text = include_str!("../../../examples/fto-corners-edges.tws");
+    let p = puzzle(text, Metric::Face)
+        .with_symmetry(crate::puzzle::SymmetryChoice::default())
+        .expect("its group");
+    assert_eq!(p.group_order(), Some(229_920_768_000));
+    // Its corners are one coordinate, the 960 states the moves make of them (of 5!/2 x 4^4),
+    // ranked above the edges' 12!/2: they fall into 131 classes under the 8 symmetries.
+    let top = p.coords.list.last().map(|c| (c.kind, c.size));
+    assert_eq!(top, Some((coords::Kind::Joint, 960)));
+    assert_eq!(p.states(), 131 * 239_500_800);
+    let group = p.symmetry.group.as_ref().expect("a group");
+    assert_eq!(group.order, 16);
+    assert_eq!(
+        group.made_of,
+        "4 rotations and 4 mirrors of the whole puzzle, each with the inverse of the state"
+    );
+}
+
+/// The held octahedron's first levels are T. Rokicki's (cubing/twips issue 114, 2025: 1, 16,
+/// 208, 2,688, 34,752, 444,736 ... to 366 at 13), by a plain search over explicit positions,
+/// which needs no planes for its 229,920,768,000 positions.
+#[test]
+fn the_held_octahedrons_first_levels_are_the_published_ones() {
+    let def = parse_definition(include_str!("../../../examples/fto-corners-edges.tws")).expect("the octahedron");
+    let p = PermPuzzle::reader(def, "fto", Metric::Face, 1).expect("a reader");
+    let s = p.structure();
+    let goal = (s.solved_pieces.clone(), s.solved_twists.clone());
+    let mut seen = std::collections::HashSet::from([goal.clone()]);
+    let (mut frontier, mut levels) = (vec![goal], vec![1]);
+    for _ in 0..5 {
+        let mut next = Vec::new();
+        for (pieces, twists) in &frontier {
+            for m in p.moves() {
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                p.apply(m, pieces, twists, &mut a, &mut b);
+                if seen.insert((a.clone(), b.clone())) {
+                    next.push((a, b));
+                }
+            }
+        }
+        levels.push(next.len());
+        frontier = next;
+    }
+    assert_eq!(levels, [1, 16, 208, 2_688, 34_752, 444_736]);
+}
