@@ -581,7 +581,7 @@ fn disk_note(job: &Job, built: &dyn Built, config: &disk::Config, resumed: Optio
         .and_then(|bins| disk::bins_per_part(&parts, bins, config.memory))
         .map_or("", |_| "; the move between parts sent as bits");
     format!(
-        "{job}: {} to search on disk in {}: {} of planes in {} part{} of {} ({} in memory at a time{bits}), at most {} for planes and buffers (the program itself takes more), at least {} of disk (more where most moves leave a part: each level says beforehand if it is expected not to fit)",
+        "{job}: {} to search on disk in {}: {} of planes in {} part{} of {} ({} in memory at a time{bits}), at most {} in all, the program itself counted (but for the chunks under expansion), at least {} of disk (more where most moves leave a part: each level says beforehand if it is expected not to fit)",
         job.searched(u128::from(built.ranks())),
         config.dir.display(),
         human_bytes(u128::from(memory::plane_bytes(ranks))),

@@ -31,6 +31,7 @@ use super::bins::{self, BinSet, DENSE, Marking, SPARSE};
 use super::bitset::WORD_BITS;
 use super::bottom_up;
 use super::checkpoint::Note;
+use super::commit::{self, Commit, MANIFEST, Pending, Superseded, create_new, no_follow, open_read};
 use super::counts::LevelCounts;
 use super::error::EngineError;
 use super::exchange::Partition;
@@ -42,14 +43,12 @@ use crate::identity::Identity;
 use crate::puzzle::{Bins, SearchGraph};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
-/// The manifest's name in the disk folder.
-const MANIFEST: &str = "manifest.json";
 /// The lock file's name: one run at a time uses a folder.
 const LOCK: &str = "analyze-disk.lock";
 /// Bumped whenever the files' layout or meaning changes (2: the manifest carries its own
@@ -270,6 +269,7 @@ pub(super) fn bfs<P: SearchGraph>(
             notify(&short);
         }
         if total.stop {
+            disk.settle()?;
             return Err(EngineError::Interrupted);
         }
         if total.escapes > 0 {
@@ -279,6 +279,7 @@ pub(super) fn bfs<P: SearchGraph>(
             });
         }
         if total.states == 0 && depth > 0 {
+            disk.settle()?;
             let m = &disk.manifest;
             let distances = Distances {
                 levels: m.levels.clone(),
@@ -316,6 +317,10 @@ struct Disk {
     manifest: Manifest,
     /// Bytes of update buffers held before they are written.
     buffer_bytes: u64,
+    /// The update buffer, allocated once for the search: buffers freed and grown again each
+    /// time they were written out stayed in the allocator's arenas, of each thread that
+    /// grew them (3x4 at 16 MiB peaked 10 MiB above what they held).
+    buffer: Vec<u64>,
     /// Bytes a part's rank takes in an update file: 4 when every part has at most 2^32 ranks.
     width: usize,
     /// Whether two parts fit in memory, so that the next is read and the last written while
@@ -331,22 +336,27 @@ struct Disk {
     /// Files written since the last commit, synced by it (one by one: a sync of the whole
     /// file system would also wait for other programs' writes).
     written: std::sync::Mutex<std::collections::BTreeSet<PathBuf>>,
+    /// The last level's commit, if still under way beside this level.
+    pending: std::sync::Mutex<Option<Pending>>,
     /// The milliseconds of the runs before this one, and when this one began.
     earlier: Vec<u64>,
     began: std::time::Instant,
     _lock: File,
 }
 
-/// The updates of a level being worked: per part, sorted runs in memory and what was
-/// written of them.
+/// The updates of a level being worked: the far predecessors in memory, and what was
+/// written of them, per part.
 struct Updates {
-    /// `early[p]`: for parts still to come this level; `late[p]`: for the next level.
-    early: Vec<Vec<u64>>,
-    late: Vec<Vec<u64>>,
-    /// What was written of each: file open, CRC-32 so far, bytes.
+    /// The far predecessors of every part, in one buffer of fixed capacity, the search's
+    /// (see [`Disk::buffer`]). A rank for a part after the one expanded is for this level
+    /// (early), else for the next (late): the parts are taken in order, so which it is
+    /// follows from its part and the part under way, also when the buffer is written out.
+    ranks: Vec<u64>,
+    /// Whether the buffer holds ranks for each part still to come this level.
+    early: Vec<bool>,
+    /// What was written of each part's updates: file open, CRC-32 so far, bytes.
     early_files: Vec<Option<Spill>>,
     late_files: Vec<Option<Spill>>,
-    held: u64,
 }
 
 /// One part's turn in a level: the part, its planes in memory, which of its chunks were
@@ -391,11 +401,10 @@ impl Pass {
             group,
             adjacent: puzzle.adjacent_predecessors().map(|a| Shifts::new(&a)),
             updates: Updates {
-                early: vec![Vec::new(); parts],
-                late: vec![Vec::new(); parts],
+                ranks: Vec::new(),
+                early: vec![false; parts],
                 early_files: (0..parts).map(|_| None).collect(),
                 late_files: (0..parts).map(|_| None).collect(),
-                held: 0,
             },
             traffic: Traffic::default(),
             total: LevelCounts::new(classes),
@@ -445,21 +454,18 @@ impl Store for PartUpdates<'_> {
     /// else for the next level (late).
     fn take(&mut self, owner: usize, ranks: Vec<u64>) -> Result<(), EngineError> {
         let updates = &mut *self.updates;
-        let to = if owner > self.p {
-            &mut updates.early[owner]
+        if updates.ranks.len() + ranks.len() > updates.ranks.capacity() {
+            self.disk.spill(updates, self.p, self.depth, self.traffic)?;
+        }
+        if ranks.len() > updates.ranks.capacity() {
+            // More than the whole buffer (a tiny `--memory`): written as they come.
+            let mut ranks = ranks;
+            std::mem::swap(&mut updates.ranks, &mut ranks);
+            self.disk.spill(updates, self.p, self.depth, self.traffic)?;
+            std::mem::swap(&mut updates.ranks, &mut ranks);
         } else {
-            &mut updates.late[owner]
-        };
-        // What the buffer holds, not what it uses: it grows by doubling.
-        let before = to.capacity();
-        to.extend(ranks);
-        updates.held += (to.capacity() - before) as u64 * 8;
-        Ok(())
-    }
-
-    fn group_done(&mut self) -> Result<(), EngineError> {
-        if self.updates.held > self.disk.buffer_bytes {
-            self.disk.spill(self.updates, self.depth, self.traffic)?;
+            updates.ranks.extend(ranks);
+            updates.early[owner] |= owner > self.p;
         }
         Ok(())
     }
@@ -528,14 +534,16 @@ impl Disk {
         let partition = Partition::new(states, manifest.parts);
         let mut manifest = manifest;
         manifest.late_bins.resize(manifest.parts, Vec::new());
-        let bins = match puzzle.bins() {
-            Some(b) => bins_per_part(&partition, b, config.memory)
-                .map(|per_part| BinSet::new(b, per_part))
-                .transpose()?,
-            None => None,
-        };
+        let per_part = puzzle
+            .bins()
+            .and_then(|b| Some((b, bins_per_part(&partition, b, config.memory)?)));
+        let bins = per_part.map(|(b, n)| BinSet::new(b, n)).transpose()?;
         let largest = largest_part(&partition);
-        let overlap = parts_at_once(&partition, config.memory) == 2;
+        let at_once = parts_at_once(&partition, config.memory);
+        let overlap = at_once == 2;
+        // What the process holds now counts against `--memory`, as do the planes and bins.
+        let held = at_once as u64 * plane_bytes(largest) + per_part.map_or(0, |(b, n)| BinSet::bytes(b, n));
+        let buffer_bytes = memory::update_buffer_bytes(config.memory, memory::resident().unwrap_or(0), held);
         let io = rayon::ThreadPoolBuilder::new()
             .num_threads(2)
             .thread_name(|i| format!("analyze-disk-{i}"))
@@ -548,12 +556,14 @@ impl Disk {
             io,
             dir,
             partition,
-            buffer_bytes: memory::update_buffer_bytes(config.memory),
+            buffer_bytes,
+            buffer: Vec::with_capacity((buffer_bytes / 8) as usize),
             width: if largest <= 1 << 32 { 4 } else { 8 },
             earlier: manifest.runs.clone(),
             began: std::time::Instant::now(),
             manifest,
             written: Default::default(),
+            pending: Default::default(),
             _lock: lock,
         };
         disk.listed_files_present()?;
@@ -598,7 +608,7 @@ impl Disk {
             self.manifest.blocks[p] = blocks;
             self.manifest.frontier[p] = true;
         }
-        self.commit()
+        self.commit(&[], Vec::new())?.run()
     }
 
     fn part_path(&self, p: usize, plane: usize, slot: u8) -> PathBuf {
@@ -747,11 +757,18 @@ impl Disk {
     ) -> Result<(LevelCounts, Traffic), EngineError> {
         let group = memory::disk_group(self.buffer_bytes, rayon::current_num_threads());
         let mut pass = Pass::new(&self.manifest, puzzle, depth, group);
-        if self.turns(puzzle, &mut pass, watch, stopped)? {
+        pass.updates.ranks = std::mem::take(&mut self.buffer);
+        let late = match self.turns(puzzle, &mut pass, watch, stopped) {
+            Ok(false) => self.close_late_files(&mut pass).map(Some),
+            Ok(true) => Ok(None),
+            Err(e) => Err(e),
+        };
+        self.buffer = std::mem::take(&mut pass.updates.ranks);
+        self.buffer.clear();
+        let Some(late) = late? else {
             pass.total.stop = true;
             return Ok((pass.total, pass.traffic));
-        }
-        let late = self.close_late_files(&mut pass)?;
+        };
         if pass.total.states == 0 {
             // Nothing was expanded: the search is over, its last level committed before.
             return Ok((pass.total, pass.traffic));
@@ -820,7 +837,7 @@ impl Disk {
             || self.manifest.late[q].is_some()
             || !self.manifest.late_bins[q].is_empty()
             || pass.updates.early_files[q].is_some()
-            || !pass.updates.early[q].is_empty()
+            || pass.updates.early[q]
             || !pass.early_bins[q].is_empty()
     }
 
@@ -937,11 +954,20 @@ impl Disk {
             self.apply_file(&path, None, planes, depth, touched, &mut pass.traffic)?;
             std::fs::remove_file(&path).map_err(|e| DiskError::io(&path, &e))?;
         }
-        let early = std::mem::take(&mut pass.updates.early[p]);
-        pass.updates.held = pass.updates.held.saturating_sub(early.capacity() as u64 * 8);
-        planes.deliver(&early, depth, None, touched);
-        // Freed before the expansion, which fills the buffers again.
-        drop(early);
+        if std::mem::take(&mut pass.updates.early[p]) {
+            // This part's ranks moved to the buffer's end, marked, and dropped from it.
+            let ranks = &mut pass.updates.ranks;
+            let slice = self.partition.slice(p);
+            let mut kept = 0;
+            for i in 0..ranks.len() {
+                if !slice.contains(&ranks[i]) {
+                    ranks.swap(kept, i);
+                    kept += 1;
+                }
+            }
+            planes.deliver(&ranks[kept..], depth, None, touched);
+            ranks.truncate(kept);
+        }
         let next = Marking {
             planes,
             depth,
@@ -1096,13 +1122,8 @@ impl Disk {
     /// frontier.
     fn close_late_files(&self, pass: &mut Pass) -> Result<Vec<Option<(u32, u64)>>, EngineError> {
         let (parts, depth) = (self.manifest.parts, pass.depth);
-        for p in 0..parts {
-            if !pass.updates.late[p].is_empty() {
-                let ranks = sorted(std::mem::take(&mut pass.updates.late[p]));
-                let path = self.late_path(depth, p);
-                self.append(&mut pass.updates.late_files[p], &path, p, &ranks, &mut pass.traffic)?;
-            }
-        }
+        // Every part has had its turn: what the buffer holds is for the next level.
+        self.spill(&mut pass.updates, parts, depth, &mut pass.traffic)?;
         let mut late = vec![None; parts];
         for (p, spill) in pass.updates.late_files.iter_mut().enumerate() {
             if let Some(spill) = spill.take() {
@@ -1119,6 +1140,8 @@ impl Disk {
     /// is the next level. What the commit supersedes is freed after it: the blocks' old
     /// versions, and the late files of the level before, applied in this one.
     fn commit_level(&mut self, pass: &mut Pass, late: Vec<Option<(u32, u64)>>) -> Result<(), EngineError> {
+        // The level before must be in place before this one's manifest replaces it.
+        self.settle()?;
         for (q, sent) in pass.sent_late.iter().enumerate() {
             pass.frontier[q] |= !sent.is_empty();
         }
@@ -1140,12 +1163,15 @@ impl Disk {
         m.frontier = std::mem::take(&mut pass.frontier);
         m.late = late;
         m.late_bins = std::mem::take(&mut pass.sent_late);
-        self.commit()?;
-        self.free(&superseded);
-        for path in applied {
-            std::fs::remove_file(&path).map_err(|e| DiskError::io(&path, &e))?;
-        }
+        let pending = self.commit(&superseded, applied)?.spawn(&superseded)?;
+        *self.pending.lock().unwrap_or_else(|e| e.into_inner()) = Some(pending);
         Ok(())
+    }
+
+    /// Waits for the last level's commit, if under way; its error, if it failed.
+    fn settle(&self) -> Result<(), EngineError> {
+        let pending = self.pending.lock().unwrap_or_else(|e| e.into_inner()).take();
+        pending.map_or(Ok(()), Pending::wait)
     }
 
     /// Writes the part whose turn is over, if any, then reads part `next` into its memory (or
@@ -1180,21 +1206,26 @@ impl Disk {
         })
     }
 
-    /// Writes the update buffers out, sorted and without repeats, to empty memory.
-    fn spill(&self, updates: &mut Updates, depth: usize, traffic: &mut Traffic) -> Result<(), EngineError> {
-        for p in 0..self.manifest.parts {
-            for (path, buffers, files) in [
-                (self.early_path(p), &mut updates.early, &mut updates.early_files),
-                (self.late_path(depth, p), &mut updates.late, &mut updates.late_files),
-            ] {
-                if buffers[p].is_empty() {
-                    continue;
-                }
-                let ranks = sorted(std::mem::take(&mut buffers[p]));
-                self.append(&mut files[p], &path, p, &ranks, traffic)?;
-            }
+    /// Writes the update buffer out, sorted and without repeats, each part's ranks to its
+    /// file: early for the parts after `p` (the part under way), late for the others. The
+    /// buffer keeps its memory.
+    fn spill(&self, updates: &mut Updates, p: usize, depth: usize, traffic: &mut Traffic) -> Result<(), EngineError> {
+        let ranks = &mut updates.ranks;
+        ranks.par_sort_unstable();
+        ranks.dedup();
+        let mut rest = &ranks[..];
+        while let Some(&first) = rest.first() {
+            let q = self.partition.owner(first);
+            let end = rest.partition_point(|&r| r < self.partition.slice(q).end);
+            let (path, files) = match q > p {
+                true => (self.early_path(q), &mut updates.early_files),
+                false => (self.late_path(depth, q), &mut updates.late_files),
+            };
+            self.append(&mut files[q], &path, q, &rest[..end], traffic)?;
+            rest = &rest[end..];
         }
-        updates.held = 0;
+        ranks.clear();
+        updates.early.fill(false);
         Ok(())
     }
 
@@ -1463,6 +1494,18 @@ impl Disk {
                 .iter()
                 .any(|&d| d)
         };
+        let target = |entry: &Block| entry.map_or(0, |(s, _)| 1 - s);
+        let frees = |c: &Pending| (0..blocks.len()).any(|b| changed(b) && c.frees(p, plane, target(&blocks[b]), b));
+        if self
+            .pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+            .is_some_and(frees)
+        {
+            // A slot the last level's commit frees: written once that is done.
+            self.settle()?;
+        }
         let mut files: [Option<File>; 2] = [None, None];
         for slot in 0..2u8 {
             let used = blocks
@@ -1510,56 +1553,35 @@ impl Disk {
         Ok(written.iter().sum())
     }
 
-    /// Frees the disk space of the blocks `superseded` lists (part, plane, slot, block): the
-    /// versions the last commit replaced. Where the file system cannot (or off Linux),
-    /// they stay until written over two levels on.
-    fn free(&self, superseded: &[(usize, usize, u8, usize)]) {
-        #[cfg(target_os = "linux")]
-        {
-            use rustix::fs::{FallocateFlags, fallocate};
-            let mut open: Option<((usize, usize, u8), File)> = None;
-            for &(p, plane, slot, b) in superseded {
-                if open.as_ref().is_none_or(|(key, _)| *key != (p, plane, slot)) {
-                    let path = self.part_path(p, plane, slot);
-                    open = no_follow().write(true).open(&path).ok().map(|f| ((p, plane, slot), f));
-                }
-                if let Some((_, file)) = &open {
-                    let flags = FallocateFlags::PUNCH_HOLE | FallocateFlags::KEEP_SIZE;
-                    // Only space is at stake: the manifest no longer names these blocks.
-                    let _ = fallocate(file, flags, (b * PART_BLOCK) as u64, PART_BLOCK as u64);
-                }
-            }
-        }
-        #[cfg(not(target_os = "linux"))]
-        let _ = superseded;
-    }
-
     /// Notes that `path` was written, for the commit to sync.
     fn note_written(&self, path: PathBuf) {
         self.written.lock().unwrap_or_else(|e| e.into_inner()).insert(path);
     }
 
-    /// Makes the manifest the committed state: everything written before it is synced, then
-    /// it is written aside, synced, and renamed into place.
-    fn commit(&self) -> Result<(), EngineError> {
+    /// The commit of the manifest as it is now: the files written since the last commit
+    /// synced before it, the blocks `superseded` freed and the update files `applied` removed
+    /// after it.
+    fn commit(&self, superseded: &[Superseded], applied: Vec<PathBuf>) -> Result<Commit, EngineError> {
         let written = std::mem::take(&mut *self.written.lock().unwrap_or_else(|e| e.into_inner()));
-        written.par_iter().try_for_each(|path| {
-            // Early update files are gone by now: nothing of them needs to last.
-            match open_read(path).and_then(|f| f.sync_data()) {
-                Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-                other => other.map_err(|e| EngineError::from(DiskError::io(path, &e))),
-            }
-        })?;
-        sync_dir(&self.dir)?;
-        let path = self.dir.join(MANIFEST);
         let temporary = self.dir.join(format!("{MANIFEST}.tmp"));
-        let io = |e: io::Error| DiskError::io(&temporary, &e);
-        let text = serde_json::to_vec(&self.manifest.sealed()).map_err(|e| io(io::Error::other(e)))?;
-        let mut file = create_new(&temporary).map_err(io)?;
-        file.write_all(&text).map_err(io)?;
-        file.sync_all().map_err(io)?;
-        std::fs::rename(&temporary, &path).map_err(|e| DiskError::io(&path, &e))?;
-        sync_dir(&self.dir)
+        let manifest =
+            serde_json::to_vec(&self.manifest.sealed()).map_err(|e| DiskError::io(&temporary, &io::Error::other(e)))?;
+        let path = |p, plane, slot| self.part_path(p, plane, slot);
+        Ok(Commit {
+            dir: self.dir.clone(),
+            written,
+            manifest,
+            holes: commit::holes(superseded, PART_BLOCK as u64, path),
+            applied,
+        })
+    }
+}
+
+impl Drop for Disk {
+    /// A search that ends in an error still lets the last level's commit finish (it is
+    /// whole on its own), while the folder is locked.
+    fn drop(&mut self) {
+        let _ = self.settle();
     }
 }
 
@@ -1578,7 +1600,7 @@ fn blocks_of(partition: &Partition, p: usize) -> usize {
 
 /// The blocks whose committed version moves from `before` to `after` to the other slot:
 /// (part, plane, the slot left, block).
-fn superseded(before: &[Vec<Vec<Block>>], after: &[Vec<Vec<Block>>]) -> Vec<(usize, usize, u8, usize)> {
+fn superseded(before: &[Vec<Vec<Block>>], after: &[Vec<Vec<Block>>]) -> Vec<Superseded> {
     let mut left = Vec::new();
     for (p, (old, new)) in before.iter().zip(after).enumerate() {
         for (plane, (old, new)) in old.iter().zip(new).enumerate() {
@@ -1592,13 +1614,6 @@ fn superseded(before: &[Vec<Vec<Block>>], after: &[Vec<Vec<Block>>]) -> Vec<(usi
         }
     }
     left
-}
-
-/// `ranks` sorted, without repeats.
-fn sorted(mut ranks: Vec<u64>) -> Vec<u64> {
-    ranks.par_sort_unstable();
-    ranks.dedup();
-    ranks
 }
 
 /// Reads until `buffer` is full or the file ends; the bytes read.
@@ -1954,44 +1969,6 @@ pub fn remove(dir: &Path) -> Result<(), DiskError> {
         }
     }
     std::fs::remove_file(&lock_path).map_err(|e| DiskError::io(&lock_path, &e))
-}
-
-/// Options to open a file of the folder that never follow a symbolic link: a link planted
-/// in the folder (`part-0-0.a -> ~/thesis.pdf`) makes the open fail, naming the file,
-/// instead of letting the search write its planes through it.
-fn no_follow() -> OpenOptions {
-    let mut options = File::options();
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32);
-    }
-    options
-}
-
-/// Opens `path` of the folder to read, without following a link.
-fn open_read(path: &Path) -> io::Result<File> {
-    no_follow().read(true).open(path)
-}
-
-/// Creates `path` in the folder, new: an older file of that name is removed first (only
-/// the search's own names are ever given), and a link planted meanwhile is not followed.
-fn create_new(path: &Path) -> io::Result<File> {
-    match std::fs::remove_file(path) {
-        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
-        _ => {}
-    }
-    no_follow().write(true).create_new(true).open(path)
-}
-
-/// Syncs the folder's entries (renames and new files), where the system allows it.
-fn sync_dir(dir: &Path) -> Result<(), EngineError> {
-    match File::open(dir).and_then(|d| d.sync_all()) {
-        Ok(()) => Ok(()),
-        // Some systems cannot sync a folder; the files themselves are synced.
-        Err(e) if e.kind() == io::ErrorKind::InvalidInput || e.kind() == io::ErrorKind::PermissionDenied => Ok(()),
-        Err(e) => Err(DiskError::io(dir, &e).into()),
-    }
 }
 
 #[cfg(test)]

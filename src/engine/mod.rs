@@ -13,6 +13,7 @@ mod bins;
 pub mod bitset;
 mod bottom_up;
 pub mod checkpoint;
+mod commit;
 mod counts;
 pub mod dial;
 pub mod disk;
