@@ -12,6 +12,7 @@
 pub mod canonical;
 pub mod choose;
 pub mod ida;
+pub mod image;
 pub mod probe;
 pub mod projection;
 

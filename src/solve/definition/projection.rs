@@ -17,7 +17,7 @@
 //! be undone, so a child's projection lies one move from its parent's or is the same, and
 //! of the parent's distance `d` minus one, `d` and plus one only one has the child's code.
 
-use super::probe::{Image, Reader};
+use super::image::{Image, Reader};
 use crate::puzzle::Notation;
 use crate::puzzle::perm::parse::{MoveDef, State};
 use crate::puzzle::perm::{Definition, Metric, PermPuzzle};
