@@ -507,10 +507,11 @@ impl Cli {
         let d = distance.map_or("any".into(), |d| d.to_string());
         let count = match self.sample.get(1).copied() {
             None => 10,
-            Some(Some(n)) if n > 0 => n,
+            Some(Some(n)) if (1..=MAX_SAMPLE).contains(&n) => n,
             Some(_) => {
                 return usage(format!(
-                    "--sample {d} N: N is how many states to print, 1 or more (leave it out for 10)"
+                    "--sample {d} N: N is how many states to print, 1 to {} (leave it out for 10; another --seed draws others)",
+                    thousands(u128::from(MAX_SAMPLE))
                 ));
             }
         };
@@ -914,6 +915,9 @@ fn too_big<T>(job: &Job, why: &str) -> Result<T, UsageError> {
         human_bytes(job.memory())
     ))
 }
+
+/// Most states `--sample` prints at once: they are drawn, kept and printed together.
+const MAX_SAMPLE: u64 = 1_000_000;
 
 /// `--sample`'s words: a count, or `any` (`None`) for a distance left open.
 fn count_or_any(text: &str) -> Result<Option<u64>, String> {

@@ -75,7 +75,11 @@ fn refuses_a_board_without_a_table_a_distance_beyond_the_maximum_and_no_position
             "IDA*",
         ),
         (&["--puzzle", "eight", "--sample", "32"], "the maximum distance is 31"),
-        (&["--puzzle", "eight", "--sample", "5", "0"], "1 or more"),
+        (&["--puzzle", "eight", "--sample", "5", "0"], "1 to 1,000,000"),
+        (
+            &["--puzzle", "eight", "--sample", "any", "18446744073709551615"],
+            "1 to 1,000,000",
+        ),
         (
             &["--puzzle", "eight", "--sample", "5", "--solve", "1 2 3 4 5 6 7 0 8"],
             "--solve",
