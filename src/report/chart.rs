@@ -295,17 +295,31 @@ pub fn header<'a>(root: &Area<'a>, title: &str, line: Option<&str>) -> Result<Ar
 /// Draws a legend on one line, centred in the [`header`] strip below the title, where it
 /// can never cover the data.
 pub fn header_legend(root: &Area<'_>, entries: &[(&str, RGBColor)]) -> Result<()> {
+    let solid: Vec<(&str, RGBColor, bool)> = entries.iter().map(|&(t, c)| (t, c, false)).collect();
+    legend_with_strokes(root, &solid)
+}
+
+/// [`header_legend`] whose entries say whether their line is dashed, as drawn.
+fn legend_with_strokes(root: &Area<'_>, entries: &[(&str, RGBColor, bool)]) -> Result<()> {
     const SAMPLE: i32 = 36;
     const SPACE: i32 = 40;
     let widths: Vec<i32> = entries
         .iter()
-        .map(|(text, _)| SAMPLE + 8 + text_size(text, TEXT_PX).0 as i32)
+        .map(|(text, _, _)| SAMPLE + 8 + text_size(text, TEXT_PX).0 as i32)
         .collect();
     let total: i32 = widths.iter().sum::<i32>() + SPACE * (entries.len() as i32 - 1);
     let mut x = (root.dim_in_pixel().0 as i32 - total) / 2;
     let y = 72;
-    for ((text, color), width) in entries.iter().zip(widths) {
-        root.draw(&PathElement::new([(x, y), (x + SAMPLE, y)], color.stroke_width(3)))?;
+    for ((text, color, dashed), width) in entries.iter().zip(widths) {
+        match dashed {
+            false => root.draw(&PathElement::new([(x, y), (x + SAMPLE, y)], color.stroke_width(3)))?,
+            true => {
+                for x0 in (x..x + SAMPLE).step_by(16) {
+                    let x1 = (x0 + 10).min(x + SAMPLE);
+                    root.draw(&PathElement::new([(x0, y), (x1, y)], color.stroke_width(2)))?;
+                }
+            }
+        }
         root.draw(&Text::new(
             text.to_string(),
             (x + SAMPLE + 8, y),
@@ -429,9 +443,13 @@ pub fn distances_log(a: &Analysis, path: &Path) -> Result<()> {
                 ACCENT,
                 &a.level_classes,
             ));
-            let legend: Vec<(&str, RGBColor)> = lines.iter().map(|(t, c, _)| (t.as_str(), *c)).collect();
+            let legend: Vec<(&str, RGBColor, bool)> = lines
+                .iter()
+                .enumerate()
+                .map(|(i, (t, c, _))| (t.as_str(), *c, i > 0))
+                .collect();
             let body = header(root, &format!("{}: {what}", a.title), None)?;
-            header_legend(root, &legend)?;
+            legend_with_strokes(root, &legend)?;
             body
         } else {
             headed(root, a, &what)?
@@ -452,11 +470,18 @@ pub fn distances_log(a: &Analysis, path: &Path) -> Result<()> {
             &|y| count_label(y, hi),
             true,
         )?;
+        // The classes are dashed, with smaller dots, over the states: where the two counts
+        // are equal (every class a single state) both lines still show.
         let radius = if a.levels.len() > 60 { 3 } else { 5 };
-        for (_, color, levels) in &lines {
+        for (i, (_, color, levels)) in lines.iter().enumerate() {
             let points: Vec<(f64, f64)> = levels.iter().enumerate().map(|(d, &n)| (d as f64, n as f64)).collect();
-            chart.draw_series(LineSeries::new(points.clone(), color.stroke_width(3)))?;
-            chart.draw_series(points.iter().map(|&p| Circle::new(p, radius, color.filled())))?;
+            if i == 0 {
+                chart.draw_series(LineSeries::new(points.clone(), color.stroke_width(3)))?;
+            } else {
+                chart.draw_series(DashedLineSeries::new(points.clone(), 10, 6, color.stroke_width(2)))?;
+            }
+            let r = if i == 0 { radius } else { radius - 2 };
+            chart.draw_series(points.iter().map(|&p| Circle::new(p, r, color.filled())))?;
         }
         Ok(())
     })
