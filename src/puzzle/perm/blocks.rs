@@ -16,10 +16,33 @@
 //! order) plus each block's own order's, so the last block's order is ranked among those of
 //! one parity ([`rank_half`]), and which one is read from the rest.
 
-use super::rank::{FACT, multinomial, parity, rank_distinct, rank_half, rank_multiset, unrank_distinct, unrank_half, unrank_multiset};
+use super::rank::{FACT, multinomial, parity, unrank_distinct, unrank_half};
 
-/// Pieces per block at most: a block's order is ranked by [`rank_distinct`] in 64 bits.
+/// Pieces per block at most: a block's order is ranked as [`super::rank::rank_distinct`]
+/// ranks, in 64 bits.
 const MAX_BLOCK: usize = 20;
+
+/// Pieces of the set at most, so blocks at most half as many.
+const MAX_PIECES: usize = 64;
+const MAX_BLOCKS: usize = MAX_PIECES / 2;
+
+/// `CHOOSE[n][k]`: the binomial coefficient, for the patterns' combinatorial ranks.
+static CHOOSE: [[u64; MAX_BLOCK + 1]; MAX_PIECES + 1] = choose_table();
+
+const fn choose_table() -> [[u64; MAX_BLOCK + 1]; MAX_PIECES + 1] {
+    let mut t = [[0u64; MAX_BLOCK + 1]; MAX_PIECES + 1];
+    let mut n = 0;
+    while n <= MAX_PIECES {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k <= MAX_BLOCK && k <= n {
+            t[n][k] = t[n - 1][k - 1] + t[n - 1][k];
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+}
 
 /// A block system of a set's distinct pieces (see the module's documentation).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,7 +67,7 @@ impl Blocks {
     /// at most `most` patterns and at least `least`, if there is one: each minimal block
     /// holding the first piece and one other is tried (Atkinson's closure).
     pub fn find(actions: &[Vec<u8>], k: usize, half: bool, least: u64, most: u64) -> Option<Blocks> {
-        if k > 64 {
+        if k > MAX_PIECES {
             return None;
         }
         (1..k)
@@ -89,54 +112,103 @@ impl Blocks {
 
     /// The pattern of an arrangement of codes.
     pub fn pattern_rank(&self, code: &[u8]) -> u64 {
-        let mut labels = [0u8; 64];
-        for (l, &c) in labels.iter_mut().zip(code) {
-            *l = self.block[usize::from(c)];
-        }
-        rank_multiset(&labels[..code.len()], &self.counts, self.patterns)
-    }
-
-    /// The blocks at each place of pattern `v`, into `out`.
-    pub fn unrank_pattern(&self, v: u64, out: &mut [u8]) {
-        unrank_multiset(v, &self.counts, self.patterns, out);
+        self.rank_blocks(code.iter().map(|&c| self.block[usize::from(c)]))
     }
 
     /// The rank of a pattern given as blocks at each place.
     pub fn rank_pattern(&self, labels: &[u8]) -> u64 {
-        rank_multiset(labels, &self.counts, self.patterns)
+        self.rank_blocks(labels.iter().copied())
+    }
+
+    /// A pattern's rank: block by block, the combination of the places it holds among those
+    /// the blocks before it leave (the combinatorial number system), the first block the
+    /// most significant. A pass over the places, with no division (a search ranks a
+    /// pattern for every neighbour).
+    fn rank_blocks(&self, labels: impl Iterator<Item = u8>) -> u64 {
+        let (n, size) = (self.counts.len(), self.counts[0]);
+        // Per block: the places so far of this block or a later one, and of this one.
+        let (mut open, mut held, mut part) = ([0usize; MAX_BLOCKS], [0usize; MAX_BLOCKS], [0u64; MAX_BLOCKS]);
+        for l in labels {
+            let l = usize::from(l);
+            held[l] += 1;
+            part[l] += CHOOSE[open[l]][held[l]];
+            for o in &mut open[..=l] {
+                *o += 1;
+            }
+        }
+        let places = n * size;
+        (0..n - 1).fold(0, |v, b| v * CHOOSE[places - b * size][size] + part[b])
+    }
+
+    /// The blocks at each place of pattern `v`, into `out`.
+    pub fn unrank_pattern(&self, mut v: u64, out: &mut [u8]) {
+        let (n, size) = (self.counts.len(), self.counts[0]);
+        let places = n * size;
+        let mut digits = [0u64; MAX_BLOCKS];
+        for b in (0..n - 1).rev() {
+            let radix = CHOOSE[places - b * size][size];
+            digits[b] = v % radix;
+            v /= radix;
+        }
+        // The places not yet given a block, in order.
+        let mut open: Vec<usize> = (0..places).collect();
+        for (b, &digit) in digits.iter().enumerate().take(n) {
+            let mut d = digit;
+            let mut chosen = [false; MAX_PIECES];
+            let mut c = open.len();
+            for i in (1..=size).rev() {
+                // The largest index whose count of combinations is at most what is left.
+                c -= 1;
+                while CHOOSE[c][i] > d {
+                    c -= 1;
+                }
+                d -= CHOOSE[c][i];
+                chosen[c] = true;
+            }
+            for (j, &place) in open.iter().enumerate() {
+                if chosen[j] {
+                    out[place] = b as u8;
+                }
+            }
+            let mut j = 0;
+            open.retain(|_| {
+                j += 1;
+                !chosen[j - 1]
+            });
+        }
     }
 
     /// The orders of an arrangement of codes: each block's pieces, in the order of the
     /// places they stand at, ranked; the first block the most significant.
     pub fn order_rank(&self, code: &[u8]) -> u64 {
-        let n = self.counts.len();
-        let mut seqs = [[0u8; MAX_BLOCK]; 64];
-        let mut filled = [0usize; 64];
+        let (n, size) = (self.counts.len(), self.counts[0]);
+        // Per block, its Lehmer code as it comes: each piece's earlier smaller pieces.
+        let (mut seen, mut filled, mut rank) = ([0u32; MAX_BLOCKS], [0usize; MAX_BLOCKS], [0u64; MAX_BLOCKS]);
         for &c in code {
-            let b = usize::from(self.block[usize::from(c)]);
-            seqs[b][filled[b]] = self.index[usize::from(c)];
+            let (b, i) = (usize::from(self.block[usize::from(c)]), self.index[usize::from(c)]);
+            rank[b] += u64::from((seen[b] & ((1 << i) - 1)).count_ones()) * FACT[filled[b]];
+            seen[b] |= 1 << i;
             filled[b] += 1;
         }
-        let size = self.counts[0];
-        let mut v = 0;
-        for (b, seq) in seqs.iter().enumerate().take(n) {
-            let (radix, r) = match self.half && b == n - 1 {
-                true => (FACT[size] / 2, rank_half(&seq[..size])),
-                false => (FACT[size], rank_distinct(&seq[..size])),
-            };
-            v = v * radix + r;
-        }
-        v
+        (0..n).fold(0, |v, b| match self.half && b == n - 1 {
+            // The order among those of one parity: the first two pieces' order dropped.
+            true => v * (FACT[size] / 2) + (rank[b] >> 1),
+            false => v * FACT[size] + rank[b],
+        })
     }
 
     /// The arrangement of codes of pattern `pattern` and orders `orders`, into `out`; of
     /// parity `wanted` when the parity is fixed.
     pub fn unrank(&self, pattern: u64, mut orders: u64, wanted: u8, out: &mut [u8]) {
         let (n, size) = (self.counts.len(), self.counts[0]);
-        let mut seqs = [[0u8; MAX_BLOCK]; 64];
-        let mut digits = [0u64; 64];
+        let mut seqs = [[0u8; MAX_BLOCK]; MAX_BLOCKS];
+        let mut digits = [0u64; MAX_BLOCKS];
         for b in (0..n).rev() {
-            let radix = if self.half && b == n - 1 { FACT[size] / 2 } else { FACT[size] };
+            let radix = if self.half && b == n - 1 {
+                FACT[size] / 2
+            } else {
+                FACT[size]
+            };
             digits[b] = orders % radix;
             orders /= radix;
         }
@@ -154,9 +226,9 @@ impl Blocks {
     }
 
     /// Codes from a pattern and each block's order.
-    fn write(&self, pattern: u64, seqs: &[[u8; MAX_BLOCK]; 64], out: &mut [u8]) {
+    fn write(&self, pattern: u64, seqs: &[[u8; MAX_BLOCK]; MAX_BLOCKS], out: &mut [u8]) {
         self.unrank_pattern(pattern, out);
-        let mut filled = [0usize; 64];
+        let mut filled = [0usize; MAX_BLOCKS];
         for slot in out.iter_mut() {
             let b = usize::from(*slot);
             *slot = self.members[b][usize::from(seqs[b][filled[b]])];
@@ -210,7 +282,7 @@ mod tests {
     /// 12 pieces in three blocks of four, as the dino's edges in their classes of four
     /// parallel edges.
     fn blocks(half: bool) -> Blocks {
-        let b = Blocks::new(&[0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2], half).unwrap();
+        let b = Blocks::new(&[0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2], half).expect("three blocks of four");
         assert_eq!(b.patterns, 34_650);
         b
     }
@@ -240,11 +312,11 @@ mod tests {
         // the cycles (or pairs across them), never a partition the swap breaks.
         let rotate = vec![1, 2, 0, 4, 5, 3];
         let swap = vec![3, 4, 5, 0, 1, 2];
-        let found = Blocks::find(&[rotate, swap], 6, false, 1, u64::MAX).unwrap();
+        let found = Blocks::find(&[rotate, swap], 6, false, 1, u64::MAX).expect("the cycles");
         assert_eq!(found.block, vec![0, 0, 0, 1, 1, 1]);
         // Cyclic on six: {0, 2, 4} and {1, 3, 5}, or the three opposite pairs.
         let cycle = vec![1, 2, 3, 4, 5, 0];
-        let found = Blocks::find(&[cycle.clone()], 6, false, 1, u64::MAX).unwrap();
+        let found = Blocks::find(std::slice::from_ref(&cycle), 6, false, 1, u64::MAX).expect("odd and even places");
         assert_eq!(found.block, vec![0, 1, 0, 1, 0, 1]);
         // A transposition with a cycle makes the whole symmetric group: no blocks.
         let transposition = vec![1, 0, 2, 3, 4, 5];

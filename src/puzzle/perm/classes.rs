@@ -26,11 +26,11 @@
 
 use super::PermPuzzle;
 use super::blocks::Blocks;
-use super::structure::Parity;
-use std::sync::Arc;
 use super::conjugate::{self, Conjugation, Digits, Lower, MAX_LOWER, Part};
 use super::coords::Kind;
+use super::structure::Parity;
 use super::symmetry;
+use std::sync::Arc;
 
 /// Most values of the coordinate the table covers: 6 bytes each, 100 MB.
 const MAX_VALUES: u64 = 1 << 24;
@@ -211,7 +211,11 @@ impl PermPuzzle {
         let top = self.coords.list.last()?;
         let i = top.comp;
         let comp = &self.s.components[i];
-        let read = self.s.components.iter().any(|d| matches!(&d.parity, Parity::Tied(on) if on.contains(&i)));
+        let read = self
+            .s
+            .components
+            .iter()
+            .any(|d| matches!(&d.parity, Parity::Tied(on) if on.contains(&i)));
         let half = match &comp.parity {
             Parity::Free => false,
             Parity::Tied(on) if on.is_empty() => true,
@@ -227,7 +231,12 @@ impl PermPuzzle {
             .syms
             .iter()
             .map(|sym| {
-                let code = |&l: &u8| comp.alphabet.binary_search(&sym.relabelled(comp.set, l)).ok().map(|c| c as u8);
+                let code = |&l: &u8| {
+                    comp.alphabet
+                        .binary_search(&sym.relabelled(comp.set, l))
+                        .ok()
+                        .map(|c| c as u8)
+                };
                 comp.alphabet.iter().map(code).collect::<Option<Vec<u8>>>()
             })
             .collect::<Option<Vec<_>>>()?;

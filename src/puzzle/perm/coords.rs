@@ -258,7 +258,11 @@ impl Coords {
             let twists = c.twist_size().map_or(1, |t| t as u64);
             let kinds = match (&c.joint, &c.blocks) {
                 (Some(joint), _) => vec![(Kind::Joint, joint.len() as u64)],
-                (None, Some(b)) => vec![(Kind::Pattern, b.patterns), (Kind::Pieces, b.orders()), (Kind::Twists, twists)],
+                (None, Some(b)) => vec![
+                    (Kind::Pattern, b.patterns),
+                    (Kind::Pieces, b.orders()),
+                    (Kind::Twists, twists),
+                ],
                 (None, None) => vec![(Kind::Pieces, c.piece_size()), (Kind::Twists, twists)],
             };
             for (kind, size) in kinds {
@@ -423,7 +427,12 @@ impl Coords {
                 continue;
             } else if let (Kind::Pieces, Some(b)) = (c.kind, &comp.blocks) {
                 let pattern = self.list.iter().find(|p| p.comp == c.comp && p.kind == Kind::Pattern);
-                b.unrank(pattern.map_or(0, value), value(c), super::rank::parity(&comp.solved_code), buf);
+                b.unrank(
+                    pattern.map_or(0, value),
+                    value(c),
+                    super::rank::parity(&comp.solved_code),
+                    buf,
+                );
                 write_codes(comp, buf, pieces);
             } else if c.kind == Kind::Joint {
                 let mut local = [0u8; MAX_PIECES];
@@ -465,6 +474,13 @@ impl Coords {
                 write_codes(comp, buf, pieces);
             }
         }
+        self.derived(s, rank, pieces, twists);
+    }
+
+    /// The rest of [`Coords::unrank`]: the pieces whose arrangement follows another set's,
+    /// and the twists read from the pieces in place.
+    fn derived(&self, s: &Structure, rank: u64, pieces: &mut [u8], twists: &mut [u8]) {
+        let value = |c: &Coord| rank / c.stride % c.size;
         for comp in &s.components {
             if let Some(leader) = comp.follows {
                 let lead = &s.components[leader];

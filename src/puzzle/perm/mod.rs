@@ -1535,7 +1535,9 @@ impl Invariant for PermPuzzle {
         self.symmetry = Arc::default();
         self.least_by_rank = false;
         if self.s.components.iter().any(|c| c.blocks.is_some()) {
-            let plain = self.clone().relaid(|s| s.components.iter_mut().for_each(|c| c.blocks = None));
+            let plain = self
+                .clone()
+                .relaid(|s| s.components.iter_mut().for_each(|c| c.blocks = None));
             self = plain.unwrap_or(self);
         }
         self.by_position()
