@@ -25,9 +25,12 @@
 //! pairs classes without being ranked ([`PermPuzzle::classes_at_index`]).
 
 use super::PermPuzzle;
+use super::blocks::Blocks;
 use super::conjugate::{self, Conjugation, Digits, Lower, MAX_LOWER, Part};
 use super::coords::Kind;
+use super::structure::Parity;
 use super::symmetry;
+use std::sync::Arc;
 
 /// Most values of the coordinate the table covers: 6 bytes each, 100 MB.
 const MAX_VALUES: u64 = 1 << 24;
@@ -40,6 +43,11 @@ pub(super) fn tabulated(size: u64) -> bool {
 /// The most symmetries a class ranking takes: a class is never larger, so a search by
 /// class holds at least one rank for this many positions.
 pub const LARGEST_GROUP: usize = u16::MAX as usize;
+
+/// Fewest patterns of blocks per symmetry for a set to be ranked by blocks: fewer, and
+/// the patterns' classes are few, each fixed by many symmetries, so that the classes of
+/// positions are far more than the positions over the group's order.
+const PATTERNS_PER_SYMMETRY: u64 = 2;
 
 /// Positions off the goal on which the coordinate's closure is checked, per element.
 const CLOSURE_CHECKS: u64 = 64;
@@ -195,6 +203,50 @@ impl PermPuzzle {
         Some(ranks)
     }
 
+    /// This puzzle searched by class with the set of its highest coordinate ranked by
+    /// blocks ([`Blocks`]), when that set's pieces are distinct and no other set's parity
+    /// follows its own, the symmetries keep a partition of them into blocks with a pattern
+    /// of at most [`MAX_VALUES`] values, and the class ranking of that pattern exists.
+    pub(super) fn blocked(self) -> Option<Self> {
+        let top = self.coords.list.last()?;
+        let i = top.comp;
+        let comp = &self.s.components[i];
+        let read = self
+            .s
+            .components
+            .iter()
+            .any(|d| matches!(&d.parity, Parity::Tied(on) if on.contains(&i)));
+        let half = match &comp.parity {
+            Parity::Free => false,
+            Parity::Tied(on) if on.is_empty() => true,
+            _ => return None,
+        };
+        let plain = comp.reached.is_none() && comp.joint.is_none() && comp.moduli.is_none() && comp.follows.is_none();
+        if top.kind != Kind::Pieces || !comp.distinct || !plain || read || self.geometric() < 2 {
+            return None;
+        }
+        // Each symmetry as a permutation of the set's piece codes (its alphabet's indices).
+        let actions = self
+            .symmetry
+            .syms
+            .iter()
+            .map(|sym| {
+                let code = |&l: &u8| {
+                    comp.alphabet
+                        .binary_search(&sym.relabelled(comp.set, l))
+                        .ok()
+                        .map(|c| c as u8)
+                };
+                comp.alphabet.iter().map(code).collect::<Option<Vec<u8>>>()
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let least = PATTERNS_PER_SYMMETRY * self.geometric() as u64;
+        let blocks = Blocks::find(&actions, comp.len(), half, least, MAX_VALUES)?;
+        let mut blocked = self.relaid(|s| s.components[i].blocks = Some(blocks))?;
+        blocked.by_class = Some(Arc::new(blocked.class_ranks()?));
+        Some(blocked)
+    }
+
     /// Whether the image of coordinate `c` under each element depends on `c` alone: checked
     /// on positions spread over the ranks, against the position with the other coordinates
     /// at zero.
@@ -320,7 +372,7 @@ impl PermPuzzle {
                 .list
                 .iter()
                 .position(|a| a.comp == comp && a.kind == Kind::Pieces),
-            Kind::Pieces | Kind::Joint => None,
+            Kind::Pieces | Kind::Joint | Kind::Pattern => None,
         };
         let part = match by {
             None => Part::None,
@@ -751,6 +803,36 @@ End
     /// The corners are one coordinate, the 960 states their moves make (of 60 x 4^4 that
     /// their pieces' and twists' coordinates cover), ranked highest: the class table covers
     /// those 960 alone, and the classes are exact.
+    /// The 6 edges of a tetrahedron, each move a third turn of the three edges at a vertex
+    /// (counterclockwise seen from outside): 360 positions, and 24 symmetries that keep
+    /// the three pairs of opposite edges.
+    const TETRAHEDRON_EDGES: &str = "Name TetrahedronEdges\nSet EDGE 6 1\n\
+        Solved\nEDGE\n1 2 3 4 5 6\nEnd\n\
+        Move V0\nEDGE\n2 3 1 4 5 6\nEnd\nMove V1\nEDGE\n5 2 3 1 4 6\nEnd\n\
+        Move V2\nEDGE\n1 4 3 6 5 2\nEnd\nMove V3\nEDGE\n1 2 6 4 3 5\nEnd\n";
+
+    #[test]
+    fn a_set_ranked_by_blocks_is_searched_by_class() {
+        let p = PermPuzzle::from_text(TETRAHEDRON_EDGES, "tetrahedron-edges", super::super::Metric::Face)
+            .expect("definition")
+            .with_symmetry(SymmetryChoice::default())
+            .expect("group");
+        assert_eq!(p.geometric(), 24);
+        // Its whole arrangement is small enough to be tabulated itself; ranked by blocks
+        // all the same, as a set too large for a table would be.
+        let b = p.clone().blocked().expect("blocks");
+        let top = b.coords.list.last().map(|c| (c.kind, c.size));
+        assert_eq!(top, Some((Kind::Pattern, 90)));
+        assert_eq!(b.coords.states, 360);
+        check_by_brute_force(&b);
+        check_levels(&b);
+        check_against_unranking(&b, 1);
+        // The solver's ranking is the plain one again.
+        let solving = b.for_solving();
+        assert!(solving.s.components.iter().all(|c| c.blocks.is_none()));
+        assert_eq!(solving.coords.list.len(), 1);
+    }
+
     #[test]
     fn a_set_ranked_by_what_its_moves_make_is_searched_by_class() {
         let p = PermPuzzle::from_text(CORNERS_AND_MARKERS, "corners", super::super::Metric::Face)

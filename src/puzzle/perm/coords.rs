@@ -52,6 +52,9 @@ pub enum Kind {
     Twists,
     /// Both, as the index among the states the moves make of them ([`Component::joint`]).
     Joint,
+    /// Which block of its pieces stands at each place ([`Component::blocks`]); its
+    /// [`Kind::Pieces`] coordinate is then the blocks' orders.
+    Pattern,
 }
 
 /// One digit of the rank.
@@ -253,9 +256,14 @@ impl Coords {
                 .any(|d| matches!(&d.parity, Parity::Tied(on) if on.contains(&i)));
             // Each size divides `states`, so fits.
             let twists = c.twist_size().map_or(1, |t| t as u64);
-            let kinds = match &c.joint {
-                Some(joint) => vec![(Kind::Joint, joint.len() as u64)],
-                None => vec![(Kind::Pieces, c.piece_size()), (Kind::Twists, twists)],
+            let kinds = match (&c.joint, &c.blocks) {
+                (Some(joint), _) => vec![(Kind::Joint, joint.len() as u64)],
+                (None, Some(b)) => vec![
+                    (Kind::Pattern, b.patterns),
+                    (Kind::Pieces, b.orders()),
+                    (Kind::Twists, twists),
+                ],
+                (None, None) => vec![(Kind::Pieces, c.piece_size()), (Kind::Twists, twists)],
             };
             for (kind, size) in kinds {
                 if size > 1 {
@@ -272,9 +280,10 @@ impl Coords {
                 }
             }
         }
-        // A set ranked by what the moves make of it highest: the coordinate a class ranking
-        // tabulates, far below the others' sizes (the octahedron's corners, under its edges).
-        list.sort_by_key(|c| (c.late, c.kind == Kind::Joint, c.size));
+        // A set ranked by what the moves make of it, or a pattern of blocks, highest: the
+        // coordinate a class ranking tabulates, far below the others' sizes (the
+        // octahedron's corners, under its edges; the dino's pattern, over its orders).
+        list.sort_by_key(|c| (c.late, matches!(c.kind, Kind::Joint | Kind::Pattern), c.size));
         let mut stride: u64 = 1;
         for c in &mut list {
             c.stride = stride;
@@ -298,7 +307,8 @@ impl Coords {
             .any(|c| matches!(&c.parity, Parity::Tied(on) if !on.is_empty()));
         // Twists whose radix follows the pieces (some orientations open, others not) have
         // no table of their own: only the generic plan has the pieces in hand.
-        if states > PLANNED_MAX || s.components.iter().any(|c| c.moduli.is_some()) {
+        // Blocks' orders move with the pattern: no table of their own.
+        if states > PLANNED_MAX || s.components.iter().any(|c| c.moduli.is_some() || c.blocks.is_some()) {
             return Plan::Generic;
         }
         let n = self.list.len();
@@ -364,7 +374,14 @@ impl Coords {
         match c.kind {
             Kind::Pieces => {
                 comp.codes(pieces, buf);
-                comp.piece_rank(buf)
+                match &comp.blocks {
+                    Some(b) => b.order_rank(buf),
+                    None => comp.piece_rank(buf),
+                }
+            }
+            Kind::Pattern => {
+                comp.codes(pieces, buf);
+                comp.blocks.as_ref().map_or(0, |b| b.pattern_rank(buf))
             }
             Kind::Twists => {
                 if let Some(moduli) = &comp.moduli {
@@ -405,9 +422,18 @@ impl Coords {
         for c in &self.list {
             let comp = &s.components[c.comp];
             buf.resize(comp.len(), 0);
-            if c.kind == Kind::Twists && comp.moduli.is_some() {
-                // Read once the pieces are in place, below.
+            if c.kind == Kind::Twists && comp.moduli.is_some() || c.kind == Kind::Pattern {
+                // Read once the pieces are in place, below; a pattern with its orders.
                 continue;
+            } else if let (Kind::Pieces, Some(b)) = (c.kind, &comp.blocks) {
+                let pattern = self.list.iter().find(|p| p.comp == c.comp && p.kind == Kind::Pattern);
+                b.unrank(
+                    pattern.map_or(0, value),
+                    value(c),
+                    super::rank::parity(&comp.solved_code),
+                    buf,
+                );
+                write_codes(comp, buf, pieces);
             } else if c.kind == Kind::Joint {
                 let mut local = [0u8; MAX_PIECES];
                 unrank_joint(comp, value(c), buf, &mut local[..comp.len()]);
@@ -434,6 +460,7 @@ impl Coords {
         for (i, comp) in s.components.iter().enumerate() {
             if let Parity::Tied(on) = &comp.parity
                 && comp.parity_class()
+                && comp.blocks.is_none()
             {
                 let mut wanted = super::rank::parity(&comp.solved_code);
                 for &j in on {
@@ -447,6 +474,13 @@ impl Coords {
                 write_codes(comp, buf, pieces);
             }
         }
+        self.derived(s, rank, pieces, twists);
+    }
+
+    /// The rest of [`Coords::unrank`]: the pieces whose arrangement follows another set's,
+    /// and the twists read from the pieces in place.
+    fn derived(&self, s: &Structure, rank: u64, pieces: &mut [u8], twists: &mut [u8]) {
+        let value = |c: &Coord| rank / c.stride % c.size;
         for comp in &s.components {
             if let Some(leader) = comp.follows {
                 let lead = &s.components[leader];
@@ -564,13 +598,14 @@ impl Coord {
             Kind::Pieces if matches!(comp.parity, Parity::Tied(_)) => unrank_half(v, parity, cur),
             Kind::Pieces => unrank_distinct(v, cur),
             Kind::Twists | Kind::Joint => unrank_twists(v, comp.orientations, fixed, cur),
+            Kind::Pattern => comp.blocks.as_ref().map_or((), |b| b.unrank_pattern(v, cur)),
         }
         for (m, from) in self.local.iter().enumerate() {
             let mv = &s.moves[m];
             for (j, slot) in next.iter_mut().enumerate() {
                 let f = usize::from(from[j]);
                 *slot = match self.kind {
-                    Kind::Pieces => cur[f],
+                    Kind::Pieces | Kind::Pattern => cur[f],
                     Kind::Twists | Kind::Joint => (cur[f] + mv.twist[comp.positions[j]]) % comp.orientations,
                 };
             }
@@ -578,6 +613,7 @@ impl Coord {
                 m,
                 match self.kind {
                     Kind::Pieces => comp.piece_rank(next),
+                    Kind::Pattern => comp.blocks.as_ref().map_or(0, |b| b.rank_pattern(next)),
                     Kind::Twists | Kind::Joint => rank_twists(next, comp.orientations, comp.fixed_sum),
                 },
             );

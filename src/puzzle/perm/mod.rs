@@ -7,6 +7,7 @@
 //! radix of coordinates ([`coords`]), so the engine's bit planes hold little beyond what
 //! is reachable and a predecessor costs a table look-up or two.
 
+pub mod blocks;
 mod chain;
 mod classes;
 mod conjugate;
@@ -520,6 +521,21 @@ impl PermPuzzle {
     /// The search's rank of a position's rank: its class's index, searching by class.
     fn searched(&self, full: u64, x: &mut classes::Scratch) -> u64 {
         self.by_class.as_ref().map_or(full, |c| self.class_index(c, full, x))
+    }
+
+    /// This puzzle with its components' rankings changed by `change`: its coordinates laid
+    /// out and planned again, the goal ranked again (`None` if they no longer fit).
+    fn relaid(mut self, change: impl FnOnce(&mut Structure)) -> Option<Self> {
+        let (p, t) = self.state(self.goal);
+        change(&mut self.s);
+        self.coords = Coords::layout(&self.s).ok()?;
+        self.coords.plan(&self.s);
+        if !self.illegal.is_empty() {
+            self.coords.plan = Plan::Generic;
+        }
+        self.goal = self.coords.rank(&self.s, &p, &t, &mut Vec::new());
+        self.swap = Swap::of(&self.coords.plan);
+        Some(self)
     }
 
     /// The same puzzle searched by positions (the solver's table, the packed states'
@@ -1504,13 +1520,26 @@ impl Invariant for PermPuzzle {
     fn with_symmetry(mut self, choice: SymmetryChoice) -> Result<Self, String> {
         self.symmetry = Arc::new(self.choose_symmetry(choice)?);
         self.by_class = self.class_ranks().map(Arc::new);
+        if self.by_class.is_none()
+            && let Some(blocked) = self.clone().blocked()
+        {
+            self = blocked;
+        }
         self.least_by_rank = self.by_class.is_some();
         Ok(self)
     }
 
+    /// The solver's tables are ranked as with no symmetry: a set ranked by blocks for a
+    /// search by class is ranked whole again.
     fn for_solving(mut self) -> Self {
         self.symmetry = Arc::default();
         self.least_by_rank = false;
+        if self.s.components.iter().any(|c| c.blocks.is_some()) {
+            let plain = self
+                .clone()
+                .relaid(|s| s.components.iter_mut().for_each(|c| c.blocks = None));
+            self = plain.unwrap_or(self);
+        }
         self.by_position()
     }
 

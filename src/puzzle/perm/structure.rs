@@ -3,6 +3,7 @@
 //! in step, twist sums every move keeps, and permutation parities the moves tie together.
 //! The ranking covers the goal's class of these invariants only.
 
+use super::blocks::Blocks;
 use super::chain::{Chain, Perm};
 use super::parse::{Definition, DefinitionError, State, err, power_name, turns};
 use super::rank::{
@@ -222,6 +223,9 @@ pub struct Component {
     /// coordinate, the index in this list, so that a table of that coordinate (the class
     /// ranking's) covers only what the moves make.
     pub joint: Option<Vec<u64>>,
+    /// Its distinct pieces ranked as a pattern of blocks and their orders, for a search
+    /// by class that needs a coordinate the symmetries keep ([`Blocks`]).
+    pub blocks: Option<Blocks>,
 }
 
 impl Component {
@@ -545,6 +549,7 @@ impl Sources<'_> {
             arrangements,
             reached: None,
             joint: None,
+            blocks: None,
         })
     }
 

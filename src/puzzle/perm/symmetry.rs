@@ -460,6 +460,11 @@ impl Action {
         (p, t)
     }
 
+    /// The label a piece labelled `l` of set `set` becomes.
+    pub fn relabelled(&self, set: usize, l: u8) -> u8 {
+        self.label[set * 256 + usize::from(l)].0
+    }
+
     /// The image of a flattened position (`pieces`, `twists`) into `out_pieces`, `out_twists`
     /// (of the same lengths).
     #[inline]
