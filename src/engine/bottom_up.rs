@@ -21,6 +21,14 @@ use super::planes::{CHUNK_WORDS, Planes, note, roles, touch};
 use crate::puzzle::{Bins, SearchGraph};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
+/// Whether a search of `puzzle` may find a dense level's successor bottom-up at all (each
+/// store then decides per level whether it pays): a rank's predecessors must be its
+/// successors, and a rank must be one configuration, so that ranks count the level and
+/// the unseen.
+pub(super) fn allowed<P: SearchGraph>(puzzle: &P) -> bool {
+    puzzle.symmetric() && puzzle.uniform()
+}
+
 /// Whether the level after one of `frontier` configurations is cheaper to find bottom-up
 /// when `unseen` configurations are left: each unseen rank tests its neighbours until one
 /// is in the level, all of them only if none is, while each rank of the level generates all
