@@ -48,7 +48,7 @@ pub(super) fn bfs<P: SearchGraph>(
     mut options: Options,
     observe: &mut super::Observer,
 ) -> Result<Distances, EngineError> {
-    let mut driver = Driver::new(puzzle, exchange, std::mem::take(&mut options.watch))?;
+    let mut store = InMemory::new(puzzle, exchange, std::mem::take(&mut options.watch))?;
     let mut notify = |note: &Note| {
         if let Some(f) = options.notify.as_mut() {
             f(note);
@@ -56,14 +56,14 @@ pub(super) fn bfs<P: SearchGraph>(
     };
     if let Some(config) = options.checkpoint.take() {
         let identity = options.identity.take().ok_or(EngineError::Unnamed)?;
-        driver.resume(config, (std::mem::take(&mut options.id), identity), &mut notify)?;
+        store.resume(config, (std::mem::take(&mut options.id), identity), &mut notify)?;
     }
-    level::search(driver, options.stop, &mut notify, observe)
+    level::search(store, options.stop, &mut notify, observe)
 }
 
 /// One process's search between levels: its slice's planes, which chunks hold the
 /// frontier, the result so far, and the other processes' slices through the exchange.
-struct Driver<'p, P> {
+struct InMemory<'p, P> {
     puzzle: &'p P,
     exchange: &'p mut dyn Exchange,
     /// Saves the search at level boundaries, if it is to be kept.
@@ -93,7 +93,7 @@ struct Driver<'p, P> {
     bottom_up: bool,
 }
 
-impl<'p, P: SearchGraph> Driver<'p, P> {
+impl<'p, P: SearchGraph> InMemory<'p, P> {
     /// The search of this process's slice, its goals in the first level.
     fn new(puzzle: &'p P, exchange: &'p mut dyn Exchange, watch: Vec<u64>) -> Result<Self, EngineError> {
         let states = puzzle.states();
@@ -110,7 +110,7 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
         let share = (planes.slice.end - planes.slice.start) as f64 / states.max(1) as f64;
         let classes = puzzle.class_count();
         let chunks = planes.words.div_ceil(CHUNK_WORDS);
-        let mut driver = Driver {
+        let mut store = InMemory {
             puzzle,
             exchange,
             saver: None,
@@ -133,8 +133,8 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
             },
             bottom_up: bottom_up::allowed(puzzle) && partition.processes() == 1,
         };
-        driver.seed_goals()?;
-        Ok(driver)
+        store.seed_goals()?;
+        Ok(store)
     }
 
     /// Puts the goals this process owns in the level of depth 0, and notes the watched
@@ -282,7 +282,7 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
 }
 
 /// The planes in memory, this process's slice, the others' reached through the exchange.
-impl<P: SearchGraph> Store for Driver<'_, P> {
+impl<P: SearchGraph> Store for InMemory<'_, P> {
     type Pass = ();
 
     fn run(&mut self) -> &mut Run {

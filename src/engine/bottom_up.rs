@@ -11,7 +11,7 @@
 //! planes, so a shared search never takes this step.
 //!
 //! The level's ranks stay as they are (one plane) until every unseen rank has looked: the
-//! ranks it finds get the other plane alone, which no test reads as the level. The driver
+//! ranks it finds get the other plane alone, which no test reads as the level. The store
 //! then counts and retires the level as a top-down expansion would, so the planes come out
 //! exactly as they would have: checkpoints, observers and the next level see no difference.
 
