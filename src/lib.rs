@@ -11,9 +11,9 @@
 //!    [`puzzle::family::Family`] descriptor. [`heuristics`]: the sliding boards' estimates.
 //! 3. [`engine`]: the one search, [`engine::search`]: a bit-packed, parallel,
 //!    level-synchronous BFS over ranks at two bits a state (Dial's buckets when moves have
-//!    costs), shared by several processes through an [`engine::exchange::Exchange`], with
-//!    checkpoints, or with its planes on disk a part at a time ([`engine::disk`], Korf's
-//!    two-bit search); packed states searched level by level in sorted runs
+//!    costs), one level loop over a store of its planes: in memory, shared by several
+//!    processes through an [`engine::exchange::Exchange`], with checkpoints, or on disk a
+//!    part at a time ([`engine::disk`], Korf's two-bit search); packed states searched level by level in sorted runs
 //!    ([`engine::sparse`]) where ranks do not fit. What it allocates is known before it
 //!    starts ([`engine::memory`]).
 //! 4. [`atlas`]: the heuristic estimates measured on every state of a sliding board.

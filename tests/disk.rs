@@ -2,7 +2,13 @@
 //! family at memory caps small enough that every level crosses parts, and a run killed,
 //! stopped, starved of disk or handed a damaged file.
 
-use crate::util::{Running, Sandbox, example, signal, wait};
+use crate::util::{Running, Sandbox, example, signal, sliding_board, wait};
+use analyze::engine::disk::Config as DiskConfig;
+use analyze::engine::{Distances, Options};
+use analyze::identity::Identity;
+use analyze::puzzle::nine_tails::nine_tails;
+use analyze::puzzle::prelude::*;
+use std::ops::ControlFlow;
 use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -797,4 +803,54 @@ fn planes_kept_among_the_reports_are_refused() {
             "--quiet",
         ])
         .success();
+}
+
+/// What the observer is told of each level (depth, states, classes, reached) and the
+/// result, the earlier runs' times aside, of the search of `puzzle` watching `watch`,
+/// in memory or with its planes in `disk`.
+fn observed<P: Puzzle>(puzzle: &P, watch: &[u64], disk: Option<DiskConfig>) -> (Vec<[u64; 4]>, Distances) {
+    let mut levels = Vec::new();
+    let options = Options {
+        watch: watch.to_vec(),
+        id: "test".into(),
+        identity: Some(Identity::new([("puzzle", puzzle.id())])),
+        disk,
+        ..Options::default()
+    };
+    let mut distances = analyze::engine::search(puzzle, options, |level| {
+        levels.push([level.depth as u64, level.states, level.classes, level.reached]);
+        ControlFlow::Continue(())
+    })
+    .expect("the search succeeds");
+    distances.earlier_millis.clear();
+    (levels, distances)
+}
+
+/// Asserts that the search of `puzzle` with its planes in `dir`, cut into about six parts,
+/// tells the observer and returns what the search in memory does, watched ranks across the
+/// space included.
+fn assert_observed_alike<P: Puzzle>(puzzle: &P, dir: std::path::PathBuf) {
+    let states = puzzle.states();
+    let watch: Vec<u64> = (0..9).map(|k| k * states / 9).collect();
+    let in_memory = observed(puzzle, &watch, None);
+    let disk = DiskConfig {
+        dir,
+        memory: analyze::engine::memory::memory_for_part(states.div_ceil(6)),
+        keep: false,
+    };
+    let on_disk = observed(puzzle, &watch, Some(disk));
+    assert!(in_memory.0.len() > 5, "{:?}", in_memory.0);
+    assert!(
+        in_memory.1.watched.iter().all(Option::is_some),
+        "{:?}",
+        in_memory.1.watched
+    );
+    assert_eq!(on_disk, in_memory, "{}", puzzle.id());
+}
+
+#[test]
+fn the_observer_and_the_result_are_the_same_on_disk_as_in_memory() {
+    let sandbox = Sandbox::new();
+    assert_observed_alike(&sliding_board(3, 3), sandbox.path("sliding"));
+    assert_observed_alike(&nine_tails(3, 3), sandbox.path("coins"));
 }

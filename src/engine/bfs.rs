@@ -3,9 +3,11 @@
 //! Two bits per rank are all the memory it needs: each rank is unseen, in this level, in
 //! the next level, or done (see `planes::Planes`). Each level is expanded in parallel over
 //! fixed chunks of the frontier (`expand`); the result depends only on the set of states at
-//! each level, never on the thread schedule. This file holds the driver, which runs the
-//! levels, exchanges counts and ranks, checkpoints and reports; the types it shares with
-//! the other routes are in `api`, its errors in `error`.
+//! each level, never on the thread schedule. This file holds the store of the planes in
+//! memory: how a level is expanded over them, its ranks and counts exchanged with the
+//! other processes, and kept in checkpoints; the level loop that runs it is `level`'s,
+//! shared with the planes on disk. The types it shares with the other routes are in
+//! `api`, its errors in `error`.
 //!
 //! A search may be shared by several processes ([`super::search`] with an [`Exchange`]): each
 //! keeps the two bits of its own slice of the rank space only, marks the predecessors it
@@ -20,7 +22,7 @@ use super::counts::LevelCounts;
 use super::error::EngineError;
 use super::exchange::{Exchange, ExchangeError, Partition};
 use super::expand::{Expansion, Shifts};
-use super::level::{self, Store};
+use super::level::{self, Router, Store, Traffic};
 use super::memory;
 use super::planes::{CHUNK_WORDS, Planes};
 use crate::identity::Identity;
@@ -46,59 +48,26 @@ pub(super) fn bfs<P: SearchGraph>(
     mut options: Options,
     observe: &mut super::Observer,
 ) -> Result<Distances, EngineError> {
-    let mut driver = Driver::new(puzzle, exchange, std::mem::take(&mut options.watch))?;
+    let mut store = InMemory::new(puzzle, exchange, std::mem::take(&mut options.watch))?;
     let mut notify = |note: &Note| {
         if let Some(f) = options.notify.as_mut() {
             f(note);
         }
     };
-    let mut saver = match options.checkpoint.take() {
-        Some(config) => {
-            let identity = options.identity.take().ok_or(EngineError::Unnamed)?;
-            Some(driver.resume(
-                config,
-                (std::mem::take(&mut options.id), identity),
-                exchange,
-                &mut notify,
-            )?)
-        }
-        None => None,
-    };
-    loop {
-        let depth = driver.run.levels.len();
-        let mut total = driver.expand_level(exchange, depth, saver.as_ref(), options.stop)?;
-        if total.stop {
-            // A level cut short: neither counted nor saved.
-            return Err(EngineError::Interrupted);
-        }
-        if total.states == 0 && !driver.run.levels.is_empty() {
-            // The previous level was the last; every process agrees on the distances of
-            // the watched ranks, each known only to its owner.
-            return finish(driver.run, exchange);
-        }
-        driver.advance(depth, &mut total);
-        // Every process saves the same levels, when any of them finds a save due.
-        if let Some(saver) = saver.as_mut().filter(|_| total.save) {
-            let this = u64::try_from(driver.began.elapsed().as_millis()).unwrap_or(u64::MAX);
-            if let Some(last) = driver.run.runs.last_mut() {
-                *last = this;
-            }
-            let snapshot = Snapshot {
-                words: driver.planes.marks.words(),
-                run: &driver.run,
-            };
-            saver.save(&snapshot, &mut notify)?;
-        }
-        if observe(&driver.level(depth, &total)).is_break() {
-            return Err(EngineError::Interrupted);
-        }
+    if let Some(config) = options.checkpoint.take() {
+        let identity = options.identity.take().ok_or(EngineError::Unnamed)?;
+        store.resume(config, (std::mem::take(&mut options.id), identity), &mut notify)?;
     }
+    level::search(store, options.stop, &mut notify, observe)
 }
 
 /// One process's search between levels: its slice's planes, which chunks hold the
-/// frontier, and the result so far.
-struct Driver<'p, P> {
+/// frontier, the result so far, and the other processes' slices through the exchange.
+struct InMemory<'p, P> {
     puzzle: &'p P,
+    exchange: &'p mut dyn Exchange,
+    /// Saves the search at level boundaries, if it is to be kept.
+    saver: Option<Saver>,
     planes: Planes,
     partition: Partition,
     me: usize,
@@ -124,9 +93,9 @@ struct Driver<'p, P> {
     bottom_up: bool,
 }
 
-impl<'p, P: SearchGraph> Driver<'p, P> {
+impl<'p, P: SearchGraph> InMemory<'p, P> {
     /// The search of this process's slice, its goals in the first level.
-    fn new(puzzle: &'p P, exchange: &dyn Exchange, watch: Vec<u64>) -> Result<Self, EngineError> {
+    fn new(puzzle: &'p P, exchange: &'p mut dyn Exchange, watch: Vec<u64>) -> Result<Self, EngineError> {
         let states = puzzle.states();
         let partition = exchange.partition();
         if partition.states() != states {
@@ -141,8 +110,10 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
         let share = (planes.slice.end - planes.slice.start) as f64 / states.max(1) as f64;
         let classes = puzzle.class_count();
         let chunks = planes.words.div_ceil(CHUNK_WORDS);
-        let mut driver = Driver {
+        let mut store = InMemory {
             puzzle,
+            exchange,
+            saver: None,
             planes,
             partition,
             me,
@@ -151,14 +122,7 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
             chunks,
             frontier: vec![false; chunks],
             touched: (0..chunks).map(|_| AtomicBool::new(false)).collect(),
-            run: Run {
-                levels: Vec::new(),
-                classes: Vec::new(),
-                runs: vec![0],
-                reached_by_class: vec![0; classes],
-                antipodes: Vec::new(),
-                watched: vec![None; watch.len()],
-            },
+            run: Run::new(classes, watch.len()),
             watch,
             began: std::time::Instant::now(),
             adjacent: puzzle.adjacent_predecessors().map(|a| Shifts::new(&a)),
@@ -167,10 +131,10 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
             } else {
                 memory::sending_group(rayon::current_num_threads())
             },
-            bottom_up: puzzle.symmetric() && puzzle.uniform() && partition.processes() == 1,
+            bottom_up: bottom_up::allowed(puzzle) && partition.processes() == 1,
         };
-        driver.seed_goals()?;
-        Ok(driver)
+        store.seed_goals()?;
+        Ok(store)
     }
 
     /// Puts the goals this process owns in the level of depth 0, and notes the watched
@@ -193,38 +157,32 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
         Ok(())
     }
 
-    /// The checkpoints' saver, the search resumed from the latest level every process saved
-    /// if there is one.
+    /// Saves the search in checkpoints from now on, resumed from the latest level every
+    /// process saved if there is one.
     fn resume(
         &mut self,
         config: Config,
         id: (String, Identity),
-        exchange: &mut dyn Exchange,
         notify: &mut dyn FnMut(&Note),
-    ) -> Result<Saver, EngineError> {
+    ) -> Result<(), EngineError> {
         let shape = (self.classes, self.watch.len());
-        let mut saver = Saver::new(config, id, self.partition, self.me, shape);
-        if let Some(resumed) = saver.resume(exchange, self.planes.marks.words(), notify)? {
+        let saver = self
+            .saver
+            .insert(Saver::new(config, id, self.partition, self.me, shape));
+        if let Some(resumed) = saver.resume(&mut *self.exchange, self.planes.marks.words(), notify)? {
             self.run = resumed;
             let depth = self.run.levels.len();
             for (c, flag) in self.frontier.iter_mut().enumerate() {
                 *flag = self.planes.chunk_has_current(c, depth);
             }
         }
-        Ok(saver)
+        Ok(())
     }
 
     /// Expands the level of depth `depth` over every process: marks the next level, sends
     /// and receives the ranks other processes own, and returns the counts of all processes
-    /// (which ask for a checkpoint if `saver` finds one due).
-    fn expand_level(
-        &self,
-        exchange: &mut dyn Exchange,
-        depth: usize,
-        saver: Option<&Saver>,
-        stop: Option<&AtomicBool>,
-    ) -> Result<LevelCounts, EngineError> {
-        let stopped = || stop.is_some_and(|s| s.load(Relaxed));
+    /// (which ask for a checkpoint if the saver finds one due).
+    fn expand_level(&mut self, depth: usize, stopped: &(dyn Fn() -> bool + Sync)) -> Result<LevelCounts, EngineError> {
         let level = u32::try_from(depth).unwrap_or(u32::MAX);
         let planes = &self.planes;
         let mut misdelivered = 0u64;
@@ -253,7 +211,7 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
             bins: None,
         };
         let mut sender = Sender {
-            exchange: &mut *exchange,
+            exchange: &mut *self.exchange,
             level,
             deliver: &mut deliver,
         };
@@ -265,13 +223,13 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
             group,
             depth,
             summaries,
-            &stopped,
+            stopped,
             &mut sender,
         )?;
         tally = tally.merge(expanded);
-        tally.save = saver.is_some_and(Saver::due);
+        tally.save = self.saver.as_ref().is_some_and(Saver::due);
         tally.stop = stopped();
-        let all = exchange.end_level(level, tally.encode(), &mut deliver)?;
+        let all = self.exchange.end_level(level, tally.encode(), &mut deliver)?;
         self.sum_level(&all, misdelivered)
     }
 
@@ -287,12 +245,14 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
         if (active.len() as u64 * CHUNK_WORDS as u64 * WORD_BITS) < left / 2 {
             return false;
         }
-        let level: u64 = active.par_iter().map(|&c| self.planes.chunk_count(c, depth)).sum();
+        let planes = &self.planes;
+        let level: u64 = active.par_iter().map(|&c| planes.chunk_count(c, depth)).sum();
         bottom_up::pays(level, left - level)
     }
 
     /// The counts of all processes, `all` as the exchange gathered them, checked: no rank
-    /// delivered to the wrong process (`misdelivered` here) and no move out of the class.
+    /// delivered to the wrong process (`misdelivered` here). The level loop checks for moves
+    /// out of the class.
     fn sum_level(&self, all: &[Vec<u64>], misdelivered: u64) -> Result<LevelCounts, EngineError> {
         if misdelivered > 0 {
             return Err(ExchangeError::Transport(format!(
@@ -303,18 +263,12 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
         }
         let total = LevelCounts::decode_sum(all, self.classes)
             .ok_or_else(|| ExchangeError::Transport("a process sent malformed level counts".into()))?;
-        if total.escapes > 0 {
-            return Err(EngineError::InvariantViolated {
-                from: total.escape_from,
-                count: total.escapes,
-            });
-        }
         Ok(total)
     }
 
-    /// Takes in the level of depth `depth`, counted as `total`: the next level is complete,
-    /// and it is where the new marks went.
-    fn advance(&mut self, depth: usize, total: &mut LevelCounts) {
+    /// Takes in the level of depth `depth`: the next level is complete, and it is where the
+    /// new marks went.
+    fn advance(&mut self, depth: usize) {
         for (flag, touched) in self.frontier.iter_mut().zip(&self.touched) {
             *flag = touched.swap(false, Relaxed);
         }
@@ -324,31 +278,69 @@ impl<'p, P: SearchGraph> Driver<'p, P> {
                 *distance = Some(depth + 1);
             }
         }
-        for (sum, add) in self.run.reached_by_class.iter_mut().zip(&total.by_class) {
-            *sum += add;
-        }
-        self.run.levels.push(total.states);
-        self.run.classes.push(total.classes);
-        self.run.antipodes = std::mem::take(&mut total.examples);
-    }
-
-    /// What the observer is told of the level of depth `depth`, counted as `total`.
-    fn level(&self, depth: usize, total: &LevelCounts) -> Level<'_> {
-        Level {
-            depth,
-            states: total.states,
-            classes: total.classes,
-            reached: self.run.levels.iter().sum(),
-            sent: total.sent,
-            generated: total.generated,
-            read: 0,
-            written: 0,
-            next: Frontier::of_planes(&self.planes, depth + 1, &self.frontier),
-        }
     }
 }
 
-/// The store of a search in memory: far predecessors are sent to the processes that own
+/// The planes in memory, this process's slice, the others' reached through the exchange.
+impl<P: SearchGraph> Store for InMemory<'_, P> {
+    type Pass = ();
+
+    fn run(&mut self) -> &mut Run {
+        &mut self.run
+    }
+
+    fn began(&self) -> std::time::Instant {
+        self.began
+    }
+
+    fn expand(&mut self, depth: usize, stopped: &(dyn Fn() -> bool + Sync)) -> Result<(LevelCounts, ()), EngineError> {
+        Ok((self.expand_level(depth, stopped)?, ()))
+    }
+
+    /// Every process saves the same levels, when any of them finds a save due.
+    fn keep(
+        &mut self,
+        depth: usize,
+        total: &LevelCounts,
+        (): (),
+        notify: &mut dyn FnMut(&Note),
+    ) -> Result<Traffic, EngineError> {
+        self.advance(depth);
+        if let Some(saver) = self.saver.as_mut().filter(|_| total.save) {
+            let snapshot = Snapshot {
+                words: self.planes.marks.words(),
+                run: &self.run,
+            };
+            saver.save(&snapshot, notify)?;
+        }
+        Ok(Traffic::default())
+    }
+
+    fn next(&self, depth: usize) -> Frontier<'_> {
+        Frontier::of_planes(&self.planes, depth + 1, &self.frontier)
+    }
+
+    /// Every process agrees on the distances of the watched ranks, each known only to its
+    /// owner.
+    fn finish(mut self) -> Result<Run, EngineError> {
+        let mine = self
+            .run
+            .watched
+            .iter()
+            .map(|d| d.map_or(u64::MAX, |d| d as u64))
+            .collect();
+        for theirs in self.exchange.agree(mine)? {
+            for (slot, &d) in self.run.watched.iter_mut().zip(&theirs) {
+                if slot.is_none() && d != u64::MAX {
+                    *slot = usize::try_from(d).ok();
+                }
+            }
+        }
+        Ok(self.run)
+    }
+}
+
+/// The router of a search in memory: far predecessors are sent to the processes that own
 /// them, `deliver` marking those the exchange hands back to this one.
 struct Sender<'a> {
     exchange: &'a mut dyn Exchange,
@@ -356,32 +348,10 @@ struct Sender<'a> {
     deliver: &'a mut dyn FnMut(&[u64]),
 }
 
-impl Store for Sender<'_> {
+impl Router for Sender<'_> {
     fn take(&mut self, owner: usize, ranks: Vec<u64>) -> Result<(), EngineError> {
         Ok(self.exchange.send(self.level, owner, ranks, self.deliver)?)
     }
-}
-
-/// The search's result from the result so far, `run`, the watched distances gathered from
-/// their owners.
-fn finish(mut run: Run, exchange: &mut dyn Exchange) -> Result<Distances, EngineError> {
-    let mine = run.watched.iter().map(|d| d.map_or(u64::MAX, |d| d as u64)).collect();
-    for theirs in exchange.agree(mine)? {
-        for (slot, &d) in run.watched.iter_mut().zip(&theirs) {
-            if slot.is_none() && d != u64::MAX {
-                *slot = usize::try_from(d).ok();
-            }
-        }
-    }
-    run.runs.pop();
-    Ok(Distances {
-        levels: run.levels,
-        classes: run.classes,
-        earlier_millis: run.runs,
-        reached_by_class: run.reached_by_class,
-        antipodes: run.antipodes,
-        watched: run.watched,
-    })
 }
 
 /// The next level's expected size in a slice holding `share` of the ranks, extrapolated from

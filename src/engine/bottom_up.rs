@@ -11,7 +11,7 @@
 //! planes, so a shared search never takes this step.
 //!
 //! The level's ranks stay as they are (one plane) until every unseen rank has looked: the
-//! ranks it finds get the other plane alone, which no test reads as the level. The driver
+//! ranks it finds get the other plane alone, which no test reads as the level. The store
 //! then counts and retires the level as a top-down expansion would, so the planes come out
 //! exactly as they would have: checkpoints, observers and the next level see no difference.
 
@@ -20,6 +20,14 @@ use super::counts::LevelCounts;
 use super::planes::{CHUNK_WORDS, Planes, note, roles, touch};
 use crate::puzzle::{Bins, SearchGraph};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+
+/// Whether a search of `puzzle` may find a dense level's successor bottom-up at all (each
+/// store then decides per level whether it pays): a rank's predecessors must be its
+/// successors, and a rank must be one configuration, so that ranks count the level and
+/// the unseen.
+pub(super) fn allowed<P: SearchGraph>(puzzle: &P) -> bool {
+    puzzle.symmetric() && puzzle.uniform()
+}
 
 /// Whether the level after one of `frontier` configurations is cheaper to find bottom-up
 /// when `unseen` configurations are left: each unseen rank tests its neighbours until one

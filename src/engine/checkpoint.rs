@@ -20,6 +20,7 @@
 
 pub use super::error::CheckpointError;
 
+use super::counts::LevelCounts;
 use super::error::EngineError;
 use super::exchange::{Exchange, Partition};
 use crate::identity::Identity;
@@ -96,6 +97,34 @@ pub(crate) struct Run {
     pub(crate) antipodes: Vec<u64>,
     /// This process's view: the distances of the watched ranks it owns.
     pub(crate) watched: Vec<Option<usize>>,
+}
+
+impl Run {
+    /// A search before its first level is counted, `watched` ranks not yet reached.
+    pub(crate) fn new(classes: usize, watched: usize) -> Self {
+        Run {
+            levels: Vec::new(),
+            classes: Vec::new(),
+            runs: vec![0],
+            reached_by_class: vec![0; classes],
+            antipodes: Vec::new(),
+            watched: vec![None; watched],
+        }
+    }
+
+    /// Takes in the next level, counted as `total` (its examples are taken as the
+    /// antipodes so far), `millis` into this run of the search.
+    pub(super) fn add(&mut self, total: &mut LevelCounts, millis: u64) {
+        self.levels.push(total.states);
+        self.classes.push(total.classes);
+        for (sum, add) in self.reached_by_class.iter_mut().zip(&total.by_class) {
+            *sum += add;
+        }
+        self.antipodes = std::mem::take(&mut total.examples);
+        if let Some(last) = self.runs.last_mut() {
+            *last = millis;
+        }
+    }
 }
 
 /// What a file says it is, before its words.

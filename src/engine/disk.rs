@@ -26,17 +26,17 @@
 pub use super::api::DiskConfig as Config;
 pub use super::error::DiskError;
 
-use super::api::{Distances, Level, Options};
+use super::api::{Distances, Options};
 use super::bins::{self, BinSet, DENSE, Marking, SPARSE};
 use super::bitset::WORD_BITS;
 use super::bottom_up;
-use super::checkpoint::Note;
+use super::checkpoint::{Note, Run};
 use super::commit::{self, Commit, MANIFEST, Pending, Superseded, create_new, no_follow, open_read};
 use super::counts::LevelCounts;
 use super::error::EngineError;
 use super::exchange::Partition;
 use super::expand::{Expansion, Shifts};
-use super::level::{self, Store};
+use super::level::{self, Router, Store, Traffic};
 use super::memory::{self, part_bytes, plane_bytes};
 use super::planes::{CHUNK_WORDS, Frontier, Planes, roles};
 use crate::identity::Identity;
@@ -228,11 +228,20 @@ struct Manifest {
     crc32: u32,
 }
 
-/// Bytes read and written so far.
-#[derive(Default, Clone, Copy)]
-struct Traffic {
-    read: u64,
-    written: u64,
+impl Manifest {
+    /// The result so far as committed, this run's time to follow the earlier runs'.
+    fn run(&self) -> Run {
+        let mut runs = self.runs.clone();
+        runs.push(0);
+        Run {
+            levels: self.levels.clone(),
+            classes: self.classes.clone(),
+            runs,
+            reached_by_class: self.reached_by_class.clone(),
+            antipodes: self.antipodes.clone(),
+            watched: self.watched.clone(),
+        }
+    }
 }
 
 /// The search over the parts on disk; see the module's documentation. Runs in this process
@@ -252,61 +261,87 @@ pub(super) fn bfs<P: SearchGraph>(
         disk.bins = None;
     }
     let puzzle = binned.as_ref().unwrap_or(puzzle);
-    if let (Some(notify), Some(level)) = (options.notify.as_mut(), disk.manifest.levels.len().checked_sub(1)) {
+    let mut notify = |note: &Note| {
+        if let Some(f) = options.notify.as_mut() {
+            f(note);
+        }
+    };
+    if let Some(level) = disk.manifest.levels.len().checked_sub(1) {
         notify(&Note::Resumed {
             level,
             path: disk.dir.join(MANIFEST),
         });
     }
-    let stopped = || options.stop.is_some_and(|s| s.load(Relaxed));
-    let mut warned = false;
-    loop {
-        let depth = disk.manifest.levels.len();
-        let (total, traffic) = disk.level(puzzle, depth, &options.watch, &stopped)?;
-        if !warned && let (Some(notify), Some(short)) = (options.notify.as_mut(), disk.short_of_space(depth, &traffic))
+    let store = OnDisk {
+        disk,
+        puzzle,
+        watch: &options.watch,
+    };
+    // The folder stays once the search is over, until the report is committed: the caller
+    // then removes it (`remove`), so a report that cannot be written loses no search.
+    level::search(store, options.stop, &mut notify, observe)
+}
+
+/// The parts on disk as the level loop sees them: a level takes the parts in turn and
+/// commits.
+struct OnDisk<'a, P> {
+    disk: Disk,
+    puzzle: &'a P,
+    watch: &'a [u64],
+}
+
+impl<P: SearchGraph> Store for OnDisk<'_, P> {
+    /// The level's blocks and update files as its turns wrote them, to be committed.
+    type Pass = Pass;
+
+    fn run(&mut self) -> &mut Run {
+        &mut self.disk.run
+    }
+
+    fn began(&self) -> std::time::Instant {
+        self.disk.began
+    }
+
+    fn expand(
+        &mut self,
+        depth: usize,
+        stopped: &(dyn Fn() -> bool + Sync),
+    ) -> Result<(LevelCounts, Self::Pass), EngineError> {
+        let mut pass = self.disk.level(self.puzzle, depth, self.watch, stopped)?;
+        let total = std::mem::take(&mut pass.total);
+        Ok((total, pass))
+    }
+
+    fn keep(
+        &mut self,
+        depth: usize,
+        _: &LevelCounts,
+        mut pass: Pass,
+        notify: &mut dyn FnMut(&Note),
+    ) -> Result<Traffic, EngineError> {
+        let disk = &mut self.disk;
+        disk.run.watched = std::mem::take(&mut pass.watched);
+        disk.commit_level(&mut pass)?;
+        if !disk.warned
+            && let Some(short) = disk.short_of_space(depth, &pass.traffic)
         {
-            warned = true;
+            disk.warned = true;
             notify(&short);
         }
-        if total.stop {
-            disk.settle()?;
-            return Err(EngineError::Interrupted);
-        }
-        if total.escapes > 0 {
-            return Err(EngineError::InvariantViolated {
-                from: total.escape_from,
-                count: total.escapes,
-            });
-        }
-        if total.states == 0 && depth > 0 {
-            disk.settle()?;
-            let m = &disk.manifest;
-            let distances = Distances {
-                levels: m.levels.clone(),
-                classes: m.classes.clone(),
-                earlier_millis: disk.earlier.clone(),
-                reached_by_class: m.reached_by_class.clone(),
-                antipodes: m.antipodes.clone(),
-                watched: m.watched.clone(),
-            };
-            // The folder stays until the report is committed: the caller then removes it
-            // (`remove`), so a report that cannot be written loses no search.
-            return Ok(distances);
-        }
-        let level = Level {
-            depth,
-            states: total.states,
-            classes: total.classes,
-            reached: disk.manifest.levels.iter().sum(),
-            sent: total.sent,
-            generated: total.generated,
-            read: traffic.read,
-            written: traffic.written,
-            next: Frontier::empty(),
-        };
-        if observe(&level).is_break() {
-            return Err(EngineError::Interrupted);
-        }
+        Ok(pass.traffic)
+    }
+
+    fn next(&self, _: usize) -> Frontier<'_> {
+        Frontier::empty()
+    }
+
+    fn halt(&mut self) -> Result<(), EngineError> {
+        self.disk.settle()
+    }
+
+    fn finish(self) -> Result<Run, EngineError> {
+        self.disk.settle()?;
+        Ok(self.disk.run.clone())
     }
 }
 
@@ -338,9 +373,13 @@ struct Disk {
     written: std::sync::Mutex<std::collections::BTreeSet<PathBuf>>,
     /// The last level's commit, if still under way beside this level.
     pending: std::sync::Mutex<Option<Pending>>,
-    /// The milliseconds of the runs before this one, and when this one began.
-    earlier: Vec<u64>,
+    /// The result so far, the committed level's with this run's time (the manifest's
+    /// once a level is committed).
+    run: Run,
+    /// When this run of the search began.
     began: std::time::Instant,
+    /// Whether the search was told the disk may be short of space (once is enough).
+    warned: bool,
     _lock: File,
 }
 
@@ -388,6 +427,8 @@ struct Pass {
     /// `sent_late[q]`, the parts after it (which it receives next level).
     early_bins: Vec<Vec<usize>>,
     sent_late: Vec<Vec<(usize, u32, u64)>>,
+    /// The late update file of each part, once closed: CRC-32 and bytes.
+    late: Vec<Option<(u32, u64)>>,
 }
 
 impl Pass {
@@ -413,6 +454,7 @@ impl Pass {
             watched: manifest.watched.clone(),
             early_bins: vec![Vec::new(); parts],
             sent_late: vec![Vec::new(); parts],
+            late: vec![None; parts],
         }
     }
 
@@ -439,7 +481,7 @@ struct Pipe {
     spare: Option<Planes>,
 }
 
-/// The store of a part's turn on disk: the far predecessors part `p` finds are kept for
+/// The router of a part's turn on disk: the far predecessors part `p` finds are kept for
 /// the parts that own them, written out when the buffers are full.
 struct PartUpdates<'a> {
     disk: &'a Disk,
@@ -449,7 +491,7 @@ struct PartUpdates<'a> {
     traffic: &'a mut Traffic,
 }
 
-impl Store for PartUpdates<'_> {
+impl Router for PartUpdates<'_> {
     /// Keeps `ranks` for part `owner`: for this level if its turn is still to come (early),
     /// else for the next level (late).
     fn take(&mut self, owner: usize, ranks: Vec<u64>) -> Result<(), EngineError> {
@@ -559,8 +601,9 @@ impl Disk {
             buffer_bytes,
             buffer: Vec::with_capacity((buffer_bytes / 8) as usize),
             width: if largest <= 1 << 32 { 4 } else { 8 },
-            earlier: manifest.runs.clone(),
+            run: manifest.run(),
             began: std::time::Instant::now(),
+            warned: false,
             manifest,
             written: Default::default(),
             pending: Default::default(),
@@ -571,6 +614,7 @@ impl Disk {
         disk.tidy()?;
         if disk.manifest.levels.is_empty() && disk.manifest.blocks.iter().flatten().flatten().all(Option::is_none) {
             disk.seed(puzzle, watch)?;
+            disk.run = disk.manifest.run();
         }
         Ok(disk)
     }
@@ -747,34 +791,30 @@ impl Disk {
         Ok(())
     }
 
-    /// Expands the level of depth `depth`, part by part, and commits it; returns its counts.
+    /// Expands the level of depth `depth`, part by part: returns what its turns gathered
+    /// (with `total.stop` set if the search was stopped), its late update files closed, to
+    /// be committed.
     fn level<P: SearchGraph>(
         &mut self,
         puzzle: &P,
         depth: usize,
         watch: &[u64],
         stopped: &(dyn Fn() -> bool + Sync),
-    ) -> Result<(LevelCounts, Traffic), EngineError> {
+    ) -> Result<Pass, EngineError> {
         let group = memory::disk_group(self.buffer_bytes, rayon::current_num_threads());
         let mut pass = Pass::new(&self.manifest, puzzle, depth, group);
         pass.updates.ranks = std::mem::take(&mut self.buffer);
-        let late = match self.turns(puzzle, &mut pass, watch, stopped) {
-            Ok(false) => self.close_late_files(&mut pass).map(Some),
-            Ok(true) => Ok(None),
+        let done = match self.turns(puzzle, &mut pass, watch, stopped) {
+            Ok(false) => self.close_late_files(&mut pass),
+            Ok(true) => {
+                pass.total.stop = true;
+                Ok(())
+            }
             Err(e) => Err(e),
         };
         self.buffer = std::mem::take(&mut pass.updates.ranks);
         self.buffer.clear();
-        let Some(late) = late? else {
-            pass.total.stop = true;
-            return Ok((pass.total, pass.traffic));
-        };
-        if pass.total.states == 0 {
-            // Nothing was expanded: the search is over, its last level committed before.
-            return Ok((pass.total, pass.traffic));
-        }
-        self.commit_level(&mut pass, late)?;
-        Ok((pass.total, pass.traffic))
+        done.map(|()| pass)
     }
 
     /// Gives each part with work this level its turn, in order: its planes read (or taken
@@ -1051,7 +1091,7 @@ impl Disk {
             active,
         } = turn;
         let (depth, classes) = (pass.depth, pass.classes);
-        let pays = puzzle.symmetric() && puzzle.uniform() && {
+        let pays = bottom_up::allowed(puzzle) && {
             let (level, unseen) = planes.census(depth);
             bottom_up::pays(level, unseen)
         };
@@ -1118,28 +1158,28 @@ impl Disk {
     }
 
     /// Writes the late updates still in the buffers and closes every late file, before the
-    /// commit: returns each part's late file (CRC-32 and bytes), and puts its part in the
+    /// commit: notes each part's late file (CRC-32 and bytes), and puts its part in the
     /// frontier.
-    fn close_late_files(&self, pass: &mut Pass) -> Result<Vec<Option<(u32, u64)>>, EngineError> {
+    fn close_late_files(&self, pass: &mut Pass) -> Result<(), EngineError> {
         let (parts, depth) = (self.manifest.parts, pass.depth);
         // Every part has had its turn: what the buffer holds is for the next level.
         self.spill(&mut pass.updates, parts, depth, &mut pass.traffic)?;
-        let mut late = vec![None; parts];
         for (p, spill) in pass.updates.late_files.iter_mut().enumerate() {
             if let Some(spill) = spill.take() {
                 let path = self.late_path(depth, p);
                 spill.writer.into_inner().map_err(|e| DiskError::io(&path, e.error()))?;
-                late[p] = Some((spill.crc.finalize(), spill.bytes));
+                pass.late[p] = Some((spill.crc.finalize(), spill.bytes));
                 pass.frontier[p] = true;
             }
         }
-        Ok(late)
+        Ok(())
     }
 
-    /// Commits the level counted in `pass`, its late files `late`: the frontier committed
-    /// is the next level. What the commit supersedes is freed after it: the blocks' old
-    /// versions, and the late files of the level before, applied in this one.
-    fn commit_level(&mut self, pass: &mut Pass, late: Vec<Option<(u32, u64)>>) -> Result<(), EngineError> {
+    /// Commits the level that `pass` expanded, the result so far taken from [`Disk::run`]:
+    /// the frontier committed is the next level. What the commit supersedes is freed after
+    /// it: the blocks' old versions, and the late files of the level before, applied in
+    /// this one.
+    fn commit_level(&mut self, pass: &mut Pass) -> Result<(), EngineError> {
         // The level before must be in place before this one's manifest replaces it.
         self.settle()?;
         for (q, sent) in pass.sent_late.iter().enumerate() {
@@ -1149,19 +1189,16 @@ impl Disk {
         applied.extend(self.pending_bins().map(|(_, path, _)| path));
         let superseded = superseded(&self.manifest.blocks, &pass.blocks);
         let m = &mut self.manifest;
-        m.levels.push(pass.total.states);
-        m.classes.push(pass.total.classes);
-        m.runs = self.earlier.clone();
-        m.runs
-            .push(u64::try_from(self.began.elapsed().as_millis()).unwrap_or(u64::MAX));
-        for (sum, add) in m.reached_by_class.iter_mut().zip(&pass.total.by_class) {
-            *sum += add;
-        }
-        m.antipodes = std::mem::take(&mut pass.total.examples);
-        m.watched = std::mem::take(&mut pass.watched);
+        let run = &self.run;
+        m.levels.clone_from(&run.levels);
+        m.classes.clone_from(&run.classes);
+        m.runs.clone_from(&run.runs);
+        m.reached_by_class.clone_from(&run.reached_by_class);
+        m.antipodes.clone_from(&run.antipodes);
+        m.watched.clone_from(&run.watched);
         m.blocks = std::mem::take(&mut pass.blocks);
         m.frontier = std::mem::take(&mut pass.frontier);
-        m.late = late;
+        m.late = std::mem::take(&mut pass.late);
         m.late_bins = std::mem::take(&mut pass.sent_late);
         let pending = self.commit(&superseded, applied)?.spawn(&superseded)?;
         *self.pending.lock().unwrap_or_else(|e| e.into_inner()) = Some(pending);

@@ -2,9 +2,11 @@
 //! processes, or with its planes on disk), and Dial's bucketed search over the same bit sets
 //! when moves have costs. [`search`] is the one entry.
 //!
-//! The routes share their types through `api` (what a search is given, tells and returns)
-//! and `error` (why it fails), and their sizes through [`memory`]; they never import each
-//! other. The engine writes files only where it is asked to keep a search: checkpoints
+//! The two-bit search runs one level loop (`level`) over a store of its planes: in memory
+//! ([`bfs`], this process's slice, the others' through an [`Exchange`]) or on disk
+//! ([`disk`], parts taken in turn). The routes share their types through `api` (what a
+//! search is given, tells and returns) and `error` (why it fails), and their sizes through
+//! [`memory`]; they never import each other. The engine writes files only where it is asked to keep a search: checkpoints
 //! ([`checkpoint`]) and the planes on disk ([`disk`]).
 
 mod api;
