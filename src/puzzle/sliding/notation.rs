@@ -76,12 +76,13 @@ fn separates(c: char) -> bool {
 /// Reads tile numbers separated as [`separates`] allows (no check of the board: see
 /// [`check_tiles`]); `cells` is the board's size. On boards of at most 10 cells every tile
 /// is one digit, so digits may also be run together (`123456780`, or a row a word:
-/// `123 456 780`): a word of several digits can mean nothing else there. Elsewhere, and
-/// when the digits are not one a cell, the text is refused rather than guessed at.
+/// `123 456 780`), every word of several digits. Elsewhere, and when the digits are not one
+/// a cell, the text is refused rather than guessed at: a word of two digits among words of
+/// one (`3 5 7 6 10 2 4 8`) is a tile 10, not tiles 1 and 0.
 pub fn read_tiles(text: &str, cells: usize) -> Result<Vec<u8>, ParseError> {
     let words: Vec<&str> = text.split(separates).filter(|s| !s.is_empty()).collect();
     let digits_only = |w: &&str| w.bytes().all(|b| b.is_ascii_digit());
-    if cells <= 10 && words.iter().any(|w| w.len() > 1) && words.iter().all(digits_only) {
+    if cells <= 10 && words.iter().all(|w| w.len() > 1 && digits_only(w)) {
         let digits = words.concat();
         if digits.len() != cells {
             return Err(ParseError::Malformed(format!(
@@ -315,6 +316,14 @@ mod tests {
         assert!(e.contains("is not a tile number"), "{e}");
         assert_eq!(tiles("1 2 3 4 5 6 7 8 9 10 11 0", 12).map(|t| t.len()), Ok(12));
         assert!(tiles("1234567890", 12).is_err_and(|e| e.contains("not a tile number")));
+    }
+
+    #[test]
+    fn a_word_of_two_digits_among_single_digits_is_one_tile() {
+        // Read as 1 and 0 it made a board of 9 tiles of the 8 given.
+        let e = Board::parse(3, 3, "3 5 7 6 10 2 4 8").expect_err("refused");
+        assert!(e.to_string().contains("found 8"), "{e}");
+        assert!(tiles("3 5 7 6 1 0 2 4 8", 9).is_ok());
     }
 
     #[test]
