@@ -147,7 +147,8 @@ fn search_and_table_agree_on_the_pyraminx_and_on_identical_pieces() {
 
 /// The 3x3x3, which no table holds, with small tables (`--memory 48MiB`): a scramble of
 /// 7 moves takes 7, printed in the file's move names and checked; a twisted corner is
-/// refused in one line, before any table is built.
+/// no position of the cube: refused in one line naming the twist and the class accepted,
+/// exit 2, before any table is built.
 #[test]
 fn the_3x3x3_is_solved_by_search_and_a_twisted_corner_refused() {
     let sandbox = Sandbox::with_own_cache();
@@ -158,12 +159,33 @@ fn the_3x3x3_is_solved_by_search_and_a_twisted_corner_refused() {
     assert!(solved.stderr.contains("3x3x3: IDA* with "), "{}", solved.stderr);
     let twisted = "CORNERS 1 2 3 4 5 6 7 8, 1 0 0 0 0 0 0 0 / EDGES 1 2 3 4 5 6 7 8 9 10 11 12";
     let refused = Sandbox::with_own_cache().output(&["--rules", &file, "--solve", twisted]);
-    assert_eq!(refused.code, Some(0), "{}", refused.stderr);
-    assert_eq!(refused.stdout.lines().count(), 1, "{}", refused.stdout);
-    assert!(refused.stdout.starts_with("unsolvable: "), "{}", refused.stdout);
+    assert_eq!(refused.code, Some(2), "{}", refused.stderr);
+    assert_eq!(refused.stdout, "");
+    assert_eq!(refused.stderr.lines().count(), 1, "{}", refused.stderr);
+    assert!(
+        refused
+            .stderr
+            .contains("no position of the puzzle: CORNERS twist 1, where the goal has CORNERS twist 0")
+            && refused
+                .stderr
+                .contains("accepted: the positions of class CORNERS twist 0, EDGES twist 0, EDGES even"),
+        "{}",
+        refused.stderr
+    );
     assert!(
         !refused.stderr.contains("IDA*"),
         "no table is built: {}",
+        refused.stderr
+    );
+    // Two edges swapped and one flipped: both of the edges' invariants are named.
+    let swapped = "CORNERS 1 2 3 4 5 6 7 8 / EDGES 2 1 3 4 5 6 7 8 9 10 11 12, 1 0 0 0 0 0 0 0 0 0 0 0";
+    let refused = Sandbox::with_own_cache().output(&["--rules", &file, "--solve", swapped]);
+    assert_eq!(refused.code, Some(2), "{}", refused.stderr);
+    assert!(
+        refused
+            .stderr
+            .contains("EDGES twist 1, EDGES odd, where the goal has EDGES twist 0, EDGES even"),
+        "{}",
         refused.stderr
     );
     let analysed = sandbox.output(&["--rules", &file, "--out", "out"]);

@@ -76,6 +76,7 @@ fn solves_a_position_given_as_moves_and_as_the_definition_lines() {
         "2 3 4 1 5 6 7 8, 0 0 0 0 0 0 0 0",
     ]);
     assert_eq!(first_length(&by_lines.stdout), Some("1 move"), "{}", by_lines.stdout);
+    // A twisted corner is no position of the cube: refused (exit 2), not answered.
     let twisted = sandbox.output(&[
         "--rules",
         &file,
@@ -83,7 +84,13 @@ fn solves_a_position_given_as_moves_and_as_the_definition_lines() {
         "--solve",
         "1 2 3 4 5 6 7 8, 1 0 0 0 0 0 0 0",
     ]);
-    assert!(twisted.stdout.starts_with("unsolvable"), "{}", twisted.stdout);
+    assert_eq!(twisted.code, Some(2), "{}", twisted.stderr);
+    assert_eq!(twisted.stdout, "");
+    assert!(
+        twisted.stderr.contains("no position of the puzzle: CORNERS twist 1"),
+        "{}",
+        twisted.stderr
+    );
 }
 
 #[test]
@@ -798,6 +805,38 @@ fn a_misspelt_set_in_a_scramble_block_is_named_as_a_set() {
             ended.stderr
         );
     }
+}
+
+/// A position that is no position of the puzzle refuses the whole command, as a malformed
+/// one does: every position is read before any is solved, so nothing is printed (with or
+/// without `--json`) and no table is built for the good ones.
+#[test]
+fn a_twisted_corner_among_several_positions_refuses_the_command_before_any_output() {
+    let sandbox = Sandbox::with_own_cache();
+    std::fs::write(
+        sandbox.path("three.scr"),
+        "ScrambleAlg GOOD\nR U\nEnd\nScramble TWISTED\nCORNERS\n1 2 3 4 5 6 7 8\n0 0 2 0 0 0 0 0\nEnd\nScrambleAlg LATER\nF\nEnd\n",
+    )
+    .expect("written");
+    let file = example("pocket-cube.tws");
+    for json in [false, true] {
+        let mut args = vec!["--rules", &file, "--solve", "R", "three.scr"];
+        if json {
+            args.push("--json");
+        }
+        let ended = sandbox.output(&args);
+        assert_eq!(ended.code, Some(2), "{}", ended.stderr);
+        assert_eq!(ended.stdout, "", "json {json}");
+        assert_eq!(ended.stderr.lines().count(), 1, "{}", ended.stderr);
+        assert!(
+            ended
+                .stderr
+                .contains("no position of the puzzle: CORNERS twist 2, where the goal has CORNERS twist 0"),
+            "{}",
+            ended.stderr
+        );
+    }
+    assert_eq!(std::fs::read_dir(sandbox.cache()).map(|d| d.count()).unwrap_or(0), 0);
 }
 
 #[test]

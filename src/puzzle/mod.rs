@@ -30,6 +30,13 @@ pub enum ParseError {
     /// A well-formed configuration that no sequence of moves brings to the goal.
     #[error("unsolvable: {0}")]
     Unsolvable(String),
+    /// A well-formed configuration that is no position of the puzzle: an invariant every
+    /// move keeps rules it out (a twisted corner of a cube), or the definition forbids it.
+    /// Where every configuration is a position (a sliding board's other parity, a coin
+    /// board's other coset) that is [`ParseError::Unsolvable`], an answer; this is bad
+    /// input, refused as such.
+    #[error("{0}")]
+    Refused(String),
 }
 
 /// One solvability class as the invariant predicts it, before any search.

@@ -450,10 +450,12 @@ fn malformed(text: &str, e: &ParseError) -> anyhow::Error {
     anyhow::anyhow!("cannot read the state {}: {e}", quote(text))
 }
 
-/// Sorts a parse error into an unsolvable position (fine) or malformed input (an error).
+/// Sorts a parse error into an unsolvable position (an answer) or malformed input or no
+/// position of the puzzle (an error, refused before any position is solved).
 pub(crate) fn unsolvable(e: ParseError, text: &str) -> Result<State> {
     match e {
         ParseError::Unsolvable(reason) => Ok(State::Unsolvable(reason)),
         ParseError::Malformed(_) => Err(malformed(text, &e)),
+        ParseError::Refused(_) => Err(anyhow::anyhow!("cannot solve the state {}: {e}", quote(text))),
     }
 }

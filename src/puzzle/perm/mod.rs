@@ -561,23 +561,53 @@ impl PermPuzzle {
     /// Why flattened pieces and twists are no position of the goal's class (an `Illegal`
     /// line forbids them, or they break an invariant the moves keep), if they are not.
     pub fn check(&self, pieces: &[u8], twists: &[u8]) -> Result<(), ParseError> {
+        let refused = |why: String| Err(ParseError::Refused(format!("it is no position of the puzzle: {why}")));
         if let Some(f) = self.forbidden(pieces) {
-            return Err(ParseError::Unsolvable(format!(
-                "the state is illegal: line {} of the definition forbids its piece in slot {} of set {}",
+            return refused(format!(
+                "line {} of the definition forbids its piece in slot {} of set {}",
                 f.line,
                 f.at - self.s.layout.offset[self.s.layout.set_of[f.at]] + 1,
                 self.s.layout.names[self.s.layout.set_of[f.at]]
-            )));
+            ));
         }
         match self.s.class_of(pieces, twists) {
             Ok(0) => Ok(()),
-            Ok(c) => Err(ParseError::Unsolvable(format!(
-                "the state is in class {}, the goal in {}",
-                self.class_label(c),
+            Ok(c) => refused(format!(
+                "{}, where the goal has {} and every move keeps {} so (accepted: the positions of class {})",
+                self.class_parts(c, true).join(", "),
+                self.class_parts(c, false).join(", "),
+                if self.class_parts(c, true).len() == 1 {
+                    "it"
+                } else {
+                    "them"
+                },
                 self.class_label(0)
-            ))),
-            Err(why) => Err(ParseError::Unsolvable(why)),
+            )),
+            Err(why) => refused(why),
         }
+    }
+
+    /// The invariants of class `c` that differ from the goal's class, as `CORNERS twist 1`,
+    /// `EDGES odd`: those of class `c` (`own`) or the goal's.
+    fn class_parts(&self, c: u64, own: bool) -> Vec<String> {
+        let (mut parts, mut rest) = (Vec::new(), c);
+        for comp in &self.s.components {
+            let name = comp.name(&self.def);
+            if comp.sum_class() {
+                let o = u64::from(comp.orientations);
+                if rest % o != 0 {
+                    parts.push(format!("{name} twist {}", if own { rest % o } else { 0 }));
+                }
+                rest /= o;
+            }
+            if comp.parity_class() {
+                if rest % 2 == 1 {
+                    parts.push(format!("{name} {}", if own { "odd" } else { "even" }));
+                }
+                rest /= 2;
+            }
+        }
+        parts
     }
 
     /// Applies move `m` (of `moves`) to flattened pieces and twists.

@@ -7,7 +7,8 @@ use super::blocks::Blocks;
 use super::chain::{Chain, Perm};
 use super::parse::{Definition, DefinitionError, State, err, power_name, turns};
 use super::rank::{
-    MAX_DISTINCT, multinomial, multinomial_wide, parity, rank_distinct, rank_half, rank_multiset, rank_twists,
+    MAX_DISTINCT, PartialRank, multinomial, multinomial_wide, parity, rank_distinct, rank_half, rank_multiset,
+    rank_twists,
 };
 use std::collections::HashSet;
 
@@ -189,6 +190,10 @@ pub struct Component {
     pub counts: Vec<usize>,
     /// Every piece distinct.
     pub distinct: bool,
+    /// The table that ranks its arrangements when one piece repeats and the others are
+    /// distinct (a pattern database's pieces told apart): the same ranks as
+    /// [`rank_multiset`], a look-up a position.
+    pub partial: Option<PartialRank>,
     /// Orientations its pieces are told apart by: their set's, or the fewer the definition
     /// leaves its pieces (`?`, `orientationMod`) when they all have the same; the set's
     /// when they differ ([`Component::moduli`]).
@@ -285,6 +290,8 @@ impl Component {
     pub fn piece_rank(&self, code: &[u8]) -> u64 {
         if let Some(reached) = &self.reached {
             reached.binary_search(&rank_distinct(code)).map_or(0, |i| i as u64)
+        } else if let Some(partial) = &self.partial {
+            partial.rank(code)
         } else if !self.distinct {
             rank_multiset(code, &self.counts, self.arrangements)
         } else if matches!(self.parity, Parity::Tied(_)) {
@@ -536,6 +543,7 @@ impl Sources<'_> {
             positions,
             code,
             alphabet,
+            partial: PartialRank::new(&counts),
             counts,
             distinct,
             orientations,

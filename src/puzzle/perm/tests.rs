@@ -633,12 +633,12 @@ fn classes_count_every_assembly() {
     assert!(classes[0].solvable && classes[1..].iter().all(|c| !c.solvable));
     for c in &classes[1..3] {
         assert!(
-            matches!(p.parse(&c.example), Err(ParseError::Unsolvable(_))),
+            matches!(p.parse(&c.example), Err(ParseError::Refused(_))),
             "{}",
             c.example
         );
     }
-    assert!(matches!(p.parse(&classes[3].example), Err(ParseError::Unsolvable(_))));
+    assert!(matches!(p.parse(&classes[3].example), Err(ParseError::Refused(_))));
     let spin = puzzle(TOP_SPIN, Metric::Face).classes();
     assert_eq!(
         spin.iter().map(|c| c.label.as_str()).collect::<Vec<_>>(),
@@ -658,7 +658,7 @@ fn reads_positions_as_lines_or_as_moves() {
     assert!(matches!(p.parse("1 2 3"), Err(ParseError::Malformed(m)) if m.contains("takes 8 or 16 numbers")));
     assert!(matches!(
         p.parse("2 1 3 4 5 6 7 8, 1 0 0 0 0 0 0 0"),
-        Err(ParseError::Unsolvable(_))
+        Err(ParseError::Refused(_))
     ));
     // One move from the goal is one move away, and named.
     let r = p.parse("U").expect("moves");
@@ -767,7 +767,7 @@ fn positions_outside_every_class_are_named_by_set() {
     let moved = held.rank_of(&[0, 1, 2, 3, 4, 5, 7, 6], &[0; 8]);
     let want = "slot 7 of set CORNERS is never moved";
     assert!(
-        matches!(&moved, Err(ParseError::Unsolvable(m)) if m.contains(want)),
+        matches!(&moved, Err(ParseError::Refused(m)) if m.contains(want)),
         "{moved:?}"
     );
     // A and B move in step: swapping two of A's pieces alone puts one out of step.
@@ -775,7 +775,7 @@ fn positions_outside_every_class_are_named_by_set() {
     let apart = in_step.rank_of(&[1, 0, 2, 0, 1, 2], &[0; 6]);
     let want = "moves in step with set";
     assert!(
-        matches!(&apart, Err(ParseError::Unsolvable(m)) if m.contains(want)),
+        matches!(&apart, Err(ParseError::Refused(m)) if m.contains(want)),
         "{apart:?}"
     );
 }
@@ -828,7 +828,7 @@ fn the_whole_cube_is_counted_past_64_bits_and_its_subgroups_ranked_tightly() {
     // A twist no move changes is outside every class.
     let (p, mut t) = ur.state(ur.goals()[0]);
     t[8] = 1;
-    assert!(matches!(ur.rank_of(&p, &t), Err(ParseError::Unsolvable(m)) if m.contains("no move changes")));
+    assert!(matches!(ur.rank_of(&p, &t), Err(ParseError::Refused(m)) if m.contains("no move changes")));
 }
 
 #[test]
@@ -849,7 +849,7 @@ fn tightened_coordinates_round_trip() {
     assert_eq!((corners.states(), corners.plan()), (120 * 243, "split"));
     let swapped = corners.parse("2 1 3 4 5 6 7 8");
     assert!(
-        matches!(&swapped, Err(ParseError::Unsolvable(m)) if m.contains("the moves make 120 arrangements")),
+        matches!(&swapped, Err(ParseError::Refused(m)) if m.contains("the moves make 120 arrangements")),
         "{swapped:?}"
     );
     assert!(

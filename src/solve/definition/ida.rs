@@ -89,15 +89,17 @@ impl Space<'_> {
     ///
     /// Past `limit` the rest are not looked up (`out` is then incomplete, and the child is
     /// pruned): most nodes are pruned, and a look-up in a large table is a cache miss,
-    /// which is where the search spends its time. The patterns come smallest table first,
-    /// read on the position itself before its conjugates.
+    /// which is where the search spends its time. The probes come in [`probe_order`].
     #[inline]
     fn estimate(&self, parent: &[u8], child: &[u8], out: &mut [u8], limit: u32, b: &mut Scratch) -> Option<u8> {
         let mut h = 0;
-        for ((probe, &before), after) in self.probes.iter().zip(parent).zip(out.iter_mut()) {
+        let mut order = Vec::new();
+        probe_order(parent, &mut order);
+        for &j in &order {
+            let probe = &self.probes[j];
             let p = &self.patterns[probe.pattern];
-            *after = p.child(before, self.probe_rank(probe, child, b))?;
-            h = h.max(*after);
+            out[j] = p.child(parent[j], self.probe_rank(probe, child, b))?;
+            h = h.max(out[j]);
             if u32::from(h) > limit {
                 break;
             }
@@ -226,6 +228,21 @@ impl Space<'_> {
     }
 }
 
+/// The order in which a node's children are looked up: the probes whose parent's
+/// distance is largest first (ties as they come: smallest table first, the position
+/// before its conjugates), into `order`.
+///
+/// A child's distance is its parent's, one less or one more, so a probe whose parent's
+/// distance is `limit` or less, plus one, cannot prune the child: it is read only for the
+/// children the others leave within the bound (which need it, to read their own children
+/// from 2 bits). Those that can prune, the likeliest first, spare the pruned children the
+/// others' look-ups: in the last levels of an iteration, nearly every child.
+fn probe_order(parent: &[u8], order: &mut Vec<usize>) {
+    order.clear();
+    order.extend(0..parent.len());
+    order.sort_by_key(|&j| std::cmp::Reverse(parent[j]));
+}
+
 /// A child being estimated: its move, automaton state and estimate so far.
 #[derive(Clone, Copy, Default)]
 struct Kid {
@@ -258,6 +275,8 @@ struct Worker<'a> {
     kids: Vec<Kid>,
     /// A rank for each child, for the probe being looked up.
     ranks: Vec<u64>,
+    /// The probes in [`probe_order`] for the node being expanded.
+    order: Vec<usize>,
     /// The moves from the subtree's root.
     path: Vec<usize>,
     x: Scratch,
@@ -287,6 +306,7 @@ impl<'a> Worker<'a> {
             kid_hs: vec![0; hw.max(1) * moves * (depth + 1)],
             kids: vec![Kid::default(); moves * (depth + 1)],
             ranks: vec![0; moves],
+            order: Vec::new(),
             path: Vec::new(),
             x: Scratch::default(),
             nodes: 0,
@@ -331,7 +351,9 @@ impl<'a> Worker<'a> {
         let kids = &mut self.kids[depth * moves..][..count];
         let kid_hs = &mut self.kid_hs[depth * moves * hw..][..moves * hw];
         let parent = &self.hs[depth * hw..][..hw];
-        for (j, probe) in space.probes.iter().enumerate() {
+        probe_order(parent, &mut self.order);
+        for &j in &self.order {
+            let probe = &space.probes[j];
             let pattern = &space.patterns[probe.pattern];
             let mut open = 0;
             for (k, _) in kids.iter().enumerate().filter(|(_, kid)| kid.open) {
