@@ -1034,10 +1034,11 @@ impl PermPuzzle {
         }
         // Unranked and re-ranked whole (the generic plan), a neighbour costs less made
         // straight from the entered position; the tables index it by look-ups instead.
-        if matches!(self.coords.plan, Plan::Generic) && ranks.conj.is_none() {
-            if let Some(hit) = self.any_moved_neighbour(ranks, rank, &mut memo.class, &mut test) {
-                return hit;
-            }
+        if matches!(self.coords.plan, Plan::Generic)
+            && ranks.conj.is_none()
+            && let Some(hit) = self.any_moved_neighbour(ranks, rank, &mut memo.class, &mut test)
+        {
+            return hit;
         }
         let mut found = std::mem::take(&mut memo.found);
         found.clear();
