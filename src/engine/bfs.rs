@@ -88,8 +88,8 @@ struct InMemory<'p, P> {
     adjacent: Option<Shifts>,
     /// Chunks expanded together before their ranks for other processes are sent.
     group: usize,
-    /// Whether a dense level's successor may be found bottom-up: a symmetric puzzle whose
-    /// ranks are each one configuration, searched by this process alone (see [`bottom_up`]).
+    /// Whether a dense level's successor may be found bottom-up: a symmetric puzzle searched
+    /// by this process alone (see [`bottom_up`]).
     bottom_up: bool,
 }
 
@@ -240,10 +240,15 @@ impl<'p, P: SearchGraph> InMemory<'p, P> {
         if !self.bottom_up {
             return false;
         }
-        // The ranks of the level and the unseen ones (each rank is one configuration).
+        // The unseen ranks and the level's, if each rank is one configuration; if ranks
+        // stand for several (classes), at least `left` ranks are unseen.
         let left = self.puzzle.states().saturating_sub(self.run.levels.iter().sum());
         if (active.len() as u64 * CHUNK_WORDS as u64 * WORD_BITS) < left / 2 {
             return false;
+        }
+        if !self.puzzle.uniform() {
+            let (level, unseen) = self.planes.census(depth);
+            return bottom_up::pays(level, unseen);
         }
         let planes = &self.planes;
         let level: u64 = active.par_iter().map(|&c| planes.chunk_count(c, depth)).sum();

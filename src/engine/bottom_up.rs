@@ -7,7 +7,10 @@
 //! seen are fewer than the level's, it costs less to ask each of them whether one of its
 //! neighbours is in the level, and to stop at the first that is. This holds when a
 //! rank's predecessors are also its successors ([`SearchGraph::symmetric`]): one of them
-//! in level `d` puts the rank at `d + 1`. All neighbours must be in this process's bit
+//! in level `d` puts the rank at `d + 1`. A rank that stands for a class of configurations
+//! (a search by class) is as good as one: a symmetry keeps distances, so the whole class
+//! lies in one level, and a rank no class is indexed by has no neighbours, so no level
+//! adopts it. All neighbours must be in this process's bit
 //! planes, so a shared search never takes this step.
 //!
 //! The level's ranks stay as they are (one plane) until every unseen rank has looked: the
@@ -23,17 +26,17 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 /// Whether a search of `puzzle` may find a dense level's successor bottom-up at all (each
 /// store then decides per level whether it pays): a rank's predecessors must be its
-/// successors, and a rank must be one configuration, so that ranks count the level and
-/// the unseen.
+/// successors. A rank may stand for a class (see the module's documentation); the store
+/// then weighs the level and the unseen by their ranks, read from the planes.
 pub(super) fn allowed<P: SearchGraph>(puzzle: &P) -> bool {
-    puzzle.symmetric() && puzzle.uniform()
+    puzzle.symmetric()
 }
 
 /// Whether the level after one of `frontier` configurations is cheaper to find bottom-up
 /// when `unseen` configurations are left: each unseen rank tests its neighbours until one
 /// is in the level, all of them only if none is, while each rank of the level generates all
-/// of its own. The counts are configurations, not ranks (the same for the puzzles that
-/// are symmetric and uniform), which only decides speed.
+/// of its own. The counts are ranks (a class searched by class is one rank, whatever its
+/// size), which only decides speed.
 pub(super) fn pays(frontier: u64, unseen: u64) -> bool {
     unseen < frontier
 }

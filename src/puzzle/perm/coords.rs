@@ -101,7 +101,7 @@ impl Table {
     }
 
     /// Entry `i`.
-    fn get(&self, i: usize) -> u32 {
+    pub fn get(&self, i: usize) -> u32 {
         match self {
             Table::Narrow(t) => u32::from(t[i]),
             Table::Wide(t) => t[i],
@@ -110,6 +110,14 @@ impl Table {
 }
 
 impl Coord {
+    /// Its move table (`table[v * moves + m]`), if its values alone decide their moves (it
+    /// is not `cross`) and the table is at most [`TABLE_MAX`] entries: a class ranking's
+    /// highest coordinate, moved before its symmetry is chosen, whatever the plan.
+    pub fn move_table(&self, s: &Structure) -> Option<Table> {
+        let small = self.size.saturating_mul(s.moves.len() as u64) <= TABLE_MAX;
+        (!self.cross && small && s.components[self.comp].moduli.is_none()).then(|| coord_table(s, self))
+    }
+
     /// Adds to each `parts[m]` the place value of the coordinate's value after move `m`
     /// from value `v` (one entry per move), from its table or, without one, worked out.
     /// (`wanted`: the arrangement's parity, for a `cross` coordinate).

@@ -1078,6 +1078,14 @@ impl PermPuzzle {
         if !self.enter_class(ranks, rank, &mut memo.class) {
             return false;
         }
+        // Unranked and re-ranked whole (the generic plan), a neighbour costs less made
+        // straight from the entered position; the tables index it by look-ups instead.
+        if matches!(self.coords.plan, Plan::Generic)
+            && ranks.conj.is_none()
+            && let Some(hit) = self.any_moved_neighbour(ranks, rank, &mut memo.class, &mut test)
+        {
+            return hit;
+        }
         let mut found = std::mem::take(&mut memo.found);
         found.clear();
         self.any_position_neighbour(memo, ranks.full(rank), |n| {
