@@ -4,7 +4,7 @@
 //! [`Analysis::seconds`] and [`Analysis::threads`] is the same on every run.
 
 use crate::atlas::{Collector, astar};
-use crate::engine::sparse::{SparseDistances, SparseOptions, sparse_bfs};
+use crate::engine::sparse::{SparseDistances, SparseOptions};
 use crate::engine::{self, Distances, EngineError, Level, Observer, Options};
 use crate::heuristics::Estimates;
 use crate::puzzle::{Notation, PackedPuzzle, Puzzle, SearchGraph, Symmetry};
@@ -383,7 +383,7 @@ fn group_order_checked(order: u64, levels: &[u64]) -> Result<String, AnalysisErr
 
 /// The analysis of a puzzle searched over packed states (the sparse route): the same as
 /// [`analyze`] gives where the puzzle is also ranked, else one class, of what was reached.
-/// `progress` sees each level's depth, states and states reached so far.
+/// `progress` sees each level as [`analyze`]'s does ([`engine::search_packed`]).
 ///
 /// `reach`, the positions the moves reach by the group's order where known before the
 /// search, checks an unranked search as it checks a ranked one.
@@ -391,10 +391,10 @@ pub fn analyze_sparse<P: PackedPuzzle>(
     puzzle: &P,
     options: &SparseOptions,
     reach: Option<u128>,
-    progress: impl FnMut(usize, u64, u64) -> ControlFlow<()>,
+    progress: impl FnMut(&Level) -> ControlFlow<()>,
 ) -> Result<Analysis, AnalysisError> {
     let started = Instant::now();
-    let found = sparse_bfs(puzzle, options, progress)?;
+    let found = engine::search_packed(puzzle, options, progress)?;
     let mut analysis = match puzzle.ranked() {
         Some(ranked) => assemble(ranked, &ranked_distances(puzzle, ranked, &found), false)?,
         None => unranked_analysis(puzzle, &found),

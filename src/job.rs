@@ -407,7 +407,7 @@ impl Job {
     pub fn analyze_sparse(
         &self,
         options: &SparseOptions,
-        progress: &mut dyn FnMut(usize, u64, u64) -> ControlFlow<()>,
+        progress: &mut dyn FnMut(&Level) -> ControlFlow<()>,
     ) -> Result<Analysis, SparseError> {
         let sparse = self
             .choice

@@ -473,9 +473,8 @@ fn analyze_sparse(job: &Job, key_bytes: u32, settings: &Settings) -> Result<Opti
         keep_levels: false,
         stop: Some(&INTERRUPTED),
     };
-    let analysis = job.analyze_sparse(&options, &mut |depth, _, reached| {
-        bar.set_message(depth.to_string());
-        bar.set_position(reached);
+    let analysis = job.analyze_sparse(&options, &mut |level| {
+        show_level(&bar, false, level);
         ControlFlow::Continue(())
     });
     bar.finish_and_clear();

@@ -1,6 +1,7 @@
 //! What every route of the search is given ([`Options`]), tells its observer after each
 //! level ([`Level`]) and returns ([`Distances`]): one file below the routes (memory, disk,
-//! Dial's buckets), so that they share these types without importing each other.
+//! Dial's buckets; the sparse route shares [`Level`]), so that they share these types
+//! without importing each other.
 
 use super::checkpoint::{Config, Note};
 use super::exchange::Exchange;
@@ -56,7 +57,8 @@ pub struct Options<'a> {
     pub stop: Option<&'a AtomicBool>,
 }
 
-/// Progress reported after each level.
+/// Progress reported after each level, by every route (over packed states, `sent`,
+/// `generated`, `read` and `written` are 0 and `next` is empty).
 #[derive(Clone, Copy)]
 pub struct Level<'a> {
     /// Distance of the level just counted.
@@ -77,7 +79,7 @@ pub struct Level<'a> {
     /// See [`Level::read`].
     pub written: u64,
     /// This process's ranks at distance `depth + 1`, complete (empty after the last level,
-    /// and with the planes on disk).
+    /// with the planes on disk, and over packed states).
     pub next: Frontier<'a>,
 }
 

@@ -1,6 +1,9 @@
 //! The search engine: a bit-packed parallel BFS for unit-cost moves (in memory, shared by
 //! processes, or with its planes on disk), and Dial's bucketed search over the same bit sets
-//! when moves have costs. [`search`] is the one entry.
+//! when moves have costs; and the sparse route, a BFS over packed states in sorted levels
+//! ([`sparse`]) for puzzles too big to rank. [`search`] enters a search over ranks,
+//! [`search_packed`] one over packed states, and every route tells the one [`Observer`]
+//! about each level.
 //!
 //! The two-bit search runs one level loop (`level`) over a store of its planes: in memory
 //! ([`bfs`], this process's slice, the others' through an [`Exchange`]) or on disk
@@ -35,8 +38,9 @@ pub use error::EngineError;
 /// of the whole engine (it is called once a level).
 pub type Observer<'a> = dyn FnMut(&Level) -> ControlFlow<()> + 'a;
 
-use crate::puzzle::SearchGraph;
+use crate::puzzle::{PackedGraph, SearchGraph};
 use exchange::{Exchange, Local};
+use sparse::{SparseDistances, SparseOptions};
 use std::ops::ControlFlow;
 
 /// Least total cost from every configuration to the nearest goal: the breadth-first
@@ -51,6 +55,22 @@ pub fn search<P: SearchGraph>(
     mut observe: impl FnMut(&Level) -> ControlFlow<()>,
 ) -> Result<Distances, EngineError> {
     run(puzzle, options, &mut observe)
+}
+
+/// The breadth-first search over packed states (the sparse route, [`sparse`]), observed as
+/// [`search`] is: `observe` sees each level once it is complete (with no frontier of ranks,
+/// and nothing sent or moved on disk) and may stop the search.
+///
+/// An entry beside [`search`] rather than a route inside it: a packed state is a key, not a
+/// rank, so the search has no planes to share between processes, keep on disk or save in a
+/// checkpoint, no ranks to watch, and its result holds keys ([`SparseDistances`]) that the
+/// caller turns into ranks or renders itself.
+pub fn search_packed<G: PackedGraph>(
+    graph: &G,
+    options: &SparseOptions,
+    mut observe: impl FnMut(&Level) -> ControlFlow<()>,
+) -> Result<SparseDistances<G::Key>, EngineError> {
+    sparse::bfs(graph, options, &mut observe)
 }
 
 /// [`search`] with its observer as a trait object.

@@ -14,11 +14,13 @@
 
 pub use super::error::OutOfMemory;
 
+use super::Observer;
+use super::api::Level;
 use super::error::EngineError;
 use super::memory::SPARSE_CHUNK_KEYS;
+use super::planes::Frontier;
 use crate::puzzle::{Key, PackedGraph};
 use rayon::prelude::*;
-use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 /// Keys of a sorted run merged against the levels by one task.
@@ -55,13 +57,13 @@ pub fn bytes_per_key<K: Key>() -> usize {
     std::mem::size_of::<K>()
 }
 
-/// The breadth-first search from the goals over packed keys. `observe` sees each level's
-/// depth, its states and the states reached so far, after the level is complete, and may
-/// stop the search.
-pub fn sparse_bfs<G: PackedGraph>(
+/// The breadth-first search from the goals over packed keys: see [`super::search_packed`].
+/// `observe` sees each level once it is complete, as the two-bit search reports it, and
+/// may stop the search.
+pub(super) fn bfs<G: PackedGraph>(
     graph: &G,
     options: &SparseOptions,
-    mut observe: impl FnMut(usize, u64, u64) -> ControlFlow<()>,
+    observe: &mut Observer,
 ) -> Result<SparseDistances<G::Key>, EngineError> {
     let mut goals = graph.goal_keys();
     goals.sort_unstable();
@@ -71,7 +73,7 @@ pub fn sparse_bfs<G: PackedGraph>(
     let mut counts = vec![all[0].len() as u64];
     let mut classes = vec![classes_of(graph, &all[0])];
     let mut reached = counts[0];
-    if observe(0, counts[0], reached).is_break() {
+    if observe(&found(0, counts[0], classes[0], reached)).is_break() {
         return Err(EngineError::Interrupted);
     }
     loop {
@@ -100,7 +102,7 @@ pub fn sparse_bfs<G: PackedGraph>(
             all[depth - 1] = Vec::new();
         }
         all.push(next);
-        if observe(depth + 1, states, reached).is_break() {
+        if observe(&found(depth + 1, states, classes[depth + 1], reached)).is_break() {
             return Err(EngineError::Interrupted);
         }
     }
@@ -117,6 +119,22 @@ pub fn sparse_bfs<G: PackedGraph>(
         last,
         kept,
     })
+}
+
+/// A complete level as the observer sees it. Keys are not ranks, so there is no frontier
+/// of ranks to show, and nothing is sent between processes or moved on disk.
+fn found(depth: usize, states: u64, classes: u64, reached: u64) -> Level<'static> {
+    Level {
+        depth,
+        states,
+        classes,
+        reached,
+        sent: 0,
+        generated: 0,
+        read: 0,
+        written: 0,
+        next: Frontier::empty(),
+    }
 }
 
 /// The classes up to the puzzle's symmetry group among the keys of a level.
@@ -226,7 +244,9 @@ pub fn level_of<K: Key>(levels: &[Vec<K>], key: K) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::search_packed;
     use std::collections::{HashMap, VecDeque};
+    use std::ops::ControlFlow;
 
     /// Pancake flips on 6 pancakes, a permutation packed 4 bits a pancake.
     struct Pancakes(usize);
@@ -319,25 +339,49 @@ mod tests {
     #[test]
     fn agrees_with_a_plain_search() {
         let g = Pancakes(6);
-        let d = sparse_bfs(&g, &options(u128::MAX, false), |_, _, _| ControlFlow::Continue(()))
+        let d = search_packed(&g, &options(u128::MAX, false), |_| ControlFlow::Continue(()))
             .expect("the test's own values");
         assert_eq!(d.levels, plain(&g));
         assert_eq!(d.levels.iter().sum::<u64>(), 720);
         assert!(d.last.windows(2).all(|w| w[0] < w[1]));
         assert_eq!(d.last.len() as u64, *d.levels.last().expect("the test's own values"));
-        let d = sparse_bfs(&Directed, &options(u128::MAX, false), |_, _, _| {
-            ControlFlow::Continue(())
-        })
-        .expect("the test's own values");
+        let d = search_packed(&Directed, &options(u128::MAX, false), |_| ControlFlow::Continue(()))
+            .expect("the test's own values");
         assert_eq!(d.levels, plain(&Directed));
         assert_eq!(d.levels.iter().sum::<u64>(), 1009);
     }
 
     #[test]
+    fn tells_the_observer_each_level_as_the_result_counts_it() {
+        let g = Pancakes(6);
+        let mut seen = Vec::new();
+        let d = search_packed(&g, &options(u128::MAX, false), |level| {
+            seen.push((level.depth, level.states, level.classes, level.reached));
+            ControlFlow::Continue(())
+        })
+        .expect("the test's own values");
+        let mut reached = 0;
+        let want: Vec<_> = (d.levels.iter().zip(&d.classes).enumerate())
+            .map(|(depth, (&states, &classes))| {
+                reached += states;
+                (depth, states, classes, reached)
+            })
+            .collect();
+        assert_eq!(seen, want);
+        assert_eq!(reached, 720);
+        let e = search_packed(&g, &options(u128::MAX, false), |level| match level.depth {
+            2 => ControlFlow::Break(()),
+            _ => ControlFlow::Continue(()),
+        })
+        .expect_err("stopped by its observer");
+        assert!(matches!(e, EngineError::Interrupted), "{e:?}");
+    }
+
+    #[test]
     fn keeps_levels_when_asked() {
         let g = Pancakes(5);
-        let d = sparse_bfs(&g, &options(u128::MAX, true), |_, _, _| ControlFlow::Continue(()))
-            .expect("the test's own values");
+        let d =
+            search_packed(&g, &options(u128::MAX, true), |_| ControlFlow::Continue(())).expect("the test's own values");
         assert_eq!(d.kept.len(), d.levels.len());
         let sizes: Vec<u64> = d.kept.iter().map(|l| l.len() as u64).collect();
         assert_eq!(sizes, d.levels);
@@ -346,8 +390,8 @@ mod tests {
 
     #[test]
     fn refuses_past_its_budget() {
-        let e = sparse_bfs(&Pancakes(6), &options(1000, false), |_, _, _| ControlFlow::Continue(()))
-            .expect_err("a refusal");
+        let e =
+            search_packed(&Pancakes(6), &options(1000, false), |_| ControlFlow::Continue(())).expect_err("a refusal");
         assert!(
             matches!(e, EngineError::SparseMemory(OutOfMemory { budget: 1000, .. })),
             "{e:?}"
