@@ -507,16 +507,23 @@ impl PermPuzzle {
         if let Some(conj) = &ranks.conj {
             return self.table_index(ranks, conj, v, n);
         }
-        let h = usize::from(ranks.to_rep[v]);
+        self.moved_index(ranks, m, v, x)
+    }
+
+    /// The class index of the entered position's neighbour by move `m`, whose highest
+    /// coordinate is `v`: the entered position moved by `m` and the element taking `v` to
+    /// its representative in one pass ([`symmetry::Action::after`]), least over the
+    /// representative's stabiliser.
+    fn moved_index(&self, ranks: &ClassRanks, m: usize, v: usize, x: &mut Scratch) -> u64 {
         let n_points = x.rp.len();
         x.p.resize(n_points, 0);
         x.t.resize(n_points, 0);
-        if h == 0 {
-            self.apply(&self.s.moves[m], &x.rp, &x.rt, &mut x.p, &mut x.t);
-            debug_assert_eq!(self.coords.rank(&self.s, &x.p, &x.t, &mut x.buf), n, "move {m}");
-        } else {
-            let to = &ranks.after[((h - 1) * self.s.moves.len() + m) * ranks.points..][..ranks.points];
-            self.symmetry.syms[h - 1].apply_after(to, &self.s, &x.rp, &x.rt, &mut x.p, &mut x.t);
+        match usize::from(ranks.to_rep[v]) {
+            0 => self.apply(&self.s.moves[m], &x.rp, &x.rt, &mut x.p, &mut x.t),
+            h => {
+                let to = &ranks.after[((h - 1) * self.s.moves.len() + m) * ranks.points..][..ranks.points];
+                self.symmetry.syms[h - 1].apply_after(to, &self.s, &x.rp, &x.rt, &mut x.p, &mut x.t);
+            }
         }
         self.least_image(ranks, v, x)
     }
@@ -538,19 +545,9 @@ impl PermPuzzle {
         let top = ranks.top_moves.as_ref()?;
         let moves = self.s.moves.len();
         let v = (ranks.full(index) / ranks.stride % ranks.size) as usize;
-        let n_points = x.rp.len();
-        x.p.resize(n_points, 0);
-        x.t.resize(n_points, 0);
         Some((0..moves).any(|m| {
             let w = top.get(v * moves + m) as usize;
-            match usize::from(ranks.to_rep[w]) {
-                0 => self.apply(&self.s.moves[m], &x.rp, &x.rt, &mut x.p, &mut x.t),
-                h => {
-                    let to = &ranks.after[((h - 1) * moves + m) * ranks.points..][..ranks.points];
-                    self.symmetry.syms[h - 1].apply_after(to, &self.s, &x.rp, &x.rt, &mut x.p, &mut x.t);
-                }
-            }
-            test(self.least_image(ranks, w, x))
+            test(self.moved_index(ranks, m, w, x))
         }))
     }
 
