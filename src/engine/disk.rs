@@ -11,6 +11,11 @@
 //! already done wait for the next level (`late`). Both are sorted and deduplicated in memory,
 //! and written to update files when the buffers are full.
 //!
+//! Shared by processes (`--hosts`), each process keeps a run of the parts in its own folder;
+//! a far predecessor of another process's part goes through the exchange, and the owner keeps
+//! it as an update as if one of its own parts had found it. Each level is committed by every
+//! process before any goes on, so that all resume from the same level ([`agree_on_level`]).
+//!
 //! Nothing committed is overwritten: each plane of a part has two files (slots), and a level
 //! writes each block of 1 MiB it changed of the one plane it changes to the slot its
 //! committed version is not in (a dense level writes half the planes, a sparse one little). A level is committed when all its blocks and late updates are written and
@@ -283,8 +288,9 @@ impl Manifest {
     }
 }
 
-/// The search over the parts on disk; see the module's documentation. Runs in this process
-/// alone, without `--checkpoint` (the folder is its own checkpoint).
+/// The search over the parts on disk; see the module's documentation. This process's parts
+/// are its run of them ([`processes_parts`]; all of them for a process alone), the others'
+/// reached through `exchange`. Without `--checkpoint`: the folder is its own checkpoint.
 pub(super) fn bfs<P: SearchGraph>(
     puzzle: &P,
     exchange: &mut dyn Exchange,
@@ -2271,7 +2277,8 @@ mod tests {
             LOCK,
             MANIFEST,
             "manifest.json.tmp",
-            "part-0-1.a",
+            PREVIOUS,
+            "manifest.previous.json.tmp",
             "part-12-0.b",
             "early-3.updates",
             "late-10-2.updates",
@@ -2328,6 +2335,75 @@ mod tests {
     /// The bytes the search writes for `m`.
     fn written(m: &Manifest) -> Vec<u8> {
         serde_json::to_vec(&m.sealed()).expect("a manifest is JSON")
+    }
+
+    /// The exchange of process 0, whose other processes say `theirs` when asked to agree.
+    struct Others(Vec<Vec<u64>>);
+
+    impl Exchange for Others {
+        fn partition(&self) -> Partition {
+            Partition::new(4096, self.0.len() + 1)
+        }
+
+        fn index(&self) -> usize {
+            0
+        }
+
+        fn send(&mut self, _: u32, _: usize, _: Vec<u64>, _: &mut dyn FnMut(&[u64])) -> Result<(), ExchangeError> {
+            Err(ExchangeError::Transport("no ranks in this test".into()))
+        }
+
+        fn end_level(
+            &mut self,
+            _: u32,
+            _: Vec<u64>,
+            _: &mut dyn FnMut(&[u64]),
+        ) -> Result<Vec<Vec<u64>>, ExchangeError> {
+            Err(ExchangeError::Transport("no levels in this test".into()))
+        }
+
+        fn agree(&mut self, mine: Vec<u64>) -> Result<Vec<Vec<u64>>, ExchangeError> {
+            Ok([vec![mine], self.0.clone()].concat())
+        }
+    }
+
+    /// A folder holding `sample()` (two levels) as its manifest, and the same search one
+    /// level earlier as the previous one; both as read back.
+    fn committed_twice() -> (tempfile::TempDir, Manifest, Manifest) {
+        let dir = tempfile::tempdir().expect("a folder");
+        let current = sample();
+        let mut previous = sample();
+        previous.levels = vec![1];
+        previous.classes = vec![1];
+        previous.runs = vec![500];
+        previous.reached_by_class = vec![1];
+        previous.antipodes = vec![3];
+        std::fs::write(dir.path().join(MANIFEST), written(&current)).expect("written");
+        std::fs::write(dir.path().join(PREVIOUS), written(&previous)).expect("written");
+        (dir, current.sealed(), previous.sealed())
+    }
+
+    #[test]
+    fn processes_on_disk_resume_at_the_least_level_every_one_committed() {
+        // Every process at two levels: this one goes on from its manifest.
+        let (dir, current, previous) = committed_twice();
+        let agreed = agree_on_level(dir.path(), current.clone(), &mut Others(vec![vec![2, 1, 2]]));
+        assert_eq!(agreed.expect("agreed"), current);
+        // Another did not commit the second: this one goes back to the first, for good.
+        let agreed = agree_on_level(dir.path(), current.clone(), &mut Others(vec![vec![1, u64::MAX, 2]]));
+        assert_eq!(agreed.expect("agreed"), previous);
+        let now = read_manifest(dir.path(), MANIFEST).expect("readable");
+        assert_eq!(now, Some(previous));
+        assert!(!dir.path().join(PREVIOUS).exists());
+        // Two levels behind cannot be (the barrier): refused, saying so.
+        let (dir, current, _) = committed_twice();
+        let behind = agree_on_level(dir.path(), current.clone(), &mut Others(vec![vec![0, u64::MAX, 2]]));
+        let e = behind.expect_err("refused").to_string();
+        assert!(e.contains("another process 0"), "{e}");
+        // Another cut into other parts (another --memory): refused, saying so.
+        let other = agree_on_level(dir.path(), current, &mut Others(vec![vec![2, 1, 3]]));
+        let e = other.expect_err("refused").to_string();
+        assert!(e.contains("the same --memory"), "{e}");
     }
 
     /// Why `bytes` are refused; fails the test if they are read.
