@@ -8,10 +8,14 @@
 # removed at the end. Process 0 writes the report (--out as usual). Each
 # process's stderr comes out line by line prefixed with its index, `[I] `, so
 # the lines of different processes never run into each other (the progress
-# bar, which needs a terminal, is not shown); stdout is passed on as is.
+# bar, which needs a terminal, is not shown); stdout is passed on as is. In
+# ARGS, `{I}` stands for the process's index, so that processes on one machine
+# each keep their planes on disk in their own folder.
 #
 # usage: scripts/cluster-local.sh N ARGS...
 # e.g.   scripts/cluster-local.sh 3 --puzzle sliding --rows 3 --cols 4 --out reports
+#        scripts/cluster-local.sh 3 --puzzle sliding --rows 3 --cols 4 --out reports \
+#            --disk /tmp/planes-{I} --memory 16MiB
 #
 # environment:
 #   ANALYZE_BIN=PATH   the binary to run (default: target/release/analyze; build it
@@ -20,7 +24,7 @@
 set -euo pipefail
 
 if [[ $# -lt 1 || ! $1 =~ ^[1-9][0-9]*$ ]]; then
-    sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 N=$1
@@ -77,7 +81,11 @@ for ((i = 0; i < N; i++)); do
     exec {hold}<>"$TMP/stderr-$i" {from}<"$TMP/stderr-$i" {to}>"$TMP/stderr-$i" {hold}>&-
     prefix "$i" <&"$from" {from}<&- {to}>&- &
     PREFIXERS+=($!)
-    "$BIN" "$@" --hosts "$TMP/hosts" --process "$i" 2>&"$to" {from}<&- {to}>&- &
+    args=()
+    for arg in "$@"; do
+        args+=("${arg//\{I\}/$i}")
+    done
+    "$BIN" "${args[@]}" --hosts "$TMP/hosts" --process "$i" 2>&"$to" {from}<&- {to}>&- &
     PIDS+=($!)
     exec {from}<&- {to}>&-
 done

@@ -175,8 +175,9 @@ pub struct OutputArgs {
     #[arg(long, value_name = "M", value_parser = count, requires = "checkpoint")]
     pub checkpoint_minutes: Option<u64>,
     /// Keep the search's bit planes in files in DIR, a part in memory at a time, for spaces
-    /// larger than memory; the same command resumes a run that was stopped or killed.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["checkpoint", "hosts", "all"])]
+    /// larger than memory; the same command resumes a run that was stopped or killed. With
+    /// --hosts, each process keeps its share in its own DIR.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["checkpoint", "all"])]
     pub disk: Option<PathBuf>,
     /// Memory the search may use with --disk, e.g. 6GiB, 512MiB (default: 80% of what is
     /// available); with --solve, what a definition's pattern databases may take (default:

@@ -2,7 +2,7 @@
 //! family at memory caps small enough that every level crosses parts, and a run killed,
 //! stopped, starved of disk or handed a damaged file.
 
-use crate::util::{Running, Sandbox, example, signal, sliding_board, wait};
+use crate::util::{Running, Sandbox, committed, example, signal, sliding_board, wait};
 use analyze::engine::disk::Config as DiskConfig;
 use analyze::engine::{Distances, Options};
 use analyze::identity::Identity;
@@ -180,15 +180,6 @@ fn pancakes_at(out: &str, memory: &str) -> Vec<String> {
 
 fn args(v: &[String]) -> Vec<&str> {
     v.iter().map(String::as_str).collect()
-}
-
-/// Levels the manifest in `dir` has committed (0 while there is none).
-fn committed(dir: &Path) -> usize {
-    std::fs::read(dir.join("manifest.json"))
-        .ok()
-        .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
-        .and_then(|m| m["levels"].as_array().map(Vec::len))
-        .unwrap_or(0)
 }
 
 /// The bin files the manifest in `dir` lists (its last level's late bins): at least one.

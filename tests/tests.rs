@@ -19,6 +19,7 @@ mod constraints;
 mod definition_search;
 mod differential;
 mod disk;
+mod disk_shared;
 mod flip_k;
 mod folders;
 mod goal;

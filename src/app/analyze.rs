@@ -254,8 +254,15 @@ fn analyze_shared(job: &Job, out: &Path, settings: &Settings, cluster: &Cluster)
         SetupError::Interrupted(m) => ended(Some(format!("interrupted (Ctrl-C or SIGTERM): {m}"))).into(),
     })?;
     let interrupted = || ended(None);
+    // The planes on disk are let go once the search is over everywhere (process 0: once
+    // its report is in place).
+    let let_go = || match settings.disk.filter(|config| !config.keep && !job.weighted()) {
+        Some(config) => disk::remove(&config.dir).map_err(|e| anyhow::anyhow!("{e} (the search is over)")),
+        None => Ok(()),
+    };
     if cluster.process != 0 {
         let analysis = analyze(job, built.as_ref(), settings, Some((cluster, timely)))?.ok_or_else(interrupted)?;
+        let_go()?;
         writeln!(
             std::io::stdout(),
             "{}  (process {} of {}; process 0 writes the report)",
@@ -279,6 +286,7 @@ fn analyze_shared(job: &Job, out: &Path, settings: &Settings, cluster: &Cluster)
         &super::provenance(settings.mode(job)),
     )?;
     let path = stage.commit(&waiting).map_err(|e| stopped(e, interrupted))?;
+    let_go()?;
     writeln!(
         std::io::stdout(),
         "{}  ->  {}",
@@ -405,8 +413,9 @@ fn announce(job: &Job, built: &dyn Built, settings: &Settings, cluster: Option<&
     let disk = settings.disk.filter(|_| !job.weighted());
     match (cluster, disk) {
         (None, None) => note(memory_note(job, built)),
-        (None, Some(config)) => note(disk_note(job, built, config, parts)),
-        (Some(cluster), _) => note(cluster_note(job, built.ranks(), cluster)),
+        (None, Some(config)) => note(disk_note(job, built, config, parts, None)),
+        (Some(cluster), None) => note(cluster_note(job, built.ranks(), cluster)),
+        (Some(cluster), Some(config)) => note(disk_note(job, built, config, parts, Some(cluster))),
     }
     if settings.disk.is_some() && disk.is_none() {
         note(format_args!(
@@ -568,19 +577,37 @@ fn memory_note(job: &Job, built: &dyn Built) -> String {
     )
 }
 
-/// What a search on disk takes: its parts, the memory, the disk.
-fn disk_note(job: &Job, built: &dyn Built, config: &disk::Config, resumed: Option<usize>) -> String {
+/// What a search on disk takes: its parts, the memory, the disk; with `cluster`, the parts
+/// this process keeps.
+fn disk_note(
+    job: &Job,
+    built: &dyn Built,
+    config: &disk::Config,
+    resumed: Option<usize>,
+    cluster: Option<&Cluster>,
+) -> String {
     let ranks = built.ranks();
+    let processes = cluster.map_or(1, Cluster::processes);
     let parts = match resumed {
         Some(parts) => Partition::new(ranks, parts),
-        None => disk::partition(ranks, config.memory, built.bins(), &built.locality()),
+        None => disk::shared_partition(ranks, config.memory, built.bins(), &built.locality(), processes),
     };
-    let bits = built
-        .bins()
+    let bits = (built.bins().filter(|_| processes == 1))
         .and_then(|bins| disk::bins_per_part(&parts, bins, config.memory))
         .map_or("", |_| "; the move between parts sent as bits");
+    let share = match cluster {
+        Some(cluster) => {
+            let mine = disk::processes_parts(parts.processes(), processes, cluster.process);
+            let (first, last) = (parts.slice(mine.start).start, parts.slice(mine.end.max(1) - 1).end);
+            format!(
+                " over {processes} processes; this one, process {}, keeps parts {mine:?}, ranks {first}..{last}, the others' through the exchange",
+                cluster.process
+            )
+        }
+        None => String::new(),
+    };
     format!(
-        "{job}: {} to search on disk in {}: {} of planes in {} part{} of {} ({} in memory at a time{bits}), at most {} in all, the program itself counted (but for the chunks under expansion), at least {} of disk (more where most moves leave a part: each level says beforehand if it is expected not to fit)",
+        "{job}: {} to search on disk in {}{share}: {} of planes in {} part{} of {} ({} in memory at a time{bits}), at most {} in all, the program itself counted (but for the chunks under expansion), at least {} of disk (more where most moves leave a part: each level says beforehand if it is expected not to fit)",
         job.searched(u128::from(built.ranks())),
         config.dir.display(),
         human_bytes(u128::from(memory::plane_bytes(ranks))),

@@ -74,7 +74,8 @@ pub struct Level<'a> {
     /// Predecessors generated while expanding this level, sent or not (all processes);
     /// for a level whose successor was found bottom-up, the neighbours tested.
     pub generated: u64,
-    /// Bytes of disk read and written while expanding this level (0 in memory).
+    /// Bytes of disk read and written while expanding this level (0 in memory): this
+    /// process's, each process reading and writing its own disk.
     pub read: u64,
     /// See [`Level::read`].
     pub written: u64,

@@ -328,19 +328,7 @@ impl<P: SearchGraph> Store for InMemory<'_, P> {
     /// Every process agrees on the distances of the watched ranks, each known only to its
     /// owner.
     fn finish(mut self) -> Result<Run, EngineError> {
-        let mine = self
-            .run
-            .watched
-            .iter()
-            .map(|d| d.map_or(u64::MAX, |d| d as u64))
-            .collect();
-        for theirs in self.exchange.agree(mine)? {
-            for (slot, &d) in self.run.watched.iter_mut().zip(&theirs) {
-                if slot.is_none() && d != u64::MAX {
-                    *slot = usize::try_from(d).ok();
-                }
-            }
-        }
+        level::agree_watched(&mut *self.exchange, &mut self.run)?;
         Ok(self.run)
     }
 }

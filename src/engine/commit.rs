@@ -29,11 +29,37 @@ pub(super) struct Commit {
     pub written: BTreeSet<PathBuf>,
     /// The manifest's bytes, sealed.
     pub manifest: Vec<u8>,
-    /// Byte ranges of plane files whose space is freed once the manifest is in place:
-    /// (file, offset, length), neighbouring blocks merged into one range.
+    /// The manifest it replaces, kept as [`PREVIOUS`] before it is (a process of a shared
+    /// search may have to go back to it), if it is to be kept.
+    pub previous: Option<Vec<u8>>,
+    /// What is freed once the manifest is in place.
+    pub frees: Frees,
+}
+
+/// What a commit supersedes: freed once the manifest is in place, or, for a process of a
+/// shared search, once every process has committed the level.
+#[derive(Default)]
+pub(super) struct Frees {
+    /// Byte ranges of plane files whose space is freed: (file, offset, length),
+    /// neighbouring blocks merged into one range.
     pub holes: Vec<(PathBuf, u64, u64)>,
-    /// The update files the level consumed, removed once the manifest is in place.
+    /// The update files the level consumed, removed.
     pub applied: Vec<PathBuf>,
+}
+
+impl Frees {
+    /// Frees the superseded blocks' space and removes the consumed update files (one gone
+    /// already, after a commit run again, is no error).
+    pub fn run(&self) -> Result<(), EngineError> {
+        punch(&self.holes);
+        for path in &self.applied {
+            match std::fs::remove_file(path) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(DiskError::io(path, &e).into()),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
 }
 
 /// A commit under way on its own thread.
@@ -44,6 +70,8 @@ pub(super) struct Pending {
 
 /// Name of the manifest in the folder.
 pub(super) const MANIFEST: &str = "manifest.json";
+/// Name of the manifest before the last commit, kept by a process of a shared search.
+pub(super) const PREVIOUS: &str = "manifest.previous.json";
 
 /// Threads that sync the level's files at once: each `fdatasync` waits on the disk, not on
 /// a core, so a few run side by side without taking the expansion's cores.
@@ -54,19 +82,26 @@ impl Commit {
     pub fn run(self) -> Result<(), EngineError> {
         sync_files(&self.written)?;
         sync_dir(&self.dir)?;
-        let path = self.dir.join(MANIFEST);
-        let temporary = self.dir.join(format!("{MANIFEST}.tmp"));
+        if let Some(previous) = &self.previous {
+            self.replace(PREVIOUS, previous)?;
+            // In place before the manifest it was is replaced.
+            sync_dir(&self.dir)?;
+        }
+        self.replace(MANIFEST, &self.manifest)?;
+        sync_dir(&self.dir)?;
+        self.frees.run()
+    }
+
+    /// Writes `bytes` as the folder's file `name`, whole or not at all: written aside,
+    /// synced and renamed into place.
+    fn replace(&self, name: &str, bytes: &[u8]) -> Result<(), EngineError> {
+        let path = self.dir.join(name);
+        let temporary = self.dir.join(format!("{name}.tmp"));
         let io = |e: io::Error| DiskError::io(&temporary, &e);
         let mut file = create_new(&temporary).map_err(io)?;
-        file.write_all(&self.manifest).map_err(io)?;
+        file.write_all(bytes).map_err(io)?;
         file.sync_all().map_err(io)?;
-        std::fs::rename(&temporary, &path).map_err(|e| DiskError::io(&path, &e))?;
-        sync_dir(&self.dir)?;
-        punch(&self.holes);
-        for path in &self.applied {
-            std::fs::remove_file(path).map_err(|e| DiskError::io(path, &e))?;
-        }
-        Ok(())
+        std::fs::rename(&temporary, &path).map_err(|e| DiskError::io(&path, &e).into())
     }
 
     /// Runs the commit on its own thread; `superseded` are the blocks whose slots it frees.

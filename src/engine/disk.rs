@@ -11,6 +11,11 @@
 //! already done wait for the next level (`late`). Both are sorted and deduplicated in memory,
 //! and written to update files when the buffers are full.
 //!
+//! Shared by processes (`--hosts`), each process keeps a run of the parts in its own folder;
+//! a far predecessor of another process's part goes through the exchange, and the owner keeps
+//! it as an update as if one of its own parts had found it. Each level is committed by every
+//! process before any goes on, so that all resume from the same level ([`agree_on_level`]).
+//!
 //! Nothing committed is overwritten: each plane of a part has two files (slots), and a level
 //! writes each block of 1 MiB it changed of the one plane it changes to the slot its
 //! committed version is not in (a dense level writes half the planes, a sparse one little). A level is committed when all its blocks and late updates are written and
@@ -31,10 +36,10 @@ use super::bins::{self, BinSet, DENSE, Marking, SPARSE};
 use super::bitset::WORD_BITS;
 use super::bottom_up;
 use super::checkpoint::{Note, Run};
-use super::commit::{self, Commit, MANIFEST, Pending, Superseded, create_new, no_follow, open_read};
+use super::commit::{self, Commit, MANIFEST, PREVIOUS, Pending, Superseded, create_new, no_follow, open_read};
 use super::counts::LevelCounts;
 use super::error::EngineError;
-use super::exchange::Partition;
+use super::exchange::{Exchange, ExchangeError, Partition};
 use super::expand::{Expansion, Shifts};
 use super::level::{self, Router, Store, Traffic};
 use super::memory::{self, part_bytes, plane_bytes};
@@ -105,6 +110,24 @@ pub fn partition(states: u64, memory: u64, bins: Option<Bins>, spans: &[u64]) ->
         }
     }
     by_spans(states, memory, spans).unwrap_or_else(|| Partition::new(states, words.div_ceil(words_per_part) as usize))
+}
+
+/// The parts a search on disk shared by `processes` processes is cut into: [`partition`]'s
+/// without bins (they are sent between the parts of one process only), as many more as
+/// give each process a run of as many parts ([`processes_parts`]).
+pub fn shared_partition(states: u64, memory: u64, bins: Option<Bins>, spans: &[u64], processes: usize) -> Partition {
+    if processes <= 1 {
+        return partition(states, memory, bins, spans);
+    }
+    let parts = partition(states, memory, None, spans).processes();
+    Partition::new(states, parts.max(processes).next_multiple_of(processes))
+}
+
+/// The parts `process` of `processes` keeps in its folder, of a search cut into `parts`:
+/// the processes take runs of as many parts, in order.
+pub fn processes_parts(parts: usize, processes: usize, process: usize) -> Range<usize> {
+    let run = (parts / processes.max(1)).max(1);
+    (process * run).min(parts)..((process + 1) * run).min(parts)
 }
 
 /// Parts of whole runs of the coarsest of `spans` whose run fits in memory: as many runs a
@@ -223,9 +246,30 @@ struct Manifest {
     late: Vec<Option<(u32, u64)>>,
     /// The late bins for each part: the part that sent them, CRC-32 and bytes.
     late_bins: Vec<Vec<(usize, u32, u64)>>,
+    /// The processes sharing the search (`--hosts`), each with its own folder holding its
+    /// own run of parts ([`Disk::mine`]); absent for one process, so that one process's
+    /// manifests are written as they were before.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    processes: usize,
+    /// This folder's process, `0..processes`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    process: usize,
     /// The CRC-32 of the manifest as written with 0 here ([`Manifest::sealed`]): an edited
     /// or damaged manifest is refused rather than resumed as if it were the search's.
     crc32: u32,
+}
+
+/// The processes of a manifest without the field: one.
+fn one() -> usize {
+    1
+}
+
+fn is_one(n: &usize) -> bool {
+    *n == 1
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Manifest {
@@ -244,17 +288,20 @@ impl Manifest {
     }
 }
 
-/// The search over the parts on disk; see the module's documentation. Runs in this process
-/// alone, without `--checkpoint` (the folder is its own checkpoint).
+/// The search over the parts on disk; see the module's documentation. This process's parts
+/// are its run of them ([`processes_parts`]; all of them for a process alone), the others'
+/// reached through `exchange`. Without `--checkpoint`: the folder is its own checkpoint.
 pub(super) fn bfs<P: SearchGraph>(
     puzzle: &P,
+    exchange: &mut dyn Exchange,
     config: Config,
     options: Options,
     observe: &mut super::Observer,
 ) -> Result<Distances, EngineError> {
     let mut options = options;
     let identity = options.identity.take().ok_or(EngineError::Unnamed)?;
-    let mut disk = Disk::open(puzzle, &config, &options.id, &identity, &options.watch)?;
+    let name = (options.id.as_str(), &identity);
+    let mut disk = Disk::open(puzzle, &config, name, std::mem::take(&mut options.watch), exchange)?;
     // The puzzle that sends its bins' move as bits, if the parts are cut for it.
     let binned = disk.bins.as_ref().and_then(|_| puzzle.binned());
     if disk.bins.is_some() && binned.is_none() {
@@ -272,22 +319,18 @@ pub(super) fn bfs<P: SearchGraph>(
             path: disk.dir.join(MANIFEST),
         });
     }
-    let store = OnDisk {
-        disk,
-        puzzle,
-        watch: &options.watch,
-    };
+    let store = OnDisk { disk, puzzle, exchange };
     // The folder stays once the search is over, until the report is committed: the caller
     // then removes it (`remove`), so a report that cannot be written loses no search.
     level::search(store, options.stop, &mut notify, observe)
 }
 
-/// The parts on disk as the level loop sees them: a level takes the parts in turn and
-/// commits.
+/// The parts on disk as the level loop sees them: a level takes this process's parts in
+/// turn and commits; the other processes' parts are reached through the exchange.
 struct OnDisk<'a, P> {
     disk: Disk,
     puzzle: &'a P,
-    watch: &'a [u64],
+    exchange: &'a mut dyn Exchange,
 }
 
 impl<P: SearchGraph> Store for OnDisk<'_, P> {
@@ -307,7 +350,7 @@ impl<P: SearchGraph> Store for OnDisk<'_, P> {
         depth: usize,
         stopped: &(dyn Fn() -> bool + Sync),
     ) -> Result<(LevelCounts, Self::Pass), EngineError> {
-        let mut pass = self.disk.level(self.puzzle, depth, self.watch, stopped)?;
+        let mut pass = self.disk.level(self.puzzle, depth, &mut *self.exchange, stopped)?;
         let total = std::mem::take(&mut pass.total);
         Ok((total, pass))
     }
@@ -322,6 +365,13 @@ impl<P: SearchGraph> Store for OnDisk<'_, P> {
         let disk = &mut self.disk;
         disk.run.watched = std::mem::take(&mut pass.watched);
         disk.commit_level(&mut pass)?;
+        if let Some(frees) = disk.deferred.take() {
+            // The barrier of the commit across processes (see `agree_on_level`): no process
+            // lets go of the level before, nor begins the next, until every one has
+            // committed this one.
+            self.exchange.agree(vec![depth as u64])?;
+            frees.run()?;
+        }
         if !disk.warned
             && let Some(short) = disk.short_of_space(depth, &pass.traffic)
         {
@@ -339,8 +389,9 @@ impl<P: SearchGraph> Store for OnDisk<'_, P> {
         self.disk.settle()
     }
 
-    fn finish(self) -> Result<Run, EngineError> {
+    fn finish(mut self) -> Result<Run, EngineError> {
         self.disk.settle()?;
+        level::agree_watched(&mut *self.exchange, &mut self.disk.run)?;
         Ok(self.disk.run.clone())
     }
 }
@@ -380,6 +431,11 @@ struct Disk {
     began: std::time::Instant,
     /// Whether the search was told the disk may be short of space (once is enough).
     warned: bool,
+    /// The ranks whose distances are reported.
+    watch: Vec<u64>,
+    /// What the last level's commit supersedes, freed once every process has committed it
+    /// (until then a process may go back to the level before: see [`resumed`]).
+    deferred: Option<commit::Frees>,
     _lock: File,
 }
 
@@ -482,19 +538,71 @@ struct Pipe {
 }
 
 /// The router of a part's turn on disk: the far predecessors part `p` finds are kept for
-/// the parts that own them, written out when the buffers are full.
+/// the parts of this process that own them, written out when the buffers are full, and
+/// sent through the exchange to the process that owns the others. What other processes
+/// send this one is kept the same way, as if a part of its own had found it: a rank of
+/// another process is a far predecessor like any other.
 struct PartUpdates<'a> {
     disk: &'a Disk,
+    /// The part under way (all of them once the turns are over: what comes is late).
     p: usize,
     depth: usize,
     updates: &'a mut Updates,
     traffic: &'a mut Traffic,
+    /// The other processes' parts, reached while this one's turns are under way.
+    exchange: Option<&'a mut dyn Exchange>,
+    /// Why the ranks received could not be kept, if they could not (the exchange hands
+    /// them over where no error can be returned).
+    failed: Option<EngineError>,
+}
+
+impl PartUpdates<'_> {
+    /// Sends `ranks` of part `owner`, another process's, to that process; keeps what the
+    /// exchange hands this one meanwhile.
+    fn send(&mut self, owner: usize, ranks: Vec<u64>) -> Result<(), EngineError> {
+        let process = self.disk.process_of(owner);
+        let level = u32::try_from(self.depth).unwrap_or(u32::MAX);
+        let Some(exchange) = self.exchange.take() else {
+            return Err(ExchangeError::Transport(format!("no exchange to send process {process} its ranks")).into());
+        };
+        let sent = exchange.send(level, process, ranks, &mut |ranks| self.receive(ranks));
+        self.exchange = Some(exchange);
+        sent?;
+        self.failed.take().map_or(Ok(()), Err)
+    }
+
+    /// Keeps `ranks`, sent by other processes, for the parts of this process that own
+    /// them; a rank of no part of this process is refused (noted in `failed`).
+    fn receive(&mut self, ranks: &[u64]) {
+        for &rank in ranks {
+            let q = self.disk.partition.owner(rank);
+            if rank >= self.disk.partition.states() || !self.disk.mine(q) {
+                let me = self.disk.manifest.process;
+                let wrong =
+                    ExchangeError::Transport(format!("rank {rank} of another process was sent to process {me}"));
+                self.failed.get_or_insert(wrong.into());
+                return;
+            }
+            let updates = &mut *self.updates;
+            if updates.ranks.len() >= updates.ranks.capacity().max(1)
+                && let Err(e) = self.disk.spill(updates, self.p, self.depth, self.traffic)
+            {
+                self.failed.get_or_insert(e);
+                return;
+            }
+            updates.ranks.push(rank);
+            updates.early[q] |= q > self.p;
+        }
+    }
 }
 
 impl Router for PartUpdates<'_> {
     /// Keeps `ranks` for part `owner`: for this level if its turn is still to come (early),
-    /// else for the next level (late).
+    /// else for the next level (late); sent to its process if it is another's.
     fn take(&mut self, owner: usize, ranks: Vec<u64>) -> Result<(), EngineError> {
+        if !self.disk.mine(owner) {
+            return self.send(owner, ranks);
+        }
         let updates = &mut *self.updates;
         if updates.ranks.len() + ranks.len() > updates.ranks.capacity() {
             self.disk.spill(updates, self.p, self.depth, self.traffic)?;
@@ -546,9 +654,9 @@ impl Disk {
     fn open<P: SearchGraph>(
         puzzle: &P,
         config: &Config,
-        id: &str,
-        identity: &Identity,
-        watch: &[u64],
+        name: (&str, &Identity),
+        watch: Vec<u64>,
+        exchange: &mut dyn Exchange,
     ) -> Result<Self, EngineError> {
         let dir = config.dir.clone();
         std::fs::create_dir_all(&dir).map_err(|e| DiskError::io(&dir, &e))?;
@@ -557,27 +665,11 @@ impl Disk {
             .map_err(|e| DiskError::io(&lock_path, &e))?
             .ok_or_else(|| DiskError::InUse(dir.display().to_string()))?;
         let states = puzzle.states();
-        let manifest = match committed(&dir, id, identity, states)? {
-            Some(m) => {
-                if m.reached_by_class.len() != puzzle.class_count() || m.watched.len() != watch.len() {
-                    return Err(DiskError::Foreign {
-                        path: dir.display().to_string(),
-                        reason: "it holds this search with other options".into(),
-                    }
-                    .into());
-                }
-                m
-            }
-            None => {
-                let parts = partition(states, config.memory, puzzle.bins(), &puzzle.locality()).processes();
-                Manifest::empty(id, identity, states, parts, puzzle.class_count(), watch.len())
-            }
-        };
+        let mut manifest = resumed(&dir, puzzle, config, name, watch.len(), exchange)?;
         let partition = Partition::new(states, manifest.parts);
-        let mut manifest = manifest;
         manifest.late_bins.resize(manifest.parts, Vec::new());
-        let per_part = puzzle
-            .bins()
+        // Bins are sent between the parts of one process only.
+        let per_part = (puzzle.bins().filter(|_| manifest.processes == 1))
             .and_then(|b| Some((b, bins_per_part(&partition, b, config.memory)?)));
         let bins = per_part.map(|(b, n)| BinSet::new(b, n)).transpose()?;
         let largest = largest_part(&partition);
@@ -604,6 +696,8 @@ impl Disk {
             run: manifest.run(),
             began: std::time::Instant::now(),
             warned: false,
+            watch,
+            deferred: None,
             manifest,
             written: Default::default(),
             pending: Default::default(),
@@ -613,14 +707,14 @@ impl Disk {
         disk.no_unlisted_late_files()?;
         disk.tidy()?;
         if disk.manifest.levels.is_empty() && disk.manifest.blocks.iter().flatten().flatten().all(Option::is_none) {
-            disk.seed(puzzle, watch)?;
+            disk.seed(puzzle)?;
             disk.run = disk.manifest.run();
         }
         Ok(disk)
     }
 
     /// Writes the parts holding goals, as level 0, and commits.
-    fn seed<P: SearchGraph>(&mut self, puzzle: &P, watch: &[u64]) -> Result<(), EngineError> {
+    fn seed<P: SearchGraph>(&mut self, puzzle: &P) -> Result<(), EngineError> {
         let states = puzzle.states();
         let mut goals = puzzle.goals();
         goals.sort_unstable();
@@ -630,12 +724,13 @@ impl Disk {
                 return Err(EngineError::BadGoal(goal));
             }
         }
-        for (slot, &rank) in self.manifest.watched.iter_mut().zip(watch) {
+        for (slot, &rank) in self.manifest.watched.iter_mut().zip(&self.watch) {
             if goals.binary_search(&rank).is_ok() {
                 *slot = Some(0);
             }
         }
-        for p in 0..self.manifest.parts {
+        let mine: Vec<usize> = (0..self.manifest.parts).filter(|&p| self.mine(p)).collect();
+        for p in mine {
             let slice = self.partition.slice(p);
             let mine: Vec<u64> = goals.iter().copied().filter(|g| slice.contains(g)).collect();
             if mine.is_empty() {
@@ -798,13 +893,14 @@ impl Disk {
         &mut self,
         puzzle: &P,
         depth: usize,
-        watch: &[u64],
+        exchange: &mut dyn Exchange,
         stopped: &(dyn Fn() -> bool + Sync),
     ) -> Result<Pass, EngineError> {
         let group = memory::disk_group(self.buffer_bytes, rayon::current_num_threads());
         let mut pass = Pass::new(&self.manifest, puzzle, depth, group);
         pass.updates.ranks = std::mem::take(&mut self.buffer);
-        let done = match self.turns(puzzle, &mut pass, watch, stopped) {
+        let turns = self.turns(puzzle, &mut pass, exchange, stopped);
+        let done = match turns.and_then(|stop| self.end_level(&mut pass, exchange, stop)) {
             Ok(false) => self.close_late_files(&mut pass),
             Ok(true) => {
                 pass.total.stop = true;
@@ -825,7 +921,7 @@ impl Disk {
         &self,
         puzzle: &P,
         pass: &mut Pass,
-        watch: &[u64],
+        exchange: &mut dyn Exchange,
         stopped: &(dyn Fn() -> bool + Sync),
     ) -> Result<bool, EngineError> {
         let (parts, depth) = (self.manifest.parts, pass.depth);
@@ -846,7 +942,7 @@ impl Disk {
                     let next = (p + 1..parts).find(|&q| self.needed(q, pass));
                     s.spawn(move || self.write_then_load(depth, behind, spare, next))
                 });
-                let Some(this_part) = self.work(puzzle, p, planes, pass, watch, stopped)? else {
+                let Some(this_part) = self.work(puzzle, p, planes, pass, &mut *exchange, stopped)? else {
                     return Ok(true);
                 };
                 let turn = match job {
@@ -868,6 +964,42 @@ impl Disk {
             }
             Ok(false)
         })
+    }
+
+    /// Ends the level on every process once this one's turns are over (`stop`: cut short):
+    /// keeps what the others still send, and sums the level's counts over the processes.
+    /// Returns whether any process was stopped.
+    fn end_level(&self, pass: &mut Pass, exchange: &mut dyn Exchange, stop: bool) -> Result<bool, EngineError> {
+        pass.total.stop |= stop;
+        let mine = pass.total.encode();
+        let mut router = PartUpdates {
+            disk: self,
+            p: self.manifest.parts,
+            depth: pass.depth,
+            updates: &mut pass.updates,
+            traffic: &mut pass.traffic,
+            exchange: None,
+            failed: None,
+        };
+        let level = u32::try_from(pass.depth).unwrap_or(u32::MAX);
+        let all = exchange.end_level(level, mine, &mut |ranks| router.receive(ranks))?;
+        if let Some(e) = router.failed.take() {
+            return Err(e);
+        }
+        pass.total = LevelCounts::decode_sum(&all, pass.classes)
+            .ok_or_else(|| ExchangeError::Transport("a process sent malformed level counts".into()))?;
+        Ok(pass.total.stop)
+    }
+
+    /// Whether part `q` is this process's: each process has a run of as many parts, in
+    /// order (one process, all of them).
+    fn mine(&self, q: usize) -> bool {
+        self.process_of(q) == self.manifest.process
+    }
+
+    /// The process whose folder holds part `q` ([`processes_parts`]).
+    fn process_of(&self, q: usize) -> usize {
+        q / (self.manifest.parts / self.manifest.processes).max(1)
     }
 
     /// Whether part `q` has a turn this level, as far as is known now: the parts before it
@@ -901,7 +1033,7 @@ impl Disk {
         p: usize,
         planes: Planes,
         pass: &mut Pass,
-        watch: &[u64],
+        exchange: &mut dyn Exchange,
         stopped: &(dyn Fn() -> bool + Sync),
     ) -> Result<Option<Behind>, EngineError> {
         let depth = pass.depth;
@@ -911,7 +1043,7 @@ impl Disk {
         let (touched, late) = (flags(), flags());
         self.receive_late(puzzle, p, &planes, &late, pass, stopped)?;
         self.receive_early(puzzle, p, &planes, &touched, pass, stopped)?;
-        for (slot, &rank) in pass.watched.iter_mut().zip(watch) {
+        for (slot, &rank) in pass.watched.iter_mut().zip(&self.watch) {
             if slot.is_none() && planes.local(rank).is_some_and(|i| planes.is_current(i, depth)) {
                 *slot = Some(depth);
             }
@@ -926,7 +1058,7 @@ impl Disk {
             touched: &touched,
             active: &active,
         };
-        if self.expand_part(puzzle, turn, pass, stopped)? {
+        if self.expand_part(puzzle, turn, pass, exchange, stopped)? {
             return Ok(None);
         }
         self.send_bins(puzzle, p, &planes, &touched, pass, stopped)?;
@@ -1032,6 +1164,7 @@ impl Disk {
         puzzle: &P,
         turn: PartTurn,
         pass: &mut Pass,
+        exchange: &mut dyn Exchange,
         stopped: &(dyn Fn() -> bool + Sync),
     ) -> Result<bool, EngineError> {
         let PartTurn {
@@ -1058,6 +1191,8 @@ impl Disk {
             depth,
             updates: &mut pass.updates,
             traffic: &mut pass.traffic,
+            exchange: Some(exchange),
+            failed: None,
         };
         let expanded = level::expand_chunks(
             puzzle,
@@ -1188,6 +1323,8 @@ impl Disk {
         let mut applied: Vec<PathBuf> = self.pending().map(|(_, path)| path).collect();
         applied.extend(self.pending_bins().map(|(_, path, _)| path));
         let superseded = superseded(&self.manifest.blocks, &pass.blocks);
+        let shared = self.manifest.processes > 1;
+        let previous = shared.then(|| serde_json::to_vec(&self.manifest.sealed()).unwrap_or_default());
         let m = &mut self.manifest;
         let run = &self.run;
         m.levels.clone_from(&run.levels);
@@ -1200,7 +1337,14 @@ impl Disk {
         m.frontier = std::mem::take(&mut pass.frontier);
         m.late = std::mem::take(&mut pass.late);
         m.late_bins = std::mem::take(&mut pass.sent_late);
-        let pending = self.commit(&superseded, applied)?.spawn(&superseded)?;
+        let mut commit = self.commit(&superseded, applied)?;
+        if shared {
+            // Committed now, and let go of only once every process has (`OnDisk::keep`).
+            commit.previous = previous;
+            self.deferred = Some(std::mem::take(&mut commit.frees));
+            return commit.run();
+        }
+        let pending = commit.spawn(&superseded)?;
         *self.pending.lock().unwrap_or_else(|e| e.into_inner()) = Some(pending);
         Ok(())
     }
@@ -1608,8 +1752,11 @@ impl Disk {
             dir: self.dir.clone(),
             written,
             manifest,
-            holes: commit::holes(superseded, PART_BLOCK as u64, path),
-            applied,
+            previous: None,
+            frees: commit::Frees {
+                holes: commit::holes(superseded, PART_BLOCK as u64, path),
+                applied,
+            },
         })
     }
 }
@@ -1708,7 +1855,7 @@ fn committed(dir: &Path, id: &str, identity: &Identity, states: u64) -> Result<O
         ))
         .into());
     }
-    let Some(m) = read_manifest(dir)? else {
+    let Some(m) = read_manifest(dir, MANIFEST)? else {
         return Ok(None);
     };
     let path = dir.join(MANIFEST);
@@ -1718,6 +1865,107 @@ fn committed(dir: &Path, id: &str, identity: &Identity, states: u64) -> Result<O
         return Err(foreign(difference).into());
     }
     Ok(Some(m))
+}
+
+/// The manifest this process goes on from: its folder's, or a new one whose parts, for a
+/// search shared by the processes of `exchange`, are as many whole runs as processes (the
+/// same `--memory` on each cuts the same parts). Processes sharing a search first agree
+/// where to resume ([`agree_on_level`]).
+fn resumed<P: SearchGraph>(
+    dir: &Path,
+    puzzle: &P,
+    config: &Config,
+    (id, identity): (&str, &Identity),
+    watched: usize,
+    exchange: &mut dyn Exchange,
+) -> Result<Manifest, EngineError> {
+    let (processes, me, states) = (exchange.partition().processes(), exchange.index(), puzzle.states());
+    let foreign = |reason: String| DiskError::Foreign {
+        path: dir.display().to_string(),
+        reason,
+    };
+    let manifest = match committed(dir, id, identity, states)? {
+        Some(m) => m,
+        None => {
+            let parts = shared_partition(states, config.memory, puzzle.bins(), &puzzle.locality(), processes);
+            let parts = parts.processes();
+            let mut m = Manifest::empty(id, identity, states, parts, puzzle.class_count(), watched);
+            (m.processes, m.process) = (processes, me);
+            m
+        }
+    };
+    if manifest.reached_by_class.len() != puzzle.class_count() || manifest.watched.len() != watched {
+        return Err(foreign("it holds this search with other options".into()).into());
+    }
+    if (manifest.processes, manifest.process) != (processes, me) {
+        let (theirs, of) = (manifest.process, manifest.processes);
+        let reason =
+            format!("it holds process {theirs} of {of}'s share of this search, not process {me} of {processes}'s");
+        return Err(foreign(reason).into());
+    }
+    match processes {
+        1 => Ok(manifest),
+        _ => agree_on_level(dir, manifest, exchange),
+    }
+}
+
+/// Where the processes of a search on disk resume: at the least level every process has
+/// committed, so that the same commands run again go on together after any of them was
+/// killed at any moment.
+///
+/// What makes it possible (the commit across processes, [`OnDisk::keep`]): each process
+/// commits a level on its own, keeping the manifest before it ([`PREVIOUS`]) and all that
+/// manifest names (block versions, update files), then waits at a barrier until every
+/// process has committed; only then is the level before let go. So no process is ever
+/// more than one committed level ahead of another, and one that is ahead goes back to its
+/// previous manifest, which is whole. A process killed at any phase loses at most the level
+/// under way, on every process.
+fn agree_on_level(dir: &Path, current: Manifest, exchange: &mut dyn Exchange) -> Result<Manifest, EngineError> {
+    let previous = read_manifest(dir, PREVIOUS)?.filter(|m| {
+        (&m.id, &m.identity, m.states, m.parts, m.processes, m.process)
+            == (
+                &current.id,
+                &current.identity,
+                current.states,
+                current.parts,
+                current.processes,
+                current.process,
+            )
+    });
+    let levels = |m: &Manifest| m.levels.len() as u64;
+    let parts = current.parts as u64;
+    let mine = vec![levels(&current), previous.as_ref().map_or(u64::MAX, levels), parts];
+    let all = exchange.agree(mine)?;
+    let path = dir.join(MANIFEST);
+    if all.iter().any(|theirs| theirs.get(2) != Some(&parts)) {
+        let reason = format!(
+            "it cuts the search into {parts} parts, another process's folder into other parts: give every process the same --memory"
+        );
+        return Err(damaged(&path, &reason));
+    }
+    let least = all
+        .iter()
+        .filter_map(|theirs| theirs.first().copied())
+        .min()
+        .unwrap_or(0);
+    if levels(&current) <= least {
+        return Ok(current);
+    }
+    match previous.filter(|m| levels(m) == least) {
+        Some(m) => {
+            let from = dir.join(PREVIOUS);
+            std::fs::rename(&from, &path).map_err(|e| DiskError::io(&from, &e))?;
+            commit::sync_dir(dir)?;
+            Ok(m)
+        }
+        None => Err(damaged(
+            &path,
+            &format!(
+                "it has {} levels committed, another process {least}, and the manifest of {least} levels is not kept",
+                levels(&current)
+            ),
+        )),
+    }
 }
 
 /// What makes the search of manifest `m` (of identity `theirs`) another than the search `id`
@@ -1737,9 +1985,10 @@ fn difference(m: &Manifest, theirs: &Identity, id: &str, identity: &Identity, st
     (m.states != states).then(|| format!("it holds a search of {id} over {} ranks, not {states}", m.states))
 }
 
-/// The committed manifest of the folder, if there is one, checked whole ([`parse`]).
-fn read_manifest(dir: &Path) -> Result<Option<Manifest>, EngineError> {
-    let path = dir.join(MANIFEST);
+/// The committed manifest of the folder named `name`, if there is one, checked whole
+/// ([`parse`]).
+fn read_manifest(dir: &Path, name: &str) -> Result<Option<Manifest>, EngineError> {
+    let path = dir.join(name);
     match std::fs::read(&path) {
         Ok(bytes) => parse(&bytes).map(Some).map_err(|e| match e {
             Unusable::Format(found) => DiskError::Format {
@@ -1820,6 +2069,8 @@ impl Manifest {
             frontier: vec![false; parts],
             late: vec![None; parts],
             late_bins: vec![Vec::new(); parts],
+            processes: 1,
+            process: 0,
             crc32: 0,
         }
     }
@@ -1846,7 +2097,9 @@ impl Manifest {
     /// The parts, and every list per part, of the lengths the partition gives.
     fn shape(&self) -> Option<String> {
         let words = self.states.div_ceil(WORD_BITS).max(1);
-        if self.parts == 0 || self.parts as u64 > words {
+        // Shared by processes, the parts are rounded up to whole runs, one a process at least.
+        let processes = self.processes.max(1) as u64;
+        if self.parts == 0 || self.parts as u64 > words.max(processes).next_multiple_of(processes) {
             return Some(format!("it cuts {} ranks into {} parts", self.states, self.parts));
         }
         let lists = [
@@ -1857,6 +2110,12 @@ impl Manifest {
         ];
         if let Some((name, len)) = lists.into_iter().find(|&(_, len)| len != self.parts) {
             return Some(format!("its {name} has {len} entries for {} parts", self.parts));
+        }
+        if self.processes == 0 || self.process >= self.processes || self.parts % self.processes != 0 {
+            let (process, processes, parts) = (self.process, self.processes, self.parts);
+            return Some(format!(
+                "it is process {process} of {processes} of a search in {parts} parts"
+            ));
         }
         let partition = Partition::new(self.states, self.parts);
         for (p, planes) in self.blocks.iter().enumerate() {
@@ -1928,7 +2187,7 @@ impl Manifest {
 }
 
 /// Whether `name` is exactly one of the names a search gives its files: the lock, the
-/// manifest and its temporary, `part-P-K.a|b`, `early-P.updates`, `late-D-P.updates`,
+/// manifest, the previous one a process of a shared search keeps, their temporaries, `part-P-K.a|b`, `early-P.updates`, `late-D-P.updates`,
 /// `bins-D-T-F.bits` (numbers in decimal, no sign or leading zero). Only such files are
 /// ever removed, so `part-1-of-my-thesis.pdf` beside them is the user's, and refused.
 fn is_ours(name: &str) -> bool {
@@ -1939,8 +2198,8 @@ fn is_ours(name: &str) -> bool {
         let fields: Vec<&str> = text.split('-').collect();
         fields.len() == count && fields.iter().all(|f| number(f))
     };
-    let tmp = format!("{MANIFEST}.tmp");
-    if name == LOCK || name == MANIFEST || name == tmp {
+    let tmp = [format!("{MANIFEST}.tmp"), format!("{PREVIOUS}.tmp")];
+    if name == LOCK || name == MANIFEST || name == PREVIOUS || tmp.iter().any(|t| t == name) {
         return true;
     }
     if let Some(rest) = name.strip_prefix("part-") {
@@ -2018,7 +2277,8 @@ mod tests {
             LOCK,
             MANIFEST,
             "manifest.json.tmp",
-            "part-0-1.a",
+            PREVIOUS,
+            "manifest.previous.json.tmp",
             "part-12-0.b",
             "early-3.updates",
             "late-10-2.updates",
@@ -2066,6 +2326,8 @@ mod tests {
             frontier: vec![true, false],
             late: vec![None, Some((9, 16))],
             late_bins: vec![vec![(1, 5, 8)], Vec::new()],
+            processes: 1,
+            process: 0,
             crc32: 0,
         }
     }
@@ -2073,6 +2335,75 @@ mod tests {
     /// The bytes the search writes for `m`.
     fn written(m: &Manifest) -> Vec<u8> {
         serde_json::to_vec(&m.sealed()).expect("a manifest is JSON")
+    }
+
+    /// The exchange of process 0, whose other processes say `theirs` when asked to agree.
+    struct Others(Vec<Vec<u64>>);
+
+    impl Exchange for Others {
+        fn partition(&self) -> Partition {
+            Partition::new(4096, self.0.len() + 1)
+        }
+
+        fn index(&self) -> usize {
+            0
+        }
+
+        fn send(&mut self, _: u32, _: usize, _: Vec<u64>, _: &mut dyn FnMut(&[u64])) -> Result<(), ExchangeError> {
+            Err(ExchangeError::Transport("no ranks in this test".into()))
+        }
+
+        fn end_level(
+            &mut self,
+            _: u32,
+            _: Vec<u64>,
+            _: &mut dyn FnMut(&[u64]),
+        ) -> Result<Vec<Vec<u64>>, ExchangeError> {
+            Err(ExchangeError::Transport("no levels in this test".into()))
+        }
+
+        fn agree(&mut self, mine: Vec<u64>) -> Result<Vec<Vec<u64>>, ExchangeError> {
+            Ok([vec![mine], self.0.clone()].concat())
+        }
+    }
+
+    /// A folder holding `sample()` (two levels) as its manifest, and the same search one
+    /// level earlier as the previous one; both as read back.
+    fn committed_twice() -> (tempfile::TempDir, Manifest, Manifest) {
+        let dir = tempfile::tempdir().expect("a folder");
+        let current = sample();
+        let mut previous = sample();
+        previous.levels = vec![1];
+        previous.classes = vec![1];
+        previous.runs = vec![500];
+        previous.reached_by_class = vec![1];
+        previous.antipodes = vec![3];
+        std::fs::write(dir.path().join(MANIFEST), written(&current)).expect("written");
+        std::fs::write(dir.path().join(PREVIOUS), written(&previous)).expect("written");
+        (dir, current.sealed(), previous.sealed())
+    }
+
+    #[test]
+    fn processes_on_disk_resume_at_the_least_level_every_one_committed() {
+        // Every process at two levels: this one goes on from its manifest.
+        let (dir, current, previous) = committed_twice();
+        let agreed = agree_on_level(dir.path(), current.clone(), &mut Others(vec![vec![2, 1, 2]]));
+        assert_eq!(agreed.expect("agreed"), current);
+        // Another did not commit the second: this one goes back to the first, for good.
+        let agreed = agree_on_level(dir.path(), current.clone(), &mut Others(vec![vec![1, u64::MAX, 2]]));
+        assert_eq!(agreed.expect("agreed"), previous);
+        let now = read_manifest(dir.path(), MANIFEST).expect("readable");
+        assert_eq!(now, Some(previous));
+        assert!(!dir.path().join(PREVIOUS).exists());
+        // Two levels behind cannot be (the barrier): refused, saying so.
+        let (dir, current, _) = committed_twice();
+        let behind = agree_on_level(dir.path(), current.clone(), &mut Others(vec![vec![0, u64::MAX, 2]]));
+        let e = behind.expect_err("refused").to_string();
+        assert!(e.contains("another process 0"), "{e}");
+        // Another cut into other parts (another --memory): refused, saying so.
+        let other = agree_on_level(dir.path(), current, &mut Others(vec![vec![2, 1, 3]]));
+        let e = other.expect_err("refused").to_string();
+        assert!(e.contains("the same --memory"), "{e}");
     }
 
     /// Why `bytes` are refused; fails the test if they are read.

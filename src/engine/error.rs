@@ -42,8 +42,8 @@ pub enum EngineError {
     /// Moves of several costs are searched by Dial's buckets, in one process, unsaved.
     #[error("moves of different costs are searched in one process in memory, without checkpoints")]
     Weighted,
-    /// The planes on disk serve one process, which needs no other checkpoint.
-    #[error("a search with its planes on disk runs in one process, and is its own checkpoint")]
+    /// The planes on disk are their own checkpoint.
+    #[error("a search with its planes on disk is its own checkpoint")]
     DiskAlone,
     /// The planes on disk could not be used.
     #[error(transparent)]

@@ -16,6 +16,7 @@ use super::api::{Distances, Level};
 use super::checkpoint::{Note, Run};
 use super::counts::LevelCounts;
 use super::error::EngineError;
+use super::exchange::Exchange;
 use super::expand::Expansion;
 use super::planes::Frontier;
 use crate::puzzle::SearchGraph;
@@ -125,6 +126,20 @@ pub(super) fn search<S: Store>(
             return Err(EngineError::Interrupted);
         }
     }
+}
+
+/// Gives every process the distances of the watched ranks in `run`, each known only to
+/// the process that owns it.
+pub(super) fn agree_watched(exchange: &mut dyn Exchange, run: &mut Run) -> Result<(), EngineError> {
+    let mine = run.watched.iter().map(|d| d.map_or(u64::MAX, |d| d as u64)).collect();
+    for theirs in exchange.agree(mine)? {
+        for (slot, &d) in run.watched.iter_mut().zip(&theirs) {
+            if slot.is_none() && d != u64::MAX {
+                *slot = usize::try_from(d).ok();
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The search's result from the result so far of its last run, `run`.

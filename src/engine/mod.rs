@@ -7,7 +7,7 @@
 //!
 //! The two-bit search runs one level loop (`level`) over a store of its planes: in memory
 //! ([`bfs`], this process's slice, the others' through an [`Exchange`]) or on disk
-//! ([`disk`], parts taken in turn). The routes share their types through `api` (what a
+//! ([`disk`], this process's parts taken in turn, the others' through the same exchange). The routes share their types through `api` (what a
 //! search is given, tells and returns) and `error` (why it fails), and their sizes through
 //! [`memory`]; they never import each other. The engine writes files only where it is asked to keep a search: checkpoints
 //! ([`checkpoint`]) and the planes on disk ([`disk`]).
@@ -93,10 +93,10 @@ fn run<P: SearchGraph>(puzzle: &P, mut options: Options, observe: &mut Observer)
         return dial::dial(puzzle, &options.watch, options.stop, observe);
     }
     if let Some(config) = options.disk.take() {
-        if exchange.partition().processes() > 1 || options.checkpoint.is_some() {
+        if options.checkpoint.is_some() {
             return Err(EngineError::DiskAlone);
         }
-        return disk::bfs(puzzle, config, options, observe);
+        return disk::bfs(puzzle, exchange, config, options, observe);
     }
     bfs::bfs(puzzle, exchange, options, observe)
 }

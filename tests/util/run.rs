@@ -402,3 +402,13 @@ pub fn states(csv: &str) -> Vec<u64> {
         .map(|l| l.split(',').nth(1).expect("a states column").parse().expect("a count"))
         .collect()
 }
+
+/// Levels the `--disk` manifest in `dir` has committed (0 while there is none): it is
+/// renamed into place whole, so one that exists is complete.
+pub fn committed(dir: &Path) -> usize {
+    std::fs::read(dir.join("manifest.json"))
+        .ok()
+        .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
+        .and_then(|m| m["levels"].as_array().map(Vec::len))
+        .unwrap_or(0)
+}
