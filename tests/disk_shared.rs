@@ -181,3 +181,42 @@ fn a_process_on_disk_killed_while_another_commits_is_resumed_by_the_same_command
 fn a_process_on_disk_killed_while_expanding_is_resumed_by_the_same_commands() {
     killed_and_resumed(2, 5, Phase::Expansion);
 }
+
+/// Process 0 fails to write the report once the search is over everywhere (a file stands
+/// where the report's folder goes): the others keep their parts rather than let them go,
+/// and the same commands, once the file is gone, resume at the last level and write the
+/// report.
+#[test]
+fn a_report_not_written_keeps_every_process_parts_for_the_same_commands() {
+    let pancakes = example("pancakes-10.tws");
+    let args = ["--rules", pancakes.as_str()];
+    let sandbox = Sandbox::new();
+    let reference = reference(&sandbox, &args, "pancakes-10");
+    hostfile(&sandbox, "hosts", 3);
+    let mut runs = start(&sandbox, &args, "64KiB", 3);
+    let begun = Instant::now();
+    while committed(&sandbox.path("planes-0")) < 1 {
+        assert!(
+            runs[0].child().try_wait().expect("wait").is_none(),
+            "the run ended too soon"
+        );
+        assert!(begun.elapsed() < LIMIT, "level 1 not committed in time");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let blocker = sandbox.path("out").join("pancakes-10");
+    std::fs::write(&blocker, "in the way").expect("a file where the report goes");
+    for (i, ended) in wait_all(runs).into_iter().enumerate() {
+        assert_ne!(ended.code, Some(0), "process {i} finished: {}", ended.stderr);
+    }
+    for i in 1..3 {
+        assert!(
+            committed(&sandbox.path(&format!("planes-{i}"))) > 1,
+            "process {i} let its parts go"
+        );
+    }
+    std::fs::remove_file(&blocker).expect("the file removed");
+    for (i, ended) in wait_all(start(&sandbox, &args, "64KiB", 3)).into_iter().enumerate() {
+        assert_eq!(ended.code, Some(0), "process {i}: {}", ended.stderr);
+    }
+    assert_as_in_memory(&sandbox, "pancakes-10", &reference, 3);
+}

@@ -248,21 +248,15 @@ fn analyze_shared(job: &Job, out: &Path, settings: &Settings, cluster: &Cluster)
         index: false,
         cause,
     };
-    let timely = TimelyExchange::start(cluster, states, &description).map_err(|e| match e {
+    let mut timely = TimelyExchange::start(cluster, states, &description).map_err(|e| match e {
         SetupError::Address(m) => anyhow::Error::new(BadInput(m)),
         SetupError::Peers(m) => anyhow::anyhow!(m),
         SetupError::Interrupted(m) => ended(Some(format!("interrupted (Ctrl-C or SIGTERM): {m}"))).into(),
     })?;
     let interrupted = || ended(None);
-    // The planes on disk are let go once the search is over everywhere (process 0: once
-    // its report is in place).
-    let let_go = || match settings.disk.filter(|config| !config.keep && !job.weighted()) {
-        Some(config) => disk::remove(&config.dir).map_err(|e| anyhow::anyhow!("{e} (the search is over)")),
-        None => Ok(()),
-    };
     if cluster.process != 0 {
-        let analysis = analyze(job, built.as_ref(), settings, Some((cluster, timely)))?.ok_or_else(interrupted)?;
-        let_go()?;
+        let analysis = analyze(job, built.as_ref(), settings, Some((cluster, &mut timely)))?.ok_or_else(interrupted)?;
+        leave_after_report(job, settings, &mut timely)?;
         writeln!(
             std::io::stdout(),
             "{}  (process {} of {}; process 0 writes the report)",
@@ -276,7 +270,7 @@ fn analyze_shared(job: &Job, out: &Path, settings: &Settings, cluster: &Cluster)
     let waiting = waiting(&on_wait);
     another_search(out, job, settings.quiet)?;
     let stage = report::stage(out, &job.to_string(), &waiting).map_err(|e| stopped(e, interrupted))?;
-    let mut analysis = analyze(job, built.as_ref(), settings, Some((cluster, timely)))?.ok_or_else(interrupted)?;
+    let mut analysis = analyze(job, built.as_ref(), settings, Some((cluster, &mut timely)))?.ok_or_else(interrupted)?;
     // The same report as one process's: the moves to the antipodes too.
     reach_antipodes(job, &mut analysis, settings.quiet);
     report::write_all(
@@ -286,7 +280,7 @@ fn analyze_shared(job: &Job, out: &Path, settings: &Settings, cluster: &Cluster)
         &super::provenance(settings.mode(job)),
     )?;
     let path = stage.commit(&waiting).map_err(|e| stopped(e, interrupted))?;
-    let_go()?;
+    leave_after_report(job, settings, &mut timely)?;
     writeln!(
         std::io::stdout(),
         "{}  ->  {}",
@@ -296,13 +290,27 @@ fn analyze_shared(job: &Job, out: &Path, settings: &Settings, cluster: &Cluster)
     Ok(())
 }
 
+/// The end of a shared search: every process waits until process 0's report is in place
+/// (one more agreement), then they leave together and let their planes on disk go. A process
+/// 0 that fails to write its report leaves without agreeing: the others then fail too and
+/// keep their parts, so the same commands resume at the last level, and write the report.
+fn leave_after_report(job: &Job, settings: &Settings, timely: &mut TimelyExchange) -> Result<()> {
+    let failed = |e| anyhow::Error::new(e).context(format!("{job}: analysis failed"));
+    timely.agree(Vec::new()).map_err(failed)?;
+    timely.finish().map_err(failed)?;
+    match settings.disk.filter(|config| !config.keep && !job.weighted()) {
+        Some(config) => disk::remove(&config.dir).map_err(|e| anyhow::anyhow!("{e} (the search is over)")),
+        None => Ok(()),
+    }
+}
+
 /// Runs one analysis with a progress bar on stderr (hidden when stderr is not a terminal;
 /// indicatif ignores a failed write); `None` if interrupted.
 fn analyze(
     job: &Job,
     built: &dyn Built,
     settings: &Settings,
-    shared: Option<(&Cluster, TimelyExchange)>,
+    shared: Option<(&Cluster, &mut TimelyExchange)>,
 ) -> Result<Option<Analysis>> {
     let (cluster, mut timely) = match shared {
         Some((cluster, timely)) => (Some(cluster), Some(timely)),
@@ -323,7 +331,7 @@ fn analyze(
         identity: Some(identity),
         checkpoint: settings.checkpoint.cloned(),
         notify: Some(checkpoint_notes(job, &bar)),
-        exchange: timely.as_mut().map(|t| t as &mut dyn Exchange),
+        exchange: timely.as_mut().map(|t| &mut **t as &mut dyn Exchange),
         disk: disk.cloned(),
         stop: Some(&INTERRUPTED),
         ..Options::default()
@@ -350,13 +358,13 @@ fn analyze(
         Some(timely) if interrupted && !INTERRUPTED.load(Ordering::Relaxed) => timely.stopped_by(),
         _ => None,
     };
-    if let (true, Some(timely)) = (analysis.is_ok() || interrupted, timely) {
-        // Every process has the result, or stopped at the same level: leave together, so
-        // none sees another vanish.
+    if let (true, Some(timely)) = (interrupted, timely.as_mut()) {
+        // Every process stopped at the same level: leave together, so none sees another
+        // vanish. With the result, they leave once the report is in place.
         timely.finish().with_context(|| format!("{job}: analysis failed"))?;
-        if let Some(cluster) = cluster.filter(|_| !settings.quiet && !interrupted) {
-            note(traffic.describe(job, cluster.processes()));
-        }
+    }
+    if let Some(cluster) = cluster.filter(|_| !settings.quiet && analysis.is_ok()) {
+        note(traffic.describe(job, cluster.processes()));
     }
     if let Some(config) = disk.filter(|_| analysis.is_ok() && !settings.quiet) {
         note(disk_traffic(job, config, &traffic));

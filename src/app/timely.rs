@@ -209,8 +209,9 @@ impl TimelyExchange {
 
     /// Leaves in order once every process has finished the search: closes the streams, lets
     /// the network threads send their last bytes, and waits (at most `--level-timeout`) for
-    /// every other process to do the same, so none of them sees this one vanish.
-    pub fn finish(mut self) -> Result<(), ExchangeError> {
+    /// every other process to do the same, so none of them sees this one vanish. Nothing is
+    /// exchanged after it.
+    pub fn finish(&mut self) -> Result<(), ExchangeError> {
         if let Some(running) = self.running.take() {
             let Running {
                 worker,
