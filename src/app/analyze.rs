@@ -12,7 +12,7 @@ use analyze::engine::disk;
 use analyze::engine::exchange::Exchange;
 use analyze::engine::exchange::Partition;
 use analyze::engine::memory::SPARSE_CHUNK_BYTES;
-use analyze::engine::memory::{self, BITS_PER_STATE, IN_FLIGHT_BYTES, usable};
+use analyze::engine::memory::{self, BITS_PER_STATE, usable};
 use analyze::engine::sparse::SparseOptions;
 use analyze::engine::{EngineError, Level, Options};
 use analyze::hosts::Cluster;
@@ -248,11 +248,12 @@ fn analyze_shared(job: &Job, out: &Path, settings: &Settings, cluster: &Cluster)
         index: false,
         cause,
     };
-    let mut timely = TimelyExchange::start(cluster, states, &description).map_err(|e| match e {
-        SetupError::Address(m) => anyhow::Error::new(BadInput(m)),
-        SetupError::Peers(m) => anyhow::anyhow!(m),
-        SetupError::Interrupted(m) => ended(Some(format!("interrupted (Ctrl-C or SIGTERM): {m}"))).into(),
-    })?;
+    let mut timely =
+        TimelyExchange::start(cluster, states, &description, disk_memory(job, settings)).map_err(|e| match e {
+            SetupError::Address(m) => anyhow::Error::new(BadInput(m)),
+            SetupError::Peers(m) => anyhow::anyhow!(m),
+            SetupError::Interrupted(m) => ended(Some(format!("interrupted (Ctrl-C or SIGTERM): {m}"))).into(),
+        })?;
     let interrupted = || ended(None);
     if cluster.process != 0 {
         let analysis = analyze(job, built.as_ref(), settings, Some((cluster, &mut timely)))?.ok_or_else(interrupted)?;
@@ -302,6 +303,11 @@ fn leave_after_report(job: &Job, settings: &Settings, timely: &mut TimelyExchang
         Some(config) => disk::remove(&config.dir).map_err(|e| anyhow::anyhow!("{e} (the search is over)")),
         None => Ok(()),
     }
+}
+
+/// The `--memory` a search on disk keeps to (Dial's buckets stay in memory).
+fn disk_memory(job: &Job, settings: &Settings) -> Option<u64> {
+    settings.disk.filter(|_| !job.weighted()).map(|config| config.memory)
 }
 
 /// Runs one analysis with a progress bar on stderr (hidden when stderr is not a terminal;
@@ -738,7 +744,7 @@ fn cluster_note(job: &Job, states: u64, cluster: &Cluster) -> String {
         slice.end,
         thousands(u128::from(slice.end - slice.start)),
         human_bytes(u128::from(slice.end - slice.start) * BITS_PER_STATE / 8),
-        human_bytes(u128::from(IN_FLIGHT_BYTES) * processes as u128),
+        human_bytes(u128::from(memory::exchange_bytes(None, processes))),
         human_bytes(job.memory_per_process(processes)),
         analyze::cli::machines_hint(job)
     )

@@ -7,7 +7,8 @@
 //! on the thread that runs the search (rayon does the compute), and one dataflow of
 //! - one stream of ranks per sending process, exchanged by owner into an operator that files
 //!   them by level, with a probe: a sender's own probe tells how much of what it sent is
-//!   still on the way, so `send` waits (parked) once that exceeds [`IN_FLIGHT_BYTES`]. A
+//!   still on the way, so `send` waits (parked) once that exceeds its bound
+//!   ([`memory::in_flight_bytes`]). A
 //!   stream per sender, not one for all, so that a sender waits only for its own data, never
 //!   for a slower sender to advance its time;
 //! - one stream of small vectors, each sent to every process: the per-level all-gather.
@@ -19,7 +20,7 @@
 
 use super::connect::SetupError;
 use analyze::engine::exchange::{Exchange, ExchangeError, Partition};
-use analyze::engine::memory::IN_FLIGHT_BYTES;
+use analyze::engine::memory;
 use analyze::hosts::Cluster;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, VecDeque};
@@ -71,6 +72,8 @@ pub struct TimelyExchange {
     /// This process's batches not yet taken by their owners: (time, bytes).
     in_flight: VecDeque<(u64, u64)>,
     in_flight_bytes: u64,
+    /// Bytes in flight beyond which `send` waits ([`memory::in_flight_bytes`]).
+    in_flight_bound: u64,
     /// Collective calls so far (end_level and agree), the vector stream's time.
     calls: u64,
     /// The processes that said, in a collective call, that Ctrl-C or SIGTERM stopped them
@@ -150,8 +153,9 @@ fn file_vectors(stream: Stream<'_, u64, Vec<Gathered>>, inbox: Rc<RefCell<Inbox>
 impl TimelyExchange {
     /// Connects to every other process of `cluster` (waiting at most its connect timeout for
     /// them to start) and builds the dataflow. `job` describes the search; every process must
-    /// run the same one.
-    pub fn start(cluster: &Cluster, states: u64, job: &str) -> Result<Self, SetupError> {
+    /// run the same one. `memory` is the `--memory` of a search on disk, which bounds the
+    /// ranks in flight too.
+    pub fn start(cluster: &Cluster, states: u64, job: &str, memory: Option<u64>) -> Result<Self, SetupError> {
         let sockets = super::connect::connect(cluster, job)?;
         let lost = Arc::new(Mutex::new(None));
         install_panic_hook(Arc::clone(&lost), std::thread::current());
@@ -201,6 +205,7 @@ impl TimelyExchange {
             batch: 0,
             in_flight: VecDeque::new(),
             in_flight_bytes: 0,
+            in_flight_bound: memory::in_flight_bytes(memory, peers),
             calls: 0,
             stopped: vec![false; peers],
             stopped_at: 0,
@@ -451,7 +456,7 @@ impl Exchange for TimelyExchange {
         self.in_flight_bytes += bytes;
         self.wait(level, Some(deliver), |me| {
             me.settle();
-            me.in_flight_bytes <= IN_FLIGHT_BYTES
+            me.in_flight_bytes <= me.in_flight_bound
         })
     }
 

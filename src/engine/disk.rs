@@ -675,8 +675,11 @@ impl Disk {
         let largest = largest_part(&partition);
         let at_once = parts_at_once(&partition, config.memory);
         let overlap = at_once == 2;
-        // What the process holds now counts against `--memory`, as do the planes and bins.
-        let held = at_once as u64 * plane_bytes(largest) + per_part.map_or(0, |(b, n)| BinSet::bytes(b, n));
+        // What the process holds now counts against `--memory`, as do the planes, the bins
+        // and the exchange's buffers.
+        let held = at_once as u64 * plane_bytes(largest)
+            + per_part.map_or(0, |(b, n)| BinSet::bytes(b, n))
+            + memory::exchange_bytes(Some(config.memory), manifest.processes);
         let buffer_bytes = memory::update_buffer_bytes(config.memory, memory::resident().unwrap_or(0), held);
         let io = rayon::ThreadPoolBuilder::new()
             .num_threads(2)

@@ -28,6 +28,30 @@ pub fn ranks_in(bytes: u64) -> u64 {
 /// exchange buffers: what it sent, and what each other process sent to it.
 pub const IN_FLIGHT_BYTES: u64 = 8 << 20;
 
+/// The least in-flight bound ([`in_flight_bytes`]): a batch of a few thousand ranks, so that
+/// a tiny `--memory` still sends more than a rank at a time.
+const LEAST_IN_FLIGHT_BYTES: u64 = 64 << 10;
+
+/// Bytes of ranks one of `processes` processes may have in flight ([`IN_FLIGHT_BYTES`]),
+/// with `memory` the `--memory` a search on disk keeps to (`None`: in memory, where the
+/// planes dwarf the buffers): the exchange's buffers, `processes` times this, take at most
+/// an eighth of it, so that `--memory` covers them too.
+pub fn in_flight_bytes(memory: Option<u64>, processes: usize) -> u64 {
+    match memory {
+        None => IN_FLIGHT_BYTES,
+        Some(memory) => (memory / 8 / processes.max(1) as u64).clamp(LEAST_IN_FLIGHT_BYTES, IN_FLIGHT_BYTES),
+    }
+}
+
+/// Bytes one of `processes` processes holds in the exchange's buffers at most: what it sent
+/// and what each other process sent to it ([`in_flight_bytes`]); none alone.
+pub fn exchange_bytes(memory: Option<u64>, processes: usize) -> u64 {
+    match processes {
+        0 | 1 => 0,
+        n => in_flight_bytes(memory, n) * n as u64,
+    }
+}
+
 /// Chunks expanded per worker thread before the ranks they found for other processes
 /// are sent: this bounds what the engine holds for sending to `GROUP_PER_THREAD x
 /// threads x 2^18` frontier ranks times their predecessors, 8 bytes each (16 MiB per
@@ -140,7 +164,7 @@ pub fn memory_per_process(states: u128, processes: usize) -> u128 {
         Ok(states) => u128::from(Partition::new(states, processes).slice(0).end),
         Err(_) => states / processes as u128,
     };
-    slice.saturating_mul(BITS_PER_STATE) / 8 + summaries(slice) + u128::from(IN_FLIGHT_BYTES) * processes as u128
+    slice.saturating_mul(BITS_PER_STATE) / 8 + summaries(slice) + u128::from(exchange_bytes(None, processes))
 }
 
 /// The share of the machine's memory a search may take, in percent: the rest is left to
@@ -252,5 +276,18 @@ mod tests {
         assert!(sparse_route(Some(1 << 40), None, 16, Some(20 * gib)));
         // A small reach ratio: dense.
         assert!(!sparse_route(Some(1000), Some(500), 8, None));
+    }
+
+    #[test]
+    fn the_exchange_takes_an_eighth_of_the_memory_on_disk() {
+        let mib = 1 << 20;
+        // In memory, or with memory to spare: the full bound.
+        assert_eq!(in_flight_bytes(None, 3), IN_FLIGHT_BYTES);
+        assert_eq!(in_flight_bytes(Some(1 << 40), 3), IN_FLIGHT_BYTES);
+        // 16 MiB over 3 processes: 2 MiB of buffers in all.
+        assert_eq!(exchange_bytes(Some(16 * mib), 3), 16 * mib / 8 / 3 * 3);
+        // A tiny --memory still sends batches; alone, no exchange at all.
+        assert_eq!(in_flight_bytes(Some(1024), 4), LEAST_IN_FLIGHT_BYTES);
+        assert_eq!(exchange_bytes(Some(16 * mib), 1), 0);
     }
 }
