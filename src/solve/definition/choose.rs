@@ -226,3 +226,60 @@ fn growths(def: &Definition, moved: &[usize], p: &Projection) -> Vec<Projection>
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::perm::parse_definition;
+
+    /// The choice for an example at `budget`, as names and bytes.
+    fn chosen(text: &str, budget: u64) -> Vec<(String, u64)> {
+        let def = parse_definition(text).expect("the example parses");
+        let s = Structure::for_reading(&def, Metric::Face).expect("its structure");
+        (choose(&def, Metric::Face, &s, budget).into_iter())
+            .map(|c| (c.projection.describe(&def, 1), c.bytes))
+            .collect()
+    }
+
+    const CUBE: &str = include_str!("../../../examples/3x3x3.tws");
+    const FTO: &str = include_str!("../../../examples/fto-corners-edges.tws");
+
+    /// At 1 GiB the 3x3x3 keeps its choice: nothing grows past it within the memory.
+    #[test]
+    fn keeps_the_3x3x3s_choice_at_1_gib() {
+        let names: Vec<String> = chosen(CUBE, 1 << 30).into_iter().map(|(n, _)| n).collect();
+        assert_eq!(names, ["CORNERS", "EDGES 1-6", "EDGES 7-12"]);
+    }
+
+    /// Whatever the budget, the tables fit it together, and growing one left room for its
+    /// build (its table and planes as large again) beside the others.
+    #[test]
+    fn the_choice_stays_within_small_budgets() {
+        for text in [CUBE, FTO] {
+            for budget in [64 << 10, 1 << 20, 5 << 20, 48 << 20] {
+                let choice = chosen(text, budget);
+                let total: u64 = choice.iter().map(|(_, b)| b).sum();
+                assert!(!choice.is_empty() && total <= budget, "{choice:?} past {budget}");
+            }
+        }
+    }
+
+    /// Memory left after each set's share grows the tables: on the octahedron's corners and
+    /// edges at 5 MiB, a table joins the corners with edges told apart, more than the
+    /// shares alone used.
+    #[test]
+    fn grows_tables_into_the_memory_left() {
+        let def = parse_definition(FTO).expect("the example parses");
+        let s = Structure::for_reading(&def, Metric::Face).expect("its structure");
+        let moved = [0, 1];
+        let shares: u64 = shares(&def, Metric::Face, &moved, 5 << 20)
+            .iter()
+            .map(|c| c.bytes)
+            .sum();
+        let choice = chosen(FTO, 5 << 20);
+        let grown: u64 = choice.iter().map(|(_, b)| b).sum();
+        assert!(grown > shares, "{choice:?}: {grown} bytes, the shares {shares}");
+        assert!(choice.iter().any(|(name, _)| name.contains(" + ")), "{choice:?}");
+        assert_eq!(choose(&def, Metric::Face, &s, 5 << 20).len(), choice.len());
+    }
+}
