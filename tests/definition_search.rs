@@ -227,3 +227,91 @@ fn conjugate_probes_never_exceed_the_distance_on_the_pocket_cube() {
     }
     assert!(better > 0, "no conjugate ever knew more");
 }
+
+/// One made-up set of 27 distinct pieces, too many to rank (at most 20) or to pack (5 bits
+/// a piece, past 128 bits): moves A and B each turn nine triples of positions, B's shifted
+/// by two so that every piece can reach every position. Returns the definition and each
+/// move's `from` (position `i` takes the piece of `from[i]`, as a definition's move line).
+fn ring_of_27() -> (String, Vec<Vec<usize>>) {
+    let turn = |start: usize| {
+        let mut from: Vec<usize> = (0..27).collect();
+        for t in 0..9 {
+            let [a, b, c] = [0, 1, 2].map(|k| (start + 3 * t + k) % 27);
+            (from[a], from[b], from[c]) = (c, a, b);
+        }
+        from
+    };
+    let moves = vec![turn(0), turn(2)];
+    let line = |v: &[usize]| v.iter().map(|p| (p + 1).to_string()).collect::<Vec<_>>().join(" ");
+    let mut text = format!(
+        "Name ring of 27\n\nSet P 27 1\n\nSolved\nP\n{}\nEnd\n",
+        line(&(0..27).collect::<Vec<_>>())
+    );
+    for (name, from) in ["A", "B"].iter().zip(&moves) {
+        text.push_str(&format!("\nMove {name}\nP\n{}\nEnd\n", line(from)));
+    }
+    (text, moves)
+}
+
+/// A set too large to rank is no bar to IDA*, which ranks only projections of it (groups
+/// of its pieces told apart, the rest made identical): on the ring of 27, scrambles of 1 to
+/// 6 moves are solved in as many moves as a plain breadth-first search over the explicit
+/// positions finds, while enumerating it is refused.
+#[test]
+fn ida_star_solves_a_set_too_large_to_rank_in_the_plain_searchs_moves() {
+    let (text, moves) = ring_of_27();
+    let sandbox = Sandbox::with_own_cache();
+    std::fs::write(sandbox.path("ring.tws"), &text).expect("written");
+    let file = sandbox.path("ring.tws").display().to_string();
+    // Each move and its inverse (order 3: the inverse is the move twice).
+    let powers: Vec<(String, Vec<usize>)> = moves
+        .iter()
+        .zip(["A", "B"])
+        .flat_map(|(from, name)| {
+            let twice: Vec<usize> = (0..27).map(|i| from[from[i]]).collect();
+            [(name.to_string(), from.clone()), (format!("{name}'"), twice)]
+        })
+        .collect();
+    let apply = |p: &[usize], from: &[usize]| -> Vec<usize> { from.iter().map(|&f| p[f]).collect() };
+    let goal: Vec<usize> = (0..27).collect();
+    let mut distance = HashMap::from([(goal.clone(), 0usize)]);
+    let mut queue = VecDeque::from([goal.clone()]);
+    while let Some(p) = queue.pop_front() {
+        let d = distance[&p];
+        for (_, from) in powers.iter().filter(|_| d < 6) {
+            let next = apply(&p, from);
+            distance.entry(next.clone()).or_insert_with(|| {
+                queue.push_back(next);
+                d + 1
+            });
+        }
+    }
+    let mut rng = Rng(51);
+    let (mut scrambles, mut expected) = (Vec::new(), Vec::new());
+    for length in 1..=6 {
+        let mut p = goal.clone();
+        let mut names = Vec::new();
+        for _ in 0..length {
+            let (name, from) = &powers[rng.below(4) as usize];
+            p = apply(&p, from);
+            names.push(name.clone());
+        }
+        scrambles.push(names.join(" "));
+        expected.push(distance[&p].to_string());
+    }
+    let mut args = vec!["--rules", &file, "--memory", "1MiB", "--quiet", "--json", "--solve"];
+    args.extend(scrambles.iter().map(String::as_str));
+    let solved = sandbox.output(&args);
+    assert_eq!(solved.code, Some(0), "{}", solved.stderr);
+    let found: Vec<String> = (solved.stdout.lines())
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).expect("a JSON line")["length"].to_string())
+        .collect();
+    assert_eq!(found, expected, "{scrambles:?}");
+    let refused = sandbox.output(&["--rules", &file, "--out", "out"]);
+    assert_eq!(refused.code, Some(2), "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("it can be neither ranked"),
+        "{}",
+        refused.stderr
+    );
+}

@@ -112,6 +112,13 @@ impl Definition {
                 Some(e.message),
                 super::Reach::of_moves(&def, metric).ok().and_then(|r| r.positions()),
             ),
+            // Too large to rank or pack (the megaminx's 30 edges), but readable: only
+            // solved, by heuristic search, which ranks projections, never the whole.
+            Err(e) if e.line == 0 && super::structure::Structure::for_reading(&def, metric).is_ok() => {
+                beyond = Some(unsearchable(&def, metric, e, packed.err()));
+                let reach = super::Reach::of_moves(&def, metric).ok().and_then(|r| r.positions());
+                (super::structure::assemblies(&def).unwrap_or(u128::MAX), None, reach)
+            }
             Err(e) => return Err(unsearchable(&def, metric, e, packed.err())),
         };
         let by_class = unranked.is_none() && PermPuzzle::may_rank_by_class(&def, metric);

@@ -373,6 +373,13 @@ impl PermPuzzle {
         Ok((Coords::space(&s), Reach::of(def, &s.generators())))
     }
 
+    /// The ranks of [`PermPuzzle::rank_space`] alone, without counting what the moves
+    /// reach (a Schreier–Sims run): what the solver's choice of projections asks of each
+    /// of its candidates.
+    pub fn ranks_only(def: &Definition, metric: Metric) -> Result<Option<u128>, DefinitionError> {
+        Ok(Coords::space(&Structure::new(def, metric)?))
+    }
+
     /// Whether `def` may be searched one rank per class ([`classes`]): no `Illegal` line,
     /// and its highest coordinate small enough for the class table. Read from the laid out
     /// coordinates alone: building the puzzle to find out may take gigabytes of tables
@@ -437,7 +444,7 @@ impl PermPuzzle {
     /// states ([`PermPuzzle::structure`]). Pieces are numbered from `first` in positions
     /// (see [`PermPuzzle::numbered_from`]).
     pub fn reader(def: Definition, id: &str, metric: Metric, first: u32) -> Result<Self, DefinitionError> {
-        let s = Structure::new(&def, metric)?;
+        let s = Structure::for_reading(&def, metric)?;
         let mut bare = s.clone();
         bare.components.clear();
         let coords = Coords::layout(&bare).map_err(|message| DefinitionError { line: 0, message })?;

@@ -490,11 +490,15 @@ struct Sources<'a> {
     moves: &'a [Move],
     solved_pieces: &'a [u8],
     solved_twists: &'a [u8],
+    /// Whether orbits too large to rank are kept (their arrangements saturated at
+    /// `u64::MAX`): a structure only read and checked, never ranked whole
+    /// ([`Structure::for_reading`]).
+    reading: bool,
 }
 
 impl Sources<'_> {
     /// The component of the orbit `positions` (rooted at its first position), the `orbit`-th
-    /// of its set. Refuses an orbit too large to rank.
+    /// of its set. Refuses an orbit too large to rank, unless only [`Sources::reading`].
     fn component(&self, positions: Vec<usize>, orbit: usize) -> Result<Component, DefinitionError> {
         let r = positions[0];
         let set = self.layout.set_of[r];
@@ -502,7 +506,7 @@ impl Sources<'_> {
         let (alphabet, code, counts) = alphabet_of(&labels);
         let distinct = counts.iter().all(|&c| c == 1);
         let k = positions.len();
-        if distinct && k > MAX_DISTINCT {
+        if distinct && k > MAX_DISTINCT && !self.reading {
             return err(
                 0,
                 format!(
@@ -511,7 +515,7 @@ impl Sources<'_> {
                 ),
             );
         }
-        let Some(arrangements) = multinomial(&counts) else {
+        let Some(arrangements) = multinomial(&counts).or(self.reading.then_some(u64::MAX)) else {
             return err(
                 0,
                 format!(
@@ -684,8 +688,21 @@ impl Flat {
 }
 
 impl Structure {
-    /// Finds the structure of `def` under `metric`.
+    /// Finds the structure of `def` under `metric`; refuses an orbit too large to rank.
     pub fn new(def: &Definition, metric: Metric) -> Result<Self, DefinitionError> {
+        Self::found(def, metric, false)
+    }
+
+    /// The structure of `def` under `metric` for reading and checking positions only (the
+    /// heuristic search's, which ranks projections, never the whole): an orbit too large
+    /// to rank (the megaminx's 30 edges) is kept, with its invariants, but must not be
+    /// ranked.
+    pub fn for_reading(def: &Definition, metric: Metric) -> Result<Self, DefinitionError> {
+        Self::found(def, metric, true)
+    }
+
+    /// [`Structure::new`], or [`Structure::for_reading`] if `reading`.
+    fn found(def: &Definition, metric: Metric, reading: bool) -> Result<Self, DefinitionError> {
         let Flat {
             layout,
             moves,
@@ -704,6 +721,7 @@ impl Structure {
             moves: &moves,
             solved_pieces: &solved_pieces,
             solved_twists: &solved_twists,
+            reading,
         };
         let mut components = sources.components(&root, &touched)?;
         follow(&mut components, &moves);
@@ -951,7 +969,7 @@ fn parities(components: &mut [Component], moves: &[Move]) {
 /// generate on its positions says so before they are listed.
 fn reached(c: &Component, moves: &[Move]) -> Option<Vec<u64>> {
     let free = matches!(&c.parity, Parity::Free) || c.parity == Parity::Tied(Vec::new());
-    if !(c.distinct && c.ranks_pieces() && free) {
+    if !(c.distinct && c.ranks_pieces() && free) || c.len() > MAX_DISTINCT {
         return None;
     }
     let local: Vec<Perm> = moves
@@ -990,7 +1008,8 @@ fn reached(c: &Component, moves: &[Move]) -> Option<Vec<u64>> {
 /// are listed.
 fn joint(c: &Component, moves: &[Move], solved_twists: &[u8]) -> Option<Vec<u64>> {
     let free = matches!(&c.parity, Parity::Free) || c.parity == Parity::Tied(Vec::new());
-    if !(c.distinct && free && c.ranks_pieces() && c.ranks_twists() && c.moduli.is_none()) {
+    let rankable = c.len() <= MAX_DISTINCT && c.arrangements < u64::MAX;
+    if !(c.distinct && free && c.ranks_pieces() && c.ranks_twists() && c.moduli.is_none() && rankable) {
         return None;
     }
     let o = usize::from(c.orientations);

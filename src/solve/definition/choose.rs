@@ -1,16 +1,25 @@
 //! Which projections make the estimate, chosen to fit a memory budget.
 //!
-//! Each set that the moves change gets a share of the budget, the smallest sets first
-//! (what they leave passes on to the next): a set whose whole table fits its share is
+//! First each set that the moves change gets a share of the budget, the smallest sets
+//! first (what they leave passes on to the next): a set whose whole table fits its share is
 //! kept whole (the 3x3x3's corners); otherwise as many of its pieces as fit are told
 //! apart, the others made identical, and further groups of at most that many cover the
 //! rest while the share lasts (the 3x3x3's edges: 7 in one table, the other 5 with one more
-//! in a second). Larger tables prune more: time times table size stays about constant for
-//! the dedicated 3x3x3 solvers.
+//! in a second); where not even one piece fits, the set's orientations alone (the
+//! megaminx's 30 edges and 20 corners). Larger tables prune more: time times table size
+//! stays about constant for the dedicated 3x3x3 solvers.
+//!
+//! Then what is left of the budget grows the tables ([`grow`]): a table takes one more
+//! piece (or class of identical pieces) of a set it keeps, or of another set, joining
+//! them (the octahedron's corners with some of its centres), the growth that gains the
+//! most per byte first, while the grown table fits beside the others and its build (its
+//! table and the search's planes, as large again) fits too. A grown projection keeps all
+//! its old one told apart, so it estimates at least as much, and replaces it.
 
-use super::projection::{Projection, table_bytes};
+use super::projection::{Projection, View, table_bytes};
 use crate::puzzle::perm::structure::Structure;
 use crate::puzzle::perm::{Definition, Metric};
+use std::collections::HashMap;
 
 /// A projection chosen, with its ranks and table bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,6 +40,13 @@ pub fn choose(def: &Definition, metric: Metric, s: &Structure, budget: u64) -> V
             (offset..offset + def.sets[set].size).any(|p| !s.still.contains(&p))
         })
         .collect();
+    let mut chosen = shares(def, metric, &moved, budget);
+    grow(def, metric, &moved, &mut chosen, budget);
+    chosen
+}
+
+/// Each set of `moved` in its share of `budget`, the smallest sets first.
+fn shares(def: &Definition, metric: Metric, moved: &[usize], budget: u64) -> Vec<Choice> {
     let mut sized: Vec<(usize, Option<u64>)> = moved
         .iter()
         .map(|&set| (set, Projection::whole(set).ranks(def, metric)))
@@ -55,23 +71,37 @@ pub fn choose(def: &Definition, metric: Metric, s: &Structure, budget: u64) -> V
     chosen
 }
 
-/// Groups of pieces of `set` told apart, each table within what is left of `share`: the
-/// largest group first, then groups covering the pieces not yet told apart (filled up with
-/// the first pieces), until all are covered or nothing more fits.
-fn groups(def: &Definition, metric: Metric, set: usize, share: u64) -> Vec<Choice> {
+/// The distinct labels of `set`'s pieces, ascending.
+fn labels(def: &Definition, set: usize) -> Vec<u8> {
     let mut labels: Vec<u8> = def.solved.pieces[set].clone();
     labels.sort_unstable();
     labels.dedup();
+    labels
+}
+
+/// Groups of pieces of `set` told apart, each table within what is left of `share`: the
+/// largest group first, then groups covering the pieces not yet told apart (filled up with
+/// the first pieces), until all are covered or nothing more fits. Where no piece fits,
+/// the set's orientations alone (no piece told apart), if they fit.
+fn groups(def: &Definition, metric: Metric, set: usize, share: u64) -> Vec<Choice> {
+    let labels = labels(def, set);
     // Tables of k pieces told apart: a group's size only depends on k (its pieces' counts
-    // and orientations aside, which the first k stand for).
-    let sizes: Vec<Option<(u64, u64)>> = (0..labels.len())
-        .map(|k| {
-            let ranks = Projection::pieces(set, labels[..k].to_vec()).ranks(def, metric)?;
-            Some((ranks, table_bytes(ranks)?.0))
-        })
-        .collect();
+    // and orientations aside, which the first k stand for). They grow with k, so they are
+    // found only up to the first that does not fit (30 look-ups on the megaminx's edges
+    // would each find the structure of a projection).
+    let mut sizes: Vec<Option<(u64, u64)>> = Vec::new();
+    for k in 0..labels.len() {
+        let ranks = Projection::pieces(set, labels[..k].to_vec()).ranks(def, metric);
+        let size = ranks
+            .and_then(|r| Some((r, table_bytes(r)?.0)))
+            .filter(|&(_, b)| b <= share);
+        if size.is_none() && k > 0 {
+            break;
+        }
+        sizes.push(size);
+    }
     let largest = |room: u64| {
-        (1..labels.len())
+        (1..sizes.len())
             .rev()
             .find(|&k| sizes[k].is_some_and(|(_, b)| b <= room))
     };
@@ -93,5 +123,163 @@ fn groups(def: &Definition, metric: Metric, set: usize, share: u64) -> Vec<Choic
             bytes,
         });
     }
-    chosen
+    match (chosen.is_empty(), sizes.first().copied().flatten()) {
+        (true, Some((ranks, bytes))) if ranks > 1 => vec![Choice {
+            projection: Projection::pieces(set, Vec::new()),
+            ranks,
+            bytes,
+        }],
+        _ => chosen,
+    }
+}
+
+/// Grows the tables of `chosen` within `budget` ([the module's doc](self)): each step
+/// takes, of every table's growths that fit, the one that gains the most of the log of its
+/// ranks per byte added, until none fits. Tables another one's projection now contains
+/// are dropped, freeing their bytes.
+fn grow(def: &Definition, metric: Metric, moved: &[usize], chosen: &mut Vec<Choice>, budget: u64) {
+    // A step sees mostly the growths the step before saw: each projection's structure is
+    // found once.
+    let mut known: HashMap<Projection, Option<u64>> = HashMap::new();
+    loop {
+        let used: u64 = chosen.iter().map(|c| c.bytes).sum();
+        let mut best: Option<(f64, usize, Choice)> = None;
+        for (i, old) in chosen.iter().enumerate() {
+            for projection in growths(def, moved, &old.projection) {
+                let ranks = *known
+                    .entry(projection.clone())
+                    .or_insert_with(|| projection.ranks(def, metric));
+                let Some(ranks) = ranks else { continue };
+                let Some((bytes, _)) = table_bytes(ranks) else { continue };
+                // The others, the grown table, and its build's planes as large again.
+                let fits = (used - old.bytes)
+                    .checked_add(bytes.saturating_mul(2))
+                    .is_some_and(|b| b <= budget);
+                if !fits || ranks <= old.ranks {
+                    continue;
+                }
+                let gain = ((ranks as f64).ln() - (old.ranks.max(1) as f64).ln())
+                    / (bytes.saturating_sub(old.bytes).max(1) as f64);
+                if best.as_ref().is_none_or(|(g, _, _)| gain > *g) {
+                    best = Some((
+                        gain,
+                        i,
+                        Choice {
+                            projection,
+                            ranks,
+                            bytes,
+                        },
+                    ));
+                }
+            }
+        }
+        let Some((_, i, grown)) = best else { return };
+        chosen[i] = grown;
+        let kept = chosen[i].projection.clone();
+        let mut j = 0;
+        chosen.retain(|c| {
+            j += 1;
+            j - 1 == i || !kept.contains(&c.projection)
+        });
+    }
+}
+
+/// The projections one step larger than `p`: one more label of a set it tells pieces of
+/// apart (all of them: the set whole), or another moved set joined, whole, by its
+/// orientations alone, or by one label. Only the first label not yet told apart is tried:
+/// as in [`groups`], a table's size depends on how many labels it tells apart, not on
+/// which (their counts and orientations aside), and trying each would find the structure
+/// of dozens of projections a step.
+fn growths(def: &Definition, moved: &[usize], p: &Projection) -> Vec<Projection> {
+    let mut out = Vec::new();
+    let with = |set: usize, view: View| {
+        let mut sets: Vec<(usize, View)> = p.sets.iter().filter(|(s, _)| *s != set).cloned().collect();
+        sets.push((set, view));
+        sets.sort_by_key(|(s, _)| *s);
+        Projection { sets }
+    };
+    for &set in moved {
+        let labels = labels(def, set);
+        match p.sets.iter().find(|(s, _)| *s == set) {
+            Some((_, View::Whole)) => {}
+            Some((_, View::Pieces(kept))) => {
+                if let Some(&l) = labels.iter().find(|l| !kept.contains(l)) {
+                    let mut more = kept.clone();
+                    more.push(l);
+                    more.sort_unstable();
+                    let view = if more.len() == labels.len() {
+                        View::Whole
+                    } else {
+                        View::Pieces(more)
+                    };
+                    out.push(with(set, view));
+                }
+            }
+            None => {
+                out.push(with(set, View::Whole));
+                if labels.len() > 1 {
+                    out.push(with(set, View::Pieces(Vec::new())));
+                    out.push(with(set, View::Pieces(vec![labels[0]])));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::perm::parse_definition;
+
+    /// The choice for an example at `budget`, as names and bytes.
+    fn chosen(text: &str, budget: u64) -> Vec<(String, u64)> {
+        let def = parse_definition(text).expect("the example parses");
+        let s = Structure::for_reading(&def, Metric::Face).expect("its structure");
+        (choose(&def, Metric::Face, &s, budget).into_iter())
+            .map(|c| (c.projection.describe(&def, 1), c.bytes))
+            .collect()
+    }
+
+    const CUBE: &str = include_str!("../../../examples/3x3x3.tws");
+    const FTO: &str = include_str!("../../../examples/fto-corners-edges.tws");
+
+    /// At 1 GiB the 3x3x3 keeps its choice: nothing grows past it within the memory.
+    #[test]
+    fn keeps_the_3x3x3s_choice_at_1_gib() {
+        let names: Vec<String> = chosen(CUBE, 1 << 30).into_iter().map(|(n, _)| n).collect();
+        assert_eq!(names, ["CORNERS", "EDGES 1-6", "EDGES 7-12"]);
+    }
+
+    /// Whatever the budget, the tables fit it together, and growing one left room for its
+    /// build (its table and planes as large again) beside the others.
+    #[test]
+    fn the_choice_stays_within_small_budgets() {
+        for text in [CUBE, FTO] {
+            for budget in [64 << 10, 1 << 20, 5 << 20, 48 << 20] {
+                let choice = chosen(text, budget);
+                let total: u64 = choice.iter().map(|(_, b)| b).sum();
+                assert!(!choice.is_empty() && total <= budget, "{choice:?} past {budget}");
+            }
+        }
+    }
+
+    /// Memory left after each set's share grows the tables: on the octahedron's corners and
+    /// edges at 5 MiB, a table joins the corners with edges told apart, more than the
+    /// shares alone used.
+    #[test]
+    fn grows_tables_into_the_memory_left() {
+        let def = parse_definition(FTO).expect("the example parses");
+        let s = Structure::for_reading(&def, Metric::Face).expect("its structure");
+        let moved = [0, 1];
+        let shares: u64 = shares(&def, Metric::Face, &moved, 5 << 20)
+            .iter()
+            .map(|c| c.bytes)
+            .sum();
+        let choice = chosen(FTO, 5 << 20);
+        let grown: u64 = choice.iter().map(|(_, b)| b).sum();
+        assert!(grown > shares, "{choice:?}: {grown} bytes, the shares {shares}");
+        assert!(choice.iter().any(|(name, _)| name.contains(" + ")), "{choice:?}");
+        assert_eq!(choose(&def, Metric::Face, &s, 5 << 20).len(), choice.len());
+    }
 }

@@ -240,15 +240,22 @@ impl Route for DefinitionSearch {
             .iter()
             .map(|c| describe_table(&c.projection.describe(def, self.parts.first), c.ranks))
             .collect();
-        (how.note)(&format!(
-            "{}: IDA* with {} pattern database{} in {} (of {}): {}",
-            self.parts.id,
-            choices.len(),
-            if choices.len() == 1 { "" } else { "s" },
-            human_bytes(u128::from(bytes)),
-            human_bytes(u128::from(self.memory)),
-            names.join("; ")
-        ));
+        (how.note)(&match choices.is_empty() {
+            true => format!(
+                "{}: no pattern database fits in {}: IDA* by its moves alone (an estimate of 0)",
+                self.parts.id,
+                human_bytes(u128::from(self.memory))
+            ),
+            false => format!(
+                "{}: IDA* with {} pattern database{} in {} (of {}): {}",
+                self.parts.id,
+                choices.len(),
+                if choices.len() == 1 { "" } else { "s" },
+                human_bytes(u128::from(bytes)),
+                human_bytes(u128::from(self.memory)),
+                names.join("; ")
+            ),
+        });
         self.patterns = choices
             .iter()
             .map(|choice| self.pattern(choice, how))

@@ -26,7 +26,7 @@ use crate::solve::table::{DistanceTable, MAX_TABLE_RANKS};
 use crate::util::{human_bytes, thousands};
 
 /// Which pieces of one set a projection keeps.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum View {
     /// Every piece, with its orientation.
     Whole,
@@ -37,7 +37,7 @@ pub enum View {
 
 /// A projection: the sets it keeps (indices in the definition, ascending), each with what
 /// of it is kept.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Projection {
     /// `(set, view)`, sets ascending.
     pub sets: Vec<(usize, View)>,
@@ -59,7 +59,8 @@ impl Projection {
     }
 
     /// Its name, for notes and the cache: `CORNER`, `EDGE 1-7`, `EDGE 1 3 5` (pieces as the
-    /// definition numbers them, from `first`), sets joined by `+`.
+    /// definition numbers them, from `first`), `EDGE orientations` (no piece told apart),
+    /// sets joined by `+`.
     pub fn describe(&self, def: &Definition, first: u32) -> String {
         let parts: Vec<String> = self
             .sets
@@ -68,6 +69,7 @@ impl Projection {
                 let name = &def.sets[*set].name;
                 match view {
                     View::Whole => name.clone(),
+                    View::Pieces(pieces) if pieces.is_empty() => format!("{name} orientations"),
                     View::Pieces(pieces) => format!("{name} {}", ranges(pieces, first)),
                 }
             })
@@ -113,9 +115,24 @@ impl Projection {
         }
     }
 
+    /// Whether it tells apart everything `other` does (every set of `other`, whole or with
+    /// at least its pieces told apart), so its distance is never below `other`'s.
+    pub fn contains(&self, other: &Projection) -> bool {
+        other.sets.iter().all(|(set, theirs)| {
+            self.sets.iter().any(|(s, ours)| {
+                s == set
+                    && match (ours, theirs) {
+                        (View::Whole, _) => true,
+                        (View::Pieces(_), View::Whole) => false,
+                        (View::Pieces(ours), View::Pieces(theirs)) => theirs.iter().all(|l| ours.contains(l)),
+                    }
+            })
+        })
+    }
+
     /// The projection's rank space under `metric` (`None`: it cannot be ranked in 64 bits).
     pub fn ranks(&self, def: &Definition, metric: Metric) -> Option<u64> {
-        let (space, _) = PermPuzzle::rank_space(&self.definition(def), metric).ok()?;
+        let space = PermPuzzle::ranks_only(&self.definition(def), metric).ok()?;
         u64::try_from(space?).ok()
     }
 }
