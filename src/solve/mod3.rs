@@ -35,9 +35,10 @@ const UNREACHED: u8 = 3;
 /// Frontier words one rayon task records (16 bytes of codes each).
 const TASK_WORDS: usize = 4096;
 
-/// Ranks the engine searches a second per thread, for the estimate printed before a build
-/// (3x4 took 5 s on 2 quiet cores, 17-25 s on 2 busy ones).
-const RANKS_PER_SECOND_PER_THREAD: u64 = 8_000_000;
+/// Ranks whose predecessors are listed to estimate a build's time ([`build_time`]), in
+/// runs of [`SAMPLE_RUN`] consecutive ranks spread over the space.
+const SAMPLE_RANKS: u64 = 4096;
+const SAMPLE_RUN: u64 = 64;
 
 /// Each rank's distance to the goal modulo 3, 2 bits a rank (3: unreached).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -125,7 +126,7 @@ impl DistanceMod3 {
                 note(&format!(
                     "{id}: {why}; building it in memory ({}, about {})",
                     megabytes(states),
-                    build_time(states)
+                    build_time(puzzle)
                 ));
                 return Self::build(puzzle).map(Some);
             }
@@ -134,7 +135,7 @@ impl DistanceMod3 {
             "{id}: building its distance table once (distance mod 3, 2 bits a rank): {} in {}, about {}",
             megabytes(states),
             dir.display(),
-            build_time(states)
+            build_time(puzzle)
         ));
         let table = Self::build(puzzle)?;
         if let Err(e) = cache::store(&path, &header, &table.codes) {
@@ -196,10 +197,30 @@ pub fn megabytes(states: u64) -> String {
     format!("{} MB", thousands(bytes_for(states).div_ceil(1_000_000) as u64))
 }
 
-/// About how long a build takes on the current rayon pool: `about 10 s`.
-fn build_time(states: u64) -> String {
+/// About how long a build takes on the current rayon pool: `34 s on 2 threads`. A search
+/// lists each rank's predecessors about once, so the estimate is the time to list those of
+/// [`SAMPLE_RANKS`] ranks spread over the space, scaled up: a puzzle whose moves are costly
+/// (a set of 30 pieces unranked and ranked again for every move) is not promised a sliding
+/// board's speed.
+fn build_time<P: Puzzle>(puzzle: &P) -> String {
     let threads = rayon::current_num_threads().max(1) as u64;
-    let seconds = states.div_ceil(RANKS_PER_SECOND_PER_THREAD * threads);
+    let states = puzzle.states().max(1);
+    let runs = SAMPLE_RANKS / SAMPLE_RUN;
+    let step = (states / runs).max(SAMPLE_RUN);
+    let (mut listed, mut sampled) = (0u64, 0u64);
+    let began = std::time::Instant::now();
+    for start in (0..states).step_by(step as usize).take(runs as usize) {
+        // In runs of ascending ranks, as the engine hands them out: a puzzle's memo then
+        // saves what it saves in the search.
+        let mut memo = P::Memo::default();
+        for rank in start..(start + SAMPLE_RUN).min(states) {
+            puzzle.for_each_predecessor(&mut memo, rank, |r| listed = listed.wrapping_add(r));
+            sampled += 1;
+        }
+    }
+    std::hint::black_box(listed);
+    let per_rank = began.elapsed().as_secs_f64() / sampled.max(1) as f64;
+    let seconds = (per_rank * states as f64 / threads as f64).ceil().max(1.0);
     format!("{seconds} s on {threads} thread{}", if threads == 1 { "" } else { "s" })
 }
 
