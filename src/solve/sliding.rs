@@ -156,7 +156,9 @@ impl Route for TableBoards {
     }
 
     fn prepared_what(&self) -> Option<String> {
-        self.table.as_ref().map(|table| table.describe(self.puzzle.states(), "ranks"))
+        self.table
+            .as_ref()
+            .map(|table| table.describe(self.puzzle.states(), "ranks"))
     }
 
     fn sample(&mut self, request: Sample, how: &Preparing) -> Result<Vec<String>> {

@@ -210,7 +210,12 @@ impl Table {
 
     /// [`Table::path`] on the ranks of `puzzle`, whose rank `r` is the table's `index(r)`
     /// (see [`DistanceTable::path_through`]).
-    pub(crate) fn path_through<P: Puzzle>(&self, puzzle: &P, rank: u64, index: impl Fn(u64) -> u64) -> Option<Vec<u64>> {
+    pub(crate) fn path_through<P: Puzzle>(
+        &self,
+        puzzle: &P,
+        rank: u64,
+        index: impl Fn(u64) -> u64,
+    ) -> Option<Vec<u64>> {
         match self {
             Table::Bytes(table) => table.path_through(puzzle, rank, index),
             Table::Mod3(table) => table.path_through(puzzle, rank, index),
@@ -354,7 +359,9 @@ impl<P: Puzzle + Send> Route for TableRoute<P> {
 
     fn prepared_what(&self) -> Option<String> {
         let of = self.ranks_are();
-        self.table.as_ref().map(|table| table.describe(self.puzzle.states(), &of))
+        self.table
+            .as_ref()
+            .map(|table| table.describe(self.puzzle.states(), &of))
     }
 
     fn sample(&mut self, request: Sample, how: &Preparing) -> Result<Vec<String>> {
@@ -405,7 +412,9 @@ impl<P: Puzzle + Send> Route for TableRoute<P> {
         };
         path.reverse();
         let walker = self.walker();
-        Ok(Some(path.windows(2).map(|w| walker.describe_move(w[0], w[1])).collect()))
+        Ok(Some(
+            path.windows(2).map(|w| walker.describe_move(w[0], w[1])).collect(),
+        ))
     }
 
     fn solve(&mut self, position: &Position, _: &mut dyn FnMut(u32, u64)) -> Result<Outcome> {
@@ -546,7 +555,9 @@ mod tests {
             progress: &|_, _| {},
         };
         let mut routes = [SymmetryChoice::default(), SymmetryChoice::NONE].map(|c| TableRoute::new(solving(&text, c)));
-        routes.iter_mut().for_each(|route| assert!(route.prepare(&how).expect("a table").is_none()));
+        routes
+            .iter_mut()
+            .for_each(|route| assert!(route.prepare(&how).expect("a table").is_none()));
         for scramble in ["R U F' R2 U' F R U2", "F R' U2 F' R", "U", "R U R' U R U2 R'"] {
             let solved: Vec<Solution> = routes
                 .iter_mut()
@@ -564,7 +575,10 @@ mod tests {
             let mut moves = routes[1].read(scramble).expect("a position");
             let reach = routes[0].reach(&moves).expect("the moves");
             moves = routes[1].read(&reach.expect("a table walks").join(" ")).expect("moves");
-            assert_eq!(routes[1].solve(&moves, &mut |_, _| {}).ok(), Some(Outcome::Solved(solved[1].clone())));
+            assert_eq!(
+                routes[1].solve(&moves, &mut |_, _| {}).ok(),
+                Some(Outcome::Solved(solved[1].clone()))
+            );
         }
     }
 
