@@ -297,6 +297,29 @@ mod tests {
         }
     }
 
+    /// Where a rank stands for several configurations (flip-k's tail counts), the search
+    /// draws among the configurations: asked for more, every one of the level once; one
+    /// a seed, each about as often, whatever its rank's weight.
+    #[test]
+    fn the_search_draws_configurations_not_ranks() {
+        use crate::puzzle::SearchGraph;
+        let puzzle = crate::puzzle::flip_k::FlipK::new(6, 1);
+        // Distance 2 from all tails: 4 tails, C(6, 4) = 15 rows.
+        let mut all = by_search(&puzzle, Some(2), 100, 5).expect("a sample");
+        all.sort_unstable();
+        assert_eq!(all, (0..15).map(|m| (4, m)).collect::<Vec<_>>());
+        // Any distance: 7 ranks standing for 64 rows.
+        let mut drawn = vec![0usize; 64];
+        for seed in 0..64 * 200 {
+            for (rank, member) in by_search(&puzzle, None, 1, seed).expect("a sample") {
+                let before: u64 = (0..rank).map(|r| puzzle.multiplicity(r)).sum();
+                drawn[(before + member) as usize] += 1;
+            }
+        }
+        let chi2: f64 = drawn.iter().map(|&n| (n as f64 - 200.0).powi(2) / 200.0).sum();
+        assert!(chi2 < 63.0 + 5.0 * 126f64.sqrt(), "chi-square {chi2}: {drawn:?}");
+    }
+
     #[test]
     fn another_seed_picks_others() {
         let pick = |seed| {
