@@ -150,3 +150,60 @@ fn any_distance_draws_among_all_positions_even_of_the_3x3x3() {
         at.stderr
     );
 }
+
+/// A definition searched by class is solved on the table of its classes and sampled from
+/// it: the same solutions, move for move, as on the table of positions (`--symmetry
+/// none`), and the sample's positions at the distance asked for, the same for a seed.
+#[test]
+fn a_definition_by_class_solves_and_samples_as_by_position() {
+    let sandbox = Sandbox::new();
+    let cube = crate::util::example("pocket-cube-held.tws");
+    let by_class = ["--rules", &cube];
+    let by_position = ["--rules", &cube, "--symmetry", "none"];
+    let draw = [
+        &by_class[..],
+        &["--sample", "7", "6", "--seed", "2", "--as-lines", "--quiet"],
+    ]
+    .concat();
+    let positions = sample(&sandbox, &draw);
+    assert_eq!(positions.len(), 6);
+    assert_eq!(sample(&sandbox, &draw), positions);
+    each_solves_in(&sandbox, &by_position, &positions, "7 moves");
+    let scrambles = ["R U F' R2 U' F R U2", "F2 U' R F' U2 R' F", "U R2"];
+    let solve = |args: &[&str]| {
+        let ended = sandbox.output(
+            &[
+                args,
+                &["--solve"],
+                &scrambles[..],
+                &positions[..2].iter().map(String::as_str).collect::<Vec<_>>(),
+            ]
+            .concat(),
+        );
+        assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+        ended
+    };
+    let (classes, plain) = (solve(&by_class), solve(&by_position));
+    // All but the summary table's times.
+    let walks = |stdout: &str| {
+        stdout
+            .lines()
+            .filter(|l| !l.starts_with('|'))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(walks(&classes.stdout), walks(&plain.stdout));
+    assert_eq!(classes.stdout.matches("solution (").count(), 5);
+    assert!(
+        classes
+            .stderr
+            .contains("ranks (classes of its 3,674,160 positions up to its symmetries)"),
+        "{}",
+        classes.stderr
+    );
+    assert!(
+        plain.stderr.contains("distance table of 3,674,160 ranks"),
+        "{}",
+        plain.stderr
+    );
+}

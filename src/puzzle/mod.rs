@@ -346,15 +346,32 @@ pub trait Invariant {
             true => Err(choice.missing("none but the identity")),
         }
     }
-    /// The same puzzle as a solver's table wants it: ranked by configurations, where
-    /// [`Invariant::with_symmetry`] ranked it by classes (a definition's sym-coordinates),
-    /// since the table walks from the user's own position move by move; and counting no
-    /// classes, which the table does not show.
+    /// The same puzzle as a solver's table wants it: counting no classes, which the table
+    /// does not show. Where [`Invariant::with_symmetry`] ranked it by classes (a
+    /// definition's sym-coordinates), it stays so, and the table is of classes, the group's
+    /// order smaller: positions are then read and walked on [`Invariant::positions`].
     fn for_solving(self) -> Self
     where
         Self: Sized,
     {
         self
+    }
+    /// Where this puzzle's ranks are classes whose members a solution must tell apart (a
+    /// definition searched by class): the same puzzle ranked by positions, on which the
+    /// solver reads the user's position and walks it move by move, looking each position
+    /// up in the table of classes at [`Invariant::class_rank`]; the moves printed are the
+    /// user's own, not those of the class's representative. `None` where the ranks are
+    /// what the solver walks (flip-k's tail counts make their walk concrete themselves,
+    /// [`Notation::walk`]).
+    fn positions(&self) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        None
+    }
+    /// The rank of the class of `position`, a rank of [`Invariant::positions`].
+    fn class_rank(&self, position: u64) -> u64 {
+        position
     }
 }
 

@@ -167,15 +167,21 @@ impl DistanceMod3 {
     /// none. Each step takes the first move (in the puzzle's move order) to a rank coded
     /// one less modulo 3, which is one move closer (see the module's note).
     pub fn path<P: Puzzle>(&self, puzzle: &P, rank: u64) -> Option<Vec<u64>> {
+        self.path_through(puzzle, rank, |rank| rank)
+    }
+
+    /// [`DistanceMod3::path`] on the ranks of `puzzle` (positions), whose rank `r` is the
+    /// table's `index(r)` (its class): the codes of the table, the moves of `puzzle`.
+    pub fn path_through<P: Puzzle>(&self, puzzle: &P, rank: u64, index: impl Fn(u64) -> u64) -> Option<Vec<u64>> {
         let goals = puzzle.goals();
-        let mut code = self.code(rank)?;
+        let mut code = self.code(index(rank))?;
         let mut path = vec![rank];
         let mut here = rank;
         while !goals.contains(&here) {
             let want = (code + 2) % 3;
             let mut closer = None;
             puzzle.for_each_successor(here, |next| {
-                if closer.is_none() && self.code(next) == Some(want) {
+                if closer.is_none() && self.code(index(next)) == Some(want) {
                     closer = Some(next);
                 }
             });

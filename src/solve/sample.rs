@@ -50,12 +50,22 @@ fn key(seed: u64, rank: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Keeps the `count` ranks with the smallest keys among those it is offered.
+/// The key of the `member`-th configuration a rank stands for ([`SearchGraph::multiplicity`]):
+/// the rank's own key for the first, so that a rank that stands for one keeps its key.
+fn member_key(seed: u64, rank: u64, member: u64) -> u64 {
+    match member {
+        0 => key(seed, rank),
+        m => key(key(seed, rank), m),
+    }
+}
+
+/// Keeps the `count` ranks (or configurations of ranks) with the smallest keys among those
+/// it is offered.
 struct Picker {
     count: usize,
     seed: u64,
-    /// `(key, rank)`, at most `2 * count` before they are cut back to `count`.
-    kept: Vec<(u64, u64)>,
+    /// `(key, rank, member)`, at most `2 * count` before they are cut back to `count`.
+    kept: Vec<(u64, u64, u64)>,
 }
 
 impl Picker {
@@ -68,9 +78,17 @@ impl Picker {
     }
 
     fn offer(&mut self, rank: u64) {
-        self.kept.push((key(self.seed, rank), rank));
-        if self.kept.len() >= self.count.max(1).saturating_mul(2) {
-            self.cut();
+        self.offer_members(rank, 1);
+    }
+
+    /// Offers each of the `weight` configurations `rank` stands for, with a key of its own:
+    /// the smallest keys are then a uniform sample of the configurations, not the ranks.
+    fn offer_members(&mut self, rank: u64, weight: u64) {
+        for member in 0..weight {
+            self.kept.push((member_key(self.seed, rank, member), rank, member));
+            if self.kept.len() >= self.count.max(1).saturating_mul(2) {
+                self.cut();
+            }
         }
     }
 
@@ -80,9 +98,14 @@ impl Picker {
     }
 
     /// The ranks picked, in the order of their keys (a random order).
-    fn ranks(mut self) -> Vec<u64> {
+    fn ranks(self) -> Vec<u64> {
+        self.members().into_iter().map(|(rank, _)| rank).collect()
+    }
+
+    /// The configurations picked as `(rank, member)`, in the order of their keys.
+    fn members(mut self) -> Vec<(u64, u64)> {
         self.cut();
-        self.kept.into_iter().map(|(_, rank)| rank).collect()
+        self.kept.into_iter().map(|(_, rank, member)| (rank, member)).collect()
     }
 }
 
@@ -175,22 +198,25 @@ pub fn members(
         .collect())
 }
 
-/// Up to `count` ranks at `distance` (any: `None`) from the goals of `puzzle`, picked with
-/// `seed`, by the breadth-first search from the goals up to that level, or through every
-/// level for any distance (on the current rayon pool).
+/// Up to `count` configurations at `distance` (any: `None`) from the goals of `puzzle`, as
+/// `(rank, member)` ([`members`]), picked with `seed` uniformly among the configurations
+/// (a rank stands for [`SearchGraph::multiplicity`] of them), by the breadth-first search
+/// from the goals up to that level, or through every level for any distance (on the
+/// current rayon pool).
 pub fn by_search<P: SearchGraph>(
     puzzle: &P,
     distance: Option<usize>,
     count: usize,
     seed: u64,
-) -> Result<Vec<u64>, SampleError> {
+) -> Result<Vec<(u64, u64)>, SampleError> {
     let mut picker = Picker::new(count, seed);
+    let offer = |picker: &mut Picker, rank| picker.offer_members(rank, puzzle.multiplicity(rank));
     if distance.is_none_or(|d| d == 0) {
-        puzzle.goals().into_iter().for_each(|goal| picker.offer(goal));
+        puzzle.goals().into_iter().for_each(|goal| offer(&mut picker, goal));
     }
     let Some(distance) = distance.filter(|&d| d > 0) else {
         return match distance {
-            Some(_) => Ok(picker.ranks()),
+            Some(_) => Ok(picker.members()),
             None => every_level(puzzle, picker),
         };
     };
@@ -200,7 +226,7 @@ pub fn by_search<P: SearchGraph>(
             max = level.depth + 1;
         }
         if level.depth + 1 == distance {
-            level.next.iter().for_each(|rank| picker.offer(rank));
+            level.next.iter().for_each(|rank| offer(&mut picker, rank));
             stopped = true;
             return ControlFlow::Break(());
         }
@@ -215,16 +241,20 @@ pub fn by_search<P: SearchGraph>(
     if distance > max {
         return Err(SampleError::Beyond { distance, max });
     }
-    Ok(picker.ranks())
+    Ok(picker.members())
 }
 
-/// The `picker`'s pick of every rank the search from the goals reaches (the goals offered).
-fn every_level<P: SearchGraph>(puzzle: &P, mut picker: Picker) -> Result<Vec<u64>, SampleError> {
+/// The `picker`'s pick of every configuration the search from the goals reaches (the
+/// goals offered).
+fn every_level<P: SearchGraph>(puzzle: &P, mut picker: Picker) -> Result<Vec<(u64, u64)>, SampleError> {
     engine::search(puzzle, Options::default(), |level| {
-        level.next.iter().for_each(|rank| picker.offer(rank));
+        level
+            .next
+            .iter()
+            .for_each(|rank| picker.offer_members(rank, puzzle.multiplicity(rank)));
         ControlFlow::Continue(())
     })?;
-    Ok(picker.ranks())
+    Ok(picker.members())
 }
 
 #[cfg(test)]
@@ -248,18 +278,46 @@ mod tests {
         let table = crate::solve::table::DistanceTable::build(&puzzle).expect("a table");
         for distance in [0, 1, 7, 20, 36] {
             let by_table = from_table(table.distances(), Some(distance), 4, 3).expect("a sample");
-            assert_eq!(by_search(&puzzle, Some(distance), 4, 3).expect("a sample"), by_table);
+            let by_search: Vec<u64> = by_search(&puzzle, Some(distance), 4, 3)
+                .expect("a sample")
+                .into_iter()
+                .map(|(rank, _)| rank)
+                .collect();
+            assert_eq!(by_search, by_table);
             assert!(by_table.iter().all(|&rank| table.distance(rank) == Some(distance)));
         }
         for draw in [
             from_table(table.distances(), Some(37), 4, 3),
-            by_search(&puzzle, Some(37), 4, 3),
+            by_search(&puzzle, Some(37), 4, 3).map(|drawn| drawn.into_iter().map(|(rank, _)| rank).collect()),
         ] {
             assert!(
                 matches!(draw, Err(SampleError::Beyond { distance: 37, max: 36 })),
                 "{draw:?}"
             );
         }
+    }
+
+    /// Where a rank stands for several configurations (flip-k's tail counts), the search
+    /// draws among the configurations: asked for more, every one of the level once; one
+    /// a seed, each about as often, whatever its rank's weight.
+    #[test]
+    fn the_search_draws_configurations_not_ranks() {
+        use crate::puzzle::SearchGraph;
+        let puzzle = crate::puzzle::flip_k::FlipK::new(6, 1);
+        // Distance 2 from all tails: 4 tails, C(6, 4) = 15 rows.
+        let mut all = by_search(&puzzle, Some(2), 100, 5).expect("a sample");
+        all.sort_unstable();
+        assert_eq!(all, (0..15).map(|m| (4, m)).collect::<Vec<_>>());
+        // Any distance: 7 ranks standing for 64 rows.
+        let mut drawn = vec![0usize; 64];
+        for seed in 0..64 * 200 {
+            for (rank, member) in by_search(&puzzle, None, 1, seed).expect("a sample") {
+                let before: u64 = (0..rank).map(|r| puzzle.multiplicity(r)).sum();
+                drawn[(before + member) as usize] += 1;
+            }
+        }
+        let chi2: f64 = drawn.iter().map(|&n| (n as f64 - 200.0).powi(2) / 200.0).sum();
+        assert!(chi2 < 63.0 + 5.0 * 126f64.sqrt(), "chi-square {chi2}: {drawn:?}");
     }
 
     #[test]

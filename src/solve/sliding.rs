@@ -156,7 +156,9 @@ impl Route for TableBoards {
     }
 
     fn prepared_what(&self) -> Option<String> {
-        self.table.as_ref().map(|table| table.describe(self.puzzle.states()))
+        self.table
+            .as_ref()
+            .map(|table| table.describe(self.puzzle.states(), "ranks"))
     }
 
     fn sample(&mut self, request: Sample, how: &Preparing) -> Result<Vec<String>> {
@@ -164,7 +166,8 @@ impl Route for TableBoards {
         let ranks = if self.mod3 {
             // A table of distances modulo 3 cannot tell a rank's distance: the search from
             // the goal up to level `distance` can.
-            sample::by_search(&self.puzzle, distance, count, seed)?
+            let drawn = sample::by_search(&self.puzzle, distance, count, seed)?;
+            drawn.into_iter().map(|(rank, _)| rank).collect()
         } else {
             self.prepare(how)?;
             let Some(Table::Bytes(table)) = &self.table else {

@@ -150,14 +150,21 @@ impl DistanceTable {
     /// there is none. Each step takes the first move (in the puzzle's move order) whose
     /// cost is exactly what it brings the distance down by.
     pub fn path<P: Puzzle>(&self, puzzle: &P, rank: u64) -> Option<Vec<u64>> {
-        let mut d = self.distance(rank)?;
+        self.path_through(puzzle, rank, |rank| rank)
+    }
+
+    /// [`DistanceTable::path`] where the table's ranks are not `puzzle`'s: `index` gives a
+    /// rank of `puzzle` (a position) the table's rank (its class), so the walk is on
+    /// `puzzle`'s own ranks and moves.
+    pub fn path_through<P: Puzzle>(&self, puzzle: &P, rank: u64, index: impl Fn(u64) -> u64) -> Option<Vec<u64>> {
+        let mut d = self.distance(index(rank))?;
         let mut path = vec![rank];
         let mut here = rank;
         while d > 0 {
             let mut closer = None;
             puzzle.for_each_weighted_successor(here, |next, cost| {
                 let cost = cost as usize;
-                if closer.is_none() && cost <= d && self.distance(next) == Some(d - cost) {
+                if closer.is_none() && cost <= d && self.distance(index(next)) == Some(d - cost) {
                     closer = Some((next, cost));
                 }
             });
@@ -174,8 +181,15 @@ impl DistanceTable {
 /// Solving any puzzle whose rank space fits a [`DistanceTable`], or above
 /// [`MAX_TABLE_RANKS`] a [`DistanceMod3`] where [`mod3::applies`]: positions in the
 /// puzzle's notation, solutions walked down the table.
+///
+/// Where the puzzle's ranks are classes up to its symmetries (a definition searched by
+/// class), the table is of classes and `positions` is the same puzzle ranked by positions
+/// ([`Invariant::positions`](crate::puzzle::Invariant::positions)): a position is read as
+/// itself, and walked move by move on its own neighbours, each looked up at its class. A
+/// position and its images are equally far from the goal, so the walk is a shortest one.
 pub struct TableRoute<P> {
     puzzle: P,
+    positions: Option<P>,
     table: Option<Table>,
 }
 
@@ -191,18 +205,30 @@ impl Table {
     /// A shortest path from `rank` to a goal of `puzzle`, both ends included; `None` if
     /// there is none.
     pub(crate) fn path<P: Puzzle>(&self, puzzle: &P, rank: u64) -> Option<Vec<u64>> {
+        self.path_through(puzzle, rank, |rank| rank)
+    }
+
+    /// [`Table::path`] on the ranks of `puzzle`, whose rank `r` is the table's `index(r)`
+    /// (see [`DistanceTable::path_through`]).
+    pub(crate) fn path_through<P: Puzzle>(
+        &self,
+        puzzle: &P,
+        rank: u64,
+        index: impl Fn(u64) -> u64,
+    ) -> Option<Vec<u64>> {
         match self {
-            Table::Bytes(table) => table.path(puzzle, rank),
-            Table::Mod3(table) => table.path(puzzle, rank),
+            Table::Bytes(table) => table.path_through(puzzle, rank, index),
+            Table::Mod3(table) => table.path_through(puzzle, rank, index),
         }
     }
 
-    /// What it is, for a note: `distance table of N ranks`, with `(mod 3, SIZE)`.
-    pub(crate) fn describe(&self, states: u64) -> String {
+    /// What it is, for a note: `distance table of N ranks`, with `(mod 3, SIZE)`; `of`
+    /// says what the ranks are (`ranks`, or `classes (of N positions)`).
+    pub(crate) fn describe(&self, states: u64, of: &str) -> String {
         match self {
-            Table::Bytes(_) => format!("distance table of {} ranks", thousands(states)),
+            Table::Bytes(_) => format!("distance table of {} {of}", thousands(states)),
             Table::Mod3(_) => format!(
-                "distance table (mod 3, {}) of {} ranks",
+                "distance table (mod 3, {}) of {} {of}",
                 mod3::megabytes(states),
                 thousands(states)
             ),
@@ -240,13 +266,55 @@ pub fn refusal<P: Puzzle>(puzzle: &P) -> Option<String> {
 impl<P: Puzzle> TableRoute<P> {
     /// The route for `puzzle`; the table is built (or loaded) by [`Route::prepare`].
     pub fn new(puzzle: P) -> Self {
-        Self { puzzle, table: None }
+        let positions = puzzle.positions();
+        Self {
+            puzzle,
+            positions,
+            table: None,
+        }
     }
 
-    /// The cost of the cheapest move from `from` to `to`.
+    /// The puzzle positions are read and walked on: [`TableRoute::positions`]', or the
+    /// table's own.
+    fn walker(&self) -> &P {
+        self.positions.as_ref().unwrap_or(&self.puzzle)
+    }
+
+    /// The identity the cached table is kept under: a table of classes is never read as
+    /// one of positions, nor the other way round (an older table of this search's
+    /// positions has the same identity but no `table` part).
+    fn identity(&self, how: &Preparing) -> Identity {
+        let identity = how.identity(&self.puzzle.id());
+        match self.positions {
+            Some(_) => identity.with("table", "classes"),
+            None => identity,
+        }
+    }
+
+    /// A shortest path from the position of `rank` (a rank of [`TableRoute::walker`]),
+    /// both ends included, walked on its own moves.
+    fn path(&self, table: &Table, rank: u64) -> Option<Vec<u64>> {
+        match &self.positions {
+            Some(positions) => table.path_through(positions, rank, |r| self.puzzle.class_rank(r)),
+            None => table.path(&self.puzzle, rank),
+        }
+    }
+
+    /// What the table's ranks are, for a note: `ranks`, or `ranks (classes of ...)`.
+    fn ranks_are(&self) -> String {
+        match &self.positions {
+            Some(positions) => format!(
+                "ranks (classes of its {} positions up to its symmetries)",
+                thousands(positions.states())
+            ),
+            None => "ranks".into(),
+        }
+    }
+
+    /// The cost of the cheapest move from `from` to `to`, positions of the walker.
     fn cost(&self, from: u64, to: u64) -> u32 {
         let mut cost = u32::MAX;
-        self.puzzle.for_each_weighted_successor(from, |next, c| {
+        self.walker().for_each_weighted_successor(from, |next, c| {
             if next == to {
                 cost = cost.min(c);
             }
@@ -261,7 +329,7 @@ impl<P: Puzzle + Send> Route for TableRoute<P> {
     }
 
     fn read(&self, text: &str) -> Result<Position> {
-        let state = match self.puzzle.parse(text) {
+        let state = match self.walker().parse(text) {
             Ok(rank) => State::Rank(rank),
             Err(e) => unsolvable(e, text)?,
         };
@@ -276,7 +344,7 @@ impl<P: Puzzle + Send> Route for TableRoute<P> {
         if let Some(why) = refusal(&self.puzzle) {
             anyhow::bail!(why);
         }
-        let (identity, cache, note) = (how.identity(&id), how.cache, how.note);
+        let (identity, cache, note) = (self.identity(how), how.cache, how.note);
         let table = if self.puzzle.states() > MAX_TABLE_RANKS {
             let built = DistanceMod3::prepare(&self.puzzle, &identity, cache, true, note)
                 .with_context(|| format!("{id}: cannot build the distance table"))?;
@@ -290,7 +358,10 @@ impl<P: Puzzle + Send> Route for TableRoute<P> {
     }
 
     fn prepared_what(&self) -> Option<String> {
-        self.table.as_ref().map(|table| table.describe(self.puzzle.states()))
+        let of = self.ranks_are();
+        self.table
+            .as_ref()
+            .map(|table| table.describe(self.puzzle.states(), &of))
     }
 
     fn sample(&mut self, request: Sample, how: &Preparing) -> Result<Vec<String>> {
@@ -302,8 +373,7 @@ impl<P: Puzzle + Send> Route for TableRoute<P> {
         }
         let (distance, count, seed) = (request.distance, request.count, request.seed);
         let drawn: Vec<(u64, u64)> = if self.puzzle.states() > MAX_TABLE_RANKS {
-            let ranks = sample::by_search(&self.puzzle, distance, count, seed)?;
-            ranks.into_iter().map(|rank| (rank, 0)).collect()
+            sample::by_search(&self.puzzle, distance, count, seed)?
         } else {
             self.prepare(how)?;
             let Some(Table::Bytes(table)) = &self.table else {
@@ -337,12 +407,13 @@ impl<P: Puzzle + Send> Route for TableRoute<P> {
         if !self.puzzle.symmetric() {
             return Ok(None);
         }
-        let Some(mut path) = table.path(&self.puzzle, *rank) else {
+        let Some(mut path) = self.path(table, *rank) else {
             return Ok(None);
         };
         path.reverse();
+        let walker = self.walker();
         Ok(Some(
-            path.windows(2).map(|w| self.puzzle.describe_move(w[0], w[1])).collect(),
+            path.windows(2).map(|w| walker.describe_move(w[0], w[1])).collect(),
         ))
     }
 
@@ -350,11 +421,11 @@ impl<P: Puzzle + Send> Route for TableRoute<P> {
         let (Some(table), State::Rank(rank)) = (&self.table, &position.state) else {
             anyhow::bail!("{}: this state does not belong to this puzzle", position.label);
         };
-        let Some(path) = table.path(&self.puzzle, *rank) else {
+        let Some(path) = self.path(table, *rank) else {
             return Ok(unreached());
         };
         let walk = self
-            .puzzle
+            .walker()
             .walk(&position.label, &path)
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         let weights = (self.puzzle.max_move_cost() > 1).then(|| {
@@ -368,5 +439,209 @@ impl<P: Puzzle + Send> Route for TableRoute<P> {
             nodes: None,
             weights,
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::perm::{Metric, PermPuzzle};
+    use crate::puzzle::{Invariant, Notation, SearchGraph, SymmetryChoice};
+    use std::collections::HashMap;
+
+    /// The 6 edges of a tetrahedron, each move a third turn of the three edges at a vertex:
+    /// 360 positions under 24 symmetries, searched by class through blocks of opposite
+    /// edges, its classes of many sizes (the goal's alone, most of 24).
+    const TETRAHEDRON_EDGES: &str = "Name TetrahedronEdges\nSet EDGE 6 1\n\
+        Solved\nEDGE\n1 2 3 4 5 6\nEnd\n\
+        Move V0\nEDGE\n2 3 1 4 5 6\nEnd\nMove V1\nEDGE\n5 2 3 1 4 6\nEnd\n\
+        Move V2\nEDGE\n1 4 3 6 5 2\nEnd\nMove V3\nEDGE\n1 2 6 4 3 5\nEnd\n";
+
+    fn example(file: &str) -> String {
+        std::fs::read_to_string(format!("{}/examples/{file}", env!("CARGO_MANIFEST_DIR"))).expect("example")
+    }
+
+    /// The solver's puzzle for `text` with the symmetries `choice` asks for.
+    fn solving(text: &str, choice: SymmetryChoice) -> PermPuzzle {
+        PermPuzzle::from_text(text, "test", Metric::Face)
+            .expect("definition")
+            .with_symmetry(choice)
+            .expect("group")
+            .for_solving()
+    }
+
+    /// The table of classes (of `text` searched by class) and the plain table (with no
+    /// symmetry), with their puzzles.
+    struct Tables {
+        classes: PermPuzzle,
+        positions: PermPuzzle,
+        by_class: DistanceTable,
+        plain: PermPuzzle,
+        /// A byte a position, or its distance modulo 3 above [`MAX_TABLE_RANKS`].
+        by_position: Table,
+    }
+
+    impl Tables {
+        fn of(text: &str) -> Tables {
+            let classes = solving(text, SymmetryChoice::default());
+            let positions = classes.positions().expect("searched by class");
+            let plain = solving(text, SymmetryChoice::NONE);
+            assert!(plain.positions().is_none());
+            assert!(classes.states() * 2 <= plain.states(), "{} classes", classes.states());
+            let by_class = DistanceTable::build(&classes).expect("a table of classes");
+            let by_position = match DistanceTable::build(&plain) {
+                Ok(table) => Table::Bytes(table),
+                Err(_) => Table::Mod3(DistanceMod3::build(&plain).expect("a table of positions")),
+            };
+            Tables {
+                classes,
+                positions,
+                by_class,
+                plain,
+                by_position,
+            }
+        }
+
+        /// The plain table's rank `rank`: the same distance from the table of classes, and
+        /// a walk on its own moves, as long as the plain table's, that replays to the goal.
+        fn check(&self, rank: u64) {
+            let text = self.plain.render(rank);
+            let own = self.positions.parse(&text).expect("the same position");
+            let d = self.by_position.path(&self.plain, rank).map(|path| path.len() - 1);
+            assert_eq!(self.by_class.distance(self.classes.class_rank(own)), d, "{text}");
+            let Some(d) = d else { return };
+            let path = self
+                .by_class
+                .path_through(&self.positions, own, |r| self.classes.class_rank(r))
+                .expect("a path");
+            assert_eq!(path.len(), d + 1, "{text}");
+            assert_eq!(path.last(), self.positions.goals().first(), "{text}");
+            for step in path.windows(2) {
+                let mut next = Vec::new();
+                self.positions.for_each_successor(step[0], |n| next.push(n));
+                assert!(next.contains(&step[1]), "{text}: a move");
+                assert_ne!(self.positions.describe_move(step[0], step[1]), "?");
+            }
+        }
+    }
+
+    #[test]
+    fn every_position_has_its_distance_in_the_table_of_classes() {
+        let tables = Tables::of(TETRAHEDRON_EDGES);
+        assert_eq!(tables.plain.states(), 360);
+        (0..360).for_each(|rank| tables.check(rank));
+    }
+
+    /// The held pocket cube counts a position with its inverse beside its 6 symmetries:
+    /// 500 positions spread over the ranks. (The pocket cube's and the pyraminx's plain
+    /// tables take seconds to build, too long here: the binary is compared on them.)
+    #[test]
+    fn positions_of_the_held_pocket_cube_have_their_distance_in_the_table_of_classes() {
+        let tables = Tables::of(&example("pocket-cube-held.tws"));
+        let states = tables.plain.states();
+        (0..500u64).for_each(|i| tables.check(i.wrapping_mul(0x9E37_79B9_7F4A_7C15) % states));
+    }
+
+    /// The route of classes reads the user's own position and prints its own moves, as the
+    /// plain route does, however its class's representative lies.
+    #[test]
+    fn the_route_of_classes_solves_as_the_plain_route() {
+        let text = example("pocket-cube-held.tws");
+        let how = Preparing {
+            cache: None,
+            identity: None,
+            pdb: None,
+            note: &|_| {},
+            progress: &|_, _| {},
+        };
+        let mut routes = [SymmetryChoice::default(), SymmetryChoice::NONE].map(|c| TableRoute::new(solving(&text, c)));
+        routes
+            .iter_mut()
+            .for_each(|route| assert!(route.prepare(&how).expect("a table").is_none()));
+        for scramble in ["R U F' R2 U' F R U2", "F R' U2 F' R", "U", "R U R' U R U2 R'"] {
+            let solved: Vec<Solution> = routes
+                .iter_mut()
+                .map(|route| {
+                    let position = route.read(scramble).expect("a position");
+                    match route.solve(&position, &mut |_, _| {}).expect("solved") {
+                        Outcome::Solved(solution) => solution,
+                        Outcome::Unsolvable(why) => panic!("{scramble}: {why}"),
+                    }
+                })
+                .collect();
+            assert_eq!(solved[0].len(), solved[1].len(), "{scramble}");
+            // The walk starts from the position as read, not its class's representative.
+            assert_eq!(solved[0].positions.first(), solved[1].positions.first(), "{scramble}");
+            let mut moves = routes[1].read(scramble).expect("a position");
+            let reach = routes[0].reach(&moves).expect("the moves");
+            moves = routes[1].read(&reach.expect("a table walks").join(" ")).expect("moves");
+            assert_eq!(
+                routes[1].solve(&moves, &mut |_, _| {}).ok(),
+                Some(Outcome::Solved(solved[1].clone()))
+            );
+        }
+    }
+
+    /// Drawn from the table of classes, each position of a distance is as likely, whatever
+    /// the size of its class: one position a seed, 200 times the level's size, a
+    /// chi-square test against the plain table's positions.
+    #[test]
+    fn a_sample_of_classes_draws_positions_uniformly() {
+        let tables = Tables::of(TETRAHEDRON_EDGES);
+        let how = Preparing {
+            cache: None,
+            identity: None,
+            pdb: None,
+            note: &|_| {},
+            progress: &|_, _| {},
+        };
+        let mut route = TableRoute::new(tables.classes.clone());
+        let plain = DistanceTable::build(&tables.plain).expect("a table");
+        let mut sizes_differ = false;
+        for distance in 1..=plain.distances().map(|(_, d)| d).max().unwrap_or(0) {
+            let level: Vec<String> = (0..360)
+                .filter(|&r| plain.distance(r) == Some(distance))
+                .map(|r| tables.plain.render(r))
+                .collect();
+            let sizes: Vec<u64> = (0..tables.classes.states())
+                .filter(|&c| tables.by_class.distance(c) == Some(distance))
+                .map(|c| tables.classes.multiplicity(c))
+                .collect();
+            sizes_differ |= sizes.iter().any(|&s| s != sizes[0]);
+            // Asked for them all, every position once.
+            let request = Sample {
+                distance: Some(distance),
+                count: 1000,
+                seed: 1,
+            };
+            let mut all = route.sample(request, &how).expect("a sample");
+            all.sort();
+            let mut expected = level.clone();
+            expected.sort();
+            assert_eq!(all, expected, "at {distance}");
+            let rounds = 200 * level.len();
+            let mut drawn: HashMap<String, usize> = HashMap::new();
+            for seed in 0..rounds as u64 {
+                let request = Sample {
+                    distance: Some(distance),
+                    count: 1,
+                    seed,
+                };
+                for position in route.sample(request, &how).expect("a sample") {
+                    *drawn.entry(position).or_default() += 1;
+                }
+            }
+            assert_eq!(drawn.len(), level.len(), "at {distance}");
+            let chi2: f64 = drawn.values().map(|&n| (n as f64 - 200.0).powi(2) / 200.0).sum();
+            let dof = (level.len() - 1) as f64;
+            assert!(chi2 < dof + 5.0 * (2.0 * dof).sqrt(), "chi-square {chi2} at {distance}");
+        }
+        assert!(sizes_differ, "classes of one size");
+        let request = Sample {
+            distance: Some(3),
+            count: 5,
+            seed: 9,
+        };
+        assert_eq!(route.sample(request, &how).ok(), route.sample(request, &how).ok());
     }
 }

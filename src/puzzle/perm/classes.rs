@@ -642,6 +642,23 @@ impl PermPuzzle {
         })
     }
 
+    /// The rank of the `member`-th position (ascending, below [`PermPuzzle::class_size`])
+    /// of the class of index `index`: an image of its representative under a symmetry, so
+    /// that a drawn class is a real position, each of its class's as likely.
+    pub(super) fn member(&self, ranks: &ClassRanks, index: u64, member: u64, x: &mut Scratch) -> u64 {
+        let full = ranks.full(index);
+        self.coords.unrank(&self.s, full, &mut x.p, &mut x.t, &mut x.buf);
+        let mut images: Vec<u64> = (0..self.geometric())
+            .map(|e| {
+                self.move_by(e, x);
+                self.coords.rank(&self.s, &x.q, &x.u, &mut x.buf)
+            })
+            .collect();
+        images.sort_unstable();
+        images.dedup();
+        images.get(member as usize).copied().unwrap_or(full)
+    }
+
     /// Positions in the class of index `index` (under the symmetries alone): their number
     /// over its representative's stabiliser's. An element fixing the position fixes its highest
     /// coordinate, so only the coordinate's stabiliser is tried: most classes have none.
@@ -876,10 +893,14 @@ End
         check_by_brute_force(&b);
         check_levels(&b);
         check_against_unranking(&b, 1);
-        // The solver's ranking is the plain one again.
-        let solving = b.for_solving();
-        assert!(solving.s.components.iter().all(|c| c.blocks.is_none()));
-        assert_eq!(solving.coords.list.len(), 1);
+        // The solver's table is of the same classes; with no symmetry, of positions ranked
+        // the plain way again.
+        let solving = b.clone().for_solving();
+        assert_eq!(solving.states(), b.states());
+        assert!(!solving.counts_classes());
+        let plain = p.with_symmetry(SymmetryChoice::NONE).expect("none").for_solving();
+        assert!(plain.s.components.iter().all(|c| c.blocks.is_none()));
+        assert_eq!((plain.coords.list.len(), plain.states()), (1, 360));
     }
 
     #[test]

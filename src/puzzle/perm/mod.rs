@@ -76,7 +76,7 @@ pub struct PermPuzzle {
 }
 
 /// The symmetries a definition's positions are counted up to.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 struct Counted {
     group: Option<Symmetry>,
     /// Every symmetry but the identity.
@@ -1291,6 +1291,16 @@ impl Notation for PermPuzzle {
         self.render_state(&p, &t)
     }
 
+    /// Searching by class, the `index`-th position of the class ([`PermPuzzle::member`]).
+    fn render_member(&self, rank: u64, index: u64) -> String {
+        let full = match &self.by_class {
+            Some(ranks) => classes::with_scratch(|x| self.member(ranks, rank, index, x)),
+            None => rank,
+        };
+        let (p, t) = self.state(full);
+        self.render_state(&p, &t)
+    }
+
     fn draw(&self, rank: u64) -> String {
         let (p, t) = self.state(self.full(rank));
         text::draw_state(&self.def, &self.s.layout, &p, &t, self.first)
@@ -1574,9 +1584,19 @@ impl Invariant for PermPuzzle {
         Ok(self)
     }
 
-    /// The solver's tables are ranked as with no symmetry: a set ranked by blocks for a
-    /// search by class is ranked whole again.
+    /// Searched by class, the solver's table is of the same class indices: the group's
+    /// order smaller than one of positions, and built as fast as the search. Otherwise
+    /// (`--symmetry none`, or no class ranking) it is ranked as with no symmetry: a set
+    /// ranked by blocks is ranked whole again.
     fn for_solving(mut self) -> Self {
+        if self.by_class.is_some() {
+            // The symmetries stay (a class index is found by them); only the count goes.
+            self.symmetry = Arc::new(Counted {
+                group: None,
+                ..(*self.symmetry).clone()
+            });
+            return self;
+        }
         self.symmetry = Arc::default();
         self.least_by_rank = false;
         if self.s.components.iter().any(|c| c.blocks.is_some()) {
@@ -1586,6 +1606,16 @@ impl Invariant for PermPuzzle {
             self = plain.unwrap_or(self);
         }
         self.by_position()
+    }
+
+    /// The positions of a puzzle searched by class: the same coordinates, so that a
+    /// position's rank is the one [`PermPuzzle::class_index`] takes.
+    fn positions(&self) -> Option<Self> {
+        self.by_class.as_ref().map(|_| self.clone().by_position())
+    }
+
+    fn class_rank(&self, position: u64) -> u64 {
+        classes::with_scratch(|x| self.searched(position, x))
     }
 
     /// When the moves generate less than a class, the search reaches fewer positions
