@@ -116,6 +116,18 @@ enum Phase {
     Expansion,
 }
 
+/// Waits until the folder `dir` has committed `level` levels, while `run` goes on
+/// (`what` names the case in a failure).
+fn wait_committed(run: &mut Running, dir: &Path, level: usize, what: &str) {
+    let begun = Instant::now();
+    while committed(dir) < level {
+        let ended = run.child().try_wait().expect("wait");
+        assert!(ended.is_none(), "{what} {level}: the run ended too soon");
+        assert!(begun.elapsed() < LIMIT, "{what}: level {level} not committed in time");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
 /// Runs the pancakes over three processes on disk, kills `victim` with SIGKILL at `phase`
 /// of level `level`, checks the others fail, then runs the same commands again and checks
 /// every process resumes from the same level and the report is the one in memory.
@@ -130,16 +142,7 @@ fn killed_and_resumed(victim: usize, level: usize, phase: Phase) {
         Phase::AnothersCommit => sandbox.path("planes-0"),
         Phase::OwnCommit | Phase::Expansion => sandbox.path(&format!("planes-{victim}")),
     };
-    let begun = Instant::now();
-    while committed(&watched) < level {
-        let ended = runs[victim].child().try_wait().expect("wait");
-        assert!(ended.is_none(), "{phase:?} {level}: the run ended too soon");
-        assert!(
-            begun.elapsed() < LIMIT,
-            "{phase:?}: level {level} not committed in time"
-        );
-        std::thread::sleep(Duration::from_millis(1));
-    }
+    wait_committed(&mut runs[victim], &watched, level, &format!("{phase:?}"));
     if let Phase::Expansion = phase {
         std::thread::sleep(Duration::from_millis(30));
     }
@@ -194,15 +197,7 @@ fn a_report_not_written_keeps_every_process_parts_for_the_same_commands() {
     let reference = reference(&sandbox, &args, "pancakes-10");
     hostfile(&sandbox, "hosts", 3);
     let mut runs = start(&sandbox, &args, "64KiB", 3);
-    let begun = Instant::now();
-    while committed(&sandbox.path("planes-0")) < 1 {
-        assert!(
-            runs[0].child().try_wait().expect("wait").is_none(),
-            "the run ended too soon"
-        );
-        assert!(begun.elapsed() < LIMIT, "level 1 not committed in time");
-        std::thread::sleep(Duration::from_millis(1));
-    }
+    wait_committed(&mut runs[0], &sandbox.path("planes-0"), 1, "the report");
     let blocker = sandbox.path("out").join("pancakes-10");
     std::fs::write(&blocker, "in the way").expect("a file where the report goes");
     for (i, ended) in wait_all(runs).into_iter().enumerate() {

@@ -186,6 +186,22 @@ pub struct Preparing<'a> {
     pub progress: &'a (dyn Fn(u64, u64) + Sync),
 }
 
+impl Preparing<'static> {
+    /// No cache, no identity, no `--pdb`, and nothing said: a route prepared in a test.
+    #[cfg(test)]
+    pub(crate) fn quietly() -> Self {
+        fn silent(_: &str) {}
+        fn no_progress(_: u64, _: u64) {}
+        Preparing {
+            cache: None,
+            identity: None,
+            pdb: None,
+            note: &silent,
+            progress: &no_progress,
+        }
+    }
+}
+
 impl Preparing<'_> {
     /// The identity that keys the cached tables of the puzzle `id`: the search's, or
     /// without one the id alone (enough for built-in puzzles only).

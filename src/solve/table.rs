@@ -547,13 +547,7 @@ mod tests {
     #[test]
     fn the_route_of_classes_solves_as_the_plain_route() {
         let text = example("pocket-cube-held.tws");
-        let how = Preparing {
-            cache: None,
-            identity: None,
-            pdb: None,
-            note: &|_| {},
-            progress: &|_, _| {},
-        };
+        let how = Preparing::quietly();
         let mut routes = [SymmetryChoice::default(), SymmetryChoice::NONE].map(|c| TableRoute::new(solving(&text, c)));
         routes
             .iter_mut()
@@ -588,13 +582,7 @@ mod tests {
     #[test]
     fn a_sample_of_classes_draws_positions_uniformly() {
         let tables = Tables::of(TETRAHEDRON_EDGES);
-        let how = Preparing {
-            cache: None,
-            identity: None,
-            pdb: None,
-            note: &|_| {},
-            progress: &|_, _| {},
-        };
+        let how = Preparing::quietly();
         let mut route = TableRoute::new(tables.classes.clone());
         let plain = DistanceTable::build(&tables.plain).expect("a table");
         let mut sizes_differ = false;
