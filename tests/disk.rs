@@ -340,33 +340,29 @@ fn ctrl_c_stops_a_run_on_disk_at_once_and_the_same_command_resumes_it() {
     );
 }
 
+/// Bytes of a block of a part file (both planes, interleaved).
+const PART_BLOCK: usize = 2 << 20;
+
 /// The part file holding the first block the manifest in `dir` lists, and the block.
 fn first_written_block(dir: &Path) -> (String, usize) {
     let manifest: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).expect("manifest")).expect("JSON");
-    // The first block written: its part, plane and slot, and where it lies in its file.
-    let (part, plane, block, slot) = manifest["blocks"]
+    // The first block written: its part and slot, and where it lies in its file.
+    let (part, block, slot) = manifest["blocks"]
         .as_array()
         .expect("blocks")
         .iter()
         .enumerate()
-        .find_map(|(p, planes)| {
-            planes
+        .find_map(|(p, blocks)| {
+            blocks
                 .as_array()
-                .expect("a part's planes")
+                .expect("a part's blocks")
                 .iter()
                 .enumerate()
-                .find_map(|(k, blocks)| {
-                    blocks
-                        .as_array()
-                        .expect("a plane's blocks")
-                        .iter()
-                        .enumerate()
-                        .find_map(|(b, entry)| entry.as_array().map(|e| (p, k, b, e[0].as_u64().expect("slot"))))
-                })
+                .find_map(|(b, entry)| entry.as_array().map(|e| (p, b, e[0].as_u64().expect("slot"))))
         })
         .expect("a written block");
-    (format!("part-{part}-{plane}.{}", ["a", "b"][slot as usize]), block)
+    (format!("part-{part}.{}", ["a", "b"][slot as usize]), block)
 }
 
 #[test]
@@ -376,7 +372,7 @@ fn a_damaged_part_is_named_and_refused() {
     let (name, block) = first_written_block(&sandbox.path("planes"));
     let path = sandbox.path(&format!("planes/{name}"));
     let mut bytes = std::fs::read(&path).expect("the part");
-    bytes[block << 20] ^= 0x10;
+    bytes[block * PART_BLOCK] ^= 0x10;
     std::fs::write(&path, bytes).expect("written back");
     let output = sandbox.run(&args(&pancakes("out"))).code(2).get_output().clone();
     let stderr = String::from_utf8(output.stderr).expect("UTF-8");
@@ -473,9 +469,76 @@ fn what_a_search_on_disk_cannot_do_is_refused_in_one_line() {
     .expect("written");
     refused(
         &["--puzzle", "lights-out", "--disk", "old"],
-        "old/manifest.json is of format 1, not the format 3",
+        "old/manifest.json is of format 1, not the format 4",
     );
     assert!(sandbox.path("old/manifest.json").exists());
+}
+
+/// A folder as the format before this one wrote it: each plane of a part its own file
+/// (`part-P-K.a`), the manifest listing each plane's blocks, sealed.
+fn as_format_3(dir: &Path) {
+    let path = dir.join("manifest.json");
+    let mut m: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).expect("manifest")).expect("JSON");
+    m["format"] = 3.into();
+    for blocks in m["blocks"].as_array_mut().expect("blocks") {
+        *blocks = serde_json::json!([blocks.clone(), blocks.clone()]);
+    }
+    std::fs::write(&path, sealed(&m)).expect("written");
+    for entry in std::fs::read_dir(dir).expect("the folder") {
+        let name = entry.expect("an entry").file_name().to_string_lossy().into_owned();
+        if let Some((part, slot)) = name.strip_prefix("part-").and_then(|rest| rest.split_once('.')) {
+            let from = dir.join(&name);
+            std::fs::copy(&from, dir.join(format!("part-{part}-1.{slot}"))).expect("copied");
+            std::fs::rename(&from, dir.join(format!("part-{part}-0.{slot}"))).expect("renamed");
+        }
+    }
+}
+
+#[test]
+fn a_folder_of_the_format_before_is_refused_in_one_line_and_left_as_it_was() {
+    let sandbox = Sandbox::new();
+    let lights_out = [
+        "--puzzle",
+        "lights-out",
+        "--disk",
+        "planes",
+        "--memory",
+        "256",
+        "--quiet",
+    ];
+    sandbox
+        .run(&[&lights_out[..], &["--keep-disk", "--out", "kept"]].concat())
+        .success();
+    let dir = sandbox.path("planes");
+    as_format_3(&dir);
+    let listing = || {
+        let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+            .expect("the folder")
+            .map(|e| e.expect("an entry").path())
+            .map(|path| (path.display().to_string(), std::fs::read(&path).expect("a file")))
+            .collect();
+        files.sort();
+        files
+    };
+    let before = listing();
+    assert!(
+        before.iter().any(|(name, _)| name.ends_with("part-0-1.a")),
+        "{before:?}"
+    );
+    let output = sandbox
+        .run(&[&lights_out[..], &["--out", "out"]].concat())
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("planes/manifest.json is of format 3, not the format 4 this analyze reads")
+            && stderr.contains("resume with the version that began the search, or choose another --disk folder"),
+        "{stderr}"
+    );
+    assert_eq!(listing(), before);
+    assert!(!sandbox.path("out/lights-out-4x3").exists());
 }
 
 /// What a run on disk stopped by a signal or a failed write says on how to go on.
@@ -605,9 +668,7 @@ fn a_manifest_sealed_anew_with_contradictions_is_refused_as_damaged() {
     type Change = fn(&mut serde_json::Value);
     let cases: [(&str, Change); 7] = [
         ("into 1099511627776 parts", |m| m["parts"] = (1u64 << 40).into()),
-        ("part 3's blocks are not two planes", |m| {
-            m["blocks"][3] = serde_json::json!([[]])
-        }),
+        ("part 3 has 0 blocks, not 1", |m| m["blocks"][3] = serde_json::json!([])),
         ("levels add up to more than 2^64", |m| m["levels"][0] = u64::MAX.into()),
         ("classes do not add up", |m| m["reached_by_class"][0] = 4095.into()),
         ("examples are not ranks", |m| m["antipodes"][0] = 4096.into()),

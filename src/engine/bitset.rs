@@ -64,6 +64,13 @@ impl BitSet {
         self.bits.as_raw_slice()
     }
 
+    /// The storage words, for a caller that holds the set alone: their values read and
+    /// written as plain integers (`AtomicU64::get_mut`), which the compiler copies in bulk,
+    /// as the search on disk does between its files and the planes.
+    pub fn words_mut(&mut self) -> &mut [AtomicU64] {
+        self.bits.as_raw_mut_slice()
+    }
+
     /// Number of storage words.
     pub fn word_count(&self) -> usize {
         self.words().len()

@@ -18,8 +18,8 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::thread::JoinHandle;
 
-/// A block superseded by a commit: its part, plane, the slot it leaves, its index.
-pub(super) type Superseded = (usize, usize, u8, usize);
+/// A block superseded by a commit: its part, the slot it leaves, its index.
+pub(super) type Superseded = (usize, u8, usize);
 
 /// What a level's commit does, gathered before it starts.
 pub(super) struct Commit {
@@ -40,7 +40,7 @@ pub(super) struct Commit {
 /// shared search, once every process has committed the level.
 #[derive(Default)]
 pub(super) struct Frees {
-    /// Byte ranges of plane files whose space is freed: (file, offset, length),
+    /// Byte ranges of part files whose space is freed: (file, offset, length),
     /// neighbouring blocks merged into one range.
     pub holes: Vec<(PathBuf, u64, u64)>,
     /// The update files the level consumed, removed.
@@ -119,10 +119,10 @@ impl Commit {
 }
 
 impl Pending {
-    /// Whether the commit frees the slot `slot` of block `b` of plane `plane` of part `p`: a
-    /// write there must wait for it.
-    pub fn frees(&self, p: usize, plane: usize, slot: u8, b: usize) -> bool {
-        self.superseded.contains(&(p, plane, slot, b))
+    /// Whether the commit frees the slot `slot` of block `b` of part `p`: a write there must
+    /// wait for it.
+    pub fn frees(&self, p: usize, slot: u8, b: usize) -> bool {
+        self.superseded.contains(&(p, slot, b))
     }
 
     /// Waits for the commit to end; its error, if it failed.
@@ -131,19 +131,19 @@ impl Pending {
     }
 }
 
-/// The ranges of plane files to free for the blocks `superseded` (blocks of `block` bytes,
+/// The ranges of part files to free for the blocks `superseded` (blocks of `block` bytes,
 /// each file named by `path`), neighbouring blocks of a file as one range: ext4 journals
 /// each punch, so one call a run of blocks rather than one a block.
 pub(super) fn holes(
     superseded: &[Superseded],
     block: u64,
-    path: impl Fn(usize, usize, u8) -> PathBuf,
+    path: impl Fn(usize, u8) -> PathBuf,
 ) -> Vec<(PathBuf, u64, u64)> {
     let mut sorted = superseded.to_vec();
     sorted.sort_unstable();
-    let mut ranges: Vec<((usize, usize, u8), u64, u64)> = Vec::new();
-    for (p, plane, slot, b) in sorted {
-        let (key, start) = ((p, plane, slot), b as u64 * block);
+    let mut ranges: Vec<((usize, u8), u64, u64)> = Vec::new();
+    for (p, slot, b) in sorted {
+        let (key, start) = ((p, slot), b as u64 * block);
         match ranges.last_mut() {
             Some((k, from, len)) if *k == key && *from + *len == start => *len += block,
             _ => ranges.push((key, start, block)),
@@ -151,7 +151,7 @@ pub(super) fn holes(
     }
     ranges
         .into_iter()
-        .map(|((p, plane, slot), from, len)| (path(p, plane, slot), from, len))
+        .map(|((p, slot), from, len)| (path(p, slot), from, len))
         .collect()
 }
 
@@ -251,23 +251,16 @@ mod tests {
 
     #[test]
     fn neighbouring_superseded_blocks_are_freed_as_one_range() {
-        let path = |p: usize, plane: usize, slot: u8| PathBuf::from(format!("{p}-{plane}-{slot}"));
-        let superseded = [
-            (0, 1, 0, 2),
-            (0, 1, 0, 0),
-            (0, 1, 0, 1),
-            (0, 1, 1, 3),
-            (2, 0, 0, 4),
-            (0, 1, 0, 5),
-        ];
+        let path = |p: usize, slot: u8| PathBuf::from(format!("{p}-{slot}"));
+        let superseded = [(0, 0, 2), (0, 0, 0), (0, 0, 1), (0, 1, 3), (2, 0, 4), (0, 0, 5)];
         let got = holes(&superseded, 10, path);
         assert_eq!(
             got,
             vec![
-                (PathBuf::from("0-1-0"), 0, 30),
-                (PathBuf::from("0-1-0"), 50, 10),
-                (PathBuf::from("0-1-1"), 30, 10),
-                (PathBuf::from("2-0-0"), 40, 10),
+                (PathBuf::from("0-0"), 0, 30),
+                (PathBuf::from("0-0"), 50, 10),
+                (PathBuf::from("0-1"), 30, 10),
+                (PathBuf::from("2-0"), 40, 10),
             ]
         );
     }

@@ -16,13 +16,18 @@
 //! it as an update as if one of its own parts had found it. Each level is committed by every
 //! process before any goes on, so that all resume from the same level ([`agree_on_level`]).
 //!
-//! Nothing committed is overwritten: each plane of a part has two files (slots), and a level
-//! writes each block of 1 MiB it changed of the one plane it changes to the slot its
-//! committed version is not in (a dense level writes half the planes, a sparse one little). A level is committed when all its blocks and late updates are written and
-//! synced and the manifest (the result so far, each block's slot and CRC-32, the pending
-//! update files' CRC-32) is renamed into place. A run killed at any
-//! moment resumes from the last committed level: run the same command again. A part or update
-//! file whose CRC-32 differs from the manifest's is named and refused.
+//! A part's file holds its two planes as they are in memory ([`Planes`]: interleaved word
+//! by word), so a block is read straight into the planes and written from them as it is,
+//! with no weaving of one plane's words between the other's.
+//!
+//! Nothing committed is overwritten: each part has two files (slots), and a level writes
+//! each block it changed (2 MiB: 1 MiB of each plane) to the slot its committed version is
+//! not in (a dense level writes about all of the planes, a sparse one little). A level is
+//! committed when all its blocks and late updates are written and synced and the manifest
+//! (the result so far, each block's slot and CRC-32, the pending update files' CRC-32) is
+//! renamed into place. A run killed at any moment resumes from the last committed level:
+//! run the same command again. A part or update file whose CRC-32 differs from the
+//! manifest's is named and refused.
 //!
 //! The result, and every count the observer is told, equal the search in memory's; the
 //! observer is not given the next level's ranks (they are on disk), so readers of whole
@@ -43,7 +48,7 @@ use super::exchange::{Exchange, ExchangeError, Partition};
 use super::expand::{Expansion, Shifts};
 use super::level::{self, Router, Store, Traffic};
 use super::memory::{self, part_bytes, plane_bytes};
-use super::planes::{CHUNK_WORDS, Frontier, Planes, roles};
+use super::planes::{CHUNK_WORDS, Frontier, Planes};
 use crate::identity::Identity;
 use crate::puzzle::{Bins, SearchGraph};
 use rayon::prelude::*;
@@ -52,29 +57,32 @@ use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 /// The lock file's name: one run at a time uses a folder.
 const LOCK: &str = "analyze-disk.lock";
 /// Bumped whenever the files' layout or meaning changes (2: the manifest carries its own
-/// CRC-32).
-const FORMAT: u32 = 3;
+/// CRC-32; 4: a part's two planes interleaved in one file a slot, where 3 had a file a
+/// plane and slot). A folder of another format is refused, never misread.
+const FORMAT: u32 = 4;
 /// Bytes copied per block between a file and the planes.
 const BLOCK: usize = 1 << 18;
 /// Ranks encoded at a time for an update file.
 const ENCODE_RANKS: usize = 1 << 13;
-/// Bytes of one plane a block of a part file holds (32 chunks of the expansion). Each plane
-/// is its own file, and a level writes only the blocks it changed of the one plane it
-/// changes (the next level's: see `Planes`), to the slot the committed version is not in:
-/// a dense level writes half the planes, a sparse one (the first and last dozens of a big
-/// board) little.
-const PART_BLOCK: usize = 1 << 20;
+/// Bytes of a block of a part file: both planes of the same ranks, interleaved as in
+/// memory (1 MiB of each, 128 chunks of the expansion). A level writes only the blocks it
+/// changed, both planes of each (though it changes one plane but where late updates fall),
+/// to the slot the committed version is not in: a dense level writes about all of the
+/// planes, a sparse one (the first and last dozens of a big board) little.
+const PART_BLOCK: usize = 2 << 20;
+/// Words of each plane in a block (of the interleaved planes: twice as many).
+const BLOCK_RANK_WORDS: usize = PART_BLOCK / 16;
 /// Bytes of a block read or written at a time: small enough to stay in the cache between
-/// the system call, the checksum and the copy to or from the interleaved planes.
+/// the system call, the checksum and the copy to or from the planes.
 const PIECE: usize = 64 << 10;
 
 /// Expansion chunks in a block.
-const BLOCK_CHUNKS: usize = PART_BLOCK / 8 / CHUNK_WORDS;
+const BLOCK_CHUNKS: usize = BLOCK_RANK_WORDS / CHUNK_WORDS;
 
 /// Most parts a search is cut into: each costs files, and a pass over its parts per level.
 pub const MAX_PARTS: usize = 1024;
@@ -192,9 +200,9 @@ fn largest_part(partition: &Partition) -> u64 {
 }
 
 /// Bytes of disk a search of `states` ranks is expected to need: the committed planes; the
-/// new versions of the blocks a level writes (a level never overwrites the committed one,
-/// and what it supersedes is freed once it commits), of both planes where late updates fall
-/// everywhere; and update files as large as the planes (a level's far predecessors, sorted
+/// new versions of the blocks a level writes, both planes of each (a level never overwrites
+/// the committed one, and what it supersedes is freed once it commits), all of them for a
+/// dense level; and update files as large as the planes (a level's far predecessors, sorted
 /// and deduplicated in each buffer, at 4 or 8 bytes each; bins, at most a bit a rank, take
 /// less). That is the least it needs: where most moves leave a part and the buffers are
 /// small, a level's updates repeat ranks and outgrow the planes many times over (lights
@@ -204,13 +212,13 @@ fn largest_part(partition: &Partition) -> u64 {
 /// that fills the disk fails, and the search resumes from the last committed level once
 /// space is made.
 ///
-/// Beyond that, each of the `parts` may have its four plane files (two planes, two slots)
-/// and two update files at once, each taking at least a file system block (4 KiB) however
-/// little it holds, and the manifest names every block: for tiny parts these dominate.
+/// Beyond that, each of the `parts` may have its two part files (two slots) and two update
+/// files at once, each taking at least a file system block (4 KiB) however little it holds,
+/// and the manifest names every block: for tiny parts these dominate.
 pub fn disk_bytes(states: u64, parts: usize) -> u128 {
     const FILE_BLOCK: u128 = 4 << 10;
     let planes = u128::from(plane_bytes(states));
-    3 * planes + parts as u128 * 6 * FILE_BLOCK + (64 << 10)
+    3 * planes + parts as u128 * 4 * FILE_BLOCK + (64 << 10)
 }
 
 /// Where a block's committed version is: its slot (0 or 1) and CRC-32; `None` if never
@@ -236,10 +244,10 @@ struct Manifest {
     reached_by_class: Vec<u64>,
     antipodes: Vec<u64>,
     watched: Vec<Option<usize>>,
-    /// Each part's blocks, per plane (`blocks[part][plane][block]`, [`PART_BLOCK`] bytes of
-    /// one plane each): the slot (0 or 1) holding the block's committed version and its CRC-32;
+    /// Each part's blocks (`blocks[part][block]`, [`PART_BLOCK`] bytes of the interleaved
+    /// planes each): the slot (0 or 1) holding the block's committed version and its CRC-32;
     /// `None` for a block never written (all clear).
-    blocks: Vec<Vec<Vec<Block>>>,
+    blocks: Vec<Vec<Block>>,
     /// Whether each part may hold ranks of the frontier.
     frontier: Vec<bool>,
     /// The late updates for each part (found after it was written), if any: CRC-32 and bytes.
@@ -475,7 +483,7 @@ struct Pass {
     traffic: Traffic,
     total: LevelCounts,
     /// Each part's blocks, as this level writes them.
-    blocks: Vec<Vec<Vec<Block>>>,
+    blocks: Vec<Vec<Block>>,
     /// Whether each part holds ranks of the next level.
     frontier: Vec<bool>,
     watched: Vec<Option<usize>>,
@@ -621,21 +629,19 @@ impl Router for PartUpdates<'_> {
     }
 }
 
-/// A part whose turn is over, to be written: its planes, the chunks that changed in the
-/// next level's plane (`dirty`) and in the level's own (`late`), and the entries of its
-/// blocks, which the write updates.
+/// A part whose turn is over, to be written: its planes, the chunks that changed in either
+/// plane (`dirty`), and the entries of its blocks, which the write updates.
 struct Behind {
     p: usize,
     planes: Planes,
     dirty: Vec<bool>,
-    late: Vec<bool>,
-    blocks: Vec<Vec<Block>>,
+    blocks: Vec<Block>,
 }
 
 /// What [`Disk::write_then_load`] did: the part written (its blocks' entries and the bytes),
 /// the part read (or the free planes), and the bytes read.
 struct Turn {
-    written: Option<(usize, Vec<Vec<Block>>, u64)>,
+    written: Option<(usize, Vec<Block>, u64)>,
     loaded: Option<(usize, Planes)>,
     spare: Option<Planes>,
     read: u64,
@@ -709,7 +715,7 @@ impl Disk {
         disk.listed_files_present()?;
         disk.no_unlisted_late_files()?;
         disk.tidy()?;
-        if disk.manifest.levels.is_empty() && disk.manifest.blocks.iter().flatten().flatten().all(Option::is_none) {
+        if disk.manifest.levels.is_empty() && disk.manifest.blocks.iter().flatten().all(Option::is_none) {
             disk.seed(puzzle)?;
             disk.run = disk.manifest.run();
         }
@@ -739,22 +745,23 @@ impl Disk {
             if mine.is_empty() {
                 continue;
             }
-            let planes = Planes::try_new(slice)?;
+            let mut planes = Planes::try_new(slice)?;
             for g in mine {
                 planes.set_current(g - planes.slice.start, 0);
             }
             let chunks = planes.words.div_ceil(CHUNK_WORDS);
             let dirty: Vec<bool> = (0..chunks).map(|c| planes.chunk_has_current(c, 0)).collect();
             let mut blocks = std::mem::take(&mut self.manifest.blocks[p]);
-            self.write_part(p, &planes, &dirty, roles(0).0, &mut blocks)?;
+            self.write_part(p, &mut planes, &dirty, &mut blocks)?;
             self.manifest.blocks[p] = blocks;
             self.manifest.frontier[p] = true;
         }
         self.commit(&[], Vec::new())?.run()
     }
 
-    fn part_path(&self, p: usize, plane: usize, slot: u8) -> PathBuf {
-        self.dir.join(format!("part-{p}-{plane}.{}", ["a", "b"][slot as usize]))
+    /// The file of part `p`'s slot `slot`: both planes, interleaved.
+    fn part_path(&self, p: usize, slot: u8) -> PathBuf {
+        self.dir.join(format!("part-{p}.{}", ["a", "b"][slot as usize]))
     }
 
     /// A note if the level after `depth` (just counted, in `traffic`) is expected to write
@@ -829,13 +836,11 @@ impl Disk {
                 ));
             }
         }
-        for (p, planes) in self.manifest.blocks.iter().enumerate() {
-            for (plane, blocks) in planes.iter().enumerate() {
-                for slot in 0..2u8 {
-                    let path = self.part_path(p, plane, slot);
-                    if blocks.iter().flatten().any(|&(s, _)| s == slot) {
-                        std::fs::metadata(&path).map_err(|e| unreadable(&path, &e))?;
-                    }
+        for (p, blocks) in self.manifest.blocks.iter().enumerate() {
+            for slot in 0..2u8 {
+                let path = self.part_path(p, slot);
+                if blocks.iter().flatten().any(|&(s, _)| s == slot) {
+                    std::fs::metadata(&path).map_err(|e| unreadable(&path, &e))?;
                 }
             }
         }
@@ -927,7 +932,7 @@ impl Disk {
         exchange: &mut dyn Exchange,
         stopped: &(dyn Fn() -> bool + Sync),
     ) -> Result<bool, EngineError> {
-        let (parts, depth) = (self.manifest.parts, pass.depth);
+        let parts = self.manifest.parts;
         std::thread::scope(|s| {
             let mut pipe = Pipe::default();
             for p in 0..parts {
@@ -943,7 +948,7 @@ impl Disk {
                 let job = self.overlap.then(|| {
                     let (behind, spare) = (pipe.behind.take(), pipe.spare.take());
                     let next = (p + 1..parts).find(|&q| self.needed(q, pass));
-                    s.spawn(move || self.write_then_load(depth, behind, spare, next))
+                    s.spawn(move || self.write_then_load(behind, spare, next))
                 });
                 let Some(this_part) = self.work(puzzle, p, planes, pass, &mut *exchange, stopped)? else {
                     return Ok(true);
@@ -954,12 +959,12 @@ impl Disk {
                         job.join().unwrap_or_else(|e| std::panic::resume_unwind(e))?
                     }
                     // One part in memory at a time: this one is written now.
-                    None => self.write_then_load(depth, Some(this_part), None, None)?,
+                    None => self.write_then_load(Some(this_part), None, None)?,
                 };
                 pass.account(&mut pipe, turn);
             }
             // The last part's turn ends with its write.
-            let turn = self.write_then_load(depth, pipe.behind.take(), None, None)?;
+            let turn = self.write_then_load(pipe.behind.take(), None, None)?;
             let left = [pipe.spare.take(), pipe.ready.take().map(|(_, planes)| planes)];
             pass.account(&mut pipe, turn);
             for planes in [pipe.spare].into_iter().chain(left).flatten() {
@@ -1066,8 +1071,11 @@ impl Disk {
         }
         self.send_bins(puzzle, p, &planes, &touched, pass, stopped)?;
         pass.frontier[p] = touched.iter().any(|t| t.load(Relaxed));
-        // Changed: the level's chunks (retired) and those that received a rank.
-        let mut dirty: Vec<bool> = touched.iter().map(|t| t.load(Relaxed)).collect();
+        // Changed: the level's chunks (retired), those that received a rank of the next
+        // level, and those that received a late one (in the level's own plane).
+        let mut dirty: Vec<bool> = (touched.iter().zip(&late))
+            .map(|(t, l)| t.load(Relaxed) || l.load(Relaxed))
+            .collect();
         for &c in &active {
             dirty[c] = true;
         }
@@ -1075,7 +1083,6 @@ impl Disk {
             p,
             planes,
             dirty,
-            late: late.iter().map(|t| t.load(Relaxed)).collect(),
             blocks: std::mem::take(&mut pass.blocks[p]),
         }))
     }
@@ -1362,7 +1369,6 @@ impl Disk {
     /// `spare`'s), if any: run beside the next part's expansion when two parts fit in memory.
     fn write_then_load(
         &self,
-        depth: usize,
         behind: Option<Behind>,
         spare: Option<Planes>,
         next: Option<usize>,
@@ -1370,10 +1376,7 @@ impl Disk {
         let mut spare = spare;
         let mut written = None;
         if let Some(mut b) = behind {
-            let mut bytes = self.write_part(b.p, &b.planes, &b.dirty, roles(depth).1, &mut b.blocks)?;
-            if b.late.contains(&true) {
-                bytes += self.write_part(b.p, &b.planes, &b.late, roles(depth).0, &mut b.blocks)?;
-            }
+            let bytes = self.write_part(b.p, &mut b.planes, &b.dirty, &mut b.blocks)?;
             written = Some((b.p, b.blocks, bytes));
             spare = Some(b.planes);
         }
@@ -1556,15 +1559,19 @@ impl Disk {
     }
 
     /// Part `p`'s planes as last committed (all clear where never written), each block
-    /// checked against its CRC-32; the blocks are read and checked in parallel.
+    /// checked against its CRC-32; the blocks are read and checked in parallel, each into its
+    /// own run of the planes.
     fn load_part(&self, p: usize, spare: Option<Planes>, traffic: &mut Traffic) -> Result<Planes, EngineError> {
         // On the I/O threads, which may be working beside the expansion's.
         self.io.install(|| {
-            let planes = self.free_planes(p, spare)?;
+            let mut planes = self.free_planes(p, spare)?;
             let files = self.open_part(p)?;
-            let bytes = (0..self.manifest.blocks[p][0].len())
-                .into_par_iter()
-                .map(|b| self.load_block(p, b, &files, &planes))
+            let entries = &self.manifest.blocks[p];
+            // A block's run of the interleaved planes is the block as its file holds it.
+            let bytes = (planes.marks.words_mut().par_chunks_mut(2 * BLOCK_RANK_WORDS))
+                .zip(entries.par_iter())
+                .enumerate()
+                .map(|(b, (words, &entry))| self.load_block(p, b, entry, &files, words))
                 .collect::<Result<Vec<u64>, EngineError>>()?;
             traffic.read += bytes.iter().sum::<u64>();
             Ok(planes)
@@ -1585,101 +1592,82 @@ impl Disk {
         })
     }
 
-    /// The files of part `p`'s committed blocks, by plane and slot (`None` where no block
-    /// is in that slot).
-    fn open_part(&self, p: usize) -> Result<[[Option<File>; 2]; 2], EngineError> {
-        let mut files: [[Option<File>; 2]; 2] = Default::default();
-        for (plane, entries) in self.manifest.blocks[p].iter().enumerate() {
-            for slot in 0..2u8 {
-                if entries.iter().flatten().any(|&(s, _)| s == slot) {
-                    let path = self.part_path(p, plane, slot);
-                    files[plane][slot as usize] = Some(open_read(&path).map_err(|e| unreadable(&path, &e))?);
-                }
+    /// The files of part `p`'s committed blocks, by slot (`None` where no block is in that
+    /// slot).
+    fn open_part(&self, p: usize) -> Result<[Option<File>; 2], EngineError> {
+        let mut files: [Option<File>; 2] = Default::default();
+        for slot in 0..2u8 {
+            if self.manifest.blocks[p].iter().flatten().any(|&(s, _)| s == slot) {
+                let path = self.part_path(p, slot);
+                files[slot as usize] = Some(open_read(&path).map_err(|e| unreadable(&path, &e))?);
             }
         }
         Ok(files)
     }
 
-    /// Reads block `b` of part `p` from `files` into `planes`, checked against its CRC-32;
-    /// returns the bytes read. Both planes of the block together, a piece at a time: each
-    /// piece is checked and woven into the interleaved planes while it is in the cache, and
-    /// each line of the planes is written once.
+    /// Reads block `b` of part `p` (its committed version `entry`, in `files`) into `words`,
+    /// its run of the interleaved planes, checked against its CRC-32; returns the bytes read.
+    /// A piece at a time: each is checked and copied while it is in the cache, word for word
+    /// as the file holds them (a plain copy, which the compiler does in bulk).
     fn load_block(
         &self,
         p: usize,
         b: usize,
-        files: &[[Option<File>; 2]; 2],
-        planes: &Planes,
+        entry: Block,
+        files: &[Option<File>; 2],
+        words: &mut [AtomicU64],
     ) -> Result<u64, EngineError> {
-        let entries = &self.manifest.blocks[p];
-        let marks = planes.marks.words();
-        let run = b * PART_BLOCK / 8..planes.words.min((b + 1) * PART_BLOCK / 8);
-        let mut buffers = [vec![0u8; PIECE], vec![0u8; PIECE]];
-        let mut crcs = [crc32fast::Hasher::new(), crc32fast::Hasher::new()];
-        for piece in pieces(run.clone()) {
-            for plane in 0..2 {
-                let bytes = &mut buffers[plane][..piece.len() * 8];
-                let Some((slot, _)) = entries[plane][b] else {
-                    bytes.fill(0);
-                    continue;
-                };
-                let path = self.part_path(p, plane, slot);
-                let Some(file) = files[plane][slot as usize].as_ref() else {
-                    return Err(damaged(&path, "it cannot be opened"));
-                };
-                match std::os::unix::fs::FileExt::read_exact_at(file, bytes, piece.start as u64 * 8) {
-                    Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
-                        return Err(damaged(&path, &format!("it ends before block {b}")));
-                    }
-                    other => other.map_err(|e| DiskError::io(&path, &e))?,
+        let Some((slot, want)) = entry else {
+            words.iter_mut().for_each(|w| *w.get_mut() = 0);
+            return Ok(0);
+        };
+        let path = self.part_path(p, slot);
+        let Some(file) = files[slot as usize].as_ref() else {
+            return Err(damaged(&path, "it cannot be opened"));
+        };
+        let mut buffer = vec![0u8; PIECE];
+        let mut crc = crc32fast::Hasher::new();
+        for (i, piece) in words.chunks_mut(PIECE / 8).enumerate() {
+            let bytes = &mut buffer[..piece.len() * 8];
+            let offset = (b * PART_BLOCK + i * PIECE) as u64;
+            match std::os::unix::fs::FileExt::read_exact_at(file, bytes, offset) {
+                Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
+                    return Err(damaged(&path, &format!("it ends before block {b}")));
                 }
-                crcs[plane].update(bytes);
+                other => other.map_err(|e| DiskError::io(&path, &e))?,
             }
-            let [zero, one] = &buffers;
-            let word = |raw: &[u8]| u64::from_le_bytes(raw.try_into().unwrap_or_default());
-            for ((w, zero), one) in piece.zip(zero.chunks_exact(8)).zip(one.chunks_exact(8)) {
-                marks[2 * w].store(word(zero), Relaxed);
-                marks[2 * w + 1].store(word(one), Relaxed);
+            crc.update(bytes);
+            for (word, raw) in piece.iter_mut().zip(bytes.chunks_exact(8)) {
+                *word.get_mut() = u64::from_le_bytes(raw.try_into().unwrap_or_default());
             }
         }
-        let mut read = 0;
-        for (plane, crc) in crcs.into_iter().enumerate() {
-            if let Some((slot, want)) = entries[plane][b] {
-                if crc.finalize() != want {
-                    let path = self.part_path(p, plane, slot);
-                    return Err(damaged(
-                        &path,
-                        &format!("block {b}'s CRC-32 differs from the manifest's"),
-                    ));
-                }
-                read += run.len() as u64 * 8;
-            }
+        if crc.finalize() != want {
+            return Err(damaged(
+                &path,
+                &format!("block {b}'s CRC-32 differs from the manifest's"),
+            ));
         }
-        Ok(read)
+        Ok(words.len() as u64 * 8)
     }
 
-    /// Writes the blocks of plane `plane` of `planes` (part `p`) holding a chunk `dirty`
-    /// flags, each to the slot its committed version (in `blocks`) is not in, in parallel,
-    /// and notes its slot and CRC-32 there; returns the bytes written. Synced with the rest
-    /// of the level at the commit.
+    /// Writes the blocks of part `p`'s `planes` holding a chunk `dirty` flags, both planes of
+    /// each as they are in memory, each to the slot its committed version (in `blocks`) is
+    /// not in, in parallel, and notes its slot and CRC-32 there; returns the bytes written.
+    /// Synced with the rest of the level at the commit.
     fn write_part(
         &self,
         p: usize,
-        planes: &Planes,
+        planes: &mut Planes,
         dirty: &[bool],
-        plane: usize,
-        blocks: &mut [Vec<Block>],
+        blocks: &mut [Block],
     ) -> Result<u64, EngineError> {
-        let marks = planes.marks.words();
-        let words = planes.words;
-        let blocks = &mut blocks[plane];
         let changed = |b: usize| {
             dirty[b * BLOCK_CHUNKS..dirty.len().min((b + 1) * BLOCK_CHUNKS)]
                 .iter()
                 .any(|&d| d)
         };
         let target = |entry: &Block| entry.map_or(0, |(s, _)| 1 - s);
-        let frees = |c: &Pending| (0..blocks.len()).any(|b| changed(b) && c.frees(p, plane, target(&blocks[b]), b));
+        let frees = |c: &Pending| (0..blocks.len()).any(|b| changed(b) && c.frees(p, target(&blocks[b]), b));
         if self
             .pending
             .lock()
@@ -1690,51 +1678,60 @@ impl Disk {
             // A slot the last level's commit frees: written once that is done.
             self.settle()?;
         }
+        let targets: Vec<u8> = (0..blocks.len())
+            .filter(|&b| changed(b))
+            .map(|b| target(&blocks[b]))
+            .collect();
+        let files = self.open_slots(p, &targets)?;
+        let written = self.io.install(|| {
+            (planes.marks.words_mut().par_chunks_mut(2 * BLOCK_RANK_WORDS))
+                .zip(blocks.par_iter_mut())
+                .enumerate()
+                .filter(|(b, _)| changed(*b))
+                .map(|(b, (words, entry))| {
+                    let slot = target(entry);
+                    let Some(file) = files[slot as usize].as_ref() else {
+                        return Ok(0);
+                    };
+                    *entry = Some((slot, self.write_block(file, &self.part_path(p, slot), b, words)?));
+                    Ok(words.len() as u64 * 8)
+                })
+                .collect::<Result<Vec<u64>, EngineError>>()
+        })?;
+        Ok(written.iter().sum())
+    }
+
+    /// Part `p`'s files of the slots `targets` names, opened for writing (created if new),
+    /// and noted for the commit to sync.
+    fn open_slots(&self, p: usize, targets: &[u8]) -> Result<[Option<File>; 2], EngineError> {
         let mut files: [Option<File>; 2] = [None, None];
         for slot in 0..2u8 {
-            let used = blocks
-                .iter()
-                .enumerate()
-                .any(|(b, e)| changed(b) && e.map_or(0, |(s, _)| 1 - s) == slot);
-            if used {
-                let path = self.part_path(p, plane, slot);
+            if targets.contains(&slot) {
+                let path = self.part_path(p, slot);
                 let file = no_follow().write(true).create(true).truncate(false).open(&path);
                 files[slot as usize] = Some(file.map_err(|e| DiskError::io(&path, &e))?);
                 self.note_written(path);
             }
         }
-        let written = self.io.install(|| {
-            blocks
-                .par_iter_mut()
-                .enumerate()
-                .filter(|(b, _)| changed(*b))
-                .map(|(b, entry)| {
-                    let slot = entry.map_or(0, |(s, _)| 1 - s);
-                    let path = self.part_path(p, plane, slot);
-                    let Some(file) = files[slot as usize].as_ref() else {
-                        return Ok(0);
-                    };
-                    let run = b * PART_BLOCK / 8..words.min((b + 1) * PART_BLOCK / 8);
-                    // A piece at a time, gathered from the planes, summed and written while
-                    // it is in the cache.
-                    let mut buffer = vec![0u8; PIECE];
-                    let mut crc = crc32fast::Hasher::new();
-                    for piece in pieces(run.clone()) {
-                        let bytes = &mut buffer[..piece.len() * 8];
-                        let offset = piece.start as u64 * 8;
-                        for (w, out) in piece.zip(bytes.chunks_exact_mut(8)) {
-                            out.copy_from_slice(&marks[2 * w + plane].load(Relaxed).to_le_bytes());
-                        }
-                        crc.update(bytes);
-                        std::os::unix::fs::FileExt::write_all_at(file, bytes, offset)
-                            .map_err(|e| DiskError::io(&path, &e))?;
-                    }
-                    *entry = Some((slot, crc.finalize()));
-                    Ok(run.len() as u64 * 8)
-                })
-                .collect::<Result<Vec<u64>, EngineError>>()
-        })?;
-        Ok(written.iter().sum())
+        Ok(files)
+    }
+
+    /// Writes `words`, block `b`'s run of the interleaved planes, to `file` (at `path`) as
+    /// they are; returns their CRC-32. A piece at a time, copied, summed and written while
+    /// it is in the cache.
+    fn write_block(&self, file: &File, path: &Path, b: usize, words: &mut [AtomicU64]) -> Result<u32, EngineError> {
+        let mut buffer = vec![0u8; PIECE];
+        let mut crc = crc32fast::Hasher::new();
+        for (i, piece) in words.chunks_mut(PIECE / 8).enumerate() {
+            let bytes = &mut buffer[..piece.len() * 8];
+            for (word, out) in piece.iter_mut().zip(bytes.chunks_exact_mut(8)) {
+                out.copy_from_slice(&word.get_mut().to_le_bytes());
+            }
+            crc.update(bytes);
+            let offset = (b * PART_BLOCK + i * PIECE) as u64;
+            std::os::unix::fs::FileExt::write_all_at(file, bytes, offset).map_err(|e| DiskError::io(path, &e))?;
+        }
+        Ok(crc.finalize())
     }
 
     /// Notes that `path` was written, for the commit to sync.
@@ -1750,7 +1747,7 @@ impl Disk {
         let temporary = self.dir.join(format!("{MANIFEST}.tmp"));
         let manifest =
             serde_json::to_vec(&self.manifest.sealed()).map_err(|e| DiskError::io(&temporary, &io::Error::other(e)))?;
-        let path = |p, plane, slot| self.part_path(p, plane, slot);
+        let path = |p, slot| self.part_path(p, slot);
         Ok(Commit {
             dir: self.dir.clone(),
             written,
@@ -1772,31 +1769,24 @@ impl Drop for Disk {
     }
 }
 
-/// The words `run` of a block, [`PIECE`] bytes at a time.
-fn pieces(run: Range<usize>) -> impl Iterator<Item = Range<usize>> {
-    let end = run.end;
-    run.step_by(PIECE / 8)
-        .map(move |start| start..end.min(start + PIECE / 8))
-}
-
-/// Blocks of each of part `p`'s planes (8 bytes a word of ranks).
+/// Blocks of part `p` (words of ranks of both planes, 8 bytes each).
 fn blocks_of(partition: &Partition, p: usize) -> usize {
     let slice = partition.slice(p);
-    ((slice.end - slice.start).div_ceil(WORD_BITS) as usize * 8).div_ceil(PART_BLOCK)
+    (slice.end - slice.start)
+        .div_ceil(WORD_BITS)
+        .div_ceil(BLOCK_RANK_WORDS as u64) as usize
 }
 
 /// The blocks whose committed version moves from `before` to `after` to the other slot:
-/// (part, plane, the slot left, block).
-fn superseded(before: &[Vec<Vec<Block>>], after: &[Vec<Vec<Block>>]) -> Vec<Superseded> {
+/// (part, the slot left, block).
+fn superseded(before: &[Vec<Block>], after: &[Vec<Block>]) -> Vec<Superseded> {
     let mut left = Vec::new();
     for (p, (old, new)) in before.iter().zip(after).enumerate() {
-        for (plane, (old, new)) in old.iter().zip(new).enumerate() {
-            for (b, (old, new)) in old.iter().zip(new).enumerate() {
-                if let (Some((from, _)), Some((to, _))) = (old, new)
-                    && from != to
-                {
-                    left.push((p, plane, *from, b));
-                }
+        for (b, (old, new)) in old.iter().zip(new).enumerate() {
+            if let (Some((from, _)), Some((to, _))) = (old, new)
+                && from != to
+            {
+                left.push((p, *from, b));
             }
         }
     }
@@ -2067,7 +2057,7 @@ impl Manifest {
             antipodes: Vec::new(),
             watched: vec![None; watched],
             blocks: (0..parts)
-                .map(|p| vec![vec![None; blocks_of(&Partition::new(states, parts), p)]; 2])
+                .map(|p| vec![None; blocks_of(&Partition::new(states, parts), p)])
                 .collect(),
             frontier: vec![false; parts],
             late: vec![None; parts],
@@ -2121,12 +2111,12 @@ impl Manifest {
             ));
         }
         let partition = Partition::new(self.states, self.parts);
-        for (p, planes) in self.blocks.iter().enumerate() {
+        for (p, blocks) in self.blocks.iter().enumerate() {
             let want = blocks_of(&partition, p);
-            if planes.len() != 2 || planes.iter().any(|blocks| blocks.len() != want) {
-                return Some(format!("part {p}'s blocks are not two planes of {want}"));
+            if blocks.len() != want {
+                return Some(format!("part {p} has {} blocks, not {want}", blocks.len()));
             }
-            if planes.iter().flatten().flatten().any(|&(slot, _)| slot > 1) {
+            if blocks.iter().flatten().any(|&(slot, _)| slot > 1) {
                 return Some(format!("part {p} has a block in a slot other than 0 and 1"));
             }
         }
@@ -2190,9 +2180,12 @@ impl Manifest {
 }
 
 /// Whether `name` is exactly one of the names a search gives its files: the lock, the
-/// manifest, the previous one a process of a shared search keeps, their temporaries, `part-P-K.a|b`, `early-P.updates`, `late-D-P.updates`,
-/// `bins-D-T-F.bits` (numbers in decimal, no sign or leading zero). Only such files are
-/// ever removed, so `part-1-of-my-thesis.pdf` beside them is the user's, and refused.
+/// manifest, the previous one a process of a shared search keeps, their temporaries,
+/// `part-P.a|b`, `early-P.updates`, `late-D-P.updates`, `bins-D-T-F.bits` (numbers in
+/// decimal, no sign or leading zero), and format 3's `part-P-K.a|b` (a plane a file), so
+/// that a folder of that format is refused for its format rather than for a stranger. Only
+/// such files are ever removed, so `part-1-of-my-thesis.pdf` beside them is the user's, and
+/// refused.
 fn is_ours(name: &str) -> bool {
     let number = |text: &str| {
         !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) && (text == "0" || !text.starts_with('0'))
@@ -2209,8 +2202,10 @@ fn is_ours(name: &str) -> bool {
         return rest
             .strip_suffix(".a")
             .or_else(|| rest.strip_suffix(".b"))
-            .and_then(|numbered| numbered.split_once('-'))
-            .is_some_and(|(part, plane)| number(part) && (plane == "0" || plane == "1"));
+            .is_some_and(|numbered| match numbered.split_once('-') {
+                Some((part, plane)) => number(part) && (plane == "0" || plane == "1"),
+                None => number(numbered),
+            });
     }
     let numbered = |prefix: &str, suffix: &str, count: usize| {
         name.strip_prefix(prefix)
@@ -2282,6 +2277,8 @@ mod tests {
             "manifest.json.tmp",
             PREVIOUS,
             "manifest.previous.json.tmp",
+            "part-12.b",
+            "part-0.a",
             "part-12-0.b",
             "early-3.updates",
             "late-10-2.updates",
@@ -2295,6 +2292,9 @@ mod tests {
             "part-0-1.c",
             "part-0-2.a",
             "part-01-0.a",
+            "part-01.a",
+            "part-.a",
+            "part-1.c",
             "part--0.a",
             "notes.tmp",
             "x.updates",
@@ -2324,7 +2324,7 @@ mod tests {
             antipodes: vec![3, 5],
             watched: vec![Some(1), None],
             blocks: (0..parts)
-                .map(|p| vec![vec![Some((1, 7)); blocks_of(&partition, p)]; 2])
+                .map(|p| vec![Some((1, 7)); blocks_of(&partition, p)])
                 .collect(),
             frontier: vec![true, false],
             late: vec![None, Some((9, 16))],
@@ -2477,13 +2477,11 @@ mod tests {
                 m.blocks.pop();
             }),
             ("late_bins has 3 entries", |m| m.late_bins.push(Vec::new())),
-            ("part 1's blocks are not two planes", |m| {
-                m.blocks[1][0].pop();
+            ("part 1 has 0 blocks, not 1", |m| {
+                m.blocks[1].pop();
             }),
-            ("part 0's blocks are not two planes", |m| {
-                m.blocks[0].pop();
-            }),
-            ("a slot other than 0 and 1", |m| m.blocks[0][1][0] = Some((2, 7))),
+            ("part 0 has 2 blocks, not 1", |m| m.blocks[0].push(None)),
+            ("a slot other than 0 and 1", |m| m.blocks[0][0] = Some((2, 7))),
             ("add up to more than 2^64", |m| m.levels[1] = u64::MAX),
             ("an empty level", |m| m.levels.insert(1, 0)),
             ("up to symmetry do not match", |m| m.classes[1] = 13),

@@ -89,7 +89,7 @@ pub fn buffer_bytes(memory: u64) -> u64 {
 }
 
 /// Bytes a search on disk allocates beside its planes, its bins and its update buffer: the
-/// I/O threads' pieces (64 KiB of each plane, a block at a time on each of two threads),
+/// I/O threads' pieces (64 KiB of a block, a block at a time on each of two threads),
 /// each worker's group of chunks' far predecessors before they reach the buffer, the
 /// commit's threads, the level's per-chunk flags. Measured on 3x4 at 16 MiB: well within.
 pub const DISK_SCRATCH: u64 = 1 << 20;
