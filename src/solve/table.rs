@@ -2,7 +2,7 @@
 //! from the goals gives every configuration's distance, and a shortest solution is a walk
 //! that always steps to a successor one move closer. No search per position.
 
-use super::mod3::{self, DistanceMod3, MAX_MOD3_RANKS};
+use super::mod3::{self, DistanceMod3, MAX_ROUTE_RANKS};
 use super::{Outcome, Position, Preparing, Route, Sample, Solution, State, cache, sample, unreached, unsolvable};
 use crate::engine::{self, EngineError, Options};
 use crate::identity::Identity;
@@ -243,11 +243,11 @@ pub fn refusal<P: Puzzle>(puzzle: &P) -> Option<String> {
     if states <= MAX_TABLE_RANKS || mod3::applies(puzzle) {
         return None;
     }
-    let why = if states > MAX_MOD3_RANKS {
+    let why = if states > MAX_ROUTE_RANKS {
         format!(
             "its distance modulo 3 would take {} (2 bits a rank), over the {} the solver allows",
             crate::util::human_bytes(u128::from(states.div_ceil(4))),
-            crate::util::human_bytes(u128::from(MAX_MOD3_RANKS / 4))
+            crate::util::human_bytes(u128::from(MAX_ROUTE_RANKS / 4))
         )
     } else if puzzle.max_move_cost() != 1 {
         "its moves have different costs, so only a byte a rank would do".to_string()

@@ -5,8 +5,9 @@
 //! smallest vary fastest. The fastest coordinates together form the *low* part of a rank,
 //! whose moves are one combined table (`low x moves -> low`, at most [`LOW_MAX`] rows, so
 //! it stays in cache); the rest, the *high* part, changes once every `low` ranks, and the
-//! engine hands ranks in ascending order, so the high part's moves are looked up once a
-//! run of ranks ([`Plan::Split`]). A permutation too big for a table (pancakes of 10 and
+//! engine hands ranks in ascending order, so the high part's moves are looked up, or in a
+//! long run worked out (a coordinate too big for a table), once a run of ranks
+//! ([`Plan::Split`]). A permutation too big for a table (pancakes of 10 and
 //! more) is split by its own digits instead: the moves that touch only its first `K`
 //! positions change only its rank modulo `K!`, a table; the others are re-ranked from the
 //! unranked pieces ([`Plan::Big`]). What fits neither is unranked and re-ranked per rank
@@ -327,10 +328,22 @@ impl Coords {
         let untabled: Vec<usize> = (0..n)
             .filter(|&i| self.list[i].rows().saturating_mul(moves) > most)
             .collect();
+        // A coordinate too big for a table is still cheap in the high part of a long run
+        // (the 3x3x3's 7 edges told apart, 3,991,680 arrangements: 72M entries, worked
+        // out once per 2,048 orientations): unranked and re-ranked per rank, it took
+        // 20 times as long.
+        let (low_coords, low) = low_part(&self.list);
+        let by_runs = low >= RUN_MIN && untabled.iter().all(|&i| i >= low_coords);
         match untabled[..] {
-            // Parities read from the coordinates: the split plan only.
-            _ if cross && !untabled.is_empty() => Plan::Generic,
             [] => split(s, &mut self.list, moves),
+            // Parities read from the coordinates: the split plan only.
+            _ if cross => {
+                if by_runs {
+                    split(s, &mut self.list, moves)
+                } else {
+                    Plan::Generic
+                }
+            }
             [last] if last == n - 1 => {
                 let c = &self.list[last];
                 let comp = &s.components[c.comp];
@@ -348,10 +361,13 @@ impl Coords {
                     let big = big(s, &self.list);
                     drop_tables(&mut self.list[..last]);
                     Plan::Big(Box::new(big))
+                } else if by_runs {
+                    split(s, &mut self.list, moves)
                 } else {
                     Plan::Generic
                 }
             }
+            _ if by_runs => split(s, &mut self.list, moves),
             _ => Plan::Generic,
         }
     }
@@ -674,16 +690,11 @@ fn combined<T: Copy + Default>(list: &[Coord], n: usize, low: u64, moves: usize,
     table
 }
 
-/// [`Plan::Split`] of `list`, every coordinate's table small enough: the fastest ones
-/// combined into one table; the others' moves worked out once a run of ranks, or from
-/// tables of their own when the runs are short.
+/// [`Plan::Split`] of `list`: the fastest coordinates combined into one table; the others'
+/// moves worked out once a run of ranks, or, when the runs are short, from tables of their
+/// own (then each is small enough for one).
 fn split(s: &Structure, list: &mut [Coord], moves: u64) -> Plan {
-    let mut low_coords = 0;
-    let mut low = 1u64;
-    while low_coords < list.len() && !list[low_coords].late && low * list[low_coords].size <= LOW_MAX {
-        low *= list[low_coords].size;
-        low_coords += 1;
-    }
+    let (low_coords, low) = low_part(list);
     build_tables(s, &mut list[..low_coords]);
     // Values below `low`, at most `LOW_MAX` = 2^15.
     let table = combined(list, low_coords, low, moves as usize, |x| x as u16);
@@ -692,6 +703,18 @@ fn split(s: &Structure, list: &mut [Coord], moves: u64) -> Plan {
         build_tables(s, &mut list[low_coords..]);
     }
     Plan::Split { low_coords, low, table }
+}
+
+/// [`Plan::Split`]'s low part of `list`: how many of the fastest coordinates, and their
+/// ranks together (at most [`LOW_MAX`], none `late`).
+fn low_part(list: &[Coord]) -> (usize, u64) {
+    let mut low_coords = 0;
+    let mut low = 1u64;
+    while low_coords < list.len() && !list[low_coords].late && low * list[low_coords].size <= LOW_MAX {
+        low *= list[low_coords].size;
+        low_coords += 1;
+    }
+    (low_coords, low)
 }
 
 fn build_tables(s: &Structure, list: &mut [Coord]) {

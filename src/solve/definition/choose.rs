@@ -39,12 +39,15 @@ fn builds_within(bytes: u64, room: u64) -> bool {
     bytes.checked_mul(2).is_some_and(|b| b <= room)
 }
 
-/// Whether tables of `sizes` bytes, built one after another, the smallest first (as the
+/// Whether tables of `sizes` bytes, built one after another, the largest first (as the
 /// solver builds them), each fit within `budget` beside those built before
-/// ([`builds_within`]).
+/// ([`builds_within`]). The largest first peaks lowest: its build (twice its bytes) comes
+/// while nothing else is held, and each later one adds at most its own bytes twice to
+/// fewer; the 3x3x3 at 4 GiB builds EDGES 1-7 (1.9 GiB, 3.8 GiB with its planes) first,
+/// which smallest first would have built beside 346 MiB of others, past 4 GiB.
 pub fn builds_fit(sizes: impl Iterator<Item = u64>, budget: u64) -> bool {
     let mut sizes: Vec<u64> = sizes.collect();
-    sizes.sort_unstable();
+    sizes.sort_unstable_by(|a, b| b.cmp(a));
     let mut built = 0u64;
     sizes.into_iter().all(|bytes| {
         let fits = builds_within(bytes, budget.saturating_sub(built));
@@ -63,8 +66,8 @@ pub fn choose(def: &Definition, metric: Metric, s: &Structure, budget: u64) -> V
         })
         .collect();
     // Each table's build is checked where it is chosen; built one after another, the
-    // smallest first, the last is built beside all the others: a choice whose builds would
-    // pass the budget is made again within a tenth less.
+    // largest first, the later ones are built beside those before: a choice whose builds
+    // would pass the budget is made again within a tenth less.
     let mut within = budget;
     loop {
         let mut chosen = shares(def, metric, &moved, within);
@@ -285,18 +288,37 @@ mod tests {
         assert_eq!(names, ["CORNERS", "EDGES 1-6", "EDGES 7-12"]);
     }
 
+    /// At 4 GiB the 3x3x3 tells more edges apart than at 1 GiB (a table of more than 2^32
+    /// ranks), and its largest table is larger.
+    #[test]
+    fn chooses_larger_3x3x3_tables_at_4_gib() {
+        let largest = |budget: u64| chosen(CUBE, budget).into_iter().map(|(_, b)| b).max();
+        let (small, large) = (largest(1 << 30), largest(4 << 30));
+        assert!(large > small, "{large:?} at 4 GiB, {small:?} at 1 GiB");
+        assert!(large.is_some_and(|b| b > (1 << 32) / 4), "{:?}", chosen(CUBE, 4 << 30));
+    }
+
     /// Whatever the budget, the tables fit it together, and each, built in turn, has room
     /// for its build (its table and planes as large again) beside those built before it.
     #[test]
     fn the_choice_and_its_builds_stay_within_the_budget() {
         for text in [CUBE, FTO] {
-            for budget in [64 << 10, 1 << 20, 5 << 20, 48 << 20, 512 << 20, 1 << 30] {
+            for budget in [
+                64 << 10,
+                1 << 20,
+                5 << 20,
+                48 << 20,
+                512 << 20,
+                1 << 30,
+                4 << 30,
+                16 << 30,
+            ] {
                 let choice = chosen(text, budget);
                 let total: u64 = choice.iter().map(|(_, b)| b).sum();
                 assert!(!choice.is_empty() && total <= budget, "{choice:?} past {budget}");
-                // Built the smallest first, as the solver does.
+                // Built the largest first, as the solver does.
                 let mut sizes: Vec<u64> = choice.iter().map(|(_, b)| *b).collect();
-                sizes.sort_unstable();
+                sizes.sort_unstable_by(|a, b| b.cmp(a));
                 let mut built = 0;
                 for bytes in sizes {
                     assert!(built + 2 * bytes <= budget, "{bytes} of {choice:?} built past {budget}");

@@ -256,10 +256,13 @@ impl Route for DefinitionSearch {
                 names.join("; ")
             ),
         });
-        self.patterns = choices
-            .iter()
+        // Built the largest first, as the choice counted their memory
+        // ([`choose::builds_fit`]), then kept the smallest first.
+        let mut patterns = (choices.iter().rev())
             .map(|choice| self.pattern(choice, how))
-            .collect::<Result<_>>()?;
+            .collect::<Result<Vec<_>>>()?;
+        patterns.reverse();
+        self.patterns = patterns;
         let projections: Vec<Projection> = choices.into_iter().map(|c| c.projection).collect();
         let most = self.most_probes.max(1);
         self.probes = probe::probes(def, self.reader.structure(), &projections, &self.patterns, most);
