@@ -58,6 +58,7 @@ use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use zerocopy::IntoBytes;
 
 /// The lock file's name: one run at a time uses a folder.
 const LOCK: &str = "analyze-disk.lock";
@@ -1607,8 +1608,8 @@ impl Disk {
 
     /// Reads block `b` of part `p` (its committed version `entry`, in `files`) into `words`,
     /// its run of the interleaved planes, checked against its CRC-32; returns the bytes read.
-    /// A piece at a time: each is checked and copied while it is in the cache, word for word
-    /// as the file holds them (a plain copy, which the compiler does in bulk).
+    /// Straight into the planes, whose bytes are the file's ([`file_order`]), a piece at a
+    /// time, each checked while it is in the cache: no buffer and no copy.
     fn load_block(
         &self,
         p: usize,
@@ -1625,10 +1626,9 @@ impl Disk {
         let Some(file) = files[slot as usize].as_ref() else {
             return Err(damaged(&path, "it cannot be opened"));
         };
-        let mut buffer = vec![0u8; PIECE];
         let mut crc = crc32fast::Hasher::new();
         for (i, piece) in words.chunks_mut(PIECE / 8).enumerate() {
-            let bytes = &mut buffer[..piece.len() * 8];
+            let bytes = piece.as_mut_bytes();
             let offset = (b * PART_BLOCK + i * PIECE) as u64;
             match std::os::unix::fs::FileExt::read_exact_at(file, bytes, offset) {
                 Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
@@ -1637,9 +1637,7 @@ impl Disk {
                 other => other.map_err(|e| DiskError::io(&path, &e))?,
             }
             crc.update(bytes);
-            for (word, raw) in piece.iter_mut().zip(bytes.chunks_exact(8)) {
-                *word.get_mut() = u64::from_le_bytes(raw.try_into().unwrap_or_default());
-            }
+            file_order(piece);
         }
         if crc.finalize() != want {
             return Err(damaged(
@@ -1717,19 +1715,18 @@ impl Disk {
     }
 
     /// Writes `words`, block `b`'s run of the interleaved planes, to `file` (at `path`) as
-    /// they are; returns their CRC-32. A piece at a time, copied, summed and written while
-    /// it is in the cache.
+    /// they are; returns their CRC-32. Straight from the planes ([`file_order`]), a piece at
+    /// a time, summed and written while it is in the cache.
     fn write_block(&self, file: &File, path: &Path, b: usize, words: &mut [AtomicU64]) -> Result<u32, EngineError> {
-        let mut buffer = vec![0u8; PIECE];
         let mut crc = crc32fast::Hasher::new();
         for (i, piece) in words.chunks_mut(PIECE / 8).enumerate() {
-            let bytes = &mut buffer[..piece.len() * 8];
-            for (word, out) in piece.iter_mut().zip(bytes.chunks_exact_mut(8)) {
-                out.copy_from_slice(&word.get_mut().to_le_bytes());
-            }
+            file_order(piece);
+            let bytes = piece.as_mut_bytes();
             crc.update(bytes);
             let offset = (b * PART_BLOCK + i * PIECE) as u64;
-            std::os::unix::fs::FileExt::write_all_at(file, bytes, offset).map_err(|e| DiskError::io(path, &e))?;
+            let written = std::os::unix::fs::FileExt::write_all_at(file, bytes, offset);
+            file_order(piece);
+            written.map_err(|e| DiskError::io(path, &e))?;
         }
         Ok(crc.finalize())
     }
@@ -1766,6 +1763,15 @@ impl Drop for Disk {
     /// whole on its own), while the folder is locked.
     fn drop(&mut self) {
         let _ = self.settle();
+    }
+}
+
+/// Swaps `words` between the planes' byte order and the files' (little-endian, so that a
+/// folder reads the same on any machine): nothing to do on a little-endian machine, where
+/// a block's bytes are read and written straight to and from the planes.
+fn file_order(words: &mut [AtomicU64]) {
+    if cfg!(target_endian = "big") {
+        words.iter_mut().for_each(|w| *w.get_mut() = w.get_mut().swap_bytes());
     }
 }
 
@@ -2533,6 +2539,22 @@ mod tests {
     }
 
     const GIB: u64 = 1 << 30;
+
+    #[test]
+    fn a_block_is_read_and_written_as_its_words_little_endian() {
+        let values = [0x0102_0304_0506_0708_u64, u64::MAX - 1, 0];
+        let mut words: Vec<AtomicU64> = values.iter().map(|&v| AtomicU64::new(v)).collect();
+        file_order(&mut words);
+        let bytes = words.as_mut_bytes().to_vec();
+        file_order(&mut words);
+        assert_eq!(bytes, values.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>());
+        assert_eq!(words.iter().map(|w| w.load(Relaxed)).collect::<Vec<_>>(), values);
+        // Read back: the bytes of the file give the words again.
+        let mut read: Vec<AtomicU64> = values.iter().map(|_| AtomicU64::new(0)).collect();
+        read.as_mut_bytes().copy_from_slice(&bytes);
+        file_order(&mut read);
+        assert_eq!(read.iter().map(|w| w.load(Relaxed)).collect::<Vec<_>>(), values);
+    }
 
     #[test]
     fn a_sliding_board_is_cut_into_runs_of_its_first_tile_where_one_fits() {
