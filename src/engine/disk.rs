@@ -145,9 +145,11 @@ pub fn processes_parts(parts: usize, processes: usize, process: usize) -> Range<
 /// vertical moves, only those whose window starts at the first position leave a part of
 /// a first tile, where an even cut also splits the runs of the second and later ones (3x4,
 /// every 9,973rd rank: 5.9% of the predecessors leave 11 parts of a first tile, 8.8% leave
-/// 15 even ones). A far predecessor costs more CPU than the overlap saves (3x4 at 16 MiB:
-/// those 11 parts one at a time take about 10% less CPU than the 15 two at a time; see the
-/// performance notes).
+/// 15 even ones). A far predecessor costs more CPU than the overlap saves, so a coarse run
+/// that fits one at a time is kept rather than runs of the finer span that fit two (3x4 and
+/// 2x6 at 16 MiB: 11 parts of a first tile one at a time against 22 of five runs of the
+/// first two tiles two at a time, 9-18% less CPU and less wall time; and about 10% less
+/// CPU than 15 even parts two at a time; see the performance notes).
 fn by_spans(states: u64, memory: u64, spans: &[u64]) -> Option<Partition> {
     let span = *spans.iter().find(|&&span| {
         span % WORD_BITS == 0 && span > 0 && states % span == 0 && memory::memory_for_one_part(span) <= memory
@@ -2564,6 +2566,11 @@ mod tests {
         let parts = partition(states, 16 * MIB, None, &spans);
         assert_eq!((parts.processes(), parts.slice(1).start), (11, spans[0]));
         assert_eq!(parts_at_once(&parts, 16 * MIB), 1);
+        // Though 22 parts of five runs of the first two tiles would fit two at a time: the
+        // far predecessors they add cost more than the overlap saves.
+        let finer = Partition::new(states, 22);
+        assert_eq!(finer.slice(1).start, 5 * spans[1]);
+        assert_eq!(parts_at_once(&finer, 16 * MIB), 2);
         assert_eq!(parts_at_once(&parts, 64 * MIB), 2);
         // Too little for a run of the first tile: runs of the first two, as many as fit
         // two parts at a time (3 in 2 MiB) and divide the 110: 55 parts of 2.
