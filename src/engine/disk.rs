@@ -58,6 +58,7 @@ use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use zerocopy::IntoBytes;
 
 /// The lock file's name: one run at a time uses a folder.
 const LOCK: &str = "analyze-disk.lock";
@@ -144,9 +145,11 @@ pub fn processes_parts(parts: usize, processes: usize, process: usize) -> Range<
 /// vertical moves, only those whose window starts at the first position leave a part of
 /// a first tile, where an even cut also splits the runs of the second and later ones (3x4,
 /// every 9,973rd rank: 5.9% of the predecessors leave 11 parts of a first tile, 8.8% leave
-/// 15 even ones). A far predecessor costs more CPU than the overlap saves (3x4 at 16 MiB:
-/// those 11 parts one at a time take about 10% less CPU than the 15 two at a time; see the
-/// performance notes).
+/// 15 even ones). A far predecessor costs more CPU than the overlap saves, so a coarse run
+/// that fits one at a time is kept rather than runs of the finer span that fit two (3x4 and
+/// 2x6 at 16 MiB: 11 parts of a first tile one at a time against 22 of five runs of the
+/// first two tiles two at a time, 9-18% less CPU and less wall time; and about 10% less
+/// CPU than 15 even parts two at a time; see the performance notes).
 fn by_spans(states: u64, memory: u64, spans: &[u64]) -> Option<Partition> {
     let span = *spans.iter().find(|&&span| {
         span % WORD_BITS == 0 && span > 0 && states % span == 0 && memory::memory_for_one_part(span) <= memory
@@ -1607,8 +1610,8 @@ impl Disk {
 
     /// Reads block `b` of part `p` (its committed version `entry`, in `files`) into `words`,
     /// its run of the interleaved planes, checked against its CRC-32; returns the bytes read.
-    /// A piece at a time: each is checked and copied while it is in the cache, word for word
-    /// as the file holds them (a plain copy, which the compiler does in bulk).
+    /// Straight into the planes, whose bytes are the file's ([`file_order`]), a piece at a
+    /// time, each checked while it is in the cache: no buffer and no copy.
     fn load_block(
         &self,
         p: usize,
@@ -1625,10 +1628,9 @@ impl Disk {
         let Some(file) = files[slot as usize].as_ref() else {
             return Err(damaged(&path, "it cannot be opened"));
         };
-        let mut buffer = vec![0u8; PIECE];
         let mut crc = crc32fast::Hasher::new();
         for (i, piece) in words.chunks_mut(PIECE / 8).enumerate() {
-            let bytes = &mut buffer[..piece.len() * 8];
+            let bytes = piece.as_mut_bytes();
             let offset = (b * PART_BLOCK + i * PIECE) as u64;
             match std::os::unix::fs::FileExt::read_exact_at(file, bytes, offset) {
                 Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
@@ -1637,9 +1639,7 @@ impl Disk {
                 other => other.map_err(|e| DiskError::io(&path, &e))?,
             }
             crc.update(bytes);
-            for (word, raw) in piece.iter_mut().zip(bytes.chunks_exact(8)) {
-                *word.get_mut() = u64::from_le_bytes(raw.try_into().unwrap_or_default());
-            }
+            file_order(piece);
         }
         if crc.finalize() != want {
             return Err(damaged(
@@ -1717,19 +1717,18 @@ impl Disk {
     }
 
     /// Writes `words`, block `b`'s run of the interleaved planes, to `file` (at `path`) as
-    /// they are; returns their CRC-32. A piece at a time, copied, summed and written while
-    /// it is in the cache.
+    /// they are; returns their CRC-32. Straight from the planes ([`file_order`]), a piece at
+    /// a time, summed and written while it is in the cache.
     fn write_block(&self, file: &File, path: &Path, b: usize, words: &mut [AtomicU64]) -> Result<u32, EngineError> {
-        let mut buffer = vec![0u8; PIECE];
         let mut crc = crc32fast::Hasher::new();
         for (i, piece) in words.chunks_mut(PIECE / 8).enumerate() {
-            let bytes = &mut buffer[..piece.len() * 8];
-            for (word, out) in piece.iter_mut().zip(bytes.chunks_exact_mut(8)) {
-                out.copy_from_slice(&word.get_mut().to_le_bytes());
-            }
+            file_order(piece);
+            let bytes = piece.as_mut_bytes();
             crc.update(bytes);
             let offset = (b * PART_BLOCK + i * PIECE) as u64;
-            std::os::unix::fs::FileExt::write_all_at(file, bytes, offset).map_err(|e| DiskError::io(path, &e))?;
+            let written = std::os::unix::fs::FileExt::write_all_at(file, bytes, offset);
+            file_order(piece);
+            written.map_err(|e| DiskError::io(path, &e))?;
         }
         Ok(crc.finalize())
     }
@@ -1766,6 +1765,15 @@ impl Drop for Disk {
     /// whole on its own), while the folder is locked.
     fn drop(&mut self) {
         let _ = self.settle();
+    }
+}
+
+/// Swaps `words` between the planes' byte order and the files' (little-endian, so that a
+/// folder reads the same on any machine): nothing to do on a little-endian machine, where
+/// a block's bytes are read and written straight to and from the planes.
+fn file_order(words: &mut [AtomicU64]) {
+    if cfg!(target_endian = "big") {
+        words.iter_mut().for_each(|w| *w.get_mut() = w.get_mut().swap_bytes());
     }
 }
 
@@ -2535,6 +2543,22 @@ mod tests {
     const GIB: u64 = 1 << 30;
 
     #[test]
+    fn a_block_is_read_and_written_as_its_words_little_endian() {
+        let values = [0x0102_0304_0506_0708_u64, u64::MAX - 1, 0];
+        let mut words: Vec<AtomicU64> = values.iter().map(|&v| AtomicU64::new(v)).collect();
+        file_order(&mut words);
+        let bytes = words.as_mut_bytes().to_vec();
+        file_order(&mut words);
+        assert_eq!(bytes, values.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>());
+        assert_eq!(words.iter().map(|w| w.load(Relaxed)).collect::<Vec<_>>(), values);
+        // Read back: the bytes of the file give the words again.
+        let mut read: Vec<AtomicU64> = values.iter().map(|_| AtomicU64::new(0)).collect();
+        read.as_mut_bytes().copy_from_slice(&bytes);
+        file_order(&mut read);
+        assert_eq!(read.iter().map(|w| w.load(Relaxed)).collect::<Vec<_>>(), values);
+    }
+
+    #[test]
     fn a_sliding_board_is_cut_into_runs_of_its_first_tile_where_one_fits() {
         const MIB: u64 = 1 << 20;
         // 3x4: 11 runs of 21,772,800 ranks (5.2 MiB of planes), then 110 of a tenth.
@@ -2542,6 +2566,11 @@ mod tests {
         let parts = partition(states, 16 * MIB, None, &spans);
         assert_eq!((parts.processes(), parts.slice(1).start), (11, spans[0]));
         assert_eq!(parts_at_once(&parts, 16 * MIB), 1);
+        // Though 22 parts of five runs of the first two tiles would fit two at a time: the
+        // far predecessors they add cost more than the overlap saves.
+        let finer = Partition::new(states, 22);
+        assert_eq!(finer.slice(1).start, 5 * spans[1]);
+        assert_eq!(parts_at_once(&finer, 16 * MIB), 2);
         assert_eq!(parts_at_once(&parts, 64 * MIB), 2);
         // Too little for a run of the first tile: runs of the first two, as many as fit
         // two parts at a time (3 in 2 MiB) and divide the 110: 55 parts of 2.
