@@ -606,9 +606,15 @@ fn disk_note(
         Some(parts) => Partition::new(ranks, parts),
         None => disk::shared_partition(ranks, config.memory, built.bins(), &built.locality(), processes),
     };
-    let bits = (built.bins().filter(|_| processes == 1))
-        .and_then(|bins| disk::bins_per_part(&parts, bins, config.memory))
-        .map_or("", |_| "; the move between parts sent as bits");
+    let bins = (built.bins().filter(|_| processes == 1))
+        .and_then(|bins| Some((bins, disk::bins_per_part(&parts, bins, config.memory)?)));
+    let bits = bins.map_or("", |_| "; the move between parts sent as bits");
+    let held = disk::held_bytes(&parts, config.memory, bins, processes);
+    let most = memory_phrase(
+        config.memory,
+        held,
+        memory::exchange_bytes(Some(config.memory), processes),
+    );
     let share = match cluster {
         Some(cluster) => {
             let mine = disk::processes_parts(parts.processes(), processes, cluster.process);
@@ -621,7 +627,7 @@ fn disk_note(
         None => String::new(),
     };
     format!(
-        "{job}: {} to search on disk in {}{share}: {} of planes in {} part{} of {} ({} in memory at a time{bits}), at most {} in all, the program itself counted (but for the chunks under expansion), at least {} of disk (more where most moves leave a part: each level says beforehand if it is expected not to fit)",
+        "{job}: {} to search on disk in {}{share}: {} of planes in {} part{} of {} ({} in memory at a time{bits}), {most}, at least {} of disk (more where most moves leave a part: each level says beforehand if it is expected not to fit)",
         job.searched(u128::from(built.ranks())),
         config.dir.display(),
         human_bytes(u128::from(memory::plane_bytes(ranks))),
@@ -629,8 +635,35 @@ fn disk_note(
         if parts.processes() == 1 { "" } else { "s" },
         human_bytes(u128::from(memory::plane_bytes(parts.slice(0).end))),
         ["one", "two"][disk::parts_at_once(&parts, config.memory) - 1],
-        human_bytes(u128::from(config.memory)),
         human_bytes(disk::disk_bytes(ranks, parts.processes())),
+    )
+}
+
+/// What a search on disk with `memory` takes at most, where it holds `held` bytes beside
+/// its update buffer, `exchange` of them the exchange's: `memory`, unless the least it runs
+/// with is more (the process itself, its planes and the connections' buffers), said then.
+fn memory_phrase(memory: u64, held: u64, exchange: u64) -> String {
+    let base = memory::resident().unwrap_or(0);
+    let least = memory::least_on_disk(base, held);
+    if least <= memory {
+        return format!(
+            "at most {} in all, the program itself counted (but for the chunks under expansion)",
+            human_bytes(u128::from(memory))
+        );
+    }
+    let shared = match exchange {
+        0 => String::new(),
+        bytes => format!(
+            ", {} for the exchange with the other processes",
+            human_bytes(u128::from(bytes))
+        ),
+    };
+    format!(
+        "about {} in all, more than --memory {}: the program itself takes {}, its planes and bins {}{shared}",
+        human_bytes(u128::from(least)),
+        human_bytes(u128::from(memory)),
+        human_bytes(u128::from(base)),
+        human_bytes(u128::from(held.saturating_sub(exchange))),
     )
 }
 

@@ -159,10 +159,13 @@ impl TimelyExchange {
         let sockets = super::connect::connect(cluster, job)?;
         let lost = Arc::new(Mutex::new(None));
         install_panic_hook(Arc::clone(&lost), std::thread::current());
-        let builders = ProcessBuilder::new_typed_vector(1, Hooks::default().refill, None);
-        let (mut tcp, guard) =
-            initialize_networking_from_sockets(builders, sockets, cluster.process, 1, Hooks::default())
-                .map_err(|e| SetupError::Peers(format!("cannot start the network threads: {e}")))?;
+        // The transport's buffers it has finished with are freed rather than kept for reuse,
+        // so that it holds two a connection (`memory::TRANSPORT_BUFFER_BYTES`).
+        let mut hooks = Hooks::default();
+        hooks.refill.limit = Some(0);
+        let builders = ProcessBuilder::new_typed_vector(1, hooks.refill.clone(), None);
+        let (mut tcp, guard) = initialize_networking_from_sockets(builders, sockets, cluster.process, 1, hooks)
+            .map_err(|e| SetupError::Peers(format!("cannot start the network threads: {e}")))?;
         let allocator = Allocator::Tcp(tcp.remove(0).build());
         // The worker parks as soon as it has nothing to do: its thread is the search's driver,
         // and the cores belong to rayon.
@@ -344,6 +347,34 @@ impl TimelyExchange {
         }
     }
 
+    /// Sends `ranks` to `owner` as one batch of `level` (its own sub-epoch) and waits, handing
+    /// out what came for `level`, until this process's ranks in flight are within bound.
+    fn send_batch(
+        &mut self,
+        level: u32,
+        owner: usize,
+        ranks: Vec<u64>,
+        deliver: &mut dyn FnMut(&[u64]),
+    ) -> Result<(), ExchangeError> {
+        let bytes = 8 * ranks.len() as u64;
+        let time = level_time(level) | u64::from(self.batch);
+        self.batch = self
+            .batch
+            .checked_add(1)
+            .ok_or_else(|| ExchangeError::Transport(format!("more than 2^32 batches in level {level}")))?;
+        let running = self.running()?;
+        running.ranks.send((owner, ranks));
+        // A new sub-epoch for every batch: the probe then tells which batches arrived.
+        running.ranks.advance_to(time + 1);
+        running.worker.step();
+        self.in_flight.push_back((time, bytes));
+        self.in_flight_bytes += bytes;
+        self.wait(level, Some(deliver), |me| {
+            me.settle();
+            me.in_flight_bytes <= me.in_flight_bound
+        })
+    }
+
     /// Moves the rank stream's time to `level` (levels only go up).
     fn enter(&mut self, level: u32) -> Result<(), ExchangeError> {
         if level < self.level {
@@ -441,23 +472,15 @@ impl Exchange for TimelyExchange {
         }
         self.check()?;
         self.enter(level)?;
-        let bytes = 8 * ranks.len() as u64;
-        let time = level_time(level) | u64::from(self.batch);
-        self.batch = self
-            .batch
-            .checked_add(1)
-            .ok_or_else(|| ExchangeError::Transport(format!("more than 2^32 batches in level {level}")))?;
-        let running = self.running()?;
-        running.ranks.send((owner, ranks));
-        // A new sub-epoch for every batch: the probe then tells which batches arrived.
-        running.ranks.advance_to(time + 1);
-        running.worker.step();
-        self.in_flight.push_back((time, bytes));
-        self.in_flight_bytes += bytes;
-        self.wait(level, Some(deliver), |me| {
-            me.settle();
-            me.in_flight_bytes <= me.in_flight_bound
-        })
+        // Messages within the transport's buffers, which a larger one would grow for good.
+        let per_message = (memory::MESSAGE_BYTES / 8) as usize;
+        if ranks.len() <= per_message {
+            return self.send_batch(level, owner, ranks, deliver);
+        }
+        for piece in ranks.chunks(per_message) {
+            self.send_batch(level, owner, piece.to_vec(), deliver)?;
+        }
+        Ok(())
     }
 
     fn end_level(

@@ -122,13 +122,22 @@ pub fn partition(states: u64, memory: u64, bins: Option<Bins>, spans: &[u64]) ->
 }
 
 /// The parts a search on disk shared by `processes` processes is cut into: [`partition`]'s
-/// without bins (they are sent between the parts of one process only), as many more as
-/// give each process a run of as many parts ([`processes_parts`]).
+/// within what the exchange leaves of `memory` ([`memory::exchange_bytes`]), without bins
+/// (they are sent between the parts of one process only), as many more as give each
+/// process a run of as many parts ([`processes_parts`]). Where the exchange takes more than
+/// half of `memory`, no cut keeps the process within it: the parts are then cut for the
+/// whole of it, as few as that allows, rather than ever finer for nothing.
 pub fn shared_partition(states: u64, memory: u64, bins: Option<Bins>, spans: &[u64], processes: usize) -> Partition {
     if processes <= 1 {
         return partition(states, memory, bins, spans);
     }
-    let parts = partition(states, memory, None, spans).processes();
+    let exchange = memory::exchange_bytes(Some(memory), processes);
+    let left = if exchange <= memory / 2 {
+        memory - exchange
+    } else {
+        memory
+    };
+    let parts = partition(states, left, None, spans).processes();
     Partition::new(states, parts.max(processes).next_multiple_of(processes))
 }
 
@@ -175,6 +184,15 @@ pub fn bins_per_part(partition: &Partition, bins: Bins, memory: u64) -> Option<u
         && memory::memory_for_one_part(largest_part(partition)) <= memory
         && BinSet::bytes(bins, per_part) <= memory::buffer_bytes(memory))
     .then_some(per_part)
+}
+
+/// Bytes a process of a search on disk cut into `partition` holds beside its update buffer
+/// with `memory`: its parts' planes ([`parts_at_once`]), its bins (`bins` and the groups a
+/// part, [`bins_per_part`]) and, one of `processes`, the exchange's buffers.
+pub fn held_bytes(partition: &Partition, memory: u64, bins: Option<(Bins, u64)>, processes: usize) -> u64 {
+    parts_at_once(partition, memory) as u64 * plane_bytes(largest_part(partition))
+        + bins.map_or(0, |(b, n)| BinSet::bytes(b, n))
+        + memory::exchange_bytes(Some(memory), processes)
 }
 
 /// How many parts of `partition` are in memory at once with `memory` bytes: two (one
@@ -686,9 +704,7 @@ impl Disk {
         let overlap = at_once == 2;
         // What the process holds now counts against `--memory`, as do the planes, the bins
         // and the exchange's buffers.
-        let held = at_once as u64 * plane_bytes(largest)
-            + per_part.map_or(0, |(b, n)| BinSet::bytes(b, n))
-            + memory::exchange_bytes(Some(config.memory), manifest.processes);
+        let held = held_bytes(&partition, config.memory, per_part, manifest.processes);
         let buffer_bytes = memory::update_buffer_bytes(config.memory, memory::resident().unwrap_or(0), held);
         let io = rayon::ThreadPoolBuilder::new()
             .num_threads(2)
@@ -2601,5 +2617,34 @@ mod tests {
         assert_eq!(least, partition(states, 2 * GIB, None, &[]));
         // Resumed with less memory than the bins take: ranks.
         assert_eq!(bins_per_part(&parts, bins, 3 * GIB), None);
+    }
+
+    #[test]
+    fn the_parts_of_several_processes_leave_room_for_the_exchange() {
+        let mib = 1 << 20;
+        // The pancakes of 12.
+        let states = 479_001_600;
+        for (memory, processes) in [(64 * mib, 4), (512 * mib, 4), (32 * mib, 2)] {
+            let exchange = memory::exchange_bytes(Some(memory), processes);
+            let parts = shared_partition(states, memory, None, &[], processes);
+            let planes = parts_at_once(&parts, memory) as u64 * plane_bytes(largest_part(&parts));
+            assert!(
+                planes + exchange <= memory,
+                "{memory} over {processes}: {planes} + {exchange}"
+            );
+            // Fewer parts (a process has one at least) would not leave it.
+            if parts.processes() > processes {
+                let fewer = Partition::new(states, parts.processes() - processes);
+                let more = parts_at_once(&fewer, memory) as u64 * plane_bytes(largest_part(&fewer));
+                assert!(
+                    more + exchange > memory / 2,
+                    "{memory} over {processes}: cut finer than needed"
+                );
+            }
+        }
+        // An exchange past half of --memory: cut as for all of it.
+        let tiny = 64 << 10;
+        let whole = partition(states, tiny, None, &[]).processes().next_multiple_of(3);
+        assert_eq!(shared_partition(states, tiny, None, &[], 3).processes(), whole);
     }
 }

@@ -43,12 +43,34 @@ pub fn in_flight_bytes(memory: Option<u64>, processes: usize) -> u64 {
     }
 }
 
-/// Bytes one of `processes` processes holds in the exchange's buffers at most: what it sent
-/// and what each other process sent to it ([`in_flight_bytes`]); none alone.
+/// Bytes of one message between processes at most: a batch of ranks larger than this is
+/// sent as several. The transport reads and writes each connection through a buffer of
+/// [`TRANSPORT_BUFFER_BYTES`] that a larger message would grow (to the next power of two
+/// past it, on both ends); a quarter of it leaves room for what the buffer already holds.
+pub const MESSAGE_BYTES: u64 = TRANSPORT_BUFFER_BYTES / 4;
+
+/// Bytes of each buffer the transport keeps for a connection to another process: timely's
+/// zero-copy allocator starts them at 1 MiB (`BytesSlab` of shift 20), and only a message
+/// larger than what is left of one grows it ([`MESSAGE_BYTES`] never does).
+pub const TRANSPORT_BUFFER_BYTES: u64 = 1 << 20;
+
+/// Transport buffers a connection holds at most: one to send and one to receive, and for
+/// each the full one it replaced, kept until the messages in it are written or read (the
+/// peak of 3x4 over three processes held four a connection). Buffers it has finished with
+/// are freed, not kept for reuse.
+const TRANSPORT_BUFFERS_PER_CONNECTION: u64 = 4;
+
+/// Bytes one of `processes` processes holds for the exchange at most: the ranks in flight
+/// that it sent and that each other process sent to it ([`in_flight_bytes`]), and the
+/// transport's buffers for each connection ([`TRANSPORT_BUFFER_BYTES`]); none alone.
 pub fn exchange_bytes(memory: Option<u64>, processes: usize) -> u64 {
     match processes {
         0 | 1 => 0,
-        n => in_flight_bytes(memory, n) * n as u64,
+        n => {
+            let connections = n as u64 - 1;
+            in_flight_bytes(memory, n) * n as u64
+                + TRANSPORT_BUFFERS_PER_CONNECTION * TRANSPORT_BUFFER_BYTES * connections
+        }
     }
 }
 
@@ -108,6 +130,15 @@ const LEAST_UPDATE_BUFFER: u64 = 1 << 12;
 pub fn update_buffer_bytes(memory: u64, base: u64, held: u64) -> u64 {
     let left = memory.saturating_sub(base.saturating_add(held).saturating_add(DISK_SCRATCH));
     (left / 9 * 8).max(LEAST_UPDATE_BUFFER)
+}
+
+/// The least a search on disk takes, whatever its `--memory`: the process (`base`), what it
+/// holds (`held`, as in [`update_buffer_bytes`]), [`DISK_SCRATCH`] and the least update
+/// buffer. A `--memory` below it still runs, at this.
+pub fn least_on_disk(base: u64, held: u64) -> u64 {
+    base.saturating_add(held)
+        .saturating_add(DISK_SCRATCH)
+        .saturating_add(LEAST_UPDATE_BUFFER)
 }
 
 /// Bytes the process holds in memory now (`VmRSS` on Linux), if the system says: what
@@ -285,8 +316,9 @@ mod tests {
         // In memory, or with memory to spare: the full bound.
         assert_eq!(in_flight_bytes(None, 3), IN_FLIGHT_BYTES);
         assert_eq!(in_flight_bytes(Some(1 << 40), 3), IN_FLIGHT_BYTES);
-        // 16 MiB over 3 processes: 2 MiB of buffers in all.
-        assert_eq!(exchange_bytes(Some(16 * mib), 3), 16 * mib / 8 / 3 * 3);
+        // 16 MiB over 3 processes: 2 MiB of ranks in flight in all, and the transport's
+        // buffers for two connections.
+        assert_eq!(exchange_bytes(Some(16 * mib), 3), 16 * mib / 8 / 3 * 3 + 8 * mib);
         // A tiny --memory still sends batches; alone, no exchange at all.
         assert_eq!(in_flight_bytes(Some(1024), 4), LEAST_IN_FLIGHT_BYTES);
         assert_eq!(exchange_bytes(Some(16 * mib), 1), 0);
