@@ -482,6 +482,11 @@ impl PermPuzzle {
         self.coords.rank(&self.s, pieces, twists, buf)
     }
 
+    /// The coordinates its ranks are made of ([`PermPuzzle::rank_unchecked`] sums them).
+    pub fn coords(&self) -> &Coords {
+        &self.coords
+    }
+
     /// The `Illegal` line that forbids flattened `pieces`, if any.
     fn forbidden(&self, pieces: &[u8]) -> Option<&Forbidden> {
         self.illegal.iter().find(|f| pieces[f.at] == f.label)

@@ -2,6 +2,7 @@
 //! pattern's projection read through one ([`Reader`]): shared by the patterns, which read
 //! through them, and the probes, which choose them.
 
+use super::fused::Fused;
 use crate::puzzle::perm::structure::Structure;
 use crate::puzzle::perm::symmetry::Action;
 
@@ -15,6 +16,9 @@ pub struct Reader {
     pub(super) table: Vec<(u8, u8)>,
     pub(super) stride: usize,
     pub(super) twists: usize,
+    /// The same reading and the pattern's ranking in one pass, where the pattern's
+    /// coordinates allow it ([`Fused::new`]).
+    pub(super) fused: Option<Fused>,
 }
 
 /// A symmetry (or the identity) as tables on the flattened positions: the image's
