@@ -12,6 +12,7 @@ mod chain;
 mod classes;
 mod conjugate;
 pub mod coords;
+pub mod digits;
 pub mod family;
 pub mod group;
 pub mod kpuzzle;
