@@ -67,7 +67,7 @@ impl TwistMoves {
             for c in 0..span {
                 let digit = |d: usize| c / base.pow(d as u32) % base;
                 let within = (0..per).filter(|d| k * per + d < digits);
-                sums[k as usize * span as usize + c as usize] = within.clone().map(|d| digit(d) as u32).sum();
+                sums[k * span as usize + c as usize] = within.clone().map(|d| digit(d) as u32).sum();
                 for (m, term) in terms.iter().enumerate() {
                     let added = within
                         .clone()
