@@ -11,10 +11,23 @@
 //! in the rank, so the twist coordinate is a sum of look-ups and only the arrangement
 //! is ranked apart. The rank is the same number ([`PermPuzzle::rank_unchecked`]'s).
 
-use super::image::Reader;
 use crate::puzzle::perm::PermPuzzle;
 use crate::puzzle::perm::coords::Kind;
 use crate::puzzle::perm::parse::MAX_PIECES;
+
+/// What [`Fused::new`] reads of a reader: the whole puzzle's position each of the
+/// projection's positions reads, and `table[j * stride + l * twists + t]`, the label and
+/// twist in the projection of a piece labelled `l` twisted `t` read at its position `j`.
+pub struct Tables<'a> {
+    /// Sources, one a projection's position.
+    pub from: &'a [usize],
+    /// Labels and twists in the projection.
+    pub table: &'a [(u8, u8)],
+    /// Entries a position.
+    pub stride: usize,
+    /// Entries a label.
+    pub twists: usize,
+}
 
 /// One set of the projection: where its positions are read and what each reading adds.
 #[derive(Debug, Clone)]
@@ -41,10 +54,11 @@ pub struct Fused {
 }
 
 impl Fused {
-    /// The fused ranker of `puzzle` (a projection) read through `reader`; `None` if a
-    /// coordinate is anything but a set's arrangement or plain twists (joint states,
-    /// blocks, twists whose radix follows the pieces): those keep the general way.
-    pub fn new(reader: &Reader, puzzle: &PermPuzzle) -> Option<Self> {
+    /// The fused ranker of `puzzle` (a projection) read through `reader` (a
+    /// [`super::image::Reader`]'s tables); `None` if a coordinate is anything but a set's
+    /// arrangement or plain twists (joint states, blocks, twists whose radix follows the
+    /// pieces): those keep the general way.
+    pub fn new(reader: &Tables, puzzle: &PermPuzzle) -> Option<Self> {
         let s = puzzle.structure();
         let mut parts: Vec<Part> = Vec::new();
         let mut twist_strides: Vec<(usize, u64)> = Vec::new();
@@ -109,7 +123,7 @@ impl Fused {
 /// coordinate has place value `stride` (`None`: they are no coordinate). A twist counts
 /// `o^j` at the set's position `j`, the last one not at all when the moves fix their
 /// sum, as [`crate::puzzle::perm::rank::rank_twists`] ranks them.
-fn entries(reader: &Reader, puzzle: &PermPuzzle, comp: usize, stride: Option<u64>) -> Vec<(u8, u64)> {
+fn entries(reader: &Tables, puzzle: &PermPuzzle, comp: usize, stride: Option<u64>) -> Vec<(u8, u64)> {
     let comp = &puzzle.structure().components[comp];
     let counted = comp.len() - usize::from(comp.fixed_sum);
     let mut entry = Vec::with_capacity(comp.len() * reader.stride);
@@ -128,7 +142,6 @@ fn entries(reader: &Reader, puzzle: &PermPuzzle, comp: usize, stride: Option<u64
 
 #[cfg(test)]
 mod tests {
-    use super::super::image::Image;
     use super::super::probe::probes;
     use super::super::projection::{Pattern, Projection, Scratch, Table, View};
     use crate::puzzle::perm::structure::Structure;
@@ -212,16 +225,5 @@ mod tests {
         let fto = include_str!("../../../examples/fto-corners-edges.tws");
         let (fused, _) = agree(fto, &[Projection::whole(0), Projection::pieces(1, vec![0, 3, 5])], 12);
         assert!(fused > 0);
-    }
-
-    /// An image through the identity reads the position itself: a reader made from it is
-    /// fused for a set's arrangement and twists.
-    #[test]
-    fn the_identity_reader_of_the_corners_is_fused() {
-        let def = parse_definition(CUBE).expect("the example parses");
-        let reader = PermPuzzle::reader(def.clone(), "whole", Metric::Face, 1).expect("it reads");
-        let s = reader.structure();
-        let corners = pattern(&def, s, &Projection::whole(0));
-        assert!(corners.reader(&Image::identity(s)).fused.is_some());
     }
 }

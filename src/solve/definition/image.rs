@@ -2,7 +2,6 @@
 //! pattern's projection read through one ([`Reader`]): shared by the patterns, which read
 //! through them, and the probes, which choose them.
 
-use super::fused::Fused;
 use crate::puzzle::perm::structure::Structure;
 use crate::puzzle::perm::symmetry::Action;
 
@@ -17,8 +16,8 @@ pub struct Reader {
     pub(super) stride: usize,
     pub(super) twists: usize,
     /// The same reading and the pattern's ranking in one pass, where the pattern's
-    /// coordinates allow it ([`Fused::new`]).
-    pub(super) fused: Option<Fused>,
+    /// coordinates allow it ([`super::fused::Fused::new`]).
+    pub(super) fused: Option<super::fused::Fused>,
 }
 
 /// A symmetry (or the identity) as tables on the flattened positions: the image's

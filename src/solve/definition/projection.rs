@@ -17,7 +17,7 @@
 //! be undone, so a child's projection lies one move from its parent's or is the same, and
 //! of the parent's distance `d` minus one, `d` and plus one only one has the child's code.
 
-use super::fused::Fused;
+use super::fused::{Fused, Tables};
 use super::image::{Image, Reader};
 use crate::puzzle::Notation;
 use crate::puzzle::perm::parse::{MoveDef, State};
@@ -295,7 +295,13 @@ impl Pattern {
             twists,
             fused: None,
         };
-        reader.fused = Fused::new(&reader, &self.puzzle);
+        let tables = Tables {
+            from: &reader.from,
+            table: &reader.table,
+            stride: reader.stride,
+            twists: reader.twists,
+        };
+        reader.fused = Fused::new(&tables, &self.puzzle);
         reader
     }
 
