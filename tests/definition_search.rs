@@ -315,3 +315,62 @@ fn ida_star_solves_a_set_too_large_to_rank_in_the_plain_searchs_moves() {
         refused.stderr
     );
 }
+
+/// 18 identical pieces of two orientations in a ring, turned by twelve moves, each a
+/// 3-cycle of neighbours flipping two of them (one every three places, then shifted by
+/// one): the twists keep their sum, 2^17 values (48,620 reached), too many for a move
+/// table.
+fn ring_of_flips() -> String {
+    let n = 18;
+    let line = |v: &[usize]| v.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" ");
+    let mut text = format!(
+        "Name ring of flips\n\nSet E {n} 2\n\nSolved\nE\n{}\n{}\nEnd\n",
+        line(&vec![1; n]),
+        line(&vec![0; n])
+    );
+    for (k, name) in ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L"]
+        .iter()
+        .enumerate()
+    {
+        let start = 3 * (k % 6) + k / 6;
+        let (mut from, mut twist): (Vec<usize>, Vec<usize>) = ((1..=n).collect(), vec![0; n]);
+        let [a, b, c] = [0, 1, 2].map(|i| (start + i) % n);
+        (from[a], from[b], from[c]) = (c + 1, a + 1, b + 1);
+        (twist[a], twist[b]) = (1, 1);
+        text.push_str(&format!("\nMove {name}\nE\n{}\n{}\nEnd\n", line(&from), line(&twist)));
+    }
+    text
+}
+
+/// Orientations moved by their digits (no move table, every rank a run of its own): the
+/// engine's table of the ring of flips equals a plain breadth-first search over its
+/// explicit states.
+#[test]
+fn a_table_of_orientations_moved_by_digits_equals_a_plain_search() {
+    let def = parse_definition(&ring_of_flips()).expect("the ring parses");
+    let puzzle = PermPuzzle::new(def, "ring-of-flips", Metric::Face).expect("the ring builds");
+    assert_eq!(puzzle.states(), 1 << 17, "17 free flips");
+    assert_eq!(puzzle.plan(), "split", "the twists move by their digits, not unranked");
+    let table = DistanceTable::build(&puzzle).expect("the table builds");
+    let s = puzzle.structure();
+    let start = (s.solved_pieces.clone(), s.solved_twists.clone());
+    let mut distance = HashMap::from([(start.clone(), 0usize)]);
+    let mut queue = VecDeque::from([start]);
+    while let Some((p, t)) = queue.pop_front() {
+        let d = distance[&(p.clone(), t.clone())];
+        for m in &s.moves {
+            let (mut p2, mut t2) = (Vec::new(), Vec::new());
+            puzzle.apply(m, &p, &t, &mut p2, &mut t2);
+            distance.entry((p2.clone(), t2.clone())).or_insert_with(|| {
+                queue.push_back((p2, t2));
+                d + 1
+            });
+        }
+    }
+    assert!(distance.len() > 10_000, "{} reached", distance.len());
+    assert_eq!(table.distances().count(), distance.len());
+    for ((p, t), d) in &distance {
+        let rank = puzzle.rank_of(p, t).expect("a reached state is of the goal's class");
+        assert_eq!(table.distance(rank), Some(*d), "{p:?} {t:?}");
+    }
+}

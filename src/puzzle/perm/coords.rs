@@ -13,6 +13,7 @@
 //! unranked pieces ([`Plan::Big`]). What fits neither is unranked and re-ranked per rank
 //! ([`Plan::Generic`]).
 
+use super::digits::TwistMoves;
 use super::parse::MAX_PIECES;
 use super::rank::{
     FACT, MAX_DISTINCT, rank_distinct, rank_twists, unrank_distinct, unrank_half, unrank_multiset, unrank_twists,
@@ -72,6 +73,8 @@ pub struct Coord {
     /// The value after each move, read by [`Coord::add_moved`] (empty: worked out there,
     /// or not needed once the plan's own tables are built).
     pub table: Table,
+    /// Its moves by chunks of digits: a twist coordinate too large for a table.
+    pub digits: Option<Box<TwistMoves>>,
     /// [`local_moves`] of its component.
     local: Vec<Vec<u8>>,
     /// The piece coordinate of a component whose parity follows other components'
@@ -124,7 +127,9 @@ impl Coord {
     /// (`wanted`: the arrangement's parity, for a `cross` coordinate).
     pub fn add_moved(&self, s: &Structure, v: usize, wanted: u8, parts: &mut [u64]) {
         let moves = parts.len();
-        if self.table.is_empty() {
+        if let Some(digits) = self.table.is_empty().then_some(()).and(self.digits.as_deref()) {
+            digits.add_moved(v as u64, self.stride, parts);
+        } else if self.table.is_empty() {
             let comp = &s.components[self.comp];
             let (mut cur, mut next) = ([0u8; MAX_PIECES], [0u8; MAX_PIECES]);
             let buf = (&mut cur[..comp.len()], &mut next[..comp.len()]);
@@ -140,6 +145,12 @@ impl Coord {
     /// Table rows: two a value for a `cross` coordinate.
     fn rows(&self) -> u64 {
         if self.cross { 2 * self.size } else { self.size }
+    }
+
+    /// Whether its moves can be worked out by chunks of its digits ([`TwistMoves`]): plain
+    /// twists, whose radix does not follow the pieces.
+    fn by_digits(&self, s: &Structure) -> bool {
+        self.kind == Kind::Twists && !self.cross && s.components[self.comp].moduli.is_none()
     }
 }
 
@@ -282,6 +293,7 @@ impl Coords {
                         size,
                         stride: 0,
                         table: Table::Wide(Vec::new()),
+                        digits: None,
                         local: local.clone(),
                         cross: cross && kind == Kind::Pieces,
                         late: (cross || read) && kind == Kind::Pieces,
@@ -332,14 +344,17 @@ impl Coords {
         // (the 3x3x3's 7 edges told apart, 3,991,680 arrangements: 72M entries, worked
         // out once per 2,048 orientations): unranked and re-ranked per rank, it took
         // 20 times as long.
+        // Twists too many for a table (the megaminx's orientations) move by their digits, a
+        // few look-ups a move: cheap even when every rank is a run of its own.
         let (low_coords, low) = low_part(&self.list);
-        let by_runs = low >= RUN_MIN && untabled.iter().all(|&i| i >= low_coords);
+        let digits = untabled.iter().all(|&i| self.list[i].by_digits(s));
+        let by_runs = (low >= RUN_MIN || digits) && untabled.iter().all(|&i| i >= low_coords);
         match untabled[..] {
-            [] => split(s, &mut self.list, moves),
+            [] => split(s, &mut self.list, moves, most),
             // Parities read from the coordinates: the split plan only.
             _ if cross => {
                 if by_runs {
-                    split(s, &mut self.list, moves)
+                    split(s, &mut self.list, moves, most)
                 } else {
                     Plan::Generic
                 }
@@ -362,12 +377,12 @@ impl Coords {
                     drop_tables(&mut self.list[..last]);
                     Plan::Big(Box::new(big))
                 } else if by_runs {
-                    split(s, &mut self.list, moves)
+                    split(s, &mut self.list, moves, most)
                 } else {
                     Plan::Generic
                 }
             }
-            _ if by_runs => split(s, &mut self.list, moves),
+            _ if by_runs => split(s, &mut self.list, moves, most),
             _ => Plan::Generic,
         }
     }
@@ -692,15 +707,19 @@ fn combined<T: Copy + Default>(list: &[Coord], n: usize, low: u64, moves: usize,
 
 /// [`Plan::Split`] of `list`: the fastest coordinates combined into one table; the others'
 /// moves worked out once a run of ranks, or, when the runs are short, from tables of their
-/// own (then each is small enough for one).
-fn split(s: &Structure, list: &mut [Coord], moves: u64) -> Plan {
+/// own (of at most `most` entries); twists too many for one move by their digits.
+fn split(s: &Structure, list: &mut [Coord], moves: u64, most: u64) -> Plan {
     let (low_coords, low) = low_part(list);
     build_tables(s, &mut list[..low_coords]);
     // Values below `low`, at most `LOW_MAX` = 2^15.
     let table = combined(list, low_coords, low, moves as usize, |x| x as u16);
     drop_tables(&mut list[..low_coords]);
-    if low < RUN_MIN {
-        build_tables(s, &mut list[low_coords..]);
+    for c in &mut list[low_coords..] {
+        if low < RUN_MIN && c.rows().saturating_mul(moves) <= most {
+            c.table = coord_table(s, c);
+        } else if c.by_digits(s) {
+            c.digits = Some(Box::new(TwistMoves::new(&s.components[c.comp], &s.moves, &c.local)));
+        }
     }
     Plan::Split { low_coords, low, table }
 }
@@ -789,5 +808,77 @@ fn big(s: &Structure, list: &[Coord]) -> Big {
         within,
         from,
         patterns,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::perm::{Metric, parse_definition};
+
+    /// `n` identical pieces with two orientations in a ring, turned by two moves of
+    /// 3-cycles (`B`'s shifted by one place): with `flips` 2 each cycle flips two of its
+    /// pieces and the moves keep the twists' sum; with 1, only the first cycle flips one.
+    fn ring_of_flips(n: usize, flips: usize) -> String {
+        let line = |v: &[usize]| v.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" ");
+        let mut text = format!(
+            "Name ring of flips\n\nSet E {n} 2\n\nSolved\nE\n{}\n{}\nEnd\n",
+            line(&vec![1; n]),
+            line(&vec![0; n])
+        );
+        for (name, start) in [("A", 0), ("B", 1)] {
+            let (mut from, mut twist): (Vec<usize>, Vec<usize>) = ((1..=n).collect(), vec![0; n]);
+            for t in 0..n / 3 {
+                let [a, b, c] = [0, 1, 2].map(|k| (start + 3 * t + k) % n);
+                (from[a], from[b], from[c]) = (c + 1, a + 1, b + 1);
+                match flips {
+                    2 => (twist[a], twist[b]) = (1, 1),
+                    _ if t == 0 => twist[a] = 1,
+                    _ => {}
+                }
+            }
+            text.push_str(&format!("\nMove {name}\nE\n{}\n{}\nEnd\n", line(&from), line(&twist)));
+        }
+        text
+    }
+
+    /// Every twist coordinate of `text`: the values after each move worked out by digits
+    /// are those unranked, moved and ranked, on some 5,000 values spread over its range.
+    /// Returns how many coordinates were checked.
+    fn twists_agree(text: &str) -> usize {
+        let def = parse_definition(text).expect("the definition parses");
+        let s = Structure::new(&def, Metric::Face).expect("its structure");
+        let coords = Coords::layout(&s).expect("its ranks fit");
+        let mut checked = 0;
+        for c in coords.list.iter().filter(|c| c.by_digits(&s)) {
+            let comp = &s.components[c.comp];
+            let digits = TwistMoves::new(comp, &s.moves, &c.local);
+            let (mut cur, mut next) = (vec![0u8; comp.len()], vec![0u8; comp.len()]);
+            for v in (0..c.size).step_by((c.size / 5000).max(1) as usize).chain([c.size - 1]) {
+                let (mut fast, mut slow) = (vec![0u64; s.moves.len()], vec![0u64; s.moves.len()]);
+                digits.add_moved(v, 3, &mut fast);
+                c.each_moved(&s, v, 0, (&mut cur, &mut next), |m, after| slow[m] = 3 * after);
+                assert_eq!(fast, slow, "value {v} of {}", c.size);
+            }
+            checked += 1;
+        }
+        checked
+    }
+
+    #[test]
+    fn twists_moved_by_digits_equal_the_twists_unranked_moved_and_ranked() {
+        let cube = include_str!("../../../examples/pocket-cube.tws");
+        assert_eq!(twists_agree(cube), 1, "the corners' twists");
+        let pyraminx = include_str!("../../../examples/pyraminx.tws");
+        assert!(twists_agree(pyraminx) >= 2);
+        // 30 pieces of two orientations, as the megaminx's edges: the sum kept (2^29
+        // values), then not (2^30).
+        for flips in [2, 1] {
+            let ring = ring_of_flips(30, flips);
+            let def = parse_definition(&ring).expect("the ring parses");
+            let s = Structure::new(&def, Metric::Face).expect("its structure");
+            assert_eq!(s.components[0].fixed_sum, flips == 2);
+            assert_eq!(twists_agree(&ring), 1);
+        }
     }
 }

@@ -12,6 +12,7 @@ mod chain;
 mod classes;
 mod conjugate;
 pub mod coords;
+pub mod digits;
 pub mod family;
 pub mod group;
 pub mod kpuzzle;
@@ -480,6 +481,11 @@ impl PermPuzzle {
     /// heuristic search that ranks every node. `buf` is the caller's scratch space.
     pub fn rank_unchecked(&self, pieces: &[u8], twists: &[u8], buf: &mut Vec<u8>) -> u64 {
         self.coords.rank(&self.s, pieces, twists, buf)
+    }
+
+    /// The coordinates its ranks are made of ([`PermPuzzle::rank_unchecked`] sums them).
+    pub fn coords(&self) -> &Coords {
+        &self.coords
     }
 
     /// The `Illegal` line that forbids flattened `pieces`, if any.

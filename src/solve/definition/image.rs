@@ -15,6 +15,9 @@ pub struct Reader {
     pub(super) table: Vec<(u8, u8)>,
     pub(super) stride: usize,
     pub(super) twists: usize,
+    /// The same reading and the pattern's ranking in one pass, where the pattern's
+    /// coordinates allow it ([`super::fused::Fused::new`]).
+    pub(super) fused: Option<super::fused::Fused>,
 }
 
 /// A symmetry (or the identity) as tables on the flattened positions: the image's

@@ -11,6 +11,7 @@
 
 pub mod canonical;
 pub mod choose;
+pub mod fused;
 pub mod ida;
 pub mod image;
 pub mod probe;

@@ -17,6 +17,7 @@
 //! be undone, so a child's projection lies one move from its parent's or is the same, and
 //! of the parent's distance `d` minus one, `d` and plus one only one has the child's code.
 
+use super::fused::{Fused, Tables};
 use super::image::{Image, Reader};
 use crate::puzzle::Notation;
 use crate::puzzle::perm::parse::{MoveDef, State};
@@ -287,12 +288,21 @@ impl Pattern {
                 }
             }
         }
-        Reader {
+        let mut reader = Reader {
             from: self.source.iter().map(|&q| image.from[q]).collect(),
             table,
             stride: labels * twists,
             twists,
-        }
+            fused: None,
+        };
+        let tables = Tables {
+            from: &reader.from,
+            table: &reader.table,
+            stride: reader.stride,
+            twists: reader.twists,
+        };
+        reader.fused = Fused::new(&tables, &self.puzzle);
+        reader
     }
 
     /// The projection of the whole puzzle's flattened `pieces` and `twists` through
@@ -311,6 +321,14 @@ impl Pattern {
     /// from one whose projection was checked ([`Pattern::distance`]).
     #[inline]
     pub fn rank(&self, reader: &Reader, pieces: &[u8], twists: &[u8], x: &mut Scratch) -> u64 {
+        match &reader.fused {
+            Some(fused) => fused.rank(&self.puzzle, pieces, twists),
+            None => self.rank_projected(reader, pieces, twists, x),
+        }
+    }
+
+    /// [`Pattern::rank`] the general way: the projection made, then ranked.
+    pub fn rank_projected(&self, reader: &Reader, pieces: &[u8], twists: &[u8], x: &mut Scratch) -> u64 {
         Self::project(reader, pieces, twists, x);
         self.puzzle.rank_unchecked(&x.pieces, &x.twists, &mut x.buf)
     }
