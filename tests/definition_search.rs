@@ -88,6 +88,17 @@ fn a_projections_table_equals_a_plain_search_of_the_projection() {
     let puzzle = PermPuzzle::new(projected, "projection", Metric::Face).expect("the projection builds");
     assert_eq!(puzzle.states(), 8 * 7 * 2187, "8!/6! arrangements x 3^7 twists");
     let table = DistanceTable::build(&puzzle).expect("the table builds");
+    let distance = plain_search(&puzzle);
+    assert_eq!(table.distances().count(), distance.len());
+    for ((p, t), d) in &distance {
+        let rank = puzzle.rank_of(p, t).expect("a reached state is of the goal's class");
+        assert_eq!(table.distance(rank), Some(*d), "{p:?} {t:?}");
+    }
+}
+
+/// Every state `puzzle`'s moves reach from its goal, with its distance: a plain
+/// breadth-first search over explicit pieces and twists, for the engine's tables to equal.
+fn plain_search(puzzle: &PermPuzzle) -> HashMap<(Vec<u8>, Vec<u8>), usize> {
     let s = puzzle.structure();
     let start = (s.solved_pieces.clone(), s.solved_twists.clone());
     let mut distance = HashMap::from([(start.clone(), 0usize)]);
@@ -103,11 +114,7 @@ fn a_projections_table_equals_a_plain_search_of_the_projection() {
             });
         }
     }
-    assert_eq!(table.distances().count(), distance.len());
-    for ((p, t), d) in &distance {
-        let rank = puzzle.rank_of(p, t).expect("a reached state is of the goal's class");
-        assert_eq!(table.distance(rank), Some(*d), "{p:?} {t:?}");
-    }
+    distance
 }
 
 /// The lengths of the solutions of `positions` (one run), by `--solve-by HOW`.
@@ -352,21 +359,7 @@ fn a_table_of_orientations_moved_by_digits_equals_a_plain_search() {
     assert_eq!(puzzle.states(), 1 << 17, "17 free flips");
     assert_eq!(puzzle.plan(), "split", "the twists move by their digits, not unranked");
     let table = DistanceTable::build(&puzzle).expect("the table builds");
-    let s = puzzle.structure();
-    let start = (s.solved_pieces.clone(), s.solved_twists.clone());
-    let mut distance = HashMap::from([(start.clone(), 0usize)]);
-    let mut queue = VecDeque::from([start]);
-    while let Some((p, t)) = queue.pop_front() {
-        let d = distance[&(p.clone(), t.clone())];
-        for m in &s.moves {
-            let (mut p2, mut t2) = (Vec::new(), Vec::new());
-            puzzle.apply(m, &p, &t, &mut p2, &mut t2);
-            distance.entry((p2.clone(), t2.clone())).or_insert_with(|| {
-                queue.push_back((p2, t2));
-                d + 1
-            });
-        }
-    }
+    let distance = plain_search(&puzzle);
     assert!(distance.len() > 10_000, "{} reached", distance.len());
     assert_eq!(table.distances().count(), distance.len());
     for ((p, t), d) in &distance {
