@@ -494,20 +494,22 @@ fn as_format_3(dir: &Path) {
     }
 }
 
+/// Lights out 4x3 on disk in `planes`, in parts of 256 bytes (a manifest of several parts).
+const LIGHTS_OUT_ON_DISK: [&str; 7] = [
+    "--puzzle",
+    "lights-out",
+    "--disk",
+    "planes",
+    "--memory",
+    "256",
+    "--quiet",
+];
+
 #[test]
 fn a_folder_of_the_format_before_is_refused_in_one_line_and_left_as_it_was() {
     let sandbox = Sandbox::new();
-    let lights_out = [
-        "--puzzle",
-        "lights-out",
-        "--disk",
-        "planes",
-        "--memory",
-        "256",
-        "--quiet",
-    ];
     sandbox
-        .run(&[&lights_out[..], &["--keep-disk", "--out", "kept"]].concat())
+        .run(&[&LIGHTS_OUT_ON_DISK[..], &["--keep-disk", "--out", "kept"]].concat())
         .success();
     let dir = sandbox.path("planes");
     as_format_3(&dir);
@@ -526,7 +528,7 @@ fn a_folder_of_the_format_before_is_refused_in_one_line_and_left_as_it_was() {
         "{before:?}"
     );
     let output = sandbox
-        .run(&[&lights_out[..], &["--out", "out"]].concat())
+        .run(&[&LIGHTS_OUT_ON_DISK[..], &["--out", "out"]].concat())
         .code(2)
         .get_output()
         .clone();
@@ -646,16 +648,7 @@ fn sealed(manifest: &serde_json::Value) -> Vec<u8> {
 #[test]
 fn a_manifest_sealed_anew_with_contradictions_is_refused_as_damaged() {
     let sandbox = Sandbox::new();
-    let lights_out = [
-        "--puzzle",
-        "lights-out",
-        "--disk",
-        "planes",
-        "--memory",
-        "256",
-        "--quiet",
-    ];
-    let kept = [&lights_out[..], &["--keep-disk", "--out", "memory"]].concat();
+    let kept = [&LIGHTS_OUT_ON_DISK[..], &["--keep-disk", "--out", "memory"]].concat();
     sandbox.run(&kept).success();
     let path = sandbox.path("planes/manifest.json");
     let original = std::fs::read(&path).expect("the manifest");
@@ -693,7 +686,7 @@ fn a_manifest_sealed_anew_with_contradictions_is_refused_as_damaged() {
     for (reason, manifest) in changes {
         std::fs::write(&path, sealed(&manifest)).expect("written");
         let output = sandbox
-            .run(&[&lights_out[..], &["--out", "out"]].concat())
+            .run(&[&LIGHTS_OUT_ON_DISK[..], &["--out", "out"]].concat())
             .get_output()
             .clone();
         let stderr = String::from_utf8(output.stderr).expect("UTF-8");
@@ -707,7 +700,9 @@ fn a_manifest_sealed_anew_with_contradictions_is_refused_as_damaged() {
     }
     // As it was, it resumes to the report in memory.
     std::fs::write(&path, &original).expect("written back");
-    sandbox.run(&[&lights_out[..], &["--out", "out"]].concat()).success();
+    sandbox
+        .run(&[&LIGHTS_OUT_ON_DISK[..], &["--out", "out"]].concat())
+        .success();
     assert_same(
         &report(&sandbox, "out", "lights-out-4x3"),
         &report(&sandbox, "memory", "lights-out-4x3"),
